@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "HeadScan",
+    platforms: [.iOS(.v17), .macOS(.v14)],
+    products: [
+        .library(name: "Geometry", targets: ["Geometry"]),
+        .library(name: "Imaging", targets: ["Imaging"]),
+        .library(name: "Markers", targets: ["Markers"]),
+        .library(name: "Recording", targets: ["Recording"]),
+        .executable(name: "headscan", targets: ["headscan"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CJPEG",
+            providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .target(
+            name: "CImageShims",
+            dependencies: [
+                .target(name: "CPNG", condition: .when(platforms: [.linux])),
+                .target(name: "CJPEG", condition: .when(platforms: [.linux])),
+            ],
+            linkerSettings: [
+                .linkedLibrary("png16", .when(platforms: [.linux])),
+                .linkedLibrary("jpeg", .when(platforms: [.linux])),
+            ]),
+        .target(name: "Geometry"),
+        .target(
+            name: "Imaging",
+            // System image libraries on Linux only; Apple platforms decode through ImageIO.
+            dependencies: [
+                "Geometry",
+                .target(name: "CImageShims", condition: .when(platforms: [.linux])),
+            ]),
+        .target(name: "Markers", dependencies: ["Geometry", "Imaging"]),
+        .target(name: "Recording", dependencies: ["Geometry", "Imaging"]),
+        .executableTarget(
+            name: "headscan",
+            dependencies: [
+                "Geometry", "Imaging", "Markers", "Recording",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "MarkersTests", dependencies: ["Markers", "Imaging", "Geometry"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Imaging"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// The `headscan` command-line tool: inspect, convert and benchmark infant head scans.
+@main
+struct HeadScan: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "headscan",
+        abstract: "Record, inspect and measure infant head scans (plagiocephaly).",
+        discussion: """
+            A scan is one .hscan file: colour and depth frames from the TrueDepth camera while \
+            the operator walks around the infant. Start with `headscan inspect FILE` to see what \
+            a recording holds, or `headscan bench format` to measure the file format.
+            """,
+        subcommands: [
+            InspectCommand.self, ExportCommand.self, ImportTUMCommand.self, BenchCommand.self,
+        ])
+}
