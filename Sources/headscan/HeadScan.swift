@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The `headscan` command-line tool: inspect, convert and benchmark infant head scans.
 @main
-struct HeadScan: ParsableCommand {
+struct HeadScan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "headscan",
         abstract: "Record, inspect and measure infant head scans (plagiocephaly).",
@@ -12,6 +12,7 @@ struct HeadScan: ParsableCommand {
             a recording holds, or `headscan bench format` to measure the file format.
             """,
         subcommands: [
-            InspectCommand.self, ExportCommand.self, ImportTUMCommand.self, BenchCommand.self,
+            InspectCommand.self, ReplayCommand.self, ExportCommand.self, ImportTUMCommand.self,
+            SynthesizeCommand.self, BenchCommand.self,
         ])
 }

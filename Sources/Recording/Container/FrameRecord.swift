@@ -25,7 +25,8 @@ enum FrameRecord {
         write(frame.colorIntrinsics, to: &writer)
         write(frame.depthIntrinsics, to: &writer)
         writer.append(tag.rawValue)
-        writer.append(contentsOf: [0, 0, 0])
+        writer.append(UInt8(quality(of: colorCodec)))
+        writer.append(contentsOf: [0, 0])
         writer.append(UInt32(color.count))
         writer.append(contentsOf: color)
         writer.append(UInt32(depth.count))
@@ -33,12 +34,21 @@ enum FrameRecord {
         return writer.bytes
     }
 
-    /// Reads only the timestamp, for building an index without decoding pictures.
-    static func timestamp(of payload: [UInt8]) -> Double? {
-        payload.withUnsafeBytes { raw in
-            var reader = ByteReader(raw)
-            return try? reader.readDouble()
+    /// Offset of the colour codec tag and JPEG quality in a payload.
+    private static let codecOffset = 8 + 40 + 40
+
+    /// Reads only the colour codec, without decoding the picture.
+    static func colorCodec(of payload: [UInt8]) -> ColorCodec? {
+        guard payload.count > codecOffset + 1 else { return nil }
+        switch ColorCodecTag(rawValue: payload[codecOffset]) {
+        case .jpeg: return .jpeg(quality: Int(payload[codecOffset + 1]))
+        case .png: return .png
+        case nil: return nil
         }
+    }
+
+    private static func quality(of codec: ColorCodec) -> Int {
+        if case .jpeg(let quality) = codec { quality } else { 0 }
     }
 
     /// Decodes a payload; errors name the frame `index`.

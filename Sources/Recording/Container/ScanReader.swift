@@ -69,6 +69,11 @@ public final class ScanReader: Sendable {
     /// The frames in order; damaged ones come as failures so the caller can skip them.
     public func frames() -> FrameSequence { FrameSequence(reader: self) }
 
+    /// How colour is stored, read from the first intact frame; nil when none is.
+    public func colorCodec() -> ColorCodec? {
+        (0..<frameCount).lazy.compactMap { try? self.payload(at: $0) }.first.flatMap(FrameRecord.colorCodec)
+    }
+
     /// Checks every record's checksum without decoding pictures; returns the damaged ones.
     public func verify(progress: (Int) -> Void = { _ in }) -> [ScanFileError] {
         var problems: [ScanFileError] = []

@@ -1,0 +1,69 @@
+import Foundation
+import Imaging
+import Testing
+@testable import Recording
+
+struct TUMTests {
+    @Test func exportThenImportKeepsFramesWithinTUMResolution() throws {
+        let fixture = try ScanFixture(width: 32, height: 24)
+        defer { fixture.remove() }
+        let reader = try ScanReader(url: try fixture.record("s.hscan", frames: 3, codec: .png))
+        let folder = fixture.folder.appendingPathComponent("tum")
+        let skipped = try TUMExporter().export(reader, to: folder)
+        #expect(skipped.isEmpty)
+        for name in ["rgb.txt", "depth.txt", "associations.txt", "intrinsics.json"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path))
+        }
+        let lines = try String(contentsOf: folder.appendingPathComponent("associations.txt"), encoding: .utf8)
+            .split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0].split(separator: " ")[1].hasPrefix("rgb/1700000000.000000"))
+
+        let back = fixture.folder.appendingPathComponent("back.hscan")
+        #expect(try TUMImporter().importFolder(folder, to: back, options: .init(colorCodec: .png)) == 3)
+        let imported = try ScanReader(url: back)
+        #expect(imported.header.colorIntrinsics == fixture.intrinsics)
+        for index in 0..<3 {
+            let a = fixture.frame(index), b = try imported.frame(at: index)
+            #expect(abs(b.timestamp - a.timestamp) < 1e-5)
+            #expect(b.color.pixels.map(\.rgb) == a.color.pixels.map(\.rgb))
+            for (x, y) in zip(a.depth.pixels, b.depth.pixels) {
+                #expect(x.isNaN == y.isNaN)
+                if !x.isNaN { #expect(abs(x - y) <= 0.5 / TUMFormat.depthScale + 1e-6) }
+            }
+        }
+    }
+
+    @Test func depthOutsideTheSixteenBitRangeBecomesNoMeasurement() {
+        let depth = DepthImage(width: 4, height: 1, pixels: [.nan, 0.5, 20, -1])
+        #expect(TUMExporter.depthPNG(depth).pixels == [0, 2500, 0, 0])
+    }
+
+    @Test func exportRefusesAFolderThatHoldsFiles() throws {
+        let fixture = try ScanFixture(width: 16, height: 12)
+        defer { fixture.remove() }
+        let reader = try ScanReader(url: try fixture.record("s.hscan", frames: 1))
+        #expect(throws: TUMError.outputNotEmpty(fixture.folder.path)) {
+            try TUMExporter().export(reader, to: fixture.folder)
+        }
+    }
+
+    @Test func importWithoutListsSaysWhatIsMissing() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        #expect(throws: TUMError.self) {
+            try TUMImporter().importFolder(fixture.folder, to: fixture.folder.appendingPathComponent("x.hscan"))
+        }
+    }
+
+    @Test func importPairsByNearestTimestampWithoutAssociations() throws {
+        let fixture = try ScanFixture(width: 16, height: 12)
+        defer { fixture.remove() }
+        let reader = try ScanReader(url: try fixture.record("s.hscan", frames: 2))
+        let folder = fixture.folder.appendingPathComponent("tum")
+        try TUMExporter().export(reader, to: folder)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("associations.txt"))
+        let out = fixture.folder.appendingPathComponent("n.hscan")
+        #expect(try TUMImporter().importFolder(folder, to: out) == 2)
+    }
+}
