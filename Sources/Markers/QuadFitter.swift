@@ -1,0 +1,122 @@
+/// Decides whether a traced contour is a convex quadrilateral and, if so, finds its corners.
+///
+/// Instead of general Douglas–Peucker simplification, it looks for the four corners directly
+/// (the contour point farthest from an arbitrary one is a corner, the point farthest from that
+/// is the opposite corner, and the points farthest from their diagonal on either side are the
+/// other two), then checks that every contour point lies within `tolerance` of the four sides.
+/// One pass over the points per step, no allocation.
+struct QuadFitter {
+    /// Largest allowed distance of a contour point from its side, as a fraction of the
+    /// contour length (OpenCV's polygonalApproxAccuracyRate).
+    var accuracyRate: Double
+    /// The allowed distance never drops below this many pixels, so tiny markers, whose
+    /// pixelated sides wobble by a pixel, still pass.
+    var minTolerance: Double
+    /// Shortest side, as a fraction of the contour length.
+    var minSideRate: Double
+
+    /// Corners clockwise on screen, or nil when the contour is not a convex quadrilateral.
+    func fit(_ points: UnsafeBufferPointer<SIMD2<Int32>>) -> [SIMD2<Double>]? {
+        let n = points.count
+        guard n >= 8 else { return nil }
+        let a = farthest(points, from: points[0])
+        let b = farthest(points, from: points[a])
+        guard a != b else { return nil }
+        guard let c = farthestFromChord(points, from: a, to: b),
+              let d = farthestFromChord(points, from: b, to: a)
+        else { return nil }
+        let tolerance = max(minTolerance, accuracyRate * Double(n))
+        let order = [a, c, b, d]
+        for k in 0..<4 where !fitsChord(points, from: order[k], to: order[(k + 1) % 4], tolerance: tolerance) {
+            return nil
+        }
+        var corners = order.map { SIMD2<Double>(Double(points[$0].x), Double(points[$0].y)) }
+        guard isConvex(corners) else { return nil }
+        let minSide = minSideRate * Double(n)
+        for k in 0..<4 {
+            let d = corners[(k + 1) % 4] - corners[k]
+            if (d * d).sum() < minSide * minSide { return nil }
+        }
+        if cross(corners[1] - corners[0], corners[2] - corners[0]) < 0 {
+            corners.swapAt(1, 3)
+        }
+        // Start at the corner nearest the image's top-left, so that a code that looks the
+        // same after a half turn still gets a reproducible orientation.
+        let first = (0..<4).min { (corners[$0].x + corners[$0].y) < (corners[$1].x + corners[$1].y) } ?? 0
+        corners = (0..<4).map { corners[($0 + first) % 4] }
+        // Contour points are the centres of the outermost dark pixels; the edge itself lies
+        // about half a pixel further out.
+        let centre = corners.reduce(.zero, +) / 4
+        return corners.map { corner in
+            let out = corner - centre
+            let length = (out * out).sum().squareRoot()
+            return length > 0 ? corner + out * (0.7 / length) : corner
+        }
+    }
+
+    private func farthest(_ points: UnsafeBufferPointer<SIMD2<Int32>>, from origin: SIMD2<Int32>) -> Int {
+        var best = 0
+        var bestDistance: Int32 = -1
+        for i in 0..<points.count {
+            let d = points[i] &- origin
+            let distance = d.x &* d.x &+ d.y &* d.y
+            if distance > bestDistance {
+                bestDistance = distance
+                best = i
+            }
+        }
+        return best
+    }
+
+    /// The point strictly between `from` and `to` (walking forward around the contour) that
+    /// lies farthest from the chord joining them, or nil when all lie on it.
+    private func farthestFromChord(_ points: UnsafeBufferPointer<SIMD2<Int32>>, from: Int, to: Int) -> Int? {
+        let n = points.count
+        let p = points[from], q = points[to]
+        let dx = Int64(q.x - p.x), dy = Int64(q.y - p.y)
+        var best: Int?
+        var bestDistance: Int64 = 0
+        var i = from + 1 == n ? 0 : from + 1
+        while i != to {
+            let r = points[i]
+            let distance = abs(dx * Int64(r.y - p.y) - dy * Int64(r.x - p.x))
+            if distance > bestDistance {
+                bestDistance = distance
+                best = i
+            }
+            i = i + 1 == n ? 0 : i + 1
+        }
+        return best
+    }
+
+    private func fitsChord(_ points: UnsafeBufferPointer<SIMD2<Int32>>, from: Int, to: Int, tolerance: Double) -> Bool {
+        let n = points.count
+        let p = points[from], q = points[to]
+        let dx = Double(q.x - p.x), dy = Double(q.y - p.y)
+        let length = (dx * dx + dy * dy).squareRoot()
+        guard length > 0 else { return false }
+        let limit = tolerance * length
+        var i = from
+        while i != to {
+            let r = points[i]
+            let distance = abs(dx * Double(r.y - p.y) - dy * Double(r.x - p.x))
+            if distance > limit { return false }
+            i = i + 1 == n ? 0 : i + 1
+        }
+        return true
+    }
+
+    private func isConvex(_ corners: [SIMD2<Double>]) -> Bool {
+        var sign = 0.0
+        for k in 0..<4 {
+            let turn = cross(corners[(k + 1) % 4] - corners[k], corners[(k + 2) % 4] - corners[(k + 1) % 4])
+            if turn == 0 { return false }
+            if sign == 0 { sign = turn } else if (turn > 0) != (sign > 0) { return false }
+        }
+        return true
+    }
+}
+
+/// The z component of the cross product of two plane vectors.
+@inline(__always)
+func cross(_ u: SIMD2<Double>, _ v: SIMD2<Double>) -> Double { u.x * v.y - u.y * v.x }
