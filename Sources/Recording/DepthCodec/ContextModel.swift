@@ -1,13 +1,14 @@
-/// Adaptive Golomb–Rice statistics per context, as in JPEG-LS: running magnitude A over count N,
-/// and a bias B that steers a per-context correction C of the prediction.
+/// Adaptive Golomb–Rice statistics per context, as in JPEG-LS: running magnitude A over count N.
 ///
+/// JPEG-LS's bias correction is left out: on sensor depth it cost size rather than saving it
+/// (the residuals are noise-dominated and unbiased) and it lengthened the decoder's loop.
 /// Encoder and decoder update it identically after every coded value, so no tables are sent.
 /// The numbers of a context sit side by side so one cache line serves a pixel, and the Rice
 /// parameter is derived when a context is updated rather than when it is next used, which takes
 /// it off the decoder's pixel-to-pixel dependency chain.
 struct ContextModel {
     static let contextCount = 32
-    /// Halving A, N and B every `resetCount` codes keeps the estimate local to the surface at hand.
+    /// Halving A and N every `resetCount` codes keeps the estimate local to the surface at hand.
     static let resetCount = 64
     /// Unary prefixes at or above this length mean "escape: raw value follows".
     static let unaryLimit = 24
@@ -16,10 +17,10 @@ struct ContextModel {
     let maxK: Int
 
     init(valueBits: Int) {
-        stats = .allocate(capacity: Self.contextCount * 8)
+        stats = .allocate(capacity: Self.contextCount * 4)
         maxK = valueBits - 1
         for ctx in 0..<Self.contextCount {
-            (stats + ctx * 8).initialize(from: [4, 1, 0, 0, Self.riceParameter(4, 1, maxK: maxK), 0, 0, 0], count: 8)
+            (stats + ctx * 4).initialize(from: [4, 1, Self.riceParameter(4, 1, maxK: maxK), 0], count: 4)
         }
     }
 
@@ -33,13 +34,9 @@ struct ContextModel {
         return min(width &* 2 &+ half, contextCount &- 1)
     }
 
-    /// Learned bias of the predictor in `ctx`, added to the prediction.
-    @inline(__always)
-    func correction(_ ctx: Int) -> Int { stats[ctx &* 8 &+ 3] }
-
     /// Rice parameter for the next value coded in `ctx`.
     @inline(__always)
-    func riceParameter(_ ctx: Int) -> Int { stats[ctx &* 8 &+ 4] }
+    func riceParameter(_ ctx: Int) -> Int { stats[ctx &* 4 &+ 2] }
 
     /// The smallest k with N·2^k ≥ A, capped to the value width.
     @inline(__always)
@@ -52,18 +49,14 @@ struct ContextModel {
     /// Learns from the signed residual just coded in `ctx`.
     @inline(__always)
     func update(_ ctx: Int, residual: Int) {
-        let s = stats + ctx &* 8
-        var a = s[0] &+ abs(residual), n = s[1], b = s[2] &+ residual
+        let s = stats + ctx &* 4
+        var a = s[0] &+ RowWindow.magnitude(residual), n = s[1]
         if n == Self.resetCount {
-            a &>>= 1; n &>>= 1; b &>>= 1
+            a &>>= 1; n &>>= 1
         }
         n &+= 1
-        // Written as selects: the sign of the bias is noise, and branches on it mispredict.
-        let down = b <= -n, up = b > 0
-        s[3] &+= (up ? 1 : 0) &- (down ? 1 : 0)
-        b = down ? max(b &+ n, 1 &- n) : (up ? min(b &- n, 0) : b)
-        s[0] = a; s[1] = n; s[2] = b
-        s[4] = Self.riceParameter(a, n, maxK: maxK)
+        s[0] = a; s[1] = n
+        s[2] = Self.riceParameter(a, n, maxK: maxK)
     }
 }
 

@@ -6,8 +6,8 @@ import Imaging
 /// Float16 underneath, so when every value fits Float16 exactly the 16-bit patterns are coded;
 /// otherwise the 32-bit patterns are; frames with mixed NaN patterns, or which would not shrink,
 /// are stored raw. Coding: validity runs (adaptive Rice) interleaved with LOCO-I prediction
-/// residuals on order-preserving integer keys (adaptive Rice per activity context with bias
-/// correction, as in JPEG-LS). Byte layout: see `DepthCodecHeader`.
+/// residuals on order-preserving integer keys (adaptive Rice per activity context, as in
+/// JPEG-LS). Byte layout: see `DepthCodecHeader`.
 public enum DepthCodec {
     /// Version written into every header; readers reject larger ones.
     public static let version = 1

@@ -67,7 +67,7 @@ struct PlaneDecoder<Format: KeyFormat> {
             let i = start &+ j
             let d = Int(previous[i &+ 1])
             let ctx = ContextModel.context(activity: RowWindow.activity(a, b, c, d))
-            let predicted = RowWindow.medianEdge(a, b, c) &+ model.correction(ctx)
+            let predicted = RowWindow.medianEdge(a, b, c)
             let zigzag = RiceCode.read(k: model.riceParameter(ctx), rawBits: Format.valueBits, from: &bits)
             let residual = (zigzag &>> 1) ^ (0 &- (zigzag & 1))
             let key = (predicted &+ residual) & mask

@@ -70,7 +70,7 @@ struct PlaneEncoder<Format: KeyFormat> {
             let i = start &+ j
             let d = Int(previous[i &+ 1])
             let ctx = ContextModel.context(activity: RowWindow.activity(a, b, c, d))
-            let predicted = RowWindow.medianEdge(a, b, c) &+ model.correction(ctx)
+            let predicted = RowWindow.medianEdge(a, b, c)
             let key = Int(keys[j])
             // Residual modulo 2^bits, as a signed number of that width.
             let residual = (((key &- predicted) & mask) &<< shift) &>> shift
