@@ -94,6 +94,17 @@ private func mode(_ bytes: [UInt8]) -> DepthAnalysis.Mode? { DepthAnalysis.Mode(
         try roundTrip(image(8, 8, bits: extremes))
     }
 
+    @Test func decodingIntoReusesOrReplacesStorage() throws {
+        let scene = SyntheticScene(seed: 6, width: 40, height: 30)
+        var target = scene.frame(at: 0).depth
+        let next = scene.frame(at: 1).depth
+        try DepthCodec.encode(next).withUnsafeBytes { try DepthCodec.decode($0, into: &target) }
+        #expect(patterns(target) == patterns(next))
+        let small = DepthImage(width: 2, height: 3, pixels: [0.5, .nan, 0.25, 1, 2, 0.75])
+        try DepthCodec.encode(small).withUnsafeBytes { try DepthCodec.decode($0, into: &target) }
+        #expect(target.width == 2 && patterns(target) == patterns(small))
+    }
+
     @Test func appendingKeepsPrefix() throws {
         var out: [UInt8] = [1, 2, 3]
         let depth = SyntheticScene(seed: 1, width: 32, height: 24).frame(at: 0).depth

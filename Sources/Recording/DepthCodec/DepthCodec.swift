@@ -53,12 +53,19 @@ public enum DepthCodec {
 
     /// Restores a depth map from bytes in place, e.g. a slice of a memory-mapped recording.
     public static func decode(_ bytes: UnsafeRawBufferPointer) throws(DepthCodecError) -> DepthImage {
+        var depth = DepthImage(width: 0, height: 0, pixels: [])
+        try decode(bytes, into: &depth)
+        return depth
+    }
+
+    /// Restores a depth map into `depth`, reusing its storage when the size matches, which saves
+    /// a large allocation per frame during replay. On error `depth` is left zero-filled.
+    public static func decode(_ bytes: UnsafeRawBufferPointer, into depth: inout DepthImage) throws(DepthCodecError) {
         let header = try DepthCodecHeader(parsing: bytes)
         let payload = UnsafeRawBufferPointer(rebasing: bytes[DepthCodecHeader.size...])
         let count = header.width * header.height
-        guard count > 0 else { return DepthImage(width: header.width, height: header.height, pixels: []) }
         var failure: DepthCodecError?
-        let pixels = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+        func fill(_ buffer: UnsafeMutableBufferPointer<Float>) {
             buffer.withMemoryRebound(to: UInt32.self) { bits in
                 do throws(DepthCodecError) {
                     try decodePayload(payload, header: header, into: bits.baseAddress!)
@@ -67,10 +74,19 @@ public enum DepthCodec {
                     bits.baseAddress!.update(repeating: 0, count: count)
                 }
             }
-            initialized = count
+        }
+        if count == 0 {
+            depth = DepthImage(width: header.width, height: header.height, pixels: [])
+        } else if depth.width == header.width && depth.height == header.height {
+            depth.pixels.withUnsafeMutableBufferPointer { fill($0) }
+        } else {
+            let pixels = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+                fill(buffer)
+                initialized = count
+            }
+            depth = DepthImage(width: header.width, height: header.height, pixels: pixels)
         }
         if let failure { throw failure }
-        return DepthImage(width: header.width, height: header.height, pixels: pixels)
     }
 
     private static func compressed(
