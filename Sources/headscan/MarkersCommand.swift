@@ -1,0 +1,130 @@
+import ArgumentParser
+import Foundation
+import Imaging
+import Markers
+
+/// `headscan markers`: draw markers for printing caps and for tests.
+struct MarkersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "markers",
+        abstract: "Draw ArUco/AprilTag markers: printable sheets, single images, the cap layout.",
+        subcommands: [PrintSheet.self, Export.self, Cap.self])
+
+    /// `headscan markers print`: a sheet at a given dpi.
+    struct PrintSheet: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "print",
+            abstract: "Write a printable PNG sheet of markers at a true physical size.",
+            discussion: """
+                The marker side is rounded to whole pixels at the chosen resolution; the size \
+                actually printed is reported. Print at 100 % (no "fit to page").
+
+                Example:
+                  headscan markers print --dictionary 4x4_100 --ids 0-56 --size-mm 14 --out sheet.png
+                """)
+
+        @Option(help: "Dictionary, OpenCV's name without DICT_ (4x4_100, aruco_original, apriltag_36h11, ...).")
+        var dictionary = CapLayout.standard.dictionaryName
+        @Option(help: "Marker IDs: ranges and lists, such as 0-56 or 1,4,9-12.")
+        var ids = "0-56"
+        @Option(name: .customLong("size-mm"), help: "Printed side of each marker (outer black border) in millimetres.")
+        var sizeMillimetres = CapLayout.standard.markerSideMillimetres
+        @Option(help: "Printer resolution in dots per inch.")
+        var dpi = 300.0
+        @Option(name: .customLong("gap-mm"), help: "White space between markers in millimetres (cutting margin).")
+        var gapMillimetres = 6.0
+        @Option(name: .customLong("page-width-mm"), help: "Page width in millimetres; rows wrap to fit it.")
+        var pageWidthMillimetres = 210.0
+        @Option(help: "Output PNG file.")
+        var out: String
+
+        func run() throws {
+            let chosen = try MarkerDictionary.named(dictionary)
+            let idList = try parseIDs(ids)
+            let pixelsPerMillimetre = dpi / 25.4
+            let side = Int((sizeMillimetres * pixelsPerMillimetre).rounded())
+            let gap = Int((gapMillimetres * pixelsPerMillimetre).rounded())
+            guard side >= chosen.markerSize + 2 else {
+                throw ValidationError("\(sizeMillimetres) mm at \(dpi) dpi is too small to draw a \(chosen.markerSize)x\(chosen.markerSize) marker")
+            }
+            let sheet = try MarkerRenderer(dictionary: chosen).sheet(
+                ids: idList, markerSide: side, gap: gap, margin: gap,
+                maxWidth: Int((pageWidthMillimetres * pixelsPerMillimetre).rounded()))
+            let bytes = try ImageCodecs.system.encodePNG(.gray8(sheet))
+            try Data(bytes).write(to: fileURL(out))
+            let actual = Double(side) / pixelsPerMillimetre
+            print("""
+                wrote \(out): \(idList.count) markers of \(chosen.name), \(side) px = \
+                \(String(format: "%.2f", actual)) mm each at \(Int(dpi)) dpi, sheet \(sheet.width)x\(sheet.height) px \
+                (\(String(format: "%.0f", Double(sheet.width) / pixelsPerMillimetre))x\
+                \(String(format: "%.0f", Double(sheet.height) / pixelsPerMillimetre)) mm); print at \(Int(dpi)) dpi, 100 %
+                """)
+        }
+    }
+
+    /// `headscan markers export`: one PNG per marker, for tests and benchmarks.
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract: "Write one PNG per marker (DIR/ID.png), pixel-identical to OpenCV's generateImageMarker.")
+
+        @Option(help: "Dictionary name.")
+        var dictionary = CapLayout.standard.dictionaryName
+        @Option(help: "Marker IDs: ranges and lists, such as 0-56 or 1,4,9-12.")
+        var ids = "0-56"
+        @Option(help: "Side of each marker image in pixels.")
+        var size = 120
+        @Option(name: .customLong("quiet-zone"), help: "White pixels around each marker.")
+        var quietZone = 0
+        @Option(name: .customLong("out-dir"), help: "Folder to write into (created if missing).")
+        var outDirectory: String
+
+        func run() throws {
+            let renderer = MarkerRenderer(dictionary: try MarkerDictionary.named(dictionary))
+            let folder = fileURL(outDirectory)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let idList = try parseIDs(ids)
+            for id in idList {
+                let image = try renderer.marker(id: id, side: size, quietZone: quietZone)
+                let bytes = try ImageCodecs.system.encodePNG(.gray8(image))
+                try Data(bytes).write(to: folder.appendingPathComponent("\(id).png"))
+            }
+            print("wrote \(idList.count) markers to \(outDirectory)")
+        }
+    }
+
+    /// `headscan markers cap`: the default cap layout as JSON.
+    struct Cap: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "cap",
+            abstract: "Print the standard cap layout (dictionary, IDs, size, head regions) as JSON, or check one.")
+
+        @Option(help: "A cap layout JSON file to validate and print instead of the standard one.")
+        var file: String?
+
+        func run() throws {
+            let layout = try file.map { try CapLayout.decode(json: Array(try Data(contentsOf: fileURL($0)))) }
+                ?? CapLayout.standard
+            print(String(decoding: try layout.encodedJSON(), as: UTF8.self))
+        }
+    }
+}
+
+/// Parses marker ID lists such as `0-56` or `1,4,9-12`.
+func parseIDs(_ text: String) throws -> [Int] {
+    var ids: [Int] = []
+    for part in text.split(separator: ",") {
+        let bounds = part.split(separator: "-", omittingEmptySubsequences: false)
+        if bounds.count == 1, let id = Int(bounds[0].trimmingCharacters(in: .whitespaces)) {
+            ids.append(id)
+        } else if bounds.count == 2,
+                  let low = Int(bounds[0].trimmingCharacters(in: .whitespaces)),
+                  let high = Int(bounds[1].trimmingCharacters(in: .whitespaces)), low <= high {
+            ids.append(contentsOf: low...high)
+        } else {
+            throw ValidationError("'\(part)' is not an ID or a range like 0-56")
+        }
+    }
+    guard !ids.isEmpty else { throw ValidationError("no marker IDs given") }
+    return ids
+}
