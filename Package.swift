@@ -38,7 +38,9 @@ let package = Package(
             dependencies: [
                 "Geometry",
                 .target(name: "CImageShims", condition: .when(platforms: [.linux])),
-            ]),
+            ],
+            // Float rounding calls libm, which Glibc links only with Foundation present.
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "Markers", dependencies: ["Geometry", "Imaging"]),
         .target(name: "Recording", dependencies: ["Geometry", "Imaging"]),
         .executableTarget(

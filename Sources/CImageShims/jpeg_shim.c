@@ -48,6 +48,9 @@ int hs_jpeg_decode(const unsigned char *data, size_t size, hs_image_info *info,
     jpeg_mem_src(&decoder, data, (unsigned long)size);
     jpeg_read_header(&decoder, TRUE);
     decoder.out_color_space = JCS_EXT_RGBA;
+    // The merged upsampler replicates chroma instead of interpolating it: about 30 % faster,
+    // and luma, which marker detection and reconstruction use, is unaffected.
+    decoder.do_fancy_upsampling = FALSE;
     if (decoder.image_width > 32768 || decoder.image_height > 32768) {
         jpeg_destroy_decompress(&decoder);
         return fail(message, messageSize, "JPEG larger than 32768 pixels on a side");
