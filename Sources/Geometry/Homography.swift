@@ -7,11 +7,9 @@ public struct Homography: Sendable, Hashable {
     public init(_ matrix: Matrix3) { self.matrix = matrix }
 
     /// Maps a point; points on the line at infinity come back with infinite coordinates.
-    @inlinable
     public func apply(_ p: SIMD2<Double>) -> SIMD2<Double> {
-        let e = matrix.entries
-        let w = e[6] * p.x + e[7] * p.y + e[8]
-        return SIMD2((e[0] * p.x + e[1] * p.y + e[2]) / w, (e[3] * p.x + e[4] * p.y + e[5]) / w)
+        let q = matrix * SIMD3(p.x, p.y, 1)
+        return SIMD2(q.x / q.z, q.y / q.z)
     }
 
     /// The inverse map, or nil when the homography is degenerate.
@@ -30,11 +28,10 @@ public struct Homography: Sendable, Hashable {
         guard abs(det) > 1e-12 * scale else { throw GeometryError.singular }
         let g = (s.x * d2.y - d2.x * s.y) / det
         let h = (d1.x * s.y - s.x * d1.y) / det
-        return Homography(Matrix3(rowMajor: [
-            p1.x - p0.x + g * p1.x, p3.x - p0.x + h * p3.x, p0.x,
-            p1.y - p0.y + g * p1.y, p3.y - p0.y + h * p3.y, p0.y,
-            g, h, 1,
-        ]))
+        return Homography(Matrix3(
+            rows: SIMD3(p1.x - p0.x + g * p1.x, p3.x - p0.x + h * p3.x, p0.x),
+            SIMD3(p1.y - p0.y + g * p1.y, p3.y - p0.y + h * p3.y, p0.y),
+            SIMD3(g, h, 1)))
     }
 
     /// Fits the homography mapping `source[i]` to `target[i]` by the normalised direct linear
@@ -62,10 +59,9 @@ public struct Homography: Sendable, Hashable {
         let h = try LinearSolver.leastSquares(a, b, columns: 8)
         let normalised = Matrix3(rowMajor: h + [1])
         guard let targetInverse = targetNorm.inverse else { throw GeometryError.singular }
-        var m = targetInverse * normalised * sourceNorm
+        let m = targetInverse * normalised * sourceNorm
         let last = m[2, 2]
-        if abs(last) > 1e-300 { m = Matrix3(rowMajor: m.entries.map { $0 / last }) }
-        return Homography(m)
+        return Homography(abs(last) > 1e-300 ? Matrix3(rowMajor: m.entries.map { $0 / last }) : m)
     }
 
     private static func normalisation(_ points: [SIMD2<Double>]) throws -> Matrix3 {

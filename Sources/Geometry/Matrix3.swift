@@ -1,22 +1,59 @@
 /// A 3x3 matrix of doubles, row-major; used for homographies, rotations and intrinsics.
 public struct Matrix3: Sendable, Hashable {
-    /// The nine entries, row after row.
-    public var entries: [Double]
+    // Three rows instead of an array: no heap allocation, so matrices are cheap enough to
+    // build per marker candidate.
+    private var row0: SIMD3<Double>
+    private var row1: SIMD3<Double>
+    private var row2: SIMD3<Double>
 
     /// A matrix from its entries in row-major order; `entries.count` must be 9.
     public init(rowMajor entries: [Double]) {
         precondition(entries.count == 9, "a 3x3 matrix has nine entries")
-        self.entries = entries
+        row0 = SIMD3(entries[0], entries[1], entries[2])
+        row1 = SIMD3(entries[3], entries[4], entries[5])
+        row2 = SIMD3(entries[6], entries[7], entries[8])
+    }
+
+    /// A matrix from its three rows.
+    public init(rows r0: SIMD3<Double>, _ r1: SIMD3<Double>, _ r2: SIMD3<Double>) {
+        row0 = r0
+        row1 = r1
+        row2 = r2
+    }
+
+    /// The nine entries, row after row.
+    public var entries: [Double] {
+        [row0.x, row0.y, row0.z, row1.x, row1.y, row1.z, row2.x, row2.y, row2.z]
+    }
+
+    /// Row `index` (0...2).
+    public func row(_ index: Int) -> SIMD3<Double> {
+        switch index {
+        case 0: row0
+        case 1: row1
+        default: row2
+        }
     }
 
     /// The identity matrix.
     public static let identity = Matrix3(rowMajor: [1, 0, 0, 0, 1, 0, 0, 0, 1])
 
     /// The entry at `row`, `column` (both 0...2).
-    @inlinable
     public subscript(row: Int, column: Int) -> Double {
-        get { entries[row * 3 + column] }
-        set { entries[row * 3 + column] = newValue }
+        get {
+            switch row {
+            case 0: row0[column]
+            case 1: row1[column]
+            default: row2[column]
+            }
+        }
+        set {
+            switch row {
+            case 0: row0[column] = newValue
+            case 1: row1[column] = newValue
+            default: row2[column] = newValue
+            }
+        }
     }
 
     /// Matrix product.
@@ -32,10 +69,7 @@ public struct Matrix3: Sendable, Hashable {
 
     /// Matrix times a column vector.
     public static func * (lhs: Matrix3, rhs: SIMD3<Double>) -> SIMD3<Double> {
-        SIMD3(
-            lhs[0, 0] * rhs.x + lhs[0, 1] * rhs.y + lhs[0, 2] * rhs.z,
-            lhs[1, 0] * rhs.x + lhs[1, 1] * rhs.y + lhs[1, 2] * rhs.z,
-            lhs[2, 0] * rhs.x + lhs[2, 1] * rhs.y + lhs[2, 2] * rhs.z)
+        SIMD3((lhs.row0 * rhs).sum(), (lhs.row1 * rhs).sum(), (lhs.row2 * rhs).sum())
     }
 
     /// The transpose.
@@ -55,7 +89,8 @@ public struct Matrix3: Sendable, Hashable {
     /// The inverse, or nil when the matrix is singular to working precision.
     public var inverse: Matrix3? {
         let det = determinant
-        let scale = entries.reduce(0) { max($0, abs($1)) }
+        let largest = pointwiseMax(pointwiseMax(row0.magnitudes, row1.magnitudes), row2.magnitudes)
+        let scale = largest.max()
         guard scale > 0, abs(det) > 1e-14 * scale * scale * scale else { return nil }
         let a = self
         let cofactors: [Double] = [
@@ -65,4 +100,9 @@ public struct Matrix3: Sendable, Hashable {
         ]
         return Matrix3(rowMajor: cofactors.map { $0 / det })
     }
+}
+
+extension SIMD3 where Scalar == Double {
+    /// Absolute values of the components.
+    fileprivate var magnitudes: SIMD3<Double> { SIMD3(abs(x), abs(y), abs(z)) }
 }

@@ -26,12 +26,13 @@ struct BitReader {
     /// Reads the candidate with `corners` (clockwise on screen), or nil for degenerate corners.
     func read(_ image: GrayImageView, corners: [SIMD2<Double>]) -> Reading? {
         guard let map = try? Homography.unitSquare(to: corners) else { return nil }
-        let h = map.matrix.entries
+        let m = map.matrix
+        let r0 = m.row(0), r1 = m.row(1), r2 = m.row(2)
         let cells = markerSize + 2
         let scale = 1 / Double(cells)
         @inline(__always) func sample(_ u: Double, _ v: Double) -> Double {
-            let w = h[6] * u + h[7] * v + h[8]
-            return image.bilinear((h[0] * u + h[1] * v + h[2]) / w, (h[3] * u + h[4] * v + h[5]) / w)
+            let w = r2.x * u + r2.y * v + r2.z
+            return image.bilinear((r0.x * u + r0.y * v + r0.z) / w, (r1.x * u + r1.y * v + r1.z) / w)
         }
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: cells * cells + 4 * cells) { buffer in
             let means = UnsafeMutableBufferPointer(rebasing: buffer[0..<(cells * cells)])

@@ -45,6 +45,12 @@ struct ContourTracer {
                         if value == 1 && f[i - 1] == 0 {
                             let length = follow(f, start: i, fromDirection: 4, deltas: deltas, width: w, record: true, points: &points)
                             if length >= minLength && length <= maxLength {
+                                // Points were stored as buffer offsets; only kept contours pay
+                                // for turning them into coordinates.
+                                for k in points.indices {
+                                    let offset = Int(points[k].x)
+                                    points[k] = SIMD2(Int32(offset % w - 1), Int32(offset / w - 1))
+                                }
                                 points.withUnsafeBufferPointer(body)
                             }
                         } else if f[i + 1] == 0 {
@@ -79,7 +85,7 @@ struct ContourTracer {
         }
         guard found else {
             f[start] = Self.eastOpen
-            if record { points.append(point(start, width)) }
+            if record { points.append(SIMD2(Int32(truncatingIfNeeded: start), 0)) }
             return 1
         }
         // The border is followed counter-clockwise, so this first clockwise neighbour is the
@@ -106,7 +112,7 @@ struct ContourTracer {
                 f[current] = Self.visited
             }
             if record {
-                if length < maxLength { points.append(point(current, width)) }
+                if length < maxLength { points.append(SIMD2(Int32(truncatingIfNeeded: current), 0)) }
             }
             length += 1
             if next == start && current == last { break }
@@ -114,10 +120,5 @@ struct ContourTracer {
             s = (k &+ 4) & 7
         }
         return length > maxLength ? maxLength + 1 : length
-    }
-
-    @inline(__always)
-    private func point(_ index: Int, _ width: Int) -> SIMD2<Int32> {
-        SIMD2(Int32(index % width - 1), Int32(index / width - 1))
     }
 }

@@ -1,10 +1,10 @@
 /// Decides whether a traced contour is a convex quadrilateral and, if so, finds its corners.
 ///
 /// Instead of general Douglas–Peucker simplification, it looks for the four corners directly
-/// (the contour point farthest from an arbitrary one is a corner, the point farthest from that
-/// is the opposite corner, and the points farthest from their diagonal on either side are the
-/// other two), then checks that every contour point lies within `tolerance` of the four sides.
-/// One pass over the points per step, no allocation.
+/// (the contour point farthest from an arbitrary one is a corner, and so is the point farthest
+/// from that), adds the two points farthest from the chords between corners, then checks
+/// that every contour point lies within the tolerance of the four sides. A few passes over
+/// the points, no per-point allocation.
 struct QuadFitter {
     /// Largest allowed distance of a contour point from its side, as a fraction of the
     /// contour length (OpenCV's polygonalApproxAccuracyRate).
@@ -22,11 +22,20 @@ struct QuadFitter {
         let a = farthest(points, from: points[0])
         let b = farthest(points, from: points[a])
         guard a != b else { return nil }
-        guard let c = farthestFromChord(points, from: a, to: b),
-              let d = farthestFromChord(points, from: b, to: a)
-        else { return nil }
+        // Both are corners, but for a strongly foreshortened marker they may be neighbours
+        // rather than opposite; so the other two are added one at a time, each time the point
+        // farthest from its chord over all chains (two Douglas–Peucker steps).
+        var order = [a, b]
+        for _ in 0..<2 {
+            var best: (chain: Int, index: Int, distance: Double)?
+            for k in order.indices {
+                guard let found = farthestFromChord(points, from: order[k], to: order[(k + 1) % order.count]) else { continue }
+                if found.distance > (best?.distance ?? 0) { best = (k, found.index, found.distance) }
+            }
+            guard let best else { return nil }
+            order.insert(best.index, at: best.chain + 1)
+        }
         let tolerance = max(minTolerance, accuracyRate * Double(n))
-        let order = [a, c, b, d]
         for k in 0..<4 where !fitsChord(points, from: order[k], to: order[(k + 1) % 4], tolerance: tolerance) {
             return nil
         }
@@ -69,8 +78,11 @@ struct QuadFitter {
     }
 
     /// The point strictly between `from` and `to` (walking forward around the contour) that
-    /// lies farthest from the chord joining them, or nil when all lie on it.
-    private func farthestFromChord(_ points: UnsafeBufferPointer<SIMD2<Int32>>, from: Int, to: Int) -> Int? {
+    /// lies farthest from the chord joining them, with that distance in pixels; nil when
+    /// there is no point between them or all lie on the chord.
+    private func farthestFromChord(
+        _ points: UnsafeBufferPointer<SIMD2<Int32>>, from: Int, to: Int
+    ) -> (index: Int, distance: Double)? {
         let n = points.count
         let p = points[from], q = points[to]
         let dx = Int64(q.x - p.x), dy = Int64(q.y - p.y)
@@ -86,7 +98,9 @@ struct QuadFitter {
             }
             i = i + 1 == n ? 0 : i + 1
         }
-        return best
+        guard let best else { return nil }
+        let length = Double(dx * dx + dy * dy).squareRoot()
+        return (best, length > 0 ? Double(bestDistance) / length : 0)
     }
 
     private func fitsChord(_ points: UnsafeBufferPointer<SIMD2<Int32>>, from: Int, to: Int, tolerance: Double) -> Bool {
