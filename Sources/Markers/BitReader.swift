@@ -49,8 +49,8 @@ struct BitReader {
                     means[row * cells + column] = sum / 9
                 }
             }
-            // Half a cell outside each side.
-            let out = -0.5 * scale
+            // A third of a cell outside each side: inside even a thin quiet zone.
+            let out = -0.35 * scale
             for k in 0..<cells {
                 let along = (Double(k) + 0.5) * scale
                 outside[4 * k] = sample(along, out)
