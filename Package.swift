@@ -41,7 +41,9 @@ let package = Package(
             ],
             // Float rounding calls libm, which Glibc links only with Foundation present.
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
-        .target(name: "Markers", dependencies: ["Geometry", "Imaging"]),
+        .target(
+            name: "Markers", dependencies: ["Geometry", "Imaging"],
+            exclude: ["Dictionaries/generate_dictionaries.py"]),
         .target(name: "Recording", dependencies: ["Geometry", "Imaging"]),
         .executableTarget(
             name: "headscan",

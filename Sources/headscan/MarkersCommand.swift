@@ -50,7 +50,7 @@ struct MarkersCommand: ParsableCommand {
             let sheet = try MarkerRenderer(dictionary: chosen).sheet(
                 ids: idList, markerSide: side, gap: gap, margin: gap,
                 maxWidth: Int((pageWidthMillimetres * pixelsPerMillimetre).rounded()))
-            let bytes = try ImageCodecs.system.encodePNG(.gray8(sheet))
+            let bytes = try ImageCodecs.system.encodePNG(.gray8(sheet), dotsPerInch: dpi)
             try Data(bytes).write(to: fileURL(out))
             let actual = Double(side) / pixelsPerMillimetre
             print("""
