@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "Markers", targets: ["Markers"]),
         .library(name: "Recording", targets: ["Recording"]),
+        .library(name: "Simulation", targets: ["Simulation"]),
         .executable(name: "headscan", targets: ["headscan"]),
     ],
     dependencies: [
@@ -45,16 +46,18 @@ let package = Package(
             name: "Markers", dependencies: ["Geometry", "Imaging"],
             exclude: ["Dictionaries/generate_dictionaries.py"]),
         .target(name: "Recording", dependencies: ["Geometry", "Imaging"]),
+        .target(name: "Simulation", dependencies: ["Geometry", "Imaging", "Markers", "Recording"]),
         .executableTarget(
             name: "headscan",
             dependencies: [
-                "Geometry", "Imaging", "Markers", "Recording",
+                "Geometry", "Imaging", "Markers", "Recording", "Simulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "MarkersTests", dependencies: ["Markers", "Imaging", "Geometry"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Imaging"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Markers", "Recording", "Geometry", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]
 )

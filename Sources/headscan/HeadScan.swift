@@ -13,6 +13,6 @@ struct HeadScan: AsyncParsableCommand {
             """,
         subcommands: [
             InspectCommand.self, ReplayCommand.self, ExportCommand.self, ImportTUMCommand.self,
-            SynthesizeCommand.self, DetectCommand.self, MarkersCommand.self, BenchCommand.self,
+            SimulateCommand.self, SynthesizeCommand.self, DetectCommand.self, MarkersCommand.self, BenchCommand.self,
         ])
 }

@@ -1,0 +1,114 @@
+import Foundation
+import Geometry
+import Markers
+
+/// One printed marker glued flat onto the cap, in the head frame (metres).
+public struct MarkerSticker: Sendable, Equatable {
+    /// Marker ID in the cap's dictionary.
+    public var id: Int
+    /// The head region the layout assigns it to.
+    public var region: HeadRegion
+    /// Centre of the marker square.
+    public var centre: SIMD3<Double>
+    /// Outward normal of the sticker.
+    public var normal: SIMD3<Double>
+    /// Unit vector along the marker's top edge, left to right as printed.
+    public var right: SIMD3<Double>
+    /// Unit vector from the marker's bottom edge to its top edge.
+    public var up: SIMD3<Double>
+    /// Side of the black square, metres.
+    public var side: Double
+
+    /// The four outer corners of the black square in OpenCV's order: top-left, top-right,
+    /// bottom-right, bottom-left as printed.
+    public var corners: [SIMD3<Double>] {
+        let h = side / 2
+        return [centre - right * h + up * h, centre + right * h + up * h,
+                centre + right * h - up * h, centre - right * h - up * h]
+    }
+
+    /// Corners of the paper around it, which adds a white margin of one cell on every side.
+    func paperCorners(cells: Int) -> [SIMD3<Double>] {
+        let h = side / 2 * Double(cells + 2) / Double(cells)
+        return [centre - right * h + up * h, centre + right * h + up * h,
+                centre + right * h - up * h, centre - right * h - up * h]
+    }
+}
+
+/// The marker cap on a simulated head: where each marker of a `CapLayout` is glued.
+///
+/// Markers sit in three rings of sixteen around the vault (four per ring in each of the
+/// front, left, back and right quarters) and nine on top (a ring of eight and one on the
+/// crown), as flat squares touching the head at their centre.
+public struct Cap: Sendable {
+    /// The layout the cap carries.
+    public let layout: CapLayout
+    /// The markers still on the cap.
+    public let stickers: [MarkerSticker]
+    /// IDs of markers that fell off.
+    public let dropped: [Int]
+    /// Height of the cap's lower edge in the head frame (above ears and brows), metres.
+    public static let lowerEdge = 0.012
+    /// How far stickers stand off the fabric (paper and glue), metres.
+    static let standOff = 0.0004
+
+    /// Places `layout` on `head`, leaving out `dropped` IDs.
+    public init(layout: CapLayout, head: HeadModel, dropped: Set<Int> = []) throws(SimulationError) {
+        do { try layout.validate() } catch { throw .invalidCap("\(error)") }
+        self.layout = layout
+        self.dropped = layout.ids.filter(dropped.contains)
+        var stickers: [MarkerSticker] = []
+        for region in HeadRegion.allCases {
+            let ids = layout.ids(in: region)
+            let spots = Self.spots(in: region)
+            guard ids.count <= spots.count else {
+                throw .invalidCap("\(ids.count) markers on the \(region) region; the cap has room for \(spots.count)")
+            }
+            for (id, spot) in zip(ids, spots) where !dropped.contains(id) {
+                stickers.append(Self.sticker(id: id, region: region, at: spot, on: head, side: layout.markerSide))
+            }
+        }
+        self.stickers = stickers.sorted { $0.id < $1.id }
+    }
+
+    /// Marker positions of a region as (outline angle, elevation) in radians.
+    static func spots(in region: HeadRegion) -> [(phi: Double, psi: Double)] {
+        let deg = Double.pi / 180
+        if region == .top {
+            var spots: [(phi: Double, psi: Double)] = [(0, 90 * deg)]
+            for k in 0..<8 {
+                let phi: Double = (Double(k) * 45 + 22.5) * deg
+                spots.append((phi, 52 * deg))
+            }
+            return spots
+        }
+        let centre: Double = switch region {
+        case .right: 0
+        case .front: 90
+        case .left: 180
+        default: 270
+        }
+        let rings: [(psi: Double, offset: Double)] = [(-4, 11.25), (14, 0), (30, 11.25)]
+        let steps: [Double] = [-45, -22.5, 0, 22.5]
+        var spots: [(phi: Double, psi: Double)] = []
+        for ring in rings {
+            for step in steps {
+                let phi: Double = (centre + step + ring.offset) * deg
+                spots.append((phi, ring.psi * deg))
+            }
+        }
+        return spots
+    }
+
+    /// A sticker tangent to the head at a spot, its top edge facing the crown.
+    static func sticker(id: Int, region: HeadRegion, at spot: (phi: Double, psi: Double), on head: HeadModel, side: Double)
+        -> MarkerSticker
+    {
+        let normal = head.surfaceNormal(phi: spot.phi, psi: spot.psi)
+        let centre = head.surfacePoint(phi: spot.phi, psi: spot.psi) + normal * standOff
+        // On the crown "toward the crown" is undefined; there the top edge faces forward.
+        let toward = spot.psi > 1.5 ? SIMD3<Double>(0, 1, 0) : SIMD3<Double>(0, 0, 1)
+        let up = normalized(toward - normal * dot(toward, normal))
+        return MarkerSticker(id: id, region: region, centre: centre, normal: normal, right: cross(up, normal), up: up, side: side)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Geometry
+import Markers
+import Recording
+
+/// The therapist with the phone: walks around the infant along a planned path with the
+/// distance, height and pointing wobble of a hand, and follows steering when given.
+struct OperatorPath {
+    let scenario: Scenario
+    let duration: Double
+    private let distanceNoise: SmoothNoise
+    private let aimNoise: (SmoothNoise, SmoothNoise, SmoothNoise)
+    private let rollNoise: SmoothNoise
+    private let closeEpisodes: Episodes
+    private let offCentreEpisodes: Episodes
+
+    /// Distance change from steering, metres.
+    private var distanceCorrection = 0.0
+    /// Sideways and vertical shift of the phone from steering (world frame), metres.
+    private var shift = SIMD3<Double>.zero
+    /// Where steering asked to go, and how far the operator has turned toward it (0...1).
+    private var regionTarget: (azimuth: Double, elevation: Double)?
+    private var regionBlend = 0.0
+    /// The camera axes at the last pose, to turn "phone left" into a world direction.
+    private var lastPose = RigidTransform.identity
+
+    /// The point the operator aims at: the middle of the vault (head frame at rest = world).
+    static let aimPoint = SIMD3<Double>(0, 0.005, 0.035)
+
+    init(scenario: Scenario, duration: Double, rng: inout Xoshiro256) {
+        self.scenario = scenario
+        self.duration = duration
+        distanceNoise = SmoothNoise(rng: &rng, lowest: 0.05, highest: 0.3)
+        aimNoise = (SmoothNoise(rng: &rng), SmoothNoise(rng: &rng), SmoothNoise(rng: &rng))
+        rollNoise = SmoothNoise(rng: &rng, lowest: 0.05, highest: 0.2)
+        let episodes = max(1, Int(duration / 20))
+        closeEpisodes = Episodes(count: scenario == .tooClose ? 2 * episodes : 0, duration: 2.5, total: duration, rng: &rng)
+        offCentreEpisodes = Episodes(count: scenario == .offCenter ? 2 * episodes : 0, duration: 2.5, total: duration, rng: &rng)
+    }
+
+    /// The phone's pose at time `t` after following `steering` for `dt` seconds.
+    mutating func pose(at t: Double, dt: Double, steering: Steering) -> RigidTransform {
+        follow(steering, dt: dt)
+        var (azimuth, elevation) = plannedDirection(at: t)
+        if let target = regionTarget {
+            azimuth += regionBlend * angleBetween(azimuth, target.azimuth)
+            elevation += regionBlend * (target.elevation - elevation)
+        }
+        let distance = max(0.08, plannedDistance(at: t) + distanceCorrection)
+        let direction = SIMD3(cos(elevation) * cos(azimuth), cos(elevation) * sin(azimuth), sin(elevation))
+        let jitter = SIMD3(aimNoise.0.value(at: t), aimNoise.1.value(at: t), aimNoise.2.value(at: t)) * 0.012
+        var aim = Self.aimPoint + jitter + shift
+        let eye = Self.aimPoint + direction * distance + shift
+        let straight = RigidTransform.camera(at: eye, lookingAt: aim, up: SIMD3(0, 0, 1))
+        let offCentre = offCentreEpisodes.strength(at: t)
+        if offCentre.value > 0 {
+            let (top, right, _) = straight.rotation.columns
+            aim += (top * cos(offCentre.direction) + right * sin(offCentre.direction)) * (0.16 * offCentre.value)
+        }
+        let forward = normalized(aim - eye)
+        let up = Rotation3(axis: forward, angle: 0.08 * rollNoise.value(at: t)).apply(SIMD3(0, 0, 1))
+        lastPose = RigidTransform.camera(at: eye, lookingAt: aim, up: up)
+        return lastPose
+    }
+
+    /// Azimuth (from the infant's right, counter-clockwise seen from above) and elevation.
+    private func plannedDirection(at t: Double) -> (Double, Double) {
+        let s = t / max(duration, 1e-9)
+        let deg = Double.pi / 180
+        var elevation = (22 + 18 * sin(2 * Double.pi * 2.3 * s)) * deg
+        let azimuth: Double
+        if scenario == .partial {
+            azimuth = (90 + 105 * sin(2 * Double.pi * s)) * deg
+            elevation = min(elevation, 30 * deg)
+        } else {
+            azimuth = (90 + 400 * s) * deg
+            // The last part of the scan passes over the crown.
+            let top = min(1, max(0, (s - 0.8) / 0.1))
+            elevation += (65 * deg - elevation) * top * top * (3 - 2 * top)
+        }
+        return (azimuth, elevation)
+    }
+
+    private func plannedDistance(at t: Double) -> Double {
+        let planned = 0.34 + 0.05 * distanceNoise.value(at: t)
+        let close = closeEpisodes.strength(at: t).value
+        return planned + (0.13 - planned) * close
+    }
+
+    private mutating func follow(_ steering: Steering, dt: Double) {
+        let (top, right, _) = lastPose.rotation.columns
+        var turningToRegion = false
+        switch steering {
+        case .moveBack: distanceCorrection += 0.25 * dt
+        case .moveCloser: distanceCorrection -= 0.25 * dt
+        case .movePhone(let x, let y): shift += (right * x + top * y) * (0.2 * dt)
+        case .goTo(let region):
+            regionTarget = Self.direction(of: region)
+            regionBlend = min(1, regionBlend + dt)
+            turningToRegion = true
+        case .none:
+            // Without instructions the operator drifts back to the plan within a few seconds.
+            distanceCorrection *= exp(-dt / 3)
+            shift *= exp(-dt / 3)
+        }
+        if !turningToRegion {
+            regionBlend = max(0, regionBlend - 0.5 * dt)
+            if regionBlend == 0 { regionTarget = nil }
+        }
+    }
+
+    /// The viewing direction from which a region of the head is seen best.
+    static func direction(of region: HeadRegion) -> (azimuth: Double, elevation: Double) {
+        let deg = Double.pi / 180
+        return switch region {
+        case .front: (90 * deg, 15 * deg)
+        case .left: (180 * deg, 20 * deg)
+        case .back: (270 * deg, 20 * deg)
+        case .right: (0, 20 * deg)
+        case .top: (90 * deg, 75 * deg)
+        }
+    }
+
+    /// Signed shortest turn from `a` to `b`.
+    private func angleBetween(_ a: Double, _ b: Double) -> Double {
+        atan2(sin(b - a), cos(b - a))
+    }
+}

@@ -1,0 +1,64 @@
+import Geometry
+import Markers
+
+/// What a triangle is made of, which decides its colour.
+enum Material: Equatable {
+    /// The skull surface: cap fabric above the cap's edge, skin below.
+    case head
+    /// Ears and nose.
+    case skin
+    /// The infant's clothed body.
+    case body
+    /// The parent holding the infant.
+    case parent
+    /// The paper of sticker `index` (into `Cap.stickers`).
+    case paper(Int)
+}
+
+/// Everything the camera can see, as triangles: the head (moving with the infant) and the
+/// bodies (fixed in the room), with a material per triangle.
+struct SceneGeometry {
+    /// Vertices in the head frame: skull, ears, nose and sticker paper.
+    let headVertices: [SIMD3<Double>]
+    /// Vertices in the world frame: the infant's body and the parent.
+    let worldVertices: [SIMD3<Double>]
+    /// All triangles; indices count head vertices first, then world vertices.
+    let faces: [SIMD3<Int32>]
+    /// Material per triangle.
+    let materials: [Material]
+
+    init(headMesh: TriangleMesh, skullFaceCount: Int, cap: Cap) {
+        var head = headMesh
+        var materials = [Material](repeating: .head, count: skullFaceCount)
+        materials += [Material](repeating: .skin, count: headMesh.faces.count - skullFaceCount)
+        let cells = (try? cap.layout.dictionary().markerSize).map { $0 + 2 } ?? 6
+        for (index, sticker) in cap.stickers.enumerated() {
+            let c = sticker.paperCorners(cells: cells)
+            let base = Int32(head.vertices.count)
+            head.vertices += c
+            head.faces.append(SIMD3(base, base + 3, base + 2))
+            head.faces.append(SIMD3(base, base + 2, base + 1))
+            materials += [.paper(index), .paper(index)]
+        }
+        var world = HeadMesh.ellipsoid(
+            halfSize: SIMD3(0.085, 0.07, 0.13), rotation: .identity, centre: SIMD3(0, -0.01, -0.17))
+        materials += [Material](repeating: .body, count: world.faces.count)
+        let parent = HeadMesh.ellipsoid(
+            halfSize: SIMD3(0.16, 0.11, 0.28), rotation: Rotation3(axis: SIMD3(0, 1, 0), angle: 0.3),
+            centre: SIMD3(0.24, -0.06, -0.42), around: 40, rings: 20)
+        materials += [Material](repeating: .parent, count: parent.faces.count)
+        world.append(parent)
+        let offset = SIMD3<Int32>(repeating: Int32(head.vertices.count))
+        headVertices = head.vertices
+        worldVertices = world.vertices
+        faces = head.faces + world.faces.map { $0 &+ offset }
+        self.materials = materials
+    }
+
+    /// All vertices in the camera frame for one pose of head and camera.
+    func cameraVertices(cameraFromHead: RigidTransform, cameraFromWorld: RigidTransform, into buffer: inout [SIMD3<Double>]) {
+        buffer.removeAll(keepingCapacity: true)
+        for v in headVertices { buffer.append(cameraFromHead.apply(v)) }
+        for v in worldVertices { buffer.append(cameraFromWorld.apply(v)) }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Geometry
+import Imaging
+import Markers
+import Recording
+
+/// Renders what the virtual TrueDepth camera sees: colour with shading, texture and noise,
+/// and depth in metres with the sensor's noise, quantisation and holes.
+final class SceneRenderer {
+    let intrinsics: CameraIntrinsics
+    let sensor: SensorModel
+    private let geometry: SceneGeometry
+    private let cap: Cap
+    private let codes: [UInt64]
+    private let markerCells: Int
+    private let dictionary: MarkerDictionary
+    private var rasterizer: Rasterizer
+    private var vertices: [SIMD3<Double>] = []
+    /// Pixel rays ((x − cx)/fx, (y − cy)/fy, 1) without the constant 1.
+    private let rays: [SIMD2<Double>]
+
+    init(head: HeadModel, headMesh: TriangleMesh, skullFaceCount: Int, cap: Cap, intrinsics: CameraIntrinsics, sensor: SensorModel)
+        throws
+    {
+        self.intrinsics = intrinsics
+        self.sensor = sensor
+        self.cap = cap
+        let dictionary = try cap.layout.dictionary()
+        self.dictionary = dictionary
+        codes = try cap.stickers.map { try dictionary.code(id: $0.id) }
+        markerCells = dictionary.markerSize
+        geometry = SceneGeometry(headMesh: headMesh, skullFaceCount: skullFaceCount, cap: cap)
+        rasterizer = Rasterizer(intrinsics: intrinsics)
+        var rays: [SIMD2<Double>] = []
+        rays.reserveCapacity(intrinsics.width * intrinsics.height)
+        for y in 0..<intrinsics.height {
+            for x in 0..<intrinsics.width {
+                rays.append(SIMD2((Double(x) - intrinsics.cx) / intrinsics.fx, (Double(y) - intrinsics.cy) / intrinsics.fy))
+            }
+        }
+        self.rays = rays
+    }
+
+    /// Nearest true depth per pixel from the last render (infinity where only the room is).
+    var trueDepth: [Float] { rasterizer.depth }
+
+    /// One frame seen from `worldFromCamera` with the head at `worldFromHead`.
+    func render(
+        worldFromCamera: RigidTransform, worldFromHead: RigidTransform, blur: SIMD2<Double>, noiseSeed: UInt64
+    ) -> (color: RGBAImage, depth: DepthImage) {
+        let cameraFromWorld = worldFromCamera.inverse
+        let cameraFromHead = cameraFromWorld * worldFromHead
+        geometry.cameraVertices(cameraFromHead: cameraFromHead, cameraFromWorld: cameraFromWorld, into: &vertices)
+        rasterizer.draw(vertices: vertices, faces: geometry.faces)
+        var rng = Xoshiro256(seed: noiseSeed)
+        var colour = shade(cameraFromHead: cameraFromHead, worldFromCamera: worldFromCamera, rng: &rng)
+        if sensor.motionBlur { MotionBlur.apply(length: blur, to: &colour, width: intrinsics.width, height: intrinsics.height) }
+        let color = SensorNoise.colourImage(colour, width: intrinsics.width, height: intrinsics.height, sigma: sensor.colourNoise, rng: &rng)
+        let depth = SensorNoise.depthImage(
+            trueDepth: rasterizer.depth, faces: rasterizer.face, planes: rasterizer.planes, rays: rays,
+            roomDepth: roomDepth, width: intrinsics.width, height: intrinsics.height, sensor: sensor, rng: &rng)
+        return (color, depth)
+    }
+
+    /// Room depth per pixel from the last shading pass (the room is outside TrueDepth's range
+    /// in practice, but a close wall would still be measured).
+    private var roomDepth: [Float] = []
+
+    /// Linear colour per pixel, before noise.
+    private func shade(cameraFromHead: RigidTransform, worldFromCamera: RigidTransform, rng: inout Xoshiro256) -> [SIMD3<Float>] {
+        let headFromCamera = cameraFromHead.inverse
+        let count = intrinsics.width * intrinsics.height
+        let ceiling = worldFromCamera.rotation.inverse.apply(SIMD3(0, 0, 1))
+        if roomDepth.count != count { roomDepth = [Float](repeating: .infinity, count: count) }
+        var out = [SIMD3<Float>](repeating: .zero, count: count)
+        let stickerPlanes = cap.stickers.map { sticker -> StickerPlane in
+            let corners = sticker.paperCorners(cells: markerCells + 2).map(cameraFromHead.apply)
+            return StickerPlane(origin: corners[0], right: corners[1] - corners[0], down: corners[3] - corners[0])
+        }
+        rasterizer.face.withUnsafeBufferPointer { faces in
+            rasterizer.depth.withUnsafeBufferPointer { depth in
+                for i in 0..<count {
+                    let ray = SIMD3(rays[i].x, rays[i].y, 1)
+                    let f = Int(faces[i])
+                    guard f >= 0 else {
+                        let hit = Palette.room(origin: worldFromCamera.translation, direction: worldFromCamera.rotation.apply(ray))
+                        roomDepth[i] = Float(hit.distance)
+                        out[i] = hit.colour * 0.8
+                        continue
+                    }
+                    roomDepth[i] = .infinity
+                    let plane = rasterizer.planes[f]
+                    let normal = SIMD3(plane.x, plane.y, plane.z)
+                    let light = Self.light(normal: normal, ray: ray, ceiling: ceiling)
+                    let point = ray * Double(depth[i])
+                    out[i] = light * albedo(of: geometry.materials[f], at: point, pixel: i, headFromCamera: headFromCamera, stickers: stickerPlanes)
+                }
+            }
+        }
+        return out
+    }
+
+    /// Flash-like light from the camera, a ceiling light and some ambient light.
+    private static func light(normal: SIMD3<Double>, ray: SIMD3<Double>, ceiling: SIMD3<Double>) -> Float {
+        let facing = max(0, -dot(normal, ray) / length(ray))
+        let fromAbove = max(0, dot(normal, ceiling))
+        return Float(0.3 + 0.55 * facing + 0.3 * fromAbove)
+    }
+
+    private func albedo(
+        of material: Material, at point: SIMD3<Double>, pixel: Int, headFromCamera: RigidTransform, stickers: [StickerPlane]
+    ) -> SIMD3<Float> {
+        switch material {
+        case .head:
+            let p = headFromCamera.apply(point)
+            return p.z > Cap.lowerEdge ? Palette.fabric(at: p) : Palette.skin
+        case .skin: return Palette.skin
+        case .body: return Palette.clothes(Palette.body, at: point)
+        case .parent: return Palette.clothes(Palette.parent, at: point)
+        case .paper(let index): return paper(stickers[index], code: codes[index], pixel: pixel)
+        }
+    }
+
+    /// The printed sticker, averaged over 4x4 samples per pixel so its edges are anti-aliased
+    /// as a real lens and sensor would.
+    private func paper(_ plane: StickerPlane, code: UInt64, pixel: Int) -> SIMD3<Float> {
+        let x = Double(pixel % intrinsics.width), y = Double(pixel / intrinsics.width)
+        let cells = markerCells + 4
+        var ink = 0, inside = 0
+        for sy in 0..<4 {
+            for sx in 0..<4 {
+                let ray = SIMD3(
+                    (x + (Double(sx) - 1.5) / 4 - intrinsics.cx) / intrinsics.fx,
+                    (y + (Double(sy) - 1.5) / 4 - intrinsics.cy) / intrinsics.fy, 1)
+                guard let (u, v) = plane.coordinates(of: ray) else { continue }
+                guard u >= 0, u < 1, v >= 0, v < 1 else { continue }
+                inside += 1
+                let column = Int(u * Double(cells)), row = Int(v * Double(cells))
+                if isInk(row: row, column: column, code: code) { ink += 1 }
+            }
+        }
+        let paperShare = Float(inside) / 16, inkShare = Float(ink) / 16
+        return Palette.ink * inkShare + Palette.paperWhite * (paperShare - inkShare) + Palette.fabric * (1 - paperShare)
+    }
+
+    /// Whether a cell of the paper (white margin, black border, code bits) is printed black.
+    private func isInk(row: Int, column: Int, code: UInt64) -> Bool {
+        let last = markerCells + 3
+        if row == 0 || column == 0 || row == last || column == last { return false }
+        if row == 1 || column == 1 || row == last - 1 || column == last - 1 { return true }
+        return !dictionary.bit(code, row: row - 2, column: column - 2)
+    }
+}
+
+/// A sticker's paper plane in the camera frame, spanned from its top-left corner.
+struct StickerPlane {
+    let origin: SIMD3<Double>
+    let right: SIMD3<Double>
+    let down: SIMD3<Double>
+    private let normal: SIMD3<Double>
+    private let offset: Double
+    private let rightScale: Double
+    private let downScale: Double
+
+    init(origin: SIMD3<Double>, right: SIMD3<Double>, down: SIMD3<Double>) {
+        self.origin = origin
+        self.right = right
+        self.down = down
+        normal = cross(right, down)
+        offset = dot(normal, origin)
+        rightScale = 1 / dot(right, right)
+        downScale = 1 / dot(down, down)
+    }
+
+    /// Paper coordinates (0...1 across, 0...1 down) where `ray` meets the plane.
+    @inline(__always)
+    func coordinates(of ray: SIMD3<Double>) -> (Double, Double)? {
+        let denominator = dot(normal, ray)
+        guard denominator != 0 else { return nil }
+        let p = ray * (offset / denominator) - origin
+        return (dot(p, right) * rightScale, dot(p, down) * downScale)
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Geometry
+import Imaging
+import Markers
+import Recording
+
+/// A simulated frame and the truth about it.
+public struct SimulatedFrame: Sendable {
+    /// What the virtual TrueDepth camera delivered.
+    public var frame: RGBDFrame
+    /// The exact poses and marker corners behind it.
+    public var truth: FrameTruth
+}
+
+/// A simulated scan: an infant head with a marker cap, an operator walking around it with a
+/// virtual TrueDepth camera, frame after frame. Seeded and deterministic.
+public final class Simulator {
+    /// What to simulate.
+    public struct Configuration: Sendable {
+        /// The situation to play out.
+        public var scenario: Scenario
+        /// Seed of every random choice.
+        public var seed: UInt64
+        /// Length of the scan in seconds.
+        public var seconds: Double
+        /// The head to build.
+        public var head: HeadParameters
+        /// The cap the infant wears.
+        public var layout: CapLayout
+        /// Markers that fall off; nil uses the scenario's number.
+        public var droppedMarkers: Int?
+        /// The sensor's imperfections.
+        public var sensor: SensorModel
+        /// The camera model (640x480 TrueDepth by default).
+        public var intrinsics: CameraIntrinsics
+
+        /// A configuration with the standard cap, a typical head and TrueDepth's camera.
+        public init(
+            scenario: Scenario = .ideal, seed: UInt64 = 1, seconds: Double = 60, head: HeadParameters = HeadParameters(),
+            layout: CapLayout = .standard, droppedMarkers: Int? = nil, sensor: SensorModel = SensorModel(),
+            intrinsics: CameraIntrinsics = Simulator.trueDepthIntrinsics
+        ) {
+            self.scenario = scenario
+            self.seed = seed
+            self.seconds = seconds
+            self.head = head
+            self.layout = layout
+            self.droppedMarkers = droppedMarkers
+            self.sensor = sensor
+            self.intrinsics = intrinsics
+        }
+    }
+
+    /// A 640x480 TrueDepth stream's camera model (front camera of recent iPhones).
+    public static let trueDepthIntrinsics = CameraIntrinsics(fx: 591.2, fy: 591.2, cx: 320.6, cy: 238.9, width: 640, height: 480)
+    /// Frames per second.
+    public static let frameRate = 30.0
+
+    /// The configuration in force.
+    public let configuration: Configuration
+    /// The head.
+    public let head: HeadModel
+    /// The head's surface (skull, ears, nose) in the head frame: the true mesh.
+    public let mesh: TriangleMesh
+    /// The cap on the head.
+    public let cap: Cap
+    /// Number of frames in the scan.
+    public let frameCount: Int
+    /// Index of the next frame.
+    public private(set) var nextIndex = 0
+
+    private let renderer: SceneRenderer
+    private var operatorPath: OperatorPath
+    private let infant: InfantMotion
+    private var previous: (camera: RigidTransform, head: RigidTransform)?
+
+    /// Builds the head, the cap and the scene.
+    public init(_ configuration: Configuration) throws {
+        self.configuration = configuration
+        head = try HeadModel(configuration.head)
+        var rng = Xoshiro256(seed: configuration.seed)
+        let dropCount = min(configuration.droppedMarkers ?? configuration.scenario.droppedMarkerCount, configuration.layout.markers.count)
+        var ids = configuration.layout.ids
+        var dropped = Set<Int>()
+        for _ in 0..<dropCount { dropped.insert(ids.remove(at: rng.below(ids.count))) }
+        cap = try Cap(layout: configuration.layout, head: head, dropped: dropped)
+        let skull = HeadMesh.skull(head)
+        mesh = HeadMesh.make(head)
+        frameCount = max(1, Int((configuration.seconds * Self.frameRate).rounded()))
+        operatorPath = OperatorPath(scenario: configuration.scenario, duration: configuration.seconds, rng: &rng)
+        infant = InfantMotion(scenario: configuration.scenario, duration: configuration.seconds, rng: &rng)
+        renderer = try SceneRenderer(
+            head: head, headMesh: mesh, skullFaceCount: skull.faces.count, cap: cap, intrinsics: configuration.intrinsics,
+            sensor: configuration.sensor)
+    }
+
+    /// Renders the next frame after the operator followed `steering` since the last one;
+    /// nil when the scan is over.
+    public func nextFrame(steering: Steering = .none) -> SimulatedFrame? {
+        guard nextIndex < frameCount else { return nil }
+        let index = nextIndex
+        nextIndex += 1
+        let t = Double(index) / Self.frameRate
+        let worldFromCamera = operatorPath.pose(at: t, dt: 1 / Self.frameRate, steering: steering)
+        let worldFromHead = infant.worldFromHead(at: t)
+        let blur = previous.map { motion(from: $0, to: (worldFromCamera, worldFromHead)) } ?? .zero
+        previous = (worldFromCamera, worldFromHead)
+        let (color, depth) = renderer.render(
+            worldFromCamera: worldFromCamera, worldFromHead: worldFromHead, blur: blur,
+            noiseSeed: configuration.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index))
+        let intrinsics = configuration.intrinsics
+        let frame = RGBDFrame(timestamp: t, color: color, depth: depth, colorIntrinsics: intrinsics, depthIntrinsics: intrinsics)
+        let meshFromCamera = worldFromHead.inverse * worldFromCamera
+        return SimulatedFrame(frame: frame, truth: FrameTruth(
+            index: index, timestamp: t, meshFromCamera: meshFromCamera.matrixRowMajor,
+            markers: visibleMarkers(cameraFromMesh: meshFromCamera.inverse)))
+    }
+
+    /// Markers in front of the camera, facing it, wholly inside the picture and not hidden.
+    private func visibleMarkers(cameraFromMesh: RigidTransform) -> [MarkerTruth] {
+        let k = configuration.intrinsics
+        let depth = renderer.trueDepth
+        return cap.stickers.compactMap { sticker in
+            let centre = cameraFromMesh.apply(sticker.centre)
+            guard dot(cameraFromMesh.applyToVector(sticker.normal), centre) < 0 else { return nil }
+            let corners = sticker.corners.map(cameraFromMesh.apply)
+            let pixels = corners.compactMap(k.project)
+            guard pixels.count == 4,
+                pixels.allSatisfy({ $0.x >= -0.5 && $0.y >= -0.5 && $0.x <= Double(k.width) - 0.5 && $0.y <= Double(k.height) - 0.5 }),
+                let c = k.project(centre)
+            else { return nil }
+            let pixel = Int(c.y.rounded()) * k.width + Int(c.x.rounded())
+            guard depth.indices.contains(pixel), Double(depth[pixel]) > centre.z - 0.002 else { return nil }
+            return MarkerTruth(id: sticker.id, corners: pixels.map { [$0.x, $0.y] })
+        }
+    }
+
+    /// Image travel of the head's centre during the exposure (half the frame interval).
+    private func motion(from a: (camera: RigidTransform, head: RigidTransform), to b: (camera: RigidTransform, head: RigidTransform))
+        -> SIMD2<Double>
+    {
+        let k = configuration.intrinsics
+        let centre = OperatorPath.aimPoint
+        guard let p = k.project(a.camera.inverse.apply(a.head.apply(centre))),
+            let q = k.project(b.camera.inverse.apply(b.head.apply(centre)))
+        else { return .zero }
+        return (q - p) * 0.5
+    }
+
+    /// Truth for the whole scan, given the frames' truth.
+    public func truth(frames: [FrameTruth], meshFile: String) -> ScanTruth {
+        let markers = cap.stickers.map { s in
+            MarkerCorners3D(id: s.id, region: s.region.rawValue, corners: s.corners.map { [$0.x, $0.y, $0.z] })
+        }
+        return ScanTruth(
+            meshFile: meshFile, scenario: configuration.scenario.rawValue, seed: configuration.seed,
+            head: configuration.head, landmarks: TruthLandmarks(head.landmarks), markers3D: markers,
+            droppedMarkers: cap.dropped, measurements: head.measurements, frames: frames)
+    }
+}

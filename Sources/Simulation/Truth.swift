@@ -1,0 +1,70 @@
+import Geometry
+
+/// Where a marker's corners truly appear in one frame (OpenCV order and pixel convention).
+public struct MarkerTruth: Sendable, Codable, Equatable {
+    /// Marker ID.
+    public var id: Int
+    /// Projected corners, pixels: top-left, top-right, bottom-right, bottom-left as printed.
+    public var corners: [[Double]]
+}
+
+/// The exact state of one simulated frame.
+public struct FrameTruth: Sendable, Codable, Equatable {
+    /// Frame number.
+    public var index: Int
+    /// Seconds since the scan started.
+    public var timestamp: Double
+    /// Camera pose in the mesh (head) frame: 16 numbers, row-major 4x4.
+    public var meshFromCamera: [Double]
+    /// Markers visible in the frame: in front of the camera, facing it, inside the picture
+    /// and not hidden behind anything.
+    public var markers: [MarkerTruth]
+}
+
+/// A marker's corners in the head frame.
+public struct MarkerCorners3D: Sendable, Codable, Equatable {
+    /// Marker ID.
+    public var id: Int
+    /// Head region it sits on.
+    public var region: String
+    /// Corners as [x, y, z] metres in the mesh frame, OpenCV order.
+    public var corners: [[Double]]
+}
+
+/// Everything known about a simulated scan, written next to it as JSON.
+public struct ScanTruth: Sendable, Codable {
+    /// The head mesh file (PLY, metres, head frame), relative to the truth file.
+    public var meshFile: String
+    /// Scenario name.
+    public var scenario: String
+    /// Seed that reproduces the scan.
+    public var seed: UInt64
+    /// The head's parameters.
+    public var head: HeadParameters
+    /// Nasion, nose tip and tragions in the mesh frame.
+    public var landmarks: TruthLandmarks
+    /// Markers on the cap, in the mesh frame.
+    public var markers3D: [MarkerCorners3D]
+    /// IDs of markers that fell off.
+    public var droppedMarkers: [Int]
+    /// The head's true measurements.
+    public var measurements: HeadMeasurements
+    /// Per-frame truth.
+    public var frames: [FrameTruth]
+}
+
+/// Landmarks as plain [x, y, z] arrays, the form scripts read most easily.
+public struct TruthLandmarks: Sendable, Codable, Equatable {
+    public var nasion: [Double]
+    public var noseTip: [Double]
+    public var leftTragion: [Double]
+    public var rightTragion: [Double]
+
+    init(_ l: Landmarks) {
+        func array(_ v: SIMD3<Double>) -> [Double] { [v.x, v.y, v.z] }
+        nasion = array(l.nasion)
+        noseTip = array(l.noseTip)
+        leftTragion = array(l.leftTragion)
+        rightTragion = array(l.rightTragion)
+    }
+}
