@@ -17,9 +17,10 @@ struct ContourTracer {
     private static let visited: Int8 = 2
 
     /// Traces every border of `image` (padded, `width` x `height` including the padding) and
-    /// calls `body` with the points of each outer border in unpadded pixel coordinates.
+    /// calls `body` with the points of each outer border in unpadded pixel coordinates plus
+    /// `origin` (where the image's first unpadded pixel lies in a larger picture).
     func trace(
-        _ image: inout [Int8], width: Int, height: Int, points: inout [SIMD2<Int32>],
+        _ image: inout [Int8], width: Int, height: Int, origin: SIMD2<Int32> = .zero, points: inout [SIMD2<Int32>],
         _ body: (UnsafeBufferPointer<SIMD2<Int32>>) -> Void
     ) {
         guard width > 2, height > 2 else { return }
@@ -49,7 +50,7 @@ struct ContourTracer {
                                 // for turning them into coordinates.
                                 for k in points.indices {
                                     let offset = Int(points[k].x)
-                                    points[k] = SIMD2(Int32(offset % w - 1), Int32(offset / w - 1))
+                                    points[k] = SIMD2(Int32(offset % w - 1), Int32(offset / w - 1)) &+ origin
                                 }
                                 points.withUnsafeBufferPointer(body)
                             }

@@ -3,7 +3,8 @@ import Imaging
 /// Finds the markers of one dictionary in gray images: their IDs and sub-pixel corners.
 ///
 /// Pipeline: one adaptive threshold (integral image), outer-border tracing, quadrilateral
-/// test, a cheap border check with the rough corners, edge-line corner refinement, then
+/// test (with a second, narrower threshold around marker-sized contours that fail it), a
+/// cheap border check with the rough corners, edge-line corner refinement, then
 /// reading the code with the refined corners and looking it up with bounded error
 /// correction. A candidate is only reported when its code is read from the refined corners
 /// and every check passes; detections inside a larger detection are dropped.
@@ -35,7 +36,7 @@ public struct MarkerDetector: Sendable {
         detect(in: image.grayscale())
     }
 
-    /// Buffers reused across the stages of one detection.
+    /// Buffers reused across the stages and passes of one detection.
     private struct Scratch {
         var integral: [UInt32] = []
         var binary: [Int8] = []
@@ -44,57 +45,135 @@ public struct MarkerDetector: Sendable {
 
     private func detect(in image: GrayImageView, scratch: inout Scratch) -> [DetectedMarker] {
         let p = parameters
-        let threshold = AdaptiveThreshold(window: max(3, p.thresholdWindow | 1), offset: p.thresholdOffset)
-        threshold.apply(image, integral: &scratch.integral, output: &scratch.binary)
+        AdaptiveThreshold.integrate(image, into: &scratch.integral)
+        let whole = PixelRegion(x: 0, y: 0, width: image.width, height: image.height)
+        var rejected: [PixelRegion] = []
+        let quads = candidates(in: image, region: whole, window: p.thresholdWindow, scratch: &scratch, rejected: &rejected)
+        var found = quads.compactMap { decode(image, quad: $0) }
+        found += recovered(in: image, around: rejected, outside: found, scratch: &scratch)
+        return removingNested(found)
+    }
 
+    /// Looks again with the smaller `recoveryWindow` around contours that were short enough
+    /// for a marker but not quadrilaterals. A marker whose quiet zone is thinner than half
+    /// the main window can merge with a dark background there; a narrow window separates
+    /// them, but over the whole image it would break up larger markers and cost a second
+    /// full pass, so it is only applied where a marker may have been lost.
+    private func recovered(
+        in image: GrayImageView, around regions: [PixelRegion], outside found: [DetectedMarker],
+        scratch: inout Scratch
+    ) -> [DetectedMarker] {
+        var recovered: [DetectedMarker] = []
+        var none: [PixelRegion] = []
+        var searched: [PixelRegion] = []
+        for region in regions where !found.contains(where: { contains($0.corners, centre(of: region)) }) {
+            // Thresholds do not depend on the region, so one inside a searched region holds
+            // nothing new.
+            if searched.contains(where: { $0.contains(region) }) { continue }
+            searched.append(region)
+            let quads = candidates(in: image, region: region, window: parameters.recoveryWindow, scratch: &scratch, rejected: &none)
+            for quad in quads {
+                let middle = quad.reduce(.zero, +) / 4
+                if found.contains(where: { contains($0.corners, middle) }) { continue }
+                if let marker = decode(image, quad: quad) { recovered.append(marker) }
+            }
+        }
+        return recovered
+    }
+
+    /// Quadrilateral outlines of the dark regions of `region` after thresholding with
+    /// `window`. On a pass over the whole image, the surroundings of marker-sized contours
+    /// that are not quadrilaterals are added to `rejected`; on a pass over a smaller region,
+    /// contours touching its edge are dropped, because the cut may have straightened them.
+    private func candidates(
+        in image: GrayImageView, region: PixelRegion, window: Int, scratch: inout Scratch,
+        rejected: inout [PixelRegion]
+    ) -> [[SIMD2<Double>]] {
+        let p = parameters
+        let threshold = AdaptiveThreshold(window: max(3, window | 1), offset: p.thresholdOffset)
+        threshold.apply(image, integral: scratch.integral, region: region, output: &scratch.binary)
+        let isWhole = region.width == image.width && region.height == image.height
         let maxPerimeter = Int(p.maxPerimeterRate * Double(max(image.width, image.height)))
         let tracer = ContourTracer(maxLength: maxPerimeter, minLength: max(8, p.minPerimeter))
         let fitter = QuadFitter(accuracyRate: p.polygonAccuracyRate, minTolerance: 1.0, minSideRate: p.minSideRate)
         var quads: [[SIMD2<Double>]] = []
         let margin = p.minDistanceToBorder
         let maxX = Double(image.width - 1) - margin, maxY = Double(image.height - 1) - margin
-        tracer.trace(&scratch.binary, width: image.width + 2, height: image.height + 2, points: &scratch.contour) { points in
-            guard let quad = fitter.fit(points) else { return }
+        let origin = SIMD2(Int32(region.x), Int32(region.y))
+        tracer.trace(
+            &scratch.binary, width: region.width + 2, height: region.height + 2, origin: origin,
+            points: &scratch.contour
+        ) { points in
+            let box = boundingBox(points)
+            if !isWhole && touchesEdge(box, of: region) { return }
+            guard let quad = fitter.fit(points) else {
+                // Thin or long contours are texture: a marker they swallowed would make them
+                // at least a marker's side across in both directions.
+                if isWhole && points.count <= p.recoveryMaxPerimeter && min(box.width, box.height) >= p.minPerimeter / 3 {
+                    rejected.append(surroundings(of: box, in: image))
+                }
+                return
+            }
             for corner in quad where corner.x < margin || corner.y < margin || corner.x > maxX || corner.y > maxY {
                 return
             }
             quads.append(quad)
         }
-
-        let reader = BitReader(markerSize: dictionary.markerSize)
-        let refiner = EdgeRefiner()
-        let maxCorrection = Int(Double(dictionary.maxCorrectionBits) * p.errorCorrectionRate)
-        var found: [DetectedMarker] = []
-        for quad in quads {
-            // Rough corners may be a pixel off, so this first look only asks for a dark
-            // border; the code is read once the corners are refined.
-            guard let rough = reader.read(image, corners: quad),
-                  rough.contrast >= p.minContrast,
-                  Double(rough.borderErrors) <= 0.5 * Double(rough.borderCells)
-            else { continue }
-            let cells = dictionary.markerSize + 2
-            var corners = quad
-            if p.refineCorners {
-                guard let refined = refiner.refine(image, corners: quad, cells: cells) else { continue }
-                corners = refined
-            }
-            guard let reading = reader.read(image, corners: corners),
-                  reading.contrast >= p.minContrast,
-                  Double(reading.borderErrors) <= p.maxBorderErrorRate * Double(reading.borderCells),
-                  let match = dictionary.identify(reading.code, maxDistance: maxCorrection)
-            else { continue }
-            // Corner i of the marker as drawn sits where the observation put corner i + rotation.
-            let ordered = (0..<4).map { corners[($0 + match.rotation) % 4] }
-            found.append(DetectedMarker(id: match.id, corners: ordered, correctedBits: match.distance))
-        }
-        return removingNested(found)
+        return quads
     }
 
-    private func perimeter(_ corners: [SIMD2<Double>]) -> Double {
-        (0..<4).reduce(0.0) { sum, k in
-            let d = corners[(k + 1) % 4] - corners[k]
-            return sum + (d * d).sum().squareRoot()
+    /// The marker read from a candidate quadrilateral, or nil when any check fails.
+    private func decode(_ image: GrayImageView, quad: [SIMD2<Double>]) -> DetectedMarker? {
+        let p = parameters
+        let reader = BitReader(markerSize: dictionary.markerSize)
+        // Rough corners may be a pixel off, so this first look only asks for a dark
+        // border; the code is read once the corners are refined.
+        guard let rough = reader.read(image, corners: quad),
+              rough.contrast >= p.minContrast,
+              Double(rough.borderErrors) <= 0.5 * Double(rough.borderCells)
+        else { return nil }
+        var corners = quad
+        if p.refineCorners {
+            guard let refined = EdgeRefiner().refine(image, corners: quad, cells: dictionary.markerSize + 2) else { return nil }
+            corners = refined
         }
+        let maxCorrection = Int(Double(dictionary.maxCorrectionBits) * p.errorCorrectionRate)
+        guard let reading = reader.read(image, corners: corners),
+              reading.contrast >= p.minContrast,
+              Double(reading.borderErrors) <= p.maxBorderErrorRate * Double(reading.borderCells),
+              let match = dictionary.identify(reading.code, maxDistance: maxCorrection)
+        else { return nil }
+        // Corner i of the marker as drawn sits where the observation put corner i + rotation.
+        let ordered = (0..<4).map { corners[($0 + match.rotation) % 4] }
+        return DetectedMarker(id: match.id, corners: ordered, correctedBits: match.distance)
+    }
+
+    /// The smallest region holding every point.
+    private func boundingBox(_ points: UnsafeBufferPointer<SIMD2<Int32>>) -> PixelRegion {
+        var low = points[0], high = points[0]
+        for point in points {
+            low = pointwiseMin(low, point)
+            high = pointwiseMax(high, point)
+        }
+        return PixelRegion(x: Int(low.x), y: Int(low.y), width: Int(high.x - low.x) + 1, height: Int(high.y - low.y) + 1)
+    }
+
+    private func touchesEdge(_ box: PixelRegion, of region: PixelRegion) -> Bool {
+        box.x <= region.x || box.y <= region.y
+            || box.x + box.width >= region.x + region.width || box.y + box.height >= region.y + region.height
+    }
+
+    /// `box` grown by a quarter of its larger side plus two pixels, within the image: room
+    /// for the rest of a marker of which the contour held only a part, and for its quiet zone.
+    private func surroundings(of box: PixelRegion, in image: GrayImageView) -> PixelRegion {
+        let grow = max(box.width, box.height) / 4 + 2
+        let x0 = max(0, box.x - grow), y0 = max(0, box.y - grow)
+        let x1 = min(image.width, box.x + box.width + grow), y1 = min(image.height, box.y + box.height + grow)
+        return PixelRegion(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    private func centre(of region: PixelRegion) -> SIMD2<Double> {
+        SIMD2(Double(region.x) + 0.5 * Double(region.width - 1), Double(region.y) + 0.5 * Double(region.height - 1))
     }
 
     /// Drops detections whose centre lies inside a larger detection: a block of black data

@@ -1,10 +1,16 @@
 /// Tuning of `MarkerDetector`; the defaults suit 640x480 TrueDepth colour frames with
 /// markers from about 10 to 150 pixels across.
 public struct MarkerDetectorParameters: Sendable, Hashable, Codable {
-    /// Side of the adaptive-threshold window in pixels (odd). One scale suffices because a
-    /// marker's outer contour survives whenever the window is narrower than its quiet zone
-    /// plus border is wide, or the whole marker fits inside the window.
+    /// Side of the adaptive-threshold window in pixels (odd). A marker's outer contour
+    /// survives whenever the window is narrower than its quiet zone plus border is wide, or
+    /// the whole marker fits inside the window.
     public var thresholdWindow: Int = 15
+    /// Side of the narrower window (odd) applied around contours that failed the
+    /// quadrilateral test, for small markers whose thin quiet zone merged with a dark
+    /// background under `thresholdWindow`.
+    public var recoveryWindow: Int = 5
+    /// Longest failed contour, in pixels, around which `recoveryWindow` is tried.
+    public var recoveryMaxPerimeter: Int = 120
     /// How much darker than its neighbourhood mean (in gray levels) a pixel must be to count
     /// as part of a marker.
     public var thresholdOffset: Int = 7

@@ -1,3 +1,4 @@
+import Foundation
 import Imaging
 import Testing
 @testable import Markers
@@ -83,6 +84,29 @@ import Testing
                 // cell two pixels inside reaches the outer edge profile.
                 #expect(maxCornerError(marker.corners, corners) < 0.25, "view \(index): \(marker.corners)")
             }
+        }
+    }
+
+    @Test func smallMarkerWithThinQuietZoneOnDarkStripesIsRecovered() throws {
+        let dictionary = try MarkerDictionary.named("4x4_100")
+        // A 15 px marker turned 40 degrees with a 1 px quiet zone, on 7 px stripes nearly as dark
+        // as its border: under the main 15 px window the quiet zone merges with the stripes.
+        let centre = SIMD2(31.7, 32.2), angle = 40.0 * Double.pi / 180, half = 7.4
+        let corners = [SIMD2(-half, -half), SIMD2(half, -half), SIMD2(half, half), SIMD2(-half, half)].map { p in
+            centre + SIMD2(cos(angle) * p.x - sin(angle) * p.y, sin(angle) * p.x + cos(angle) * p.y)
+        }
+        let image = try perspectiveScene(
+            dictionary: dictionary, id: 5, corners: corners, width: 64, height: 64, quietZone: 0.07
+        ) { p in
+            (p.x * 0.8 + p.y * 0.6).truncatingRemainder(dividingBy: 7) < 3.5 ? 40 : 150
+        }
+        var mainWindowOnly = MarkerDetectorParameters()
+        mainWindowOnly.recoveryMaxPerimeter = 0
+        #expect(MarkerDetector(dictionary: dictionary, parameters: mainWindowOnly).detect(in: image).isEmpty)
+        let found = MarkerDetector(dictionary: dictionary).detect(in: image)
+        #expect(found.map(\.id) == [5])
+        if let marker = found.first {
+            #expect(maxCornerError(marker.corners, corners) < 0.3, "\(marker.corners)")
         }
     }
 

@@ -5,9 +5,11 @@ import Testing
 
 /// Renders a marker seen under perspective, with its outer corners exactly at `corners`
 /// (pixel centres at integers), by supersampling each pixel `samples` x `samples` times.
+/// Outside the quiet zone, `backdrop` gives the gray level at a point (default: `background`).
 func perspectiveScene(
     dictionary: MarkerDictionary, id: Int, corners: [SIMD2<Double>], width: Int, height: Int,
-    background: UInt8 = 110, quietZone: Double = 0.25, samples: Int = 4
+    background: UInt8 = 110, quietZone: Double = 0.25, samples: Int = 4,
+    backdrop: ((SIMD2<Double>) -> Int)? = nil
 ) throws -> GrayImage {
     let toImage = try Homography.unitSquare(to: corners)
     let toMarker = try #require(toImage.inverse)
@@ -31,7 +33,7 @@ func perspectiveScene(
                     } else if m.x > -quietZone, m.x < 1 + quietZone, m.y > -quietZone, m.y < 1 + quietZone {
                         sum += 255
                     } else {
-                        sum += Int(background)
+                        sum += backdrop?(p) ?? Int(background)
                     }
                 }
             }
