@@ -97,12 +97,7 @@ public final class Simulator {
     /// Renders the next frame after the operator followed `steering` since the last one;
     /// nil when the scan is over.
     public func nextFrame(steering: Steering = .none) -> SimulatedFrame? {
-        guard nextIndex < frameCount else { return nil }
-        let index = nextIndex
-        nextIndex += 1
-        let t = Double(index) / Self.frameRate
-        let worldFromCamera = operatorPath.pose(at: t, dt: 1 / Self.frameRate, steering: steering)
-        let worldFromHead = infant.worldFromHead(at: t)
+        guard let (index, t, worldFromCamera, worldFromHead) = step(steering) else { return nil }
         let blur = previous.map { motion(from: $0, to: (worldFromCamera, worldFromHead)) } ?? .zero
         previous = (worldFromCamera, worldFromHead)
         let (color, depth) = renderer.render(
@@ -113,25 +108,51 @@ public final class Simulator {
         let meshFromCamera = worldFromHead.inverse * worldFromCamera
         return SimulatedFrame(frame: frame, truth: FrameTruth(
             index: index, timestamp: t, meshFromCamera: meshFromCamera.matrixRowMajor,
-            markers: visibleMarkers(cameraFromMesh: meshFromCamera.inverse)))
+            markers: visibleMarkers(cameraFromMesh: meshFromCamera.inverse, depth: renderer.trueDepth)))
     }
 
-    /// Markers in front of the camera, facing it, wholly inside the picture and not hidden.
-    private func visibleMarkers(cameraFromMesh: RigidTransform) -> [MarkerTruth] {
+    /// Moves the scan on by one frame without rendering it, for quick closed-loop runs. Its
+    /// markers face the camera and lie inside the picture; hiding behind other parts of the
+    /// scene is not checked.
+    public func advance(steering: Steering = .none) -> FrameTruth? {
+        guard let (index, t, worldFromCamera, worldFromHead) = step(steering) else { return nil }
+        previous = nil
+        let meshFromCamera = worldFromHead.inverse * worldFromCamera
+        return FrameTruth(
+            index: index, timestamp: t, meshFromCamera: meshFromCamera.matrixRowMajor,
+            markers: visibleMarkers(cameraFromMesh: meshFromCamera.inverse, depth: nil))
+    }
+
+    private func step(_ steering: Steering) -> (Int, Double, RigidTransform, RigidTransform)? {
+        guard nextIndex < frameCount else { return nil }
+        let index = nextIndex
+        nextIndex += 1
+        let t = Double(index) / Self.frameRate
+        let worldFromCamera = operatorPath.pose(at: t, dt: 1 / Self.frameRate, steering: steering)
+        return (index, t, worldFromCamera, infant.worldFromHead(at: t))
+    }
+
+    /// Markers in front of the camera, facing it, wholly inside the picture and, when a depth
+    /// buffer is given, not hidden.
+    private func visibleMarkers(cameraFromMesh: RigidTransform, depth: [Float]? = nil) -> [MarkerTruth] {
         let k = configuration.intrinsics
-        let depth = renderer.trueDepth
         return cap.stickers.compactMap { sticker in
             let centre = cameraFromMesh.apply(sticker.centre)
-            guard dot(cameraFromMesh.applyToVector(sticker.normal), centre) < 0 else { return nil }
+            let normal = cameraFromMesh.applyToVector(sticker.normal)
+            guard dot(normal, centre) < 0 else { return nil }
             let corners = sticker.corners.map(cameraFromMesh.apply)
             let pixels = corners.compactMap(k.project)
             guard pixels.count == 4,
                 pixels.allSatisfy({ $0.x >= -0.5 && $0.y >= -0.5 && $0.x <= Double(k.width) - 0.5 && $0.y <= Double(k.height) - 0.5 }),
                 let c = k.project(centre)
             else { return nil }
-            let pixel = Int(c.y.rounded()) * k.width + Int(c.x.rounded())
-            guard depth.indices.contains(pixel), Double(depth[pixel]) > centre.z - 0.002 else { return nil }
-            return MarkerTruth(id: sticker.id, corners: pixels.map { [$0.x, $0.y] })
+            if let depth {
+                let pixel = Int(c.y.rounded()) * k.width + Int(c.x.rounded())
+                guard depth.indices.contains(pixel), Double(depth[pixel]) > centre.z - 0.002 else { return nil }
+            }
+            let side = (0..<4).map { Geometry.distance(pixels[$0], pixels[($0 + 1) % 4]) }.reduce(0, +) / 4
+            let angle = acos(min(1, -dot(normal, centre) / length(centre))) * 180 / Double.pi
+            return MarkerTruth(id: sticker.id, corners: pixels.map { [$0.x, $0.y] }, sidePixels: side, viewAngleDegrees: angle)
         }
     }
 

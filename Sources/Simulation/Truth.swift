@@ -6,6 +6,10 @@ public struct MarkerTruth: Sendable, Codable, Equatable {
     public var id: Int
     /// Projected corners, pixels: top-left, top-right, bottom-right, bottom-left as printed.
     public var corners: [[Double]]
+    /// Mean projected side length, pixels.
+    public var sidePixels: Double
+    /// Angle between the marker's normal and the line of sight, degrees (0 = head-on).
+    public var viewAngleDegrees: Double
 }
 
 /// The exact state of one simulated frame.

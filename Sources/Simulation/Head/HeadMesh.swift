@@ -81,13 +81,13 @@ public enum HeadMesh {
         func v(_ ring: Int, _ i: Int) -> Int32 { Int32(ring * around + (i % around)) }
         for ring in 0..<(rings - 2) {
             for i in 0..<around {
-                mesh.faces.append(SIMD3(v(ring, i), v(ring + 1, i), v(ring + 1, i + 1)))
-                mesh.faces.append(SIMD3(v(ring, i), v(ring + 1, i + 1), v(ring, i + 1)))
+                mesh.faces.append(SIMD3(v(ring, i), v(ring + 1, i + 1), v(ring + 1, i)))
+                mesh.faces.append(SIMD3(v(ring, i), v(ring, i + 1), v(ring + 1, i + 1)))
             }
         }
         for i in 0..<around {
-            mesh.faces.append(SIMD3(back, v(0, i), v(0, i + 1)))
-            mesh.faces.append(SIMD3(front, v(rings - 2, i + 1), v(rings - 2, i)))
+            mesh.faces.append(SIMD3(back, v(0, i + 1), v(0, i)))
+            mesh.faces.append(SIMD3(front, v(rings - 2, i), v(rings - 2, i + 1)))
         }
         return mesh
     }

@@ -77,23 +77,21 @@ struct Rasterizer {
         let n = SIMD3(plane.x, plane.y, plane.z)
         // z = k / (n · ((x − cx)/fx, (y − cy)/fy, 1)): the denominator is linear in x and y.
         let dx = n.x / k.fx, dy = n.y / k.fy, d0 = n.z - n.x * k.cx / k.fx - n.y * k.cy / k.fy
+        // Edge functions are evaluated afresh at every pixel, not stepped: a shared edge then
+        // gives exactly opposite values in its two triangles, so no pixel falls through a crack.
         for y in minY...maxY {
             let fy = Double(y)
-            var w0 = e.0.x * Double(minX) + e.0.y * fy + e.0.z
-            var w1 = e.1.x * Double(minX) + e.1.y * fy + e.1.z
-            var w2 = e.2.x * Double(minX) + e.2.y * fy + e.2.z
-            var denominator = dx * Double(minX) + dy * fy + d0
+            let r0 = e.0.y * fy + e.0.z, r1 = e.1.y * fy + e.1.z, r2 = e.2.y * fy + e.2.z
+            let rowDenominator = dy * fy + d0
             let row = y * width
             for x in minX...maxX {
-                if w0 >= 0 && w1 >= 0 && w2 >= 0 {
-                    let z = Float(plane.w / denominator)
-                    if z < depth[row + x] {
-                        depth[row + x] = z
-                        face[row + x] = index
-                    }
+                let fx = Double(x)
+                guard e.0.x * fx + r0 >= 0, e.1.x * fx + r1 >= 0, e.2.x * fx + r2 >= 0 else { continue }
+                let z = Float(plane.w / (dx * fx + rowDenominator))
+                if z < depth[row + x] {
+                    depth[row + x] = z
+                    face[row + x] = index
                 }
-                w0 += e.0.x; w1 += e.1.x; w2 += e.2.x
-                denominator += dx
             }
         }
     }

@@ -11,8 +11,10 @@ enum Material: Equatable {
     case body
     /// The parent holding the infant.
     case parent
-    /// The paper of sticker `index` (into `Cap.stickers`).
+    /// The printed side of sticker `index` (into `Cap.stickers`).
     case paper(Int)
+    /// The back of a sticker's paper, seen where a sticker stands off the head at its rim.
+    case paperBack
 }
 
 /// Everything the camera can see, as triangles: the head (moving with the infant) and the
@@ -38,7 +40,9 @@ struct SceneGeometry {
             head.vertices += c
             head.faces.append(SIMD3(base, base + 3, base + 2))
             head.faces.append(SIMD3(base, base + 2, base + 1))
-            materials += [.paper(index), .paper(index)]
+            head.faces.append(SIMD3(base, base + 2, base + 3))
+            head.faces.append(SIMD3(base, base + 1, base + 2))
+            materials += [.paper(index), .paper(index), .paperBack, .paperBack]
         }
         var world = HeadMesh.ellipsoid(
             halfSize: SIMD3(0.085, 0.07, 0.13), rotation: .identity, centre: SIMD3(0, -0.01, -0.17))

@@ -118,6 +118,7 @@ final class SceneRenderer {
         case .body: return Palette.clothes(Palette.body, at: point)
         case .parent: return Palette.clothes(Palette.parent, at: point)
         case .paper(let index): return paper(stickers[index], code: codes[index], pixel: pixel)
+        case .paperBack: return Palette.paperWhite
         }
     }
 
