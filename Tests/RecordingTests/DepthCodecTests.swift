@@ -67,7 +67,10 @@ private func mode(_ bytes: [UInt8]) -> DepthAnalysis.Mode? { DepthAnalysis.Mode(
             0, -0.0, 1, -1, .infinity, -.infinity, 65504, -65504, 0x1p-24, -0x1p-24, 0x1p-14, 0x3p-20,
             .nan, 0.5, 2.75, -1234,
         ]
-        let halfable = try roundTrip(DepthImage(width: 4, height: 4, pixels: specials))
+        // Sixteen unrelated values alone would not shrink; repeated rows do, in half mode.
+        try roundTrip(DepthImage(width: 4, height: 4, pixels: specials))
+        let rows = Array(repeating: specials, count: 8).flatMap { $0 }
+        let halfable = try roundTrip(DepthImage(width: 16, height: 8, pixels: rows))
         #expect(mode(halfable) == .half)
         var withTiny = specials
         withTiny[1] = .leastNonzeroMagnitude  // a Float32 subnormal
@@ -92,6 +95,39 @@ private func mode(_ bytes: [UInt8]) -> DepthAnalysis.Mode? { DepthAnalysis.Mode(
         // Keys at the ends of the range exercise the modular residuals.
         let extremes = (0..<64).map { $0 % 2 == 0 ? UInt32(0x0000_0001) : UInt32(0xFF7F_FFFF) }
         try roundTrip(image(8, 8, bits: extremes))
+    }
+
+    @Test func wideRowsNearTheEndOfTheStream() throws {
+        // Noisy rows make codes long, so the last rows are read with end checks and the rest
+        // without; both must agree with the encoder, for half and Float32 keys.
+        var rng = Xoshiro256(seed: 41)
+        let noisy = (0..<(300 * 20)).map { _ in HalfFloat.quantized(0.5 + 0.2 * rng.unitFloat()) }
+        #expect(mode(try roundTrip(DepthImage(width: 300, height: 20, pixels: noisy))) == .half)
+        let wide = (0..<(300 * 20)).map { _ in 0.5 + 0.2 * rng.unitFloat() }
+        #expect(mode(try roundTrip(DepthImage(width: 300, height: 20, pixels: wide))) == .float)
+    }
+
+    @Test func largestResidualsTakeTheLargestRiceParameter() throws {
+        // Keys 2^31 apart alternate, so every residual has the largest magnitude and k reaches 31;
+        // the flat start keeps the whole under raw size, so it is coded in Float32 mode.
+        let otherKey = FloatKeys.key(float: Float(1).bitPattern) ^ 0x8000_0000
+        let other = Float(bitPattern: FloatKeys.floatBits(fromKey: otherKey))
+        let pixels = Array(repeating: Float(1), count: 1600) + (0..<600).map { $0 % 2 == 0 ? other : 1 }
+        #expect(mode(try roundTrip(DepthImage(width: 2200, height: 1, pixels: pixels))) == .float)
+    }
+
+    @Test func stepsAndHolesAcrossContexts() throws {
+        // Steps of every size from flat to the largest reach every context, and NaN holes of
+        // every length start and end runs at row ends as well as inside rows.
+        var pixels: [Float] = []
+        for y in 0..<40 {
+            for x in 0..<37 {
+                let step = Float(1 << (y % 17)) * 0x1p-14
+                let value = (x / 3) % 2 == 0 ? 0.25 : 0.25 + step
+                pixels.append((x * 7 + y * 3) % (y + 5) == 0 ? .nan : HalfFloat.quantized(value))
+            }
+        }
+        #expect(mode(try roundTrip(DepthImage(width: 37, height: 40, pixels: pixels))) == .half)
     }
 
     @Test func decodingIntoReusesOrReplacesStorage() throws {
@@ -193,6 +229,25 @@ private func mode(_ bytes: [UInt8]) -> DepthAnalysis.Mode? { DepthAnalysis.Mode(
             #expect(value == Float(Float16(bitPattern: h)))
             #endif
         }
+    }
+
+    @Test func branchFreeConversionKeepsNaNPayloads() {
+        for h in UInt16.min...UInt16.max where (h >> 10) & 0x1F == 0x1F {
+            let bits = HalfFloat.floatBits(fromHalf: h)
+            #expect(bits == UInt32(h & 0x8000) << 16 | 0x7F80_0000 | UInt32(h & 0x3FF) << 13)
+            #expect(HalfKeys.floatBits(fromKey: HalfKeys.key(half: h)) == bits)
+        }
+    }
+
+    @Test func contextsSplitOctavesInTwo() {
+        let expected: [(UInt32, UInt8)] = [
+            (0, 0), (1, 2), (2, 4), (3, 5), (4, 6), (6, 7), (7, 7), (1 << 14, 30), (1 << 15, 31), (1 << 18, 31),
+        ]
+        for (activity, context) in expected {
+            #expect(ContextModel.context(activity: activity) == context, "activity \(activity)")
+        }
+        #expect(RowWindow.gradient(0, 0xFFFF_FFFF) == 1 << 16)
+        #expect(RowWindow.narrowGradient(3, 0xFFFF) == RowWindow.gradient(3, 0xFFFF))
     }
 
     @Test func roundingMatchesFloat16() {

@@ -1,14 +1,14 @@
-/// MSB-first bit reader with a 64-bit accumulator, reading zeros past the end.
+/// MSB-first bit reader over a byte buffer, reading zeros past the end.
 ///
-/// Reading past the end never traps: it yields zero bits and is reported by `overran`, which the
-/// decoder checks at row ends, so a damaged stream ends in an error rather than a crash.
+/// The state is one bit position; each code is read from an 8-byte window loaded at that
+/// position, which keeps the per-code work to a load and a shift, with no refill branch. Windows
+/// wholly inside the buffer are loaded directly: `unchecked` reads, for stretches the caller has
+/// bounded with `hasRoom`. Reading past the end never traps: it yields zero bits and is reported
+/// by `overran`, which the decoder checks at row ends, so damage ends in an error, not a crash.
 struct BitReader {
     private let base: UnsafePointer<UInt8>
     private let end: Int
     private var position = 0
-    private var accumulator: UInt64 = 0
-    /// Valid bits at the top of `accumulator`; at most 63.
-    private var available = 0
 
     init(_ bytes: UnsafeRawBufferPointer) {
         // An empty buffer may have no base address; any valid pointer works when end is 0.
@@ -16,48 +16,54 @@ struct BitReader {
         end = bytes.count
     }
 
-    /// Tops the accumulator up to at least 56 bits.
+    /// Whether `bits` more bits can be read with unchecked windows.
+    func hasRoom(forBits bits: Int) -> Bool { (position &+ bits) &>> 3 &+ 8 <= end }
+
+    /// The next 57 or more bits at the top of a word (more bits below are unspecified).
     @inline(__always)
-    mutating func refill() {
-        if position + 8 <= end {
-            let word = UInt64(bigEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-            accumulator |= word &>> UInt64(available)
-            let bytes = (63 - available) >> 3
-            position += bytes
-            available += bytes << 3
+    private func window(unchecked: Bool) -> UInt64 {
+        let byte = position &>> 3
+        let word: UInt64
+        if unchecked || byte &+ 8 <= end {
+            word = UInt64(bigEndian: UnsafeRawPointer(base + byte).loadUnaligned(as: UInt64.self))
         } else {
-            refillNearEnd()
+            word = tailWord(from: byte)
         }
+        return word &<< UInt64(position & 7)
     }
 
-    private mutating func refillNearEnd() {
-        while available <= 55 {
-            let byte: UInt8 = position < end ? base[position] : 0
-            accumulator |= UInt64(byte) << UInt64(56 - available)
-            position += 1
-            available += 8
+    /// The bytes from `byte` on, zero beyond the end.
+    private func tailWord(from byte: Int) -> UInt64 {
+        var word: UInt64 = 0
+        for i in 0..<8 {
+            let b: UInt8 = byte + i < end ? base[byte + i] : 0
+            word |= UInt64(b) << UInt64(56 - 8 * i)
         }
+        return word
     }
 
-    /// Leading zero bits in the buffered bits (64 when the accumulator is all zeros).
+    /// Takes one Golomb–Rice code with parameter `k` (k + unaryLimit ≤ 56): a unary quotient
+    /// below `unaryLimit` and k low bits, or, at the limit, an escape and `rawBits` (≤ 32) raw bits.
+    ///
+    /// A too-long unary part is read as an escape, so garbage stays bounded.
     @inline(__always)
-    var leadingZeros: Int { accumulator.leadingZeroBitCount }
-
-    /// Drops `n` bits (n ≤ available).
-    @inline(__always)
-    mutating func skip(_ n: Int) {
-        accumulator &<<= UInt64(n)
-        available -= n
-    }
-
-    /// Takes the next `n` bits, 0 ≤ n ≤ 32 (after a refill, n ≤ available).
-    @inline(__always)
-    mutating func read(_ n: Int) -> UInt32 {
-        let value = UInt32(truncatingIfNeeded: (accumulator >> 1) &>> UInt64(63 - n))
-        skip(n)
-        return value
+    mutating func readRice(k: Int, unaryLimit: Int, rawBits: Int, unchecked: Bool = false) -> Int {
+        let bits = window(unchecked: unchecked)
+        // The quotient fits when the top `unaryLimit` bits are not all zero.
+        if bits &>> UInt64(64 &- unaryLimit) != 0 {
+            let q = bits.leadingZeroBitCount
+            let length = q &+ 1 &+ k
+            position &+= length
+            // The code's last k + 1 bits are the stop bit (2^k) and the remainder.
+            let tail = Int(truncatingIfNeeded: bits &>> UInt64(64 &- length))
+            return (q &- 1) &<< k &+ tail
+        }
+        position &+= unaryLimit &+ 1
+        let raw = Int(truncatingIfNeeded: window(unchecked: unchecked) &>> UInt64(64 &- rawBits))
+        position &+= rawBits
+        return raw
     }
 
     /// Whether more bits were taken than the buffer holds.
-    var overran: Bool { position * 8 - available > end * 8 }
+    var overran: Bool { position > end * 8 }
 }

@@ -29,23 +29,19 @@ enum HalfFloat {
     }
 
     /// The Float32 pattern with exactly the value of binary16 pattern `h` (NaN payloads kept).
+    ///
+    /// Branch-free, so that a loop of conversions vectorises: the fields move into place and the
+    /// exponent is rebiased, once more for infinities and NaNs; subnormals are normalised by the
+    /// float unit, subtracting 2^-14 from 2^-14 × (1 + mantissa/1024), which is exact.
     @inline(__always)
     static func floatBits(fromHalf h: UInt16) -> UInt32 {
-        let sign = UInt32(h & 0x8000) << 16
-        let exponent = UInt32((h >> 10) & 0x1F)
-        let mantissa = UInt32(h & 0x3FF)
-        if exponent != 0 && exponent != 31 {
-            return sign | (exponent + 112) << 23 | mantissa << 13
-        }
-        if exponent == 31 { return sign | 0x7F80_0000 | mantissa << 13 }
-        return sign | subnormalMagnitude(mantissa)
-    }
-
-    private static func subnormalMagnitude(_ mantissa: UInt32) -> UInt32 {
-        if mantissa == 0 { return 0 }
-        let shift = UInt32(mantissa.leadingZeroBitCount) - 21  // moves the top set bit to bit 10
-        let normalized = (mantissa << shift) & 0x3FF
-        return (113 - shift) << 23 | normalized << 13
+        let magnitude = UInt32(h & 0x7FFF)
+        let shifted = magnitude &<< 13
+        var bits = shifted &+ (112 << 23)
+        bits = magnitude >= 0x7C00 ? bits &+ (112 << 23) : bits
+        let subnormal = (Float(bitPattern: shifted &+ (113 << 23)) - 0x1p-14).bitPattern
+        bits = magnitude < 0x0400 ? subnormal : bits
+        return bits | UInt32(h & 0x8000) &<< 16
     }
 
     /// The binary16 pattern nearest to `x` (ties to even), as a TrueDepth camera would store it.

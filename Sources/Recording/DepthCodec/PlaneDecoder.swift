@@ -4,7 +4,7 @@ struct PlaneDecoder<Format: KeyFormat> {
     private let width: Int
     private let pixelCount: Int
     private let nanBits: UInt32
-    private var model = ContextModel(valueBits: Format.valueBits)
+    private var model = ContextModel()
     private var runs = RunModel()
     private var runLeft = 0
     private var runValid = false
@@ -21,14 +21,20 @@ struct PlaneDecoder<Format: KeyFormat> {
     mutating func decode(from reader: inout BitReader) throws(DepthCodecError) {
         var rows = RowWindow(width: width)
         defer { rows.deallocate(); model.deallocate() }
-        rows.prepare()
+        rows.prepare(Format.self)
         for rowStart in stride(from: 0, to: pixelCount, by: width) {
             var x = 0
             while x < width {
                 while runLeft == 0 { try startRun(at: rowStart + x, reader: &reader) }
                 let n = min(runLeft, width - x)
                 if runValid {
-                    decodeSegment(rows, from: x + 2, count: n, output: output + rowStart + x, reader: &reader)
+                    // Codes take at most 8 bytes, so most segments need no end checks.
+                    if reader.hasRoom(forBits: n * 64) {
+                        decodeSegment(rows, from: x + 2, count: n, reader: &reader, unchecked: true)
+                    } else {
+                        decodeSegment(rows, from: x + 2, count: n, reader: &reader, unchecked: false)
+                    }
+                    Format.convert(rows.current + x + 2, to: output + rowStart + x, count: n)
                 } else {
                     PlaneEncoder<Format>.fill(rows, from: x + 2, count: n)
                     (output + rowStart + x).update(repeating: nanBits, count: n)
@@ -37,7 +43,7 @@ struct PlaneDecoder<Format: KeyFormat> {
                 runLeft -= n
             }
             if reader.overran { throw .corrupt("the compressed depth ends before the last pixel") }
-            rows.advance()
+            rows.advance(Format.self)
         }
     }
 
@@ -54,27 +60,28 @@ struct PlaneDecoder<Format: KeyFormat> {
     }
 
     @inline(__always)
-    private func decodeSegment(
-        _ rows: RowWindow, from start: Int, count: Int, output: UnsafeMutablePointer<UInt32>,
-        reader: inout BitReader
+    private mutating func decodeSegment(
+        _ rows: RowWindow, from start: Int, count: Int, reader: inout BitReader, unchecked: Bool
     ) {
         let mask = (1 << Format.valueBits) - 1
-        let previous = rows.previous, current = rows.current, model = self.model
+        let previous = rows.previous, current = rows.current, contexts = rows.contexts
+        var model = self.model
+        defer { self.model = model }
         var bits = reader
         defer { reader = bits }
-        var a = Int(current[start - 1]), b = Int(previous[start]), c = Int(previous[start - 1])
+        var a = Int(current[start - 1])
         for j in 0..<count {
             let i = start &+ j
-            let d = Int(previous[i &+ 1])
-            let ctx = ContextModel.context(activity: RowWindow.activity(a, b, c, d))
-            let predicted = RowWindow.medianEdge(a, b, c)
-            let zigzag = RiceCode.read(k: model.riceParameter(ctx), rawBits: Format.valueBits, from: &bits)
+            let ctx = Int(contexts[i])
+            let predicted = RowWindow.medianEdge(a, Int(previous[i]), Int(previous[i &- 1]))
+            let k = model.nextParameter(ctx)
+            // Masked so that damaged input cannot push magnitudes, and so k, past their bounds.
+            let zigzag = RiceCode.read(k: k, rawBits: Format.valueBits, from: &bits, unchecked: unchecked) & mask
             let residual = (zigzag &>> 1) ^ (0 &- (zigzag & 1))
             let key = (predicted &+ residual) & mask
-            model.update(ctx, residual: residual)
+            model.record(ctx, residual: residual)
             current[i] = UInt32(truncatingIfNeeded: key)
-            output[j] = Format.floatBits(fromKey: UInt32(truncatingIfNeeded: key))
-            c = b; b = d; a = key
+            a = key
         }
     }
 }

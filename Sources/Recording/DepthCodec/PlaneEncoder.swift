@@ -7,7 +7,7 @@ struct PlaneEncoder<Format: KeyFormat> {
     private let keys: UnsafePointer<UInt32>
     private let width: Int
     private let pixelCount: Int
-    private var model = ContextModel(valueBits: Format.valueBits)
+    private var model = ContextModel()
     private var runs = RunModel()
     private var runLeft = 0
     private var runValid = false
@@ -24,7 +24,7 @@ struct PlaneEncoder<Format: KeyFormat> {
     mutating func encode(into writer: inout BitWriter) {
         var rows = RowWindow(width: width)
         defer { rows.deallocate(); model.deallocate() }
-        rows.prepare()
+        rows.prepare(Format.self)
         for rowStart in stride(from: 0, to: pixelCount, by: width) {
             var x = 0
             while x < width {
@@ -38,7 +38,7 @@ struct PlaneEncoder<Format: KeyFormat> {
                 x += n
                 runLeft -= n
             }
-            rows.advance()
+            rows.advance(Format.self)
         }
     }
 
@@ -56,29 +56,30 @@ struct PlaneEncoder<Format: KeyFormat> {
     }
 
     @inline(__always)
-    private func encodeSegment(
+    private mutating func encodeSegment(
         _ rows: RowWindow, from start: Int, count: Int, keys: UnsafePointer<UInt32>, writer: inout BitWriter
     ) {
         let mask = (1 << Format.valueBits) - 1, shift = 64 - Format.valueBits
-        let previous = rows.previous, current = rows.current, model = self.model
+        let previous = rows.previous, current = rows.current, contexts = rows.contexts
+        var model = self.model
+        defer { self.model = model }
         // A code is at most 57 bits, so 8 bytes a pixel bound the segment.
         writer.reserve(count &* 8)
         var out = writer
         defer { writer = out }
-        var a = Int(current[start - 1]), b = Int(previous[start]), c = Int(previous[start - 1])
+        var a = Int(current[start - 1])
         for j in 0..<count {
             let i = start &+ j
-            let d = Int(previous[i &+ 1])
-            let ctx = ContextModel.context(activity: RowWindow.activity(a, b, c, d))
-            let predicted = RowWindow.medianEdge(a, b, c)
+            let ctx = Int(contexts[i])
+            let predicted = RowWindow.medianEdge(a, Int(previous[i]), Int(previous[i &- 1]))
             let key = Int(keys[j])
             // Residual modulo 2^bits, as a signed number of that width.
             let residual = (((key &- predicted) & mask) &<< shift) &>> shift
             let zigzag = (residual &<< 1) ^ (residual &>> 63)
-            RiceCode.write(zigzag, k: model.riceParameter(ctx), rawBits: Format.valueBits, to: &out)
-            model.update(ctx, residual: residual)
+            RiceCode.write(zigzag, k: model.nextParameter(ctx), rawBits: Format.valueBits, to: &out)
+            model.record(ctx, residual: residual)
             current[i] = UInt32(truncatingIfNeeded: key)
-            c = b; b = d; a = key
+            a = key
         }
     }
 
@@ -116,17 +117,9 @@ enum RiceCode {
         }
     }
 
-    /// Reads one code; a too-long unary part is read as an escape, so garbage stays bounded.
+    /// Reads one code written by `write`.
     @inline(__always)
-    static func read(k: Int, rawBits: Int, from reader: inout BitReader) -> Int {
-        reader.refill()
-        let q = reader.leadingZeros
-        if q < ContextModel.unaryLimit {
-            reader.skip(q &+ 1)
-            return q &<< k | Int(reader.read(k))
-        }
-        reader.skip(ContextModel.unaryLimit + 1)
-        reader.refill()
-        return Int(reader.read(rawBits))
+    static func read(k: Int, rawBits: Int, from reader: inout BitReader, unchecked: Bool = false) -> Int {
+        reader.readRice(k: k, unaryLimit: ContextModel.unaryLimit, rawBits: rawBits, unchecked: unchecked)
     }
 }

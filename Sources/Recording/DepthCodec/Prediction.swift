@@ -2,10 +2,14 @@
 ///
 /// Rows are kept with two pixels of padding on each side (replicated edges), so the inner loops
 /// need no boundary tests; invalid pixels hold their prediction, so the neighbourhood is dense.
+/// Contexts depend on the row above only, so a whole row of them is computed before the row is
+/// coded, in a loop that vectorises, and the serial per-pixel loop never waits for them.
 struct RowWindow {
     let width: Int
     private(set) var previous: UnsafeMutablePointer<UInt32>
     private(set) var current: UnsafeMutablePointer<UInt32>
+    /// The context of each pixel of the current row, at the same offsets as `current`.
+    let contexts: UnsafeMutablePointer<UInt8>
     private let storage: UnsafeMutablePointer<UInt32>
 
     init(width: Int) {
@@ -14,28 +18,60 @@ struct RowWindow {
         storage.initialize(repeating: 0, count: 2 * (width + 4))
         previous = storage
         current = storage + (width + 4)
+        contexts = .allocate(capacity: width + 4)
+        contexts.initialize(repeating: 0, count: width + 4)
     }
 
-    func deallocate() { storage.deallocate() }
+    func deallocate() {
+        storage.deallocate()
+        contexts.deallocate()
+    }
 
-    /// Makes the finished row the previous one and pads the edges for the next row.
-    mutating func advance() {
+    /// Makes the finished row the previous one and readies the next row.
+    mutating func advance<Format: KeyFormat>(_ format: Format.Type) {
         swap(&previous, &current)
-        prepare()
+        prepare(format)
     }
 
-    /// Pads the edges: outside pixels repeat the nearest one above.
-    mutating func prepare() {
+    /// Pads the edges (outside pixels repeat the nearest one above) and computes the contexts.
+    mutating func prepare<Format: KeyFormat>(_: Format.Type) {
         let first = previous[2], last = previous[width + 1]
         previous[0] = first; previous[1] = first
         previous[width + 2] = last; previous[width + 3] = last
         current[0] = first; current[1] = first
+        if Format.valueBits <= 16 {
+            computeContexts(gradient: Self.narrowGradient)
+        } else {
+            computeContexts(gradient: Self.gradient)
+        }
     }
 
-    /// Summed gradients around the pixel: flat surfaces give small residuals, edges large ones.
+    /// Each pixel's context from the summed gradients along the five pixels above it, x − 2 to
+    /// x + 2 (the padding covers the row ends).
     @inline(__always)
-    static func activity(_ a: Int, _ b: Int, _ c: Int, _ d: Int) -> Int {
-        magnitude(d &- b) &+ magnitude(b &- c) &+ magnitude(c &- a)
+    private func computeContexts(gradient: (UInt32, UInt32) -> UInt32) {
+        let above = previous
+        for i in 2..<(width + 2) {
+            let c2 = above[i &- 2], c = above[i &- 1], b = above[i], d = above[i &+ 1], e = above[i &+ 2]
+            let activity = gradient(c, c2) &+ gradient(b, c) &+ gradient(d, b) &+ gradient(e, d)
+            contexts[i] = ContextModel.context(activity: activity)
+        }
+    }
+
+    /// |x − y|, capped at 2^16: any larger step already puts the pixel in the top context, and the
+    /// cap keeps the summed activity (at most 2^18) exact in 32 bits and in a Float.
+    @inline(__always)
+    static func gradient(_ x: UInt32, _ y: UInt32) -> UInt32 {
+        min(max(x, y) &- min(x, y), 1 << 16)
+    }
+
+    /// `gradient` for keys below 2^16, where the cap never applies: a signed difference and its
+    /// magnitude, which vectorise in far fewer steps than the unsigned minimum and maximum.
+    @inline(__always)
+    static func narrowGradient(_ x: UInt32, _ y: UInt32) -> UInt32 {
+        let difference = Int32(bitPattern: x &- y)
+        let sign = difference &>> 31
+        return UInt32(bitPattern: (difference ^ sign) &- sign)
     }
 
     @inline(__always)
