@@ -55,7 +55,7 @@ struct OperatorPath {
         let offCentre = offCentreEpisodes.strength(at: t)
         if offCentre.value > 0 {
             let (top, right, _) = straight.rotation.columns
-            aim += (top * cos(offCentre.direction) + right * sin(offCentre.direction)) * (0.16 * offCentre.value)
+            aim += (top * cos(offCentre.direction) + right * sin(offCentre.direction)) * (0.2 * offCentre.value)
         }
         let forward = normalized(aim - eye)
         let up = Rotation3(axis: forward, angle: 0.08 * rollNoise.value(at: t)).apply(SIMD3(0, 0, 1))
@@ -70,7 +70,7 @@ struct OperatorPath {
         var elevation = (22 + 18 * sin(2 * Double.pi * 2.3 * s)) * deg
         let azimuth: Double
         if scenario == .partial {
-            azimuth = (90 + 105 * sin(2 * Double.pi * s)) * deg
+            azimuth = (90 + 95 * sin(2 * Double.pi * s)) * deg
             elevation = min(elevation, 30 * deg)
         } else {
             azimuth = (90 + 400 * s) * deg
