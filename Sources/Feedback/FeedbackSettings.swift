@@ -1,0 +1,176 @@
+/// When progress is announced.
+public enum ProgressIncrement: String, Sendable, Codable, CaseIterable {
+    /// "25 percent", "50 percent", "75 percent", "done".
+    case every25
+    /// "50 percent", "done".
+    case every50
+    /// Only "done".
+    case only100
+
+    /// The announced percentages below 100, in order.
+    public var milestones: [Int] {
+        switch self {
+        case .every25: [25, 50, 75]
+        case .every50: [50]
+        case .only100: []
+        }
+    }
+}
+
+/// What is spoken while the position is not ideal (the vibration runs either way).
+public enum PositionAudio: String, Sendable, Codable, CaseIterable {
+    /// "too close" and the direction instructions.
+    case directions
+    /// Only "too close"; an operator who finds directions distracting relies on the vibration.
+    case tooCloseOnly
+}
+
+/// How a direction is put into words.
+public enum Phrasing: String, Sendable, Codable, CaseIterable {
+    /// Where to move the phone ("move the phone left"), as in the original app.
+    case movePhone
+    /// Where the head is in the picture ("head is at the left of the picture"), which several
+    /// therapists found easier to follow.
+    case headInPicture
+}
+
+/// The spoken language.
+public enum Language: String, Sendable, Codable, CaseIterable {
+    case de, en
+
+    /// The espeak-ng voice for the language.
+    public var espeakVoice: String { rawValue }
+}
+
+/// Every threshold of the scan guide, with the defaults of SPEC §2 and the original app.
+///
+/// Decoding accepts any subset of the keys; missing ones keep their defaults, so a settings
+/// file names only what it changes.
+public struct FeedbackSettings: Sendable, Codable, Equatable {
+    /// Markers on the cap: the denominator of progress (the original's setting, default 57).
+    public var markerCount = 57
+    /// Which progress percentages are spoken (default every 25 %).
+    public var progressIncrement = ProgressIncrement.every25
+    /// Whether direction instructions are spoken or only "too close" (default directions).
+    public var positionAudio = PositionAudio.directions
+    /// Move-the-phone or head-in-picture wording (default move the phone).
+    public var phrasing = Phrasing.movePhone
+    /// Spoken language (default German).
+    public var language = Language.de
+    /// Frames in a row with the same raw class before the published position changes (4).
+    public var debounceFrames = 4
+    /// Above this fraction of detected markers with an invalid corner depth the phone is too
+    /// close (0.30; exactly 0.30 is not too close).
+    public var invalidDepthRatio = 0.30
+    /// Half-width of the image's middle band on each axis, as a fraction of the image side
+    /// (0.05).
+    public var centerBand = 0.05
+    /// Green markers a frame needs for sufficient overlap (2); also the bootstrap count.
+    public var minSharedMarkers = 2
+    /// The same instruction is spoken at most once in this many seconds (2).
+    public var sameInstructionInterval = 2.0
+    /// While the position stays off, its instruction is requested again after this many
+    /// seconds (2); the speech scheduler still drops repeats inside `sameInstructionInterval`.
+    public var instructionRepeatInterval = 2.0
+    /// A region counts as covered when this fraction of its markers was seen (0.5): fallen-off
+    /// stickers must not hold a region back.
+    public var regionCoverage = 0.5
+    /// Seconds without a new marker ID after which progress counts as stalled (5): triggers
+    /// region guidance and, with every region covered, completion with missing markers.
+    public var stallSeconds = 5.0
+    /// Whether "back of the head is missing" style guidance is spoken (true).
+    public var regionGuidance = true
+    /// Whether completion waits until both ears and the face were in the picture (true).
+    public var requireEarsAndFace = true
+    /// Distance from the lowest front marker down to the tip of the nose on an infant head,
+    /// metres (0.045); the face counts as in the picture when that point is.
+    public var faceReach = 0.045
+    /// Distance from the lowest side marker down to the ear's centre, metres (0.03).
+    public var earReach = 0.03
+    /// Markers of a region that must be in a frame before it can show the face or an ear (2).
+    public var featureMinMarkers = 2
+    /// Seconds between repeated ear/face reminders (6).
+    public var reminderInterval = 6.0
+    /// When the markers leave the picture, the last direction is kept for this many seconds
+    /// instead of "none" (1; 0 keeps the original's "none").
+    public var directionMemory = 1.0
+    /// Printed marker side, metres (0.014, the standard cap); turns pixels into millimetres on
+    /// the head for the ear/face rule.
+    public var markerSide = 0.014
+
+    /// The defaults.
+    public init() {}
+
+    /// Checks every value, naming the first one out of range.
+    public func validate() throws(FeedbackError) {
+        func require(_ ok: Bool, _ name: String, _ rule: String) throws(FeedbackError) {
+            if !ok { throw .invalidSetting(name, rule) }
+        }
+        try require(markerCount > 0, "markerCount", "must be at least 1")
+        try require(debounceFrames >= 1, "debounceFrames", "must be at least 1")
+        try require((0...1).contains(invalidDepthRatio), "invalidDepthRatio", "must lie in 0...1")
+        try require((0..<0.5).contains(centerBand), "centerBand", "must lie in 0..<0.5")
+        try require(minSharedMarkers >= 1, "minSharedMarkers", "must be at least 1")
+        try require(sameInstructionInterval >= 0, "sameInstructionInterval", "must not be negative")
+        try require(instructionRepeatInterval > 0, "instructionRepeatInterval", "must be positive")
+        try require(regionCoverage > 0 && regionCoverage <= 1, "regionCoverage", "must lie in (0, 1]")
+        try require(stallSeconds > 0, "stallSeconds", "must be positive")
+        try require(faceReach >= 0 && earReach >= 0, "faceReach/earReach", "must not be negative")
+        try require(featureMinMarkers >= 1, "featureMinMarkers", "must be at least 1")
+        try require(reminderInterval > 0, "reminderInterval", "must be positive")
+        try require(directionMemory >= 0, "directionMemory", "must not be negative")
+        try require(markerSide > 0, "markerSide", "must be positive")
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case markerCount, progressIncrement, positionAudio, phrasing, language, debounceFrames, invalidDepthRatio,
+            centerBand, minSharedMarkers, sameInstructionInterval, instructionRepeatInterval, regionCoverage,
+            stallSeconds, regionGuidance, requireEarsAndFace, faceReach, earReach, featureMinMarkers,
+            reminderInterval, directionMemory, markerSide
+    }
+
+    /// The setting names a settings file may use, for help texts and error messages.
+    public static var keys: [String] { CodingKeys.allCases.map(\.rawValue) }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let unknown = Set((try? decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)) ?? []).subtracting(Self.keys)
+        if let name = unknown.sorted().first {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: [], debugDescription: "unknown setting \"\(name)\"; known: \(Self.keys.joined(separator: ", "))"))
+        }
+        var s = FeedbackSettings()
+        func read<T: Decodable>(_ key: CodingKeys, _ value: inout T) throws {
+            if let v = try c.decodeIfPresent(T.self, forKey: key) { value = v }
+        }
+        try read(.markerCount, &s.markerCount)
+        try read(.progressIncrement, &s.progressIncrement)
+        try read(.positionAudio, &s.positionAudio)
+        try read(.phrasing, &s.phrasing)
+        try read(.language, &s.language)
+        try read(.debounceFrames, &s.debounceFrames)
+        try read(.invalidDepthRatio, &s.invalidDepthRatio)
+        try read(.centerBand, &s.centerBand)
+        try read(.minSharedMarkers, &s.minSharedMarkers)
+        try read(.sameInstructionInterval, &s.sameInstructionInterval)
+        try read(.instructionRepeatInterval, &s.instructionRepeatInterval)
+        try read(.regionCoverage, &s.regionCoverage)
+        try read(.stallSeconds, &s.stallSeconds)
+        try read(.regionGuidance, &s.regionGuidance)
+        try read(.requireEarsAndFace, &s.requireEarsAndFace)
+        try read(.faceReach, &s.faceReach)
+        try read(.earReach, &s.earReach)
+        try read(.featureMinMarkers, &s.featureMinMarkers)
+        try read(.reminderInterval, &s.reminderInterval)
+        try read(.directionMemory, &s.directionMemory)
+        try read(.markerSide, &s.markerSide)
+        self = s
+    }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}

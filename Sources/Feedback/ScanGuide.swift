@@ -1,0 +1,412 @@
+import Markers
+
+/// A marker's colour in the live view (SPEC §2).
+public enum MarkerState: String, Sendable, Codable {
+    /// In this frame and seen before: connected to the map.
+    case green
+    /// In this frame for the first time.
+    case red
+    /// Seen before, not in this frame.
+    case blue
+}
+
+/// How far the scan has come.
+public struct ScanProgress: Sendable, Equatable {
+    /// Unique cap marker IDs seen so far.
+    public var seenCount: Int
+    /// `seenCount / markerCount`, at most 1.
+    public var fraction: Double
+    /// Whole percent, rounded down (49.9 % is 49 %: the colour turns at a real 50 %).
+    public var percent: Int
+    /// Regions with at least `regionCoverage` of their markers seen, in `HeadRegion` order.
+    public var regionsCovered: [HeadRegion]
+    /// Parts below the cap that were in the picture.
+    public var featuresSeen: [HeadFeature]
+    /// The bar's colour.
+    public var colour: ProgressColour
+}
+
+/// One published decision and the numbers behind it, so that "it vibrated but the picture
+/// looked fine" can be replayed and explained.
+public struct Decision: Sendable, Codable, Equatable {
+    /// Seconds since the scan started.
+    public var time: Double
+    /// What changed: "position", "direction", "completion", "reminder", "regionGuidance".
+    public var subject: String
+    /// Before and after, as text.
+    public var from: String
+    public var to: String
+    /// Why, in words.
+    public var reason: String
+    /// The frame's counts, ratio and bounding box.
+    public var evidence: PositionEvidence?
+}
+
+/// What the guide made of one frame.
+public struct GuidanceUpdate: Sendable {
+    /// The frame's time.
+    public var time: Double
+    /// Detected cap markers (green or red) and the seen ones not in the frame (blue).
+    public var markerStates: [(id: Int, state: MarkerState)]
+    /// This frame's own class.
+    public var raw: Position
+    /// The debounced class that drives haptics and speech.
+    public var published: Position
+    public var progress: ScanProgress
+    /// True from the frame the scan completed on.
+    public var completed: Bool
+    /// Events caused by this frame.
+    public var events: [FeedbackEvent]
+    /// Decisions taken on this frame.
+    public var decisions: [Decision]
+    /// The frame's numbers.
+    public var evidence: PositionEvidence
+}
+
+/// The scan guide: turns per-frame marker observations into marker states, a debounced
+/// position, progress and completion, and the events that drive vibration and speech
+/// (SPEC §2). One guide follows one scan; feed frames in time order.
+public struct ScanGuide: Sendable {
+    /// The settings in force.
+    public let settings: FeedbackSettings
+    /// The cap.
+    public let layout: CapLayout
+
+    /// Cap slot of each dictionary ID (−1: not on the cap, a false detection).
+    private let slotOfID: [Int]
+    private let regionOfSlot: [Int]
+    private let regionTotals: [Int]
+    private var seen: [Bool]
+    private var seenCount = 0
+    private var regionSeen: [Int]
+
+    private var rawKind: PositionClass?
+    private var rawRun = 0
+    private var rawDirection = Direction.none
+    private var directionRun = 0
+    private var lastBoxDirection = Direction.none
+    private var lastBoxTime = -Double.infinity
+    /// The published position.
+    public private(set) var published = Position.ideal
+    /// Whether the vibration is running.
+    public private(set) var hapticOn = false
+    /// Whether feedback is paused (no vibration, no position speech).
+    public private(set) var paused = false
+    /// Whether the scan was stopped; later frames change nothing.
+    public private(set) var stopped = false
+    /// Whether the scan completed.
+    public private(set) var completed = false
+
+    private var firstTime: Double?
+    private var lastNewMarkerTime = 0.0
+    private var lastInstruction: (phrase: Phrase, time: Double)?
+    private var lastRegionGuidance = -Double.infinity
+    private var lastReminder = -Double.infinity
+    private var announced: Set<Int> = []
+    private var colour = ProgressColour.red
+    private var featuresSeen: [Bool] = [false, false, false]
+    private var scratch: [[ObservedMarker]] = [[], [], []]
+    /// Every decision so far, in time order.
+    public private(set) var decisions: [Decision] = []
+
+    /// A guide for a scan with `layout`'s cap.
+    public init(settings: FeedbackSettings = FeedbackSettings(), layout: CapLayout = .standard) throws(FeedbackError) {
+        try settings.validate()
+        self.settings = settings
+        self.layout = layout
+        let maxID = layout.ids.max() ?? 0
+        var slots = [Int](repeating: -1, count: maxID + 1)
+        var regions: [Int] = []
+        var totals = [Int](repeating: 0, count: HeadRegion.allCases.count)
+        for (slot, marker) in layout.markers.enumerated() {
+            slots[marker.id] = slot
+            let r = HeadRegion.allCases.firstIndex(of: marker.region)!
+            regions.append(r)
+            totals[r] += 1
+        }
+        slotOfID = slots
+        regionOfSlot = regions
+        regionTotals = totals
+        seen = [Bool](repeating: false, count: layout.markers.count)
+        regionSeen = [Int](repeating: 0, count: totals.count)
+    }
+
+    /// Cap marker IDs never seen so far.
+    public var missingIDs: [Int] {
+        layout.markers.indices.filter { !seen[$0] }.map { layout.markers[$0].id }
+    }
+
+    /// The current progress.
+    public var progress: ScanProgress {
+        let fraction = min(1, Double(seenCount) / Double(settings.markerCount))
+        let percent = min(100, seenCount * 100 / settings.markerCount)
+        return ScanProgress(
+            seenCount: seenCount, fraction: fraction, percent: percent,
+            regionsCovered: HeadRegion.allCases.indices.filter(isCovered).map { HeadRegion.allCases[$0] },
+            featuresSeen: HeadFeature.allCases.indices.filter { featuresSeen[$0] }.map { HeadFeature.allCases[$0] },
+            colour: colour)
+    }
+
+    private func isCovered(_ region: Int) -> Bool {
+        regionTotals[region] == 0
+            || Double(regionSeen[region]) >= settings.regionCoverage * Double(regionTotals[region]) - 1e-9
+    }
+
+    /// Processes one frame.
+    public mutating func update(_ frame: FrameObservation) -> GuidanceUpdate {
+        let t = frame.timestamp
+        if firstTime == nil {
+            firstTime = t
+            lastNewMarkerTime = t
+        }
+        var events: [FeedbackEvent] = []
+        var newDecisions: [Decision] = []
+
+        // Only markers of the cap count: an ID the cap does not carry is a false detection.
+        var markers = frame.markers
+        markers.removeAll { $0.id < 0 || $0.id >= slotOfID.count || slotOfID[$0.id] < 0 }
+        var states: [(id: Int, state: MarkerState)] = []
+        states.reserveCapacity(seenCount + markers.count)
+        var green = 0
+        var inFrame = [Bool](repeating: false, count: seen.count)
+        for m in markers {
+            let slot = slotOfID[m.id]
+            inFrame[slot] = true
+            if seen[slot] { green += 1 }
+            states.append((m.id, seen[slot] ? .green : .red))
+        }
+        for slot in seen.indices where seen[slot] && !inFrame[slot] {
+            states.append((layout.markers[slot].id, .blue))
+        }
+        let bootstrap = seenCount < settings.minSharedMarkers
+        let (raw, evidence) = PositionClassifier.classify(
+            markers, green: green, bootstrap: bootstrap, width: frame.width, height: frame.height, settings: settings)
+        for m in markers {
+            let slot = slotOfID[m.id]
+            if !seen[slot] {
+                seen[slot] = true
+                seenCount += 1
+                regionSeen[regionOfSlot[slot]] += 1
+                lastNewMarkerTime = t
+            }
+        }
+
+        guard !stopped else {
+            return GuidanceUpdate(
+                time: t, markerStates: states, raw: raw, published: published, progress: progress, completed: completed,
+                events: [], decisions: [], evidence: evidence)
+        }
+
+        // Where the markers' box lies, remembered for a moment after the head leaves the picture.
+        var direction = raw.direction
+        if let box = evidence.box {
+            lastBoxDirection = Self.side(of: box, evidence: evidence)
+            lastBoxTime = t
+        } else if raw.kind == .off, t - lastBoxTime <= settings.directionMemory {
+            direction = lastBoxDirection
+        }
+
+        // Debouncing: the class needs `debounceFrames` equal raw frames in a row; so does a new
+        // direction while off.
+        if raw.kind == rawKind { rawRun += 1 } else { rawKind = raw.kind; rawRun = 1 }
+        if raw.kind == .off {
+            if direction == rawDirection { directionRun += 1 } else { rawDirection = direction; directionRun = 1 }
+        } else {
+            directionRun = 0
+        }
+        if rawRun >= settings.debounceFrames, raw.kind != published.kind {
+            let next = Position(raw.kind, direction)
+            newDecisions.append(Decision(
+                time: t, subject: "position", from: published.description, to: next.description,
+                reason: Self.reason(next, evidence: evidence, run: rawRun, settings: settings), evidence: evidence))
+            published = next
+        } else if published.kind == .off, directionRun >= settings.debounceFrames, direction != published.direction {
+            let next = Position(.off, direction)
+            newDecisions.append(Decision(
+                time: t, subject: "direction", from: published.description, to: next.description,
+                reason: "\(directionRun) frames \(direction.rawValue)"
+                    + (raw.direction != direction ? " (markers left the picture; last seen \(direction.rawValue))" : ""),
+                evidence: evidence))
+            published = next
+        }
+
+        // Progress and milestones.
+        let percent = min(100, seenCount * 100 / settings.markerCount)
+        let newColour = ProgressColour(percent: percent)
+        if newColour != colour, !completed {
+            colour = newColour
+            events.append(.progressColourChanged(newColour))
+        }
+        for m in settings.progressIncrement.milestones + [100] where percent >= m && !announced.contains(m) {
+            announced.insert(m)
+            events.append(.milestone(m))
+            if m < 100 { events.append(.speak(.percent(m), .milestone)) }
+        }
+
+        // Ears and face.
+        if settings.requireEarsAndFace { checkFeatures(markers, frame: frame) }
+
+        // Completion: every marker, or every region covered and nothing new for a while.
+        let stalled = t - lastNewMarkerTime >= settings.stallSeconds
+        let allRegions = regionTotals.indices.allSatisfy(isCovered)
+        if !completed, !paused, seenCount >= settings.markerCount || (allRegions && stalled) {
+            let missingFeatures = settings.requireEarsAndFace
+                ? HeadFeature.allCases.indices.filter { !featuresSeen[$0] }.map { HeadFeature.allCases[$0] } : []
+            if missingFeatures.isEmpty {
+                completed = true
+                let missing = missingIDs
+                newDecisions.append(Decision(
+                    time: t, subject: "completion", from: "scanning", to: "completed",
+                    reason: seenCount >= settings.markerCount
+                        ? "all \(settings.markerCount) markers seen"
+                        : "every region covered, no new marker for \(Self.format(t - lastNewMarkerTime)) s, \(missing.count) never seen",
+                    evidence: evidence))
+                if hapticOn {
+                    hapticOn = false
+                    events.append(.hapticStop)
+                }
+                if colour != .green {
+                    colour = .green
+                    events.append(.progressColourChanged(.green))
+                }
+                events.append(.completed(missing: missing))
+                events.append(.speak(missing.isEmpty ? .done : .doneMissing(missing.count), .milestone))
+            } else if t - lastReminder >= settings.reminderInterval {
+                lastReminder = t
+                newDecisions.append(Decision(
+                    time: t, subject: "reminder", from: "", to: missingFeatures.map(\.rawValue).joined(separator: "+"),
+                    reason: "marker goal reached (\(seenCount) seen) but never in the picture", evidence: evidence))
+                events.append(.reminder(missingFeatures))
+                events.append(.speak(.capture(missingFeatures), .reminder))
+            }
+        }
+
+        // Vibration and position speech.
+        if !completed, !paused {
+            if published.kind != .ideal, !hapticOn {
+                hapticOn = true
+                events.append(.hapticStart)
+            } else if published.kind == .ideal, hapticOn {
+                hapticOn = false
+                events.append(.hapticStop)
+            }
+            if let phrase = instruction(stalled: stalled) {
+                let due = lastInstruction.map { $0.phrase != phrase || t - $0.time >= settings.instructionRepeatInterval } ?? true
+                if due {
+                    lastInstruction = (phrase, t)
+                    events.append(.speak(phrase, .instruction))
+                }
+            } else if published.kind == .ideal {
+                lastInstruction = nil
+            }
+            // Region guidance when progress stalls while the position is fine.
+            if published.kind == .ideal, settings.regionGuidance, stalled, t - lastRegionGuidance >= settings.stallSeconds,
+                let region = leastCoveredRegion()
+            {
+                lastRegionGuidance = t
+                newDecisions.append(Decision(
+                    time: t, subject: "regionGuidance", from: "", to: region.rawValue,
+                    reason: "no new marker for \(Self.format(t - lastNewMarkerTime)) s; \(regionSeen[HeadRegion.allCases.firstIndex(of: region)!]) of \(regionTotals[HeadRegion.allCases.firstIndex(of: region)!]) \(region.rawValue) markers seen",
+                    evidence: evidence))
+                events.append(.speak(.regionMissing(region), .instruction))
+            }
+        }
+        decisions += newDecisions
+        return GuidanceUpdate(
+            time: t, markerStates: states, raw: raw, published: published, progress: progress, completed: completed,
+            events: events, decisions: newDecisions, evidence: evidence)
+    }
+
+    /// Pauses feedback (the app went to the background, the operator tapped pause): the
+    /// vibration stops at once.
+    public mutating func pause() -> [FeedbackEvent] {
+        paused = true
+        return stopHaptic()
+    }
+
+    /// Resumes after `pause()`; the vibration restarts with the next frame if still needed.
+    public mutating func resume() {
+        paused = false
+    }
+
+    /// Ends the scan: the vibration stops and later frames cause no events.
+    public mutating func stop() -> [FeedbackEvent] {
+        stopped = true
+        return stopHaptic()
+    }
+
+    private mutating func stopHaptic() -> [FeedbackEvent] {
+        guard hapticOn else { return [] }
+        hapticOn = false
+        return [.hapticStop]
+    }
+
+    /// The instruction for the published position, nil when none is spoken.
+    private func instruction(stalled: Bool) -> Phrase? {
+        switch published.kind {
+        case .ideal: return nil
+        case .tooClose: return .tooClose
+        case .off:
+            guard settings.positionAudio == .directions else { return nil }
+            if published.direction != .none {
+                return settings.phrasing == .movePhone ? .movePhone(published.direction) : .headInPicture(published.direction)
+            }
+            // With no marker and no remembered direction, point at the part of the head still
+            // missing, or else say the head is gone.
+            if settings.regionGuidance, let region = leastCoveredRegion() { return .regionMissing(region) }
+            return .noHead
+        }
+    }
+
+    private func leastCoveredRegion() -> HeadRegion? {
+        var best: (Int, Double)?
+        for r in regionTotals.indices where !isCovered(r) {
+            let share = Double(regionSeen[r]) / Double(regionTotals[r])
+            if best == nil || share < best!.1 { best = (r, share) }
+        }
+        return best.map { HeadRegion.allCases[$0.0] }
+    }
+
+    private mutating func checkFeatures(_ markers: [ObservedMarker], frame: FrameObservation) {
+        if featuresSeen.allSatisfy({ $0 }) { return }
+        for i in scratch.indices { scratch[i].removeAll(keepingCapacity: true) }
+        for m in markers {
+            switch HeadRegion.allCases[regionOfSlot[slotOfID[m.id]]] {
+            case .front: scratch[0].append(m)
+            case .left: scratch[1].append(m)
+            case .right: scratch[2].append(m)
+            default: break
+            }
+        }
+        for (i, feature) in HeadFeature.allCases.enumerated() where !featuresSeen[i] {
+            if FeatureRule.isInPicture(feature, markers: scratch[i], width: frame.width, height: frame.height, settings: settings) {
+                featuresSeen[i] = true
+            }
+        }
+    }
+
+    private static func side(of box: PixelBox, evidence: PositionEvidence) -> Direction {
+        let sideX = box.maxX < evidence.bandX[0] ? -1 : box.minX > evidence.bandX[1] ? 1 : 0
+        let sideY = box.maxY < evidence.bandY[0] ? -1 : box.minY > evidence.bandY[1] ? 1 : 0
+        return Direction(imageSideX: sideX, imageSideY: sideY)
+    }
+
+    private static func reason(_ p: Position, evidence e: PositionEvidence, run: Int, settings: FeedbackSettings) -> String {
+        let shared = e.bootstrap ? "\(e.detected) markers (bootstrap)" : "\(e.green) green of \(e.detected)"
+        let head = "\(run) frames in a row: "
+        switch p.kind {
+        case .ideal: return head + "\(shared) ≥ \(settings.minSharedMarkers)"
+        case .tooClose:
+            return head + "\(shared) < \(settings.minSharedMarkers); \(e.invalidDepth)/\(e.detected) without depth = "
+                + "\(format(e.invalidRatio * 100)) % > \(format(settings.invalidDepthRatio * 100)) %"
+        case .off:
+            let box = e.box.map { "box x \(format($0.minX))…\(format($0.maxX)), y \(format($0.minY))…\(format($0.maxY)); band x \(format(e.bandX[0]))…\(format(e.bandX[1])), y \(format(e.bandY[0]))…\(format(e.bandY[1]))" } ?? "no marker in the picture"
+            return head + "\(shared) < \(settings.minSharedMarkers); \(e.invalidDepth)/\(e.detected) without depth; " + box
+        }
+    }
+
+    static func format(_ v: Double) -> String {
+        let r = (v * 10).rounded() / 10
+        return r == r.rounded() ? String(Int(r)) : String(r)
+    }
+}

@@ -1,0 +1,124 @@
+import Feedback
+import Geometry
+import Markers
+import Simulation
+import Testing
+
+/// The guide in a closed loop with the simulated operator (no rendering: `advance`).
+enum ClosedLoop {
+    /// The observation of a truth frame: corners as projected; depth missing on every corner
+    /// when the camera is nearer than 0.2 m to the head's centre, the TrueDepth near limit.
+    static func observation(_ truth: FrameTruth, intrinsics k: CameraIntrinsics) -> FrameObservation {
+        let m = truth.meshFromCamera
+        let distance = (m[3] * m[3] + m[7] * m[7] + m[11] * m[11]).squareRoot()
+        let depth: Float = distance < 0.2 ? .nan : Float(distance)
+        return FrameObservation(
+            timestamp: truth.timestamp, width: k.width, height: k.height,
+            markers: truth.markers.map { ObservedMarker(id: $0.id, corners: $0.corners.map { SIMD2($0[0], $0[1]) }, depths: [depth, depth, depth, depth]) })
+    }
+
+    /// What an operator who follows the feedback does after `update`.
+    static func follow(_ update: GuidanceUpdate, region: inout (HeadRegion, Double)?) -> Steering {
+        for case .speak(.regionMissing(let r), _) in update.events { region = (r, update.time) }
+        switch update.published.kind {
+        case .tooClose: return .moveBack
+        case .off where update.published.direction != .none:
+            let d = update.published.direction
+            return .movePhone(x: Double(d.horizontal), y: Double(d.vertical))
+        default:
+            if let (r, since) = region, update.time - since < 3 { return .goTo(r) }
+            return .none
+        }
+    }
+
+    struct Result {
+        var outOfPosition = 0.0
+        var completed: Double?
+        var summary = GuideSummary()
+    }
+
+    static func run(_ scenario: Scenario, follow following: Bool, seconds: Double = 60, seed: UInt64 = 3) throws -> Result {
+        let simulator = try Simulator(.init(scenario: scenario, seed: seed, seconds: seconds))
+        var guide = try ScanGuide()
+        var result = Result()
+        var steering = Steering.none
+        var region: (HeadRegion, Double)?
+        while let truth = simulator.advance(steering: steering) {
+            let update = guide.update(observation(truth, intrinsics: simulator.configuration.intrinsics))
+            result.summary.add(update, guide: guide)
+            if update.raw.kind != .ideal { result.outOfPosition += 1 / Simulator.frameRate }
+            if update.completed, result.completed == nil { result.completed = update.time }
+            steering = following ? follow(update, region: &region) : .none
+        }
+        return result
+    }
+}
+
+@Suite struct SimulatorTests {
+    /// Moving the simulated phone the way the guide would announce for a head at `d` moves the
+    /// head in the image toward the opposite side, i.e. back toward the centre.
+    @Test(arguments: Direction.allCases.filter { $0 != .none })
+    func movingAsAnnouncedCentresTheHead(_ d: Direction) throws {
+        func centroid(_ steering: Steering) throws -> SIMD2<Double> {
+            let sim = try Simulator(.init(scenario: .ideal, seed: 5, seconds: 60))
+            var last: FrameTruth?
+            for _ in 0..<10 { last = sim.advance(steering: steering) }
+            let corners = last!.markers.flatMap(\.corners)
+            return corners.reduce(SIMD2<Double>.zero) { $0 + SIMD2($1[0], $1[1]) } / Double(corners.count)
+        }
+        let still = try centroid(.none)
+        let moved = try centroid(.movePhone(x: Double(d.horizontal), y: Double(d.vertical)))
+        let shift = moved - still
+        // The guide calls a head lying toward raw image side (sx, sy) direction
+        // Direction(imageSideX: sx, imageSideY: sy); the phone's move must shift the head the
+        // opposite way on each announced axis and leave the other axis nearly alone.
+        // Perspective and the operator's own walk add a little on the other axis; a component
+        // counts when it is at least a third of the larger one.
+        let significant = max(abs(shift.x), abs(shift.y)) / 3
+        #expect(significant > 10, "the phone's move must show in the image: \(shift)")
+        let sideX = abs(shift.x) > significant ? (shift.x > 0 ? 1 : -1) : 0
+        let sideY = abs(shift.y) > significant ? (shift.y > 0 ? 1 : -1) : 0
+        #expect(Direction(imageSideX: -sideX, imageSideY: -sideY) == d, "image shift \(shift)")
+    }
+
+    /// The ear/face rule never claims a feature the camera cannot see: whenever it fires on
+    /// the simulated scan, the true nose tip (tragion) projects into the picture in front of
+    /// the camera; and over a whole scan it fires for all three.
+    @Test func featureRuleAgreesWithTheHead() throws {
+        let sim = try Simulator(.init(scenario: .ideal, seed: 2, seconds: 40))
+        let k = sim.configuration.intrinsics
+        let landmarks = sim.head.landmarks
+        let points: [HeadFeature: SIMD3<Double>] = [.face: landmarks.noseTip, .leftEar: landmarks.leftTragion, .rightEar: landmarks.rightTragion]
+        let settings = FeedbackSettings()
+        var fired: Set<HeadFeature> = []
+        var frames = 0
+        while let truth = sim.advance(), frames < 1200 {
+            frames += 1
+            guard frames % 3 == 0 else { continue }
+            let obs = ClosedLoop.observation(truth, intrinsics: k)
+            let m = truth.meshFromCamera
+            for feature in HeadFeature.allCases {
+                let ids = Set(CapLayout.standard.ids(in: FeatureRule.region(of: feature)))
+                let markers = obs.markers.filter { ids.contains($0.id) }
+                guard FeatureRule.isInPicture(feature, markers: markers, width: k.width, height: k.height, settings: settings) else { continue }
+                fired.insert(feature)
+                // Camera coordinates of the landmark: Rᵀ (p − t) with R, t from meshFromCamera.
+                let d = points[feature]! - SIMD3(m[3], m[7], m[11])
+                let c = SIMD3(m[0] * d.x + m[4] * d.y + m[8] * d.z, m[1] * d.x + m[5] * d.y + m[9] * d.z, m[2] * d.x + m[6] * d.y + m[10] * d.z)
+                let pixel = k.project(c)
+                #expect(pixel.map { $0.x >= -10 && $0.y >= -10 && $0.x <= Double(k.width) + 10 && $0.y <= Double(k.height) + 10 } == true,
+                        "\(feature) claimed at t=\(truth.timestamp) but projects to \(String(describing: pixel))")
+            }
+        }
+        #expect(fired == Set(HeadFeature.allCases))
+    }
+
+    @Test(arguments: [Scenario.offCenter, .restless])
+    func followingTheFeedbackKeepsPosition(_ scenario: Scenario) throws {
+        let follower = try ClosedLoop.run(scenario, follow: true)
+        let ignorer = try ClosedLoop.run(scenario, follow: false)
+        #expect(follower.outOfPosition <= 0.7 * ignorer.outOfPosition,
+                "follower \(follower.outOfPosition) s, ignorer \(ignorer.outOfPosition) s")
+        #expect(follower.completed != nil)
+    }
+}
