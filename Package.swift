@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Markers", targets: ["Markers"]),
         .library(name: "Recording", targets: ["Recording"]),
         .library(name: "Simulation", targets: ["Simulation"]),
+        .library(name: "Feedback", targets: ["Feedback"]),
         .executable(name: "headscan", targets: ["headscan"]),
     ],
     dependencies: [
@@ -47,16 +48,18 @@ let package = Package(
             exclude: ["Dictionaries/generate_dictionaries.py"]),
         .target(name: "Recording", dependencies: ["Geometry", "Imaging"]),
         .target(name: "Simulation", dependencies: ["Geometry", "Imaging", "Markers", "Recording"]),
+        .target(name: "Feedback", dependencies: ["Geometry", "Imaging", "Markers"]),
         .executableTarget(
             name: "headscan",
             dependencies: [
-                "Geometry", "Imaging", "Markers", "Recording", "Simulation",
+                "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Feedback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "MarkersTests", dependencies: ["Markers", "Imaging", "Geometry"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Imaging"]),
+        .testTarget(name: "FeedbackTests", dependencies: ["Feedback", "Markers", "Simulation", "Geometry"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Markers", "Recording", "Geometry", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]
