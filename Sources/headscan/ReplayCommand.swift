@@ -1,39 +1,66 @@
 import ArgumentParser
+import Feedback
 import Foundation
+import Markers
 import Recording
 
-/// `headscan replay`: plays a recording through the same frame source the app uses.
+/// `headscan replay`: plays a recording through the same frame source the app uses, and by
+/// default through marker detection and the scan guide, as live scanning would.
 struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Play a scan back frame by frame, at its recorded pace or as fast as possible.",
+        abstract: "Replay a scan through marker detection and the scan guide (or just its frames).",
         discussion: """
             Decodes every frame in order as a replay in the app would, skipping damaged \
-            frames, and reports frame rate and skipped frames. Memory stays bounded whatever \
-            the recording's length.
+            frames. By default each frame goes through marker detection and the scan guide: \
+            the feedback timeline (vibration, speech, progress) and a summary (time in each \
+            position class, time to each milestone, completion, missing markers). With \
+            --frames-only it only plays the frames and reports frame rate and skipped frames. \
+            Memory stays bounded whatever the recording's length.
+
+            \(GuideOptions.settingsHelp)
 
             Examples:
-              headscan replay scan.hscan              # real time
-              headscan replay scan.hscan --speed 0    # as fast as possible
+              headscan replay scan.hscan                          # feedback timeline
+              headscan replay scan.hscan --json --speech out.wav  # JSON and the spoken feedback
+              headscan replay scan.hscan --frames-only            # frames in real time
+              headscan replay scan.hscan --frames-only --speed 0  # as fast as possible
             """)
 
     @Argument(help: "The scan file (.hscan).")
     var file: String
 
-    @Option(help: "Playback speed: 1 = as recorded, 2 = twice as fast, 0 = as fast as possible.")
-    var speed: Double = 1
+    @Option(help: "Playback speed: 1 = as recorded, 2 = twice as fast, 0 = as fast as possible (default: 1 with --frames-only, else 0).")
+    var speed: Double?
 
     @Option(help: "First frame to play.")
     var start = 0
 
+    @Flag(help: "Only play the frames: no detection, no guide.")
+    var framesOnly = false
+
+    @OptionGroup var options: GuideOptions
+
     func validate() throws {
-        guard speed >= 0 else { throw ValidationError("--speed must be 0 or more") }
+        if let speed, speed < 0 { throw ValidationError("--speed must be 0 or more") }
+        if framesOnly, options.json || options.speech != nil || options.settings != nil {
+            throw ValidationError("--json, --speech and --settings need the guide; drop --frames-only")
+        }
     }
 
     func run() async throws {
         let reader = try ScanReader(url: fileURL(file))
+        let speed = speed ?? (framesOnly ? 1 : 0)
         let source = ReplaySource(
             reader: reader, pacing: speed > 0 ? .recorded(speed: speed) : .asFastAsPossible, startIndex: start)
+        if framesOnly {
+            try await playFrames(reader: reader, source: source)
+        } else {
+            try await guide(reader: reader, source: source)
+        }
+    }
+
+    private func playFrames(reader: ScanReader, source: ReplaySource) async throws {
         let clock = ContinuousClock()
         let began = clock.now
         var played = 0
@@ -47,5 +74,33 @@ struct ReplayCommand: AsyncParsableCommand {
         print("Played \(played) frames in \(String(format: "%.2f", seconds)) s "
               + "(\(String(format: "%.1f", Double(played) / max(seconds, 1e-9))) frames/s), skipped \(skipped.count)")
         for problem in skipped { writeError("skipped: \(problem)\n") }
+    }
+
+    private func guide(reader: ScanReader, source: ReplaySource) async throws {
+        let layout = try Self.layout(named: reader.header.capLayoutName)
+        let detector = MarkerDetector(dictionary: try layout.dictionary())
+        var settings = try options.loadSettings()
+        if options.settings == nil { settings.markerSide = layout.markerSide }
+        var session = try GuideSession(settings: settings, layout: layout, console: !options.json)
+        var bar = ProgressBar("Guiding")
+        var origin: Double?
+        while let frame = try await source.nextFrame() {
+            // The guide's clock starts with the first frame played.
+            let t = frame.timestamp - (origin ?? frame.timestamp)
+            if origin == nil { origin = frame.timestamp }
+            session.add(FrameObservation(
+                timestamp: t, width: frame.color.width, height: frame.color.height,
+                detected: detector.detect(in: frame.color), depth: frame.depth))
+            if options.json { bar.update(await source.position, of: reader.frameCount) }
+        }
+        try session.finish(options: options)
+        for problem in await source.skipped { writeError("skipped: \(problem)\n") }
+    }
+
+    private static func layout(named name: String) throws -> CapLayout {
+        guard name == "standard" || name.isEmpty else {
+            throw ValidationError("the scan was made with cap layout \"\(name)\"; only \"standard\" is known")
+        }
+        return .standard
     }
 }

@@ -1,0 +1,181 @@
+import ArgumentParser
+import Feedback
+import Foundation
+import Geometry
+import Markers
+import Simulation
+
+/// `headscan bench feedback`: the scan guide's cost per frame and what its feedback is worth
+/// to an operator, in a closed loop with the simulator.
+struct FeedbackBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feedback",
+        abstract: "Benchmark the scan guide: ms per frame with 60 markers, and follower vs ignorer in closed loop.",
+        discussion: """
+            Speed: a 60-marker cap, all 60 markers in every frame (moving, some without depth), \
+            timed over many frames on one core. Closed loop: the simulated operator either \
+            follows the feedback (too close → step back, a direction → move the phone that \
+            way, region guidance → go round there) or ignores it; reports the time the raw \
+            position was not ideal and when the scan completed. Frames come from the \
+            simulator's fast path (no rendering; corners projected exactly; depth missing \
+            when the phone is nearer than 0.2 m to the head's centre).
+
+            Example:
+              swift run -c release headscan bench feedback --json
+            """)
+
+    @Option(help: "Frames to time.")
+    var frames = 200_000
+
+    @Option(help: "Seconds of each closed-loop scan.")
+    var seconds = 60.0
+
+    @Option(help: "Seeds per scenario (results are averaged).")
+    var seeds = 5
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func run() throws {
+        let speed = try measureSpeed()
+        var loops: [ClosedLoopResult] = []
+        for scenario in [Scenario.offCenter, .restless, .tooClose, .ideal] {
+            var follower = [LoopRun](), ignorer = [LoopRun]()
+            for seed in 1...UInt64(seeds) {
+                follower.append(try closedLoop(scenario, follow: true, seed: seed))
+                ignorer.append(try closedLoop(scenario, follow: false, seed: seed))
+            }
+            loops.append(ClosedLoopResult(scenario: scenario.rawValue, follower: .init(follower), ignorer: .init(ignorer)))
+        }
+        let result = FeedbackBenchResult(frames: frames, markersPerFrame: 60, msPerFrame: speed, closedLoop: loops)
+        if json { try printJSON(result) } else { print(result.text) }
+    }
+
+    private func measureSpeed() throws -> Double {
+        let layout = CapLayout(
+            dictionaryName: "4x4_100", markerSideMillimetres: 14,
+            markers: (0..<60).map { CapMarker(id: $0, region: HeadRegion.allCases[$0 % 5]) })
+        var settings = FeedbackSettings()
+        settings.markerCount = 1000  // never completes, so every frame does the full work
+        var guide = try ScanGuide(settings: settings, layout: layout)
+        // 64 prepared frames of 60 markers on a grid that drifts; a few without depth.
+        let prepared: [FrameObservation] = (0..<64).map { f in
+            let dx = Double(f % 16) * 6 - 45
+            return FrameObservation(timestamp: 0, width: 640, height: 480, markers: (0..<60).map { i in
+                let x = 110 + Double(i % 10) * 42 + dx, y = 90 + Double(i / 10) * 50
+                let d: Float = (i + f) % 17 == 0 ? .nan : 0.33
+                return ObservedMarker(id: i, corners: [SIMD2(x, y), SIMD2(x + 18, y + 1), SIMD2(x + 17, y + 19), SIMD2(x - 1, y + 18)], depths: [d, 0.33, 0.33, 0.33])
+            })
+        }
+        var sink = 0
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            for k in 0..<frames {
+                var frame = prepared[k & 63]
+                frame.timestamp = Double(k) / 30
+                sink &+= guide.update(frame).events.count
+            }
+        }
+        if sink == Int.min { print(sink) }
+        return elapsed.seconds * 1000 / Double(frames)
+    }
+
+    private func closedLoop(_ scenario: Scenario, follow: Bool, seed: UInt64) throws -> LoopRun {
+        let simulator = try Simulator(.init(scenario: scenario, seed: seed, seconds: seconds))
+        let k = simulator.configuration.intrinsics
+        var guide = try ScanGuide()
+        var steering = Steering.none
+        var region: (HeadRegion, Double)?
+        var run = LoopRun()
+        while let truth = simulator.advance(steering: steering) {
+            let m = truth.meshFromCamera
+            let distance = (m[3] * m[3] + m[7] * m[7] + m[11] * m[11]).squareRoot()
+            let depth: Float = distance < 0.2 ? .nan : Float(distance)
+            let update = guide.update(FrameObservation(
+                timestamp: truth.timestamp, width: k.width, height: k.height,
+                markers: truth.markers.map { ObservedMarker(id: $0.id, corners: $0.corners.map { SIMD2($0[0], $0[1]) }, depths: [depth, depth, depth, depth]) }))
+            if update.raw.kind != .ideal { run.outOfPosition += 1 / Simulator.frameRate }
+            if update.completed, run.completed == nil { run.completed = update.time }
+            run.progress = update.progress.percent
+            steering = follow ? Self.follow(update, region: &region) : .none
+        }
+        return run
+    }
+
+    /// The operator who does what the feedback says.
+    static func follow(_ update: GuidanceUpdate, region: inout (HeadRegion, Double)?) -> Steering {
+        for case .speak(.regionMissing(let r), _) in update.events { region = (r, update.time) }
+        switch update.published.kind {
+        case .tooClose: return .moveBack
+        case .off where update.published.direction != .none:
+            let d = update.published.direction
+            return .movePhone(x: Double(d.horizontal), y: Double(d.vertical))
+        default:
+            if let (r, since) = region, update.time - since < 3 { return .goTo(r) }
+            return .none
+        }
+    }
+}
+
+/// One closed-loop scan.
+struct LoopRun {
+    var outOfPosition = 0.0
+    var completed: Double?
+    var progress = 0
+}
+
+/// Averages over seeds.
+struct LoopStats: Encodable {
+    var meanOutOfPositionSeconds: Double
+    var completedRuns: Int
+    var runs: Int
+    var meanCompletionSeconds: Double?
+    var meanProgressPercent: Double
+
+    init(_ runs: [LoopRun]) {
+        self.runs = runs.count
+        meanOutOfPositionSeconds = runs.map(\.outOfPosition).reduce(0, +) / Double(max(1, runs.count))
+        let done = runs.compactMap(\.completed)
+        completedRuns = done.count
+        meanCompletionSeconds = done.isEmpty ? nil : done.reduce(0, +) / Double(done.count)
+        meanProgressPercent = Double(runs.map(\.progress).reduce(0, +)) / Double(max(1, runs.count))
+    }
+}
+
+/// Follower vs ignorer in one scenario.
+struct ClosedLoopResult: Encodable {
+    var scenario: String
+    var follower: LoopStats
+    var ignorer: LoopStats
+    var reductionPercent: Double
+
+    init(scenario: String, follower: LoopStats, ignorer: LoopStats) {
+        self.scenario = scenario
+        self.follower = follower
+        self.ignorer = ignorer
+        reductionPercent = ignorer.meanOutOfPositionSeconds > 0
+            ? (1 - follower.meanOutOfPositionSeconds / ignorer.meanOutOfPositionSeconds) * 100 : 0
+    }
+}
+
+/// What `bench feedback` reports.
+struct FeedbackBenchResult: Encodable {
+    var frames: Int
+    var markersPerFrame: Int
+    var msPerFrame: Double
+    var closedLoop: [ClosedLoopResult]
+
+    var text: String {
+        var lines = [String(format: "scan guide: %.4f ms per frame with %d markers (%d frames, one core)", msPerFrame, markersPerFrame, frames)]
+        for r in closedLoop {
+            func describe(_ s: LoopStats) -> String {
+                String(format: "out of position %.1f s, completed %d/%d", s.meanOutOfPositionSeconds, s.completedRuns, s.runs)
+                    + (s.meanCompletionSeconds.map { String(format: " (at %.1f s)", $0) } ?? "")
+                    + String(format: ", progress %.0f %%", s.meanProgressPercent)
+            }
+            lines.append("\(r.scenario): follower \(describe(r.follower)); ignorer \(describe(r.ignorer)); "
+                + String(format: "%.0f %% less time out of position", r.reductionPercent))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,223 @@
+import ArgumentParser
+import Feedback
+import Foundation
+import Markers
+
+/// `headscan guide`: the scan guide alone over recorded marker observations.
+struct GuideCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "guide",
+        abstract: "Run the scan guide (vibration, speech, progress) over recorded marker observations.",
+        discussion: """
+            Reads one JSON object per line:
+              {"t":0.033,"width":640,"height":480,"markers":[{"id":5,"corners":[[x,y],[x,y],[x,y],[x,y]],"depths":[0.31,0.31,null,0.32]}]}
+            (corners in OpenCV order, pixels; null = no depth) and prints the feedback timeline \
+            and a summary, or with --json one object with frames, events, decisions, speech \
+            and summary.
+
+            \(GuideOptions.settingsHelp)
+
+            Examples:
+              headscan guide --observations scan.jsonl
+              headscan guide --observations scan.jsonl --settings '{"language":"en","debounceFrames":6}' --json
+            """)
+
+    @Option(help: "Observations, one JSON object per line (.jsonl).")
+    var observations: String
+
+    @OptionGroup var options: GuideOptions
+
+    func run() throws {
+        let settings = try options.loadSettings()
+        var session = try GuideSession(settings: settings, layout: .standard, console: !options.json)
+        let text = try String(contentsOf: fileURL(observations), encoding: .utf8)
+        let decoder = JSONDecoder()
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { continue }
+            let observation: FrameObservation
+            do {
+                observation = try decoder.decode(FrameObservation.self, from: Data(trimmed.utf8))
+            } catch {
+                throw FeedbackError.invalidObservation(line: number + 1, "\(error)")
+            }
+            session.add(observation)
+        }
+        try session.finish(options: options)
+    }
+}
+
+/// Options shared by `guide` and `replay`.
+struct GuideOptions: ParsableArguments {
+    static let settingsHelp = """
+        Settings (--settings, a JSON file or inline JSON; missing keys keep their defaults): \
+        markerCount (57), progressIncrement (every25 | every50 | only100), positionAudio \
+        (directions | tooCloseOnly), phrasing (movePhone | headInPicture), language (de | en), \
+        debounceFrames (4), invalidDepthRatio (0.3), centerBand (0.05), minSharedMarkers (2), \
+        sameInstructionInterval (2 s), instructionRepeatInterval (2 s), regionCoverage (0.5), \
+        stallSeconds (5), regionGuidance (true), requireEarsAndFace (true), faceReach (0.045 m), \
+        earReach (0.03 m), featureMinMarkers (2), reminderInterval (6 s), directionMemory (1 s), \
+        markerSide (0.014 m). Directions are given as the operator sees the portrait picture: \
+        where the head is, which is where to move the phone.
+        """
+
+    @Option(help: "Feedback settings: a JSON file or inline JSON (see the discussion for the keys).")
+    var settings: String?
+
+    @Flag(help: "Print one JSON object instead of the timeline.")
+    var json = false
+
+    @Option(help: "Render the spoken feedback with espeak-ng into this WAV file, on the scan's clock.")
+    var speech: String?
+
+    func loadSettings() throws -> FeedbackSettings {
+        guard let settings else { return FeedbackSettings() }
+        let data = settings.trimmingCharacters(in: .whitespaces).hasPrefix("{")
+            ? Data(settings.utf8) : try Data(contentsOf: fileURL(settings))
+        do {
+            let decoded = try JSONDecoder().decode(FeedbackSettings.self, from: data)
+            try decoded.validate()
+            return decoded
+        } catch let error as FeedbackError {
+            throw ValidationError("--settings: \(error)")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw ValidationError("--settings: \(context.debugDescription)")
+        } catch {
+            throw ValidationError("--settings: \(error)")
+        }
+    }
+}
+
+/// One scan through the guide: collects frames, events and decisions, prints the timeline as
+/// it goes, and writes the results.
+struct GuideSession {
+    private(set) var guide: ScanGuide
+    private var console: ConsoleSink?
+    private var frames: [GuideFrameRecord] = []
+    private var events: [TimedFeedbackEvent] = []
+    private(set) var summary = GuideSummary()
+    private var lastTime = 0.0
+    private let phrasebook: Phrasebook
+
+    init(settings: FeedbackSettings, layout: CapLayout, console: Bool) throws {
+        guide = try ScanGuide(settings: settings, layout: layout)
+        phrasebook = Phrasebook(language: settings.language)
+        self.console = console ? ConsoleSink(phrasebook: phrasebook) : nil
+    }
+
+    mutating func add(_ observation: FrameObservation) {
+        let update = guide.update(observation)
+        lastTime = update.time
+        summary.add(update, guide: guide)
+        frames.append(GuideFrameRecord(
+            t: update.time, raw: update.raw.kind.rawValue, published: update.published.kind.rawValue,
+            direction: update.published.direction.rawValue, progress: update.progress.fraction))
+        for event in update.events {
+            let timed = TimedFeedbackEvent(time: update.time, event: event)
+            events.append(timed)
+            console?.receive(timed)
+        }
+    }
+
+    mutating func finish(options: GuideOptions) throws {
+        for event in guide.stop() {
+            let timed = TimedFeedbackEvent(time: lastTime, event: event)
+            events.append(timed)
+            console?.receive(timed)
+        }
+        console?.finish(at: lastTime)
+        var speechSink = SpeechSink(scheduler: SpeechScheduler(
+            sameInstructionInterval: guide.settings.sameInstructionInterval, duration: SpeechScheduler.estimatedDuration(phrasebook)))
+        var utterances: [Utterance]
+        if let path = options.speech {
+            let synthesizer = try SpeechRenderer.espeak(voice: guide.settings.language.espeakVoice)
+            let renderer = SpeechRenderer(phrasebook: phrasebook, synthesize: synthesizer)
+            let (clip, rendered) = try renderer.render(
+                events: events, duration: summary.duration, sameInstructionInterval: guide.settings.sameInstructionInterval)
+            do { try Data(clip.wav()).write(to: fileURL(path)) } catch { throw FeedbackError.cannotWrite("\(path): \(error)") }
+            utterances = rendered
+            if !options.json { print("speech: \(rendered.count) utterances, \(String(format: "%.1f", clip.duration)) s → \(path)") }
+        } else {
+            for event in events { speechSink.receive(event) }
+            speechSink.finish(at: lastTime)
+            utterances = speechSink.utterances
+        }
+        if options.json {
+            try printJSON(GuideOutput(
+                frames: frames, events: events.map { GuideEventRecord($0, phrasebook: phrasebook) },
+                decisions: guide.decisions,
+                speech: utterances.map { GuideSpeechRecord(start: $0.start, end: $0.end, phrase: phrasebook.text($0.phrase), priority: $0.priority.rawValue) },
+                summary: summary))
+        } else {
+            print(Self.text(summary))
+        }
+    }
+
+    static func text(_ s: GuideSummary) -> String {
+        func seconds(_ v: Double?) -> String { v.map { String(format: "%.1f s", $0) } ?? "—" }
+        var lines = [String(format: "%d frames, %.1f s", s.frames, s.duration)]
+        lines.append("position (published): " + ["ideal", "tooClose", "off"].map { "\($0) \(seconds(s.publishedSeconds[$0] ?? 0))" }.joined(separator: ", "))
+        lines.append("position (raw):       " + ["ideal", "tooClose", "off"].map { "\($0) \(seconds(s.rawSeconds[$0] ?? 0))" }.joined(separator: ", "))
+        lines.append("milestones: " + (s.milestoneSeconds.isEmpty ? "none" : s.milestoneSeconds.sorted { Int($0.key)! < Int($1.key)! }.map { "\($0.key) % at \(seconds($0.value))" }.joined(separator: ", ")))
+        lines.append("completed: \(seconds(s.completedSeconds)); progress \(s.progressPercent) %; regions \(s.regionsCovered.joined(separator: " ")); ears/face seen: \(s.featuresSeen.joined(separator: " "))")
+        lines.append("missing markers (\(s.missingMarkers.count)): \(s.missingMarkers.map(String.init).joined(separator: " "))")
+        lines.append("vibration started \(s.hapticStarts) times, \(s.speechRequests) speech requests")
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// One frame in the JSON output.
+struct GuideFrameRecord: Encodable {
+    var t: Double
+    var raw: String
+    var published: String
+    var direction: String
+    var progress: Double
+}
+
+/// One event in the JSON output.
+struct GuideEventRecord: Encodable {
+    var t: Double
+    var type: String
+    var phrase: String?
+    var key: String?
+    var priority: String?
+    var percent: Int?
+    var colour: String?
+    var missing: [Int]?
+    var features: [String]?
+
+    init(_ e: TimedFeedbackEvent, phrasebook: Phrasebook) {
+        t = e.time
+        type = e.event.typeName
+        switch e.event {
+        case .speak(let p, let priority):
+            phrase = phrasebook.text(p)
+            key = p.key
+            self.priority = priority.rawValue
+            if case .percent(let n) = p { percent = n }
+        case .milestone(let n): percent = n
+        case .progressColourChanged(let c): colour = c.rawValue
+        case .completed(let m): missing = m
+        case .reminder(let f): features = f.map(\.rawValue)
+        case .hapticStart, .hapticStop: break
+        }
+    }
+}
+
+/// One scheduled utterance in the JSON output.
+struct GuideSpeechRecord: Encodable {
+    var start: Double
+    var end: Double
+    var phrase: String
+    var priority: String
+}
+
+/// `guide --json` and `replay --json`.
+struct GuideOutput: Encodable {
+    var frames: [GuideFrameRecord]
+    var events: [GuideEventRecord]
+    var decisions: [Decision]
+    var speech: [GuideSpeechRecord]
+    var summary: GuideSummary
+}
