@@ -12,7 +12,7 @@ struct HeadScan: AsyncParsableCommand {
             a recording holds, or `headscan bench format` to measure the file format.
             """,
         subcommands: [
-            InspectCommand.self, ReplayCommand.self, ExportCommand.self, ImportTUMCommand.self,
+            InspectCommand.self, ReplayCommand.self, GuideCommand.self, ExportCommand.self, ImportTUMCommand.self,
             SimulateCommand.self, SynthesizeCommand.self, DetectCommand.self, MarkersCommand.self, BenchCommand.self,
         ])
 }
