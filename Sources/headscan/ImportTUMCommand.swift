@@ -22,34 +22,17 @@ struct ImportTUMCommand: ParsableCommand {
     @Option(help: "The scan file to create.")
     var out: String
 
-    @Option(help: "Colour storage: jpeg (small) or png (lossless).")
-    var color: ColorChoice = .jpeg
-
-    @Option(help: "JPEG quality, 1...100.")
-    var quality = 92
+    @OptionGroup var colorOptions: ColorOptions
 
     @Flag(help: "Replace the output file if it exists.")
     var overwrite = false
 
-    func validate() throws {
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1...100") }
-    }
-
     func run() throws {
         var bar = ProgressBar("Importing")
-        let options = ScanWriter.Options(colorCodec: color.codec(quality: quality), overwrite: overwrite)
+        let options = ScanWriter.Options(colorCodec: colorOptions.codec, overwrite: overwrite)
         let count = try TUMImporter().importFolder(fileURL(folder), to: fileURL(out), options: options) {
             bar.update($0, of: $1)
         }
         print("Imported \(count) frames into \(out)")
-    }
-}
-
-/// Colour storage as named on the command line.
-enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
-    case jpeg, png
-
-    func codec(quality: Int) -> ColorCodec {
-        self == .png ? .png : .jpeg(quality: quality)
     }
 }

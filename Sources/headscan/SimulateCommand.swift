@@ -55,8 +55,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Markers fallen off the cap (default: the scenario's).")
     var drop: Int?
 
-    @Option(help: "Colour storage: jpeg or png.")
-    var color: ColorChoice = .jpeg
+    @OptionGroup var colorOptions: ColorOptions
 
     @Flag(help: "Replace output files that exist.")
     var overwrite = false
@@ -72,7 +71,7 @@ struct SimulateCommand: ParsableCommand {
         let simulator = try Simulator(.init(
             scenario: try Scenario.named(scenario), seed: seed, seconds: seconds, head: head, droppedMarkers: drop))
         let writer = try ScanWriter(
-            url: fileURL(out), header: header(simulator), options: .init(colorCodec: color.codec(quality: 92), overwrite: overwrite))
+            url: fileURL(out), header: header(simulator), options: .init(colorCodec: colorOptions.codec, overwrite: overwrite))
         var frames: [FrameTruth] = []
         var bar = ProgressBar("Simulating")
         let clock = ContinuousClock()

@@ -25,18 +25,13 @@ struct SynthesizeCommand: ParsableCommand {
     @Option(help: "Scene seed.")
     var seed: UInt64 = 1
 
-    @Option(help: "Colour storage: jpeg (small) or png (lossless).")
-    var color: ColorChoice = .jpeg
-
-    @Option(help: "JPEG quality, 1...100.")
-    var quality = 92
+    @OptionGroup var colorOptions: ColorOptions
 
     @Flag(help: "Replace the output file if it exists.")
     var overwrite = false
 
     func validate() throws {
         guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1...100") }
     }
 
     func run() throws {
@@ -48,7 +43,7 @@ struct SynthesizeCommand: ParsableCommand {
             depthIntrinsics: intrinsics, capLayoutName: "none", metadata: ["seed": "\(seed)"])
         let writer = try ScanWriter(
             url: fileURL(out), header: header,
-            options: .init(colorCodec: color.codec(quality: quality), overwrite: overwrite))
+            options: .init(colorCodec: colorOptions.codec, overwrite: overwrite))
         let count = Int((seconds * scene.frameRate).rounded())
         var bar = ProgressBar("Recording")
         for index in 0..<count {

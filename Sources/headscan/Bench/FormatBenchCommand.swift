@@ -22,11 +22,7 @@ struct FormatBenchCommand: ParsableCommand {
     @Option(help: "Number of frames.")
     var frames = 300
 
-    @Option(help: "Colour storage: jpeg or png.")
-    var color: ColorChoice = .jpeg
-
-    @Option(help: "JPEG quality, 1...100.")
-    var quality = 92
+    @OptionGroup var colorOptions: ColorOptions
 
     @Option(help: "Scene seed.")
     var seed: UInt64 = 1
@@ -36,12 +32,11 @@ struct FormatBenchCommand: ParsableCommand {
 
     func validate() throws {
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1...100") }
     }
 
     func run() throws {
         let result = try FormatBenchmark(
-            frames: frames, colorCodec: color.codec(quality: quality), seed: seed
+            frames: frames, colorCodec: colorOptions.codec, seed: seed
         ).run()
         if json { try printJSON(result) } else { print(result.text) }
     }
