@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Markers", targets: ["Markers"]),
         .library(name: "Recording", targets: ["Recording"]),
         .library(name: "Simulation", targets: ["Simulation"]),
+        .library(name: "Cephalometry", targets: ["Cephalometry"]),
         .library(name: "Feedback", targets: ["Feedback"]),
         .executable(name: "headscan", targets: ["headscan"]),
     ],
@@ -48,11 +49,12 @@ let package = Package(
             exclude: ["Dictionaries/generate_dictionaries.py"]),
         .target(name: "Recording", dependencies: ["Geometry", "Imaging"]),
         .target(name: "Simulation", dependencies: ["Geometry", "Imaging", "Markers", "Recording"]),
+        .target(name: "Cephalometry", dependencies: ["Geometry", "Imaging", "Recording"]),
         .target(name: "Feedback", dependencies: ["Geometry", "Imaging", "Markers"]),
         .executableTarget(
             name: "headscan",
             dependencies: [
-                "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Feedback",
+                "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Cephalometry", "Feedback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
@@ -60,6 +62,7 @@ let package = Package(
         .testTarget(name: "MarkersTests", dependencies: ["Markers", "Imaging", "Geometry"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Imaging"]),
         .testTarget(name: "FeedbackTests", dependencies: ["Feedback", "Markers", "Simulation", "Geometry"]),
+        .testTarget(name: "CephalometryTests", dependencies: ["Cephalometry", "Geometry", "Simulation", "Recording", "Imaging"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Markers", "Recording", "Geometry", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,153 @@
+import Foundation
+import Geometry
+
+/// How the slice of greatest contour length is searched for.
+public struct MeasurementOptions: Sendable, Equatable {
+    /// Spacing of the slices scanned upward from the reference plane (metres, ≤ 1 mm).
+    public var step: Double
+    /// Widest hole in a slice that is bridged with a straight segment (metres).
+    public var maximumGap: Double
+    /// A bridged length above this (metres) makes the open contour a warning; smaller gaps are
+    /// reconstruction noise that moves no value measurably.
+    public var reportedGap: Double
+
+    /// The defaults: 1 mm steps, holes up to 30 mm bridged, gaps from 2 mm reported.
+    public init(step: Double = 0.001, maximumGap: Double = 0.030, reportedGap: Double = 0.002) {
+        self.step = step
+        self.maximumGap = maximumGap
+        self.reportedGap = reportedGap
+    }
+}
+
+/// A measured head with the geometry behind the numbers, for drawing and checking.
+public struct MeasuredSlice: Sendable, Equatable {
+    /// The clinical values.
+    public var measurement: HeadMeasurement
+    /// The head frame the slice was taken in.
+    public var frame: HeadFrame
+    /// Height of the slice above the reference plane (metres).
+    public var height: Double
+    /// The outline in the head frame's x–y (metres); the centre is the origin.
+    public var contour: SliceContour
+    /// Diagonal A's ends, front-left then back-right (head frame x–y, metres).
+    public var diagonalA: (front: SIMD2<Double>, back: SIMD2<Double>)
+    /// Diagonal B's ends, front-right then back-left.
+    public var diagonalB: (front: SIMD2<Double>, back: SIMD2<Double>)
+
+    public static func == (l: MeasuredSlice, r: MeasuredSlice) -> Bool {
+        l.measurement == r.measurement && l.frame == r.frame && l.height == r.height && l.contour == r.contour
+            && l.diagonalA == r.diagonalA && l.diagonalB == r.diagonalB
+    }
+}
+
+/// Measures CVAI, CVA, cranial index and circumference of a head mesh (SPEC §4).
+public enum Cephalometer {
+    /// Diagonal A's front end points 30° from straight ahead toward the infant's left (−x).
+    static let diagonalADirection = SIMD2(cos(120 * Double.pi / 180), sin(120 * Double.pi / 180))
+    /// Diagonal B's front end points 30° toward the infant's right.
+    static let diagonalBDirection = SIMD2(cos(60 * Double.pi / 180), sin(60 * Double.pi / 180))
+
+    /// Measures `mesh` (metres, any pose) with `landmarks` given in the same frame.
+    ///
+    /// Slices parallel to the reference plane are scanned upward in `options.step` steps, the
+    /// best refined by golden-section search; in the slice of greatest outline length the
+    /// diagonals run at ±30° from the mid-sagittal axis through the tragion midpoint.
+    public static func measure(
+        _ mesh: TriangleMesh, landmarks: HeadLandmarks, options: MeasurementOptions = .init()
+    ) throws(CephalometryError) -> MeasuredSlice {
+        try validate(mesh)
+        guard options.step > 0, options.step <= 0.001 else {
+            throw .unusableMesh("the slice step must be above 0 and at most 1 mm")
+        }
+        let frame = try HeadFrame(landmarks)
+        var warnings = landmarks.plausibilityWarnings(in: frame)
+        let slicer = HeightSlicer(mesh: mesh, headFromMesh: frame.headFromMesh, binHeight: options.step)
+        guard slicer.highest > 0 else {
+            throw .noContour("the mesh lies entirely below the plane through the tragions and nasion; check the landmarks belong to this mesh")
+        }
+        func contour(at z: Double) -> SliceContour? {
+            SliceContour.outer(of: slicer.chains(at: z), around: .zero, maximumGap: options.maximumGap)
+        }
+        func perimeter(at z: Double) -> Double { contour(at: z)?.polygon.perimeter ?? 0 }
+
+        var best: (z: Double, length: Double)?
+        var z = max(0, slicer.lowest)
+        while z < slicer.highest {
+            let length = perimeter(at: z)
+            if length > best?.length ?? 0 { best = (z, length) }
+            z += options.step
+        }
+        guard let coarse = best else {
+            throw .noContour("no slice above the reference plane surrounds the midpoint of the tragions; check the landmarks belong to this mesh and both are in metres")
+        }
+        // The outline length is smooth and single-peaked near its maximum.
+        var low = max(0, coarse.z - options.step), high = min(slicer.highest, coarse.z + options.step)
+        let ratio = (5.0.squareRoot() - 1) / 2
+        var a = high - ratio * (high - low), b = low + ratio * (high - low)
+        var la = perimeter(at: a), lb = perimeter(at: b)
+        for _ in 0..<30 {
+            if la > lb {
+                high = b; b = a; lb = la
+                a = high - ratio * (high - low); la = perimeter(at: a)
+            } else {
+                low = a; a = b; la = lb
+                b = low + ratio * (high - low); lb = perimeter(at: b)
+            }
+        }
+        var height = (low + high) / 2
+        var outline = contour(at: height)
+        if (outline?.polygon.perimeter ?? 0) < coarse.length {
+            height = coarse.z
+            outline = contour(at: height)
+        }
+        guard let outline else {
+            throw .noContour("the outline vanished while refining its height; the mesh may be badly broken near \(mm(coarse.z)) mm")
+        }
+
+        if outline.bridgedLength > options.reportedGap {
+            warnings.append(MeasurementWarning(
+                .openContour,
+                "the outline at \(mm(height)) mm had holes, bridged over \(mm(outline.bridgedLength)) mm in \(outline.bridges.count) place(s); rescan that region if values look wrong"))
+        }
+        if height > slicer.highest - options.step {
+            warnings.append(MeasurementWarning(
+                .sliceLeavesSurface,
+                "the longest outline is at the top of the scanned surface; the head may be cut off above, rescan the crown"))
+        }
+        if height < options.step {
+            warnings.append(MeasurementWarning(
+                .implausibleLandmarks,
+                "the head is widest at the reference plane itself; check that the tragions and nasion are on the ears and between the eyes"))
+        }
+
+        func diagonal(_ direction: SIMD2<Double>, name: String) throws(CephalometryError) -> (front: SIMD2<Double>, back: SIMD2<Double>) {
+            guard let front = outline.farthestCrossing(from: .zero, along: direction),
+                  let back = outline.farthestCrossing(from: .zero, along: -direction)
+            else { throw .noContour("diagonal \(name) does not cross the outline; the outline is not around the ear-line centre") }
+            for (end, which) in [(front, "front"), (back, "back")] where outline.isBridge(end.segment) {
+                warnings.append(MeasurementWarning(
+                    .sliceLeavesSurface,
+                    "diagonal \(name)'s \(which) end lies on a hole of the scan, so its length is interpolated; rescan that region"))
+            }
+            return (direction * front.distance, -direction * back.distance)
+        }
+        let diagonalA = try diagonal(diagonalADirection, name: "A")
+        let diagonalB = try diagonal(diagonalBDirection, name: "B")
+        let measurement = HeadMeasurement(
+            diagonalA: distance(diagonalA.front, diagonalA.back), diagonalB: distance(diagonalB.front, diagonalB.back),
+            length: outline.polygon.extent(along: SIMD2(0, 1)), width: outline.polygon.extent(along: SIMD2(1, 0)),
+            perimeter: outline.polygon.perimeter, sliceHeight: height, warnings: warnings)
+        return MeasuredSlice(
+            measurement: measurement, frame: frame, height: height, contour: outline,
+            diagonalA: diagonalA, diagonalB: diagonalB)
+    }
+
+    /// Rejects meshes no slice can be taken of.
+    static func validate(_ mesh: TriangleMesh) throws(CephalometryError) {
+        guard !mesh.faces.isEmpty else { throw .unusableMesh("it has no triangles; export the reconstruction as a surface, not a point cloud") }
+        guard mesh.isValid else { throw .unusableMesh("some triangles refer to vertices that do not exist; the file is damaged") }
+        guard mesh.vertices.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) else {
+            throw .unusableMesh("some vertices have non-finite coordinates; the file is damaged")
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/// A reason to trust a measurement less; the values are still reported.
+public struct MeasurementWarning: Sendable, Codable, Equatable, CustomStringConvertible {
+    /// What kind of doubt this is, for scripts and the app to act on.
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        /// The landmarks are where no infant's landmarks can be.
+        case implausibleLandmarks
+        /// The measured slice had holes that were bridged with straight segments.
+        case openContour
+        /// Part of the measurement lies where the mesh has no surface.
+        case sliceLeavesSurface
+    }
+
+    /// The kind of doubt.
+    public var kind: Kind
+    /// What was found and what to check, for the clinician.
+    public var message: String
+
+    /// A warning from its parts.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { "\(kind.rawValue): \(message)" }
+}

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Cephalometry
+import Foundation
+import Geometry
+
+/// `headscan measure`: CVAI, CVA, cranial index, circumference and severity of a head mesh.
+struct MeasureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "measure",
+        abstract: "Measure a head mesh: CVAI, CVA, cranial index, circumference, CHOA severity.",
+        discussion: """
+            MESH is a PLY triangle mesh in metres, in any pose. The landmarks JSON gives the \
+            nasion, nose tip and both tragions in the mesh's frame, in metres: \
+            {"nasion":[x,y,z],"noseTip":[x,y,z],"leftTragion":[x,y,z],"rightTragion":[x,y,z]}. \
+            The head is measured in the slice of greatest outline length above the plane \
+            through both tragions and the nasion (SPEC §4). Warnings say when to trust the \
+            values less; they do not change the exit status.
+
+            The optional calliper JSON holds hand measurements in millimetres: \
+            {"lengthMM":…,"widthMM":…,"diagonalAMM":…,"diagonalBMM":…,"circumferenceMM":…} \
+            (circumference optional); the output then compares them with the 3D values.
+
+            Examples:
+              headscan simulate --out s.hscan --truth s.truth.json --cvai 8
+              headscan measure s.truth.ply --landmarks landmarks.json --svg slice.svg --json
+            """)
+
+    @Argument(help: "The head mesh (PLY, metres).")
+    var mesh: String
+
+    @Option(help: "Landmarks JSON (metres, the mesh's frame).")
+    var landmarks: String
+
+    @Option(help: "Calliper measurements JSON (millimetres) to compare with.")
+    var calliper: String?
+
+    @Option(help: "Write the slice with its diagonals and values as SVG.")
+    var svg: String?
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func run() throws {
+        let meshData = try read(mesh, what: "mesh")
+        let headMesh = try PLY.decode([UInt8](meshData))
+        let points = try HeadLandmarks.decode(json: read(landmarks, what: "landmarks"))
+        let slice = try Cephalometer.measure(headMesh, landmarks: points)
+        var comparison: CalliperComparison?
+        if let calliper {
+            let values: CalliperMeasurements
+            do {
+                values = try JSONDecoder().decode(CalliperMeasurements.self, from: read(calliper, what: "calliper values"))
+            } catch let error as DecodingError {
+                throw ValidationError("--calliper: expected {\"lengthMM\", \"widthMM\", \"diagonalAMM\", \"diagonalBMM\"[, \"circumferenceMM\"]} in millimetres (\(error))")
+            }
+            comparison = try CalliperComparison(slice.measurement, calliper: values)
+        }
+        if let svg {
+            do {
+                try Data(SliceSVG.render(slice).utf8).write(to: fileURL(svg))
+            } catch {
+                throw ValidationError("--svg: cannot write \(svg): \(error.localizedDescription)")
+            }
+        }
+        let report = MeasureReport(measurement: slice.measurement, calliper: comparison)
+        if json { try printJSON(report) } else { print(report.text) }
+    }
+
+    private func read(_ path: String, what: String) throws -> Data {
+        do {
+            return try Data(contentsOf: fileURL(path))
+        } catch {
+            throw ValidationError("cannot read the \(what) file \(path): \(error.localizedDescription)")
+        }
+    }
+}
+
+/// What `headscan measure` prints: the measurement's fields at the top level, then the
+/// calliper comparison when one was asked for.
+struct MeasureReport: Encodable {
+    var measurement: HeadMeasurement
+    var calliper: CalliperComparison?
+
+    private enum CodingKeys: String, CodingKey { case calliper }
+
+    func encode(to encoder: any Encoder) throws {
+        try measurement.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(calliper, forKey: .calliper)
+    }
+
+    var text: String {
+        let m = measurement
+        func f(_ v: Double) -> String { String(format: "%.2f", v) }
+        var lines = [
+            "CVAI            \(f(m.cvai)) %   (CHOA \(m.severityLevel))",
+            "CVA             \(f(m.cvaMM)) mm, flattened side: \(m.flattenedSide.rawValue)",
+            "diagonal A / B  \(f(m.diagonalAMM)) / \(f(m.diagonalBMM)) mm",
+            "cranial index   \(f(m.ci))   (length \(f(m.lengthMM)) mm, width \(f(m.widthMM)) mm)",
+            "circumference   \(f(m.circumferenceMM)) mm",
+            "slice height    \(f(m.sliceHeightMM)) mm above the reference plane",
+        ]
+        if let c = calliper {
+            lines.append("calliper        CVAI \(f(c.calliperCVAI)) % (3D − calliper \(f(c.cvaiDifference))), CI \(f(c.calliperCI)) (\(f(c.ciDifference))), severity \(c.severityAgrees ? "agrees" : "differs: level \(c.calliperSeverityLevel.rawValue)")")
+        }
+        lines += m.warnings.map { "warning: \($0.message)" }
+        return lines.joined(separator: "\n")
+    }
+}
