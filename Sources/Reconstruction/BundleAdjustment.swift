@@ -1,0 +1,79 @@
+import Geometry
+
+/// A registered frame kept for refinement and fusion.
+public struct Keyframe: Sendable {
+    /// Index of the frame in the scan.
+    public var frameIndex: Int
+    /// Camera pose in the marker map's (head) frame.
+    public var mapFromCamera: RigidTransform
+    /// What the frame saw of the cap.
+    public var observations: [MarkerObservation]
+}
+
+/// Joint refinement of keyframe poses and marker corners under a robust (Huber) loss on 3D
+/// corner residuals, by alternating exact sub-problems: with poses fixed each corner is a
+/// weighted mean, with the map fixed each pose is a weighted Kabsch fit. Every step lowers the
+/// reweighted cost, and each sub-problem is solved exactly, so no damping or Jacobians are
+/// needed; the first keyframe is held fixed because it defines the map's frame.
+/// Reprojection residuals are not part of the cost (they are reported after the fact).
+struct BundleAdjustment {
+    var iterations = 15
+    /// Residual (metres) beyond which Huber's loss turns linear.
+    var huberDelta = 0.0005
+    /// Residuals beyond this are dropped altogether.
+    var rejectBeyond = 0.006
+    var imageOnlyWeight = 0.05
+
+    func refine(keyframes: inout [Keyframe], map: inout MarkerMap) {
+        guard !keyframes.isEmpty else { return }
+        var source: [SIMD3<Double>] = [], target: [SIMD3<Double>] = [], weights: [Double] = []
+        for _ in 0..<iterations {
+            // Map step.
+            var sums: [Int: [SIMD3<Double>]] = [:], totals: [Int: [Double]] = [:]
+            for frame in keyframes {
+                for o in frame.observations {
+                    guard let mapped = map.corners[o.id] else { continue }
+                    var s = sums[o.id] ?? Array(repeating: .zero, count: 4)
+                    var t = totals[o.id] ?? Array(repeating: 0, count: 4)
+                    for c in 0..<4 {
+                        let p = frame.mapFromCamera.apply(o.corners[c])
+                        let w = weight(distance(p, mapped[c]), o.fromDepth)
+                        s[c] += w * p
+                        t[c] += w
+                    }
+                    sums[o.id] = s
+                    totals[o.id] = t
+                }
+            }
+            for (id, s) in sums {
+                let t = totals[id]!
+                guard t.allSatisfy({ $0 > 0 }) else { continue }
+                map.corners[id] = (0..<4).map { s[$0] / t[$0] }
+            }
+            // Pose step.
+            for k in keyframes.indices.dropFirst() {
+                source.removeAll(keepingCapacity: true)
+                target.removeAll(keepingCapacity: true)
+                weights.removeAll(keepingCapacity: true)
+                let pose = keyframes[k].mapFromCamera
+                for o in keyframes[k].observations {
+                    guard let mapped = map.corners[o.id] else { continue }
+                    for c in 0..<4 {
+                        source.append(o.corners[c])
+                        target.append(mapped[c])
+                        weights.append(weight(distance(pose.apply(o.corners[c]), mapped[c]), o.fromDepth))
+                    }
+                }
+                if let fit = try? RigidAlignment.fit(from: source, to: target, weights: weights) {
+                    keyframes[k].mapFromCamera = fit.transform
+                }
+            }
+        }
+    }
+
+    private func weight(_ residual: Double, _ fromDepth: Bool) -> Double {
+        guard residual < rejectBeyond else { return 0 }
+        let base = fromDepth ? 1 : imageOnlyWeight
+        return residual <= huberDelta ? base : base * huberDelta / residual
+    }
+}

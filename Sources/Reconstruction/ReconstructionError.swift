@@ -1,0 +1,24 @@
+/// Why a reconstruction could not be made.
+public enum ReconstructionError: Error, Equatable, CustomStringConvertible {
+    /// The scan has no frames to work with.
+    case emptyScan
+    /// No frame showed enough cap markers (with depth) to start a marker map.
+    case noUsableMarkers(framesSeen: Int)
+    /// Too few frames registered to the marker map for a surface.
+    case tooFewRegisteredFrames(registered: Int, needed: Int)
+    /// The fused volume held no surface.
+    case emptySurface
+
+    public var description: String {
+        switch self {
+        case .emptyScan:
+            "the scan holds no readable frames; record again"
+        case .noUsableMarkers(let frames):
+            "none of the \(frames) frames shows at least 3 cap markers with depth; check that the infant wears the marker cap and that the markers are in view and lit"
+        case .tooFewRegisteredFrames(let registered, let needed):
+            "only \(registered) frames could be placed on the marker map (at least \(needed) are needed); scan more slowly and keep several markers in view"
+        case .emptySurface:
+            "no head surface was found in the depth data; keep the head 25–60 cm from the camera"
+        }
+    }
+}

@@ -1,0 +1,225 @@
+import Geometry
+import Imaging
+import Markers
+import Recording
+
+/// Settings of a reconstruction.
+public struct ReconstructionOptions: Sendable {
+    /// Use every n-th frame for markers (1 = all).
+    public var frameStride = 1
+    /// A registered frame becomes a keyframe after this much camera travel (metres) ...
+    public var keyframeTranslation = 0.02
+    /// ... or this much rotation (radians) since the last keyframe, or when it adds markers.
+    public var keyframeRotation = 8.0 * Double.pi / 180
+    /// TSDF voxel edge, metres.
+    public var voxelSize = 0.001
+    /// TSDF truncation distance, metres.
+    public var truncation = 0.004
+    /// Head region radius as a multiple of the sphere fitted to the cap.
+    public var regionScale = 1.25
+    /// Iterations of the bundle adjustment.
+    public var bundleIterations = 15
+
+    /// The defaults.
+    public init() {}
+}
+
+/// What the reconstruction is doing, for progress bars.
+public struct ReconstructionProgress: Sendable {
+    /// Name of the stage: "markers", "bundle adjustment", "fusion", "meshing".
+    public var stage: String
+    /// Units done in this stage.
+    public var done: Int
+    /// Units in this stage.
+    public var total: Int
+}
+
+/// Numbers about a finished reconstruction.
+public struct ReconstructionStatistics: Sendable, Codable, Equatable {
+    /// Frames in the scan.
+    public var framesTotal = 0
+    /// Frames examined (after the stride).
+    public var framesExamined = 0
+    /// Frames placed on the marker map.
+    public var framesUsed = 0
+    /// Examined frames that could not be placed (too few markers, unreadable, outliers).
+    public var framesRejected = 0
+    /// Keyframes refined and fused.
+    public var keyframes = 0
+    /// Markers in the map.
+    public var markersMapped = 0
+    /// RMS of the map's corners reprojected into the keyframes against the detections, pixels.
+    public var reprojectionRMSPixels = 0.0
+    /// RMS of the keyframes' 3D corners against the map after refinement, millimetres.
+    public var cornerRMSMillimetres = 0.0
+    /// Allocated TSDF blocks (8³ voxels each).
+    public var voxelBlocks = 0
+    /// Memory of the voxel data, bytes.
+    public var volumeBytes = 0
+    /// Vertices and triangles of the mesh.
+    public var vertices = 0
+    public var triangles = 0
+    /// Seconds per stage.
+    public var stageSeconds: [String: Double] = [:]
+}
+
+/// The outcome: marker map, keyframe poses and the fused head surface, all in the frame of
+/// the first keyframe's camera.
+public struct Reconstruction: Sendable {
+    /// The cap's markers.
+    public var map: MarkerMap
+    /// Refined keyframes.
+    public var keyframes: [Keyframe]
+    /// The head surface, metres.
+    public var mesh: TriangleMesh
+    /// The region that was fused.
+    public var region: HeadRegion
+    /// Numbers for reports.
+    public var statistics: ReconstructionStatistics
+}
+
+/// Scan → marker map → poses → fused head mesh.
+public struct Reconstructor: Sendable {
+    /// The cap the infant wore.
+    public var layout: CapLayout
+    /// Settings.
+    public var options: ReconstructionOptions
+
+    /// A reconstructor for scans made with `layout`.
+    public init(layout: CapLayout = .standard, options: ReconstructionOptions = .init()) {
+        self.layout = layout
+        self.options = options
+    }
+
+    /// Reconstructs from `frameCount` frames that `frame(i)` reads (nil or a throw: the frame
+    /// is unreadable and counted as rejected). Frames are read twice: once for markers, once
+    /// for the keyframes' depth, so memory stays bounded by one frame.
+    public func reconstruct(
+        frameCount: Int, frame: (Int) throws -> RGBDFrame?, progress: (ReconstructionProgress) -> Void = { _ in }
+    ) throws -> Reconstruction {
+        guard frameCount > 0 else { throw ReconstructionError.emptyScan }
+        let clock = ContinuousClock()
+        var stats = ReconstructionStatistics()
+        stats.framesTotal = frameCount
+        let detector = MarkerDetector(dictionary: try layout.dictionary())
+        let lifter = MarkerLifter(markerSide: layout.markerSide)
+        let validIDs = Set(layout.ids)
+        let registration = FrameRegistration()
+        var scratch: [SIMD3<Double>] = []
+        var map = MarkerMap()
+        var sums: [Int: ([SIMD3<Double>], Double)] = [:]
+        var keyframes: [Keyframe] = []
+        var colorIntrinsics: CameraIntrinsics?
+
+        // Stage 1: markers, registration and the incremental map.
+        var start = clock.now
+        let examined = Array(stride(from: 0, to: frameCount, by: max(1, options.frameStride)))
+        for (n, index) in examined.enumerated() {
+            progress(ReconstructionProgress(stage: "markers", done: n, total: examined.count))
+            stats.framesExamined += 1
+            guard let f = try? frame(index) else { stats.framesRejected += 1; continue }
+            colorIntrinsics = f.colorIntrinsics
+            let detections = detector.detect(in: f.color).filter { validIDs.contains($0.id) }
+            let observations = lifter.lift(
+                detections, depth: f.depth, colorIntrinsics: f.colorIntrinsics, depthIntrinsics: f.depthIntrinsics, scratch: &scratch)
+            let pose: RigidTransform
+            var inliers: Set<Int>
+            if map.corners.isEmpty {
+                let usable = observations.filter(\.fromDepth)
+                guard usable.count >= 3 else { stats.framesRejected += 1; continue }
+                pose = .identity
+                inliers = Set(usable.map(\.id))
+            } else {
+                guard let result = registration.register(observations, map: map) else { stats.framesRejected += 1; continue }
+                pose = result.mapFromCamera
+                inliers = Set(result.inliers)
+            }
+            stats.framesUsed += 1
+            var added = false
+            for o in observations where o.fromDepth {
+                let isNew = map.corners[o.id] == nil
+                guard inliers.contains(o.id) || isNew && inliers.count >= 2 else { continue }
+                let world = o.corners.map(pose.apply)
+                var entry = sums[o.id] ?? (Array(repeating: .zero, count: 4), 0)
+                for c in 0..<4 { entry.0[c] += world[c] }
+                entry.1 += 1
+                sums[o.id] = entry
+                map.corners[o.id] = entry.0.map { $0 / entry.1 }
+                if isNew { added = true; inliers.insert(o.id) }
+            }
+            let kept = observations.filter { inliers.contains($0.id) }
+            if let last = keyframes.last {
+                let relative = last.mapFromCamera.inverse * pose
+                guard added || length(relative.translation) > options.keyframeTranslation
+                    || relative.rotation.angle > options.keyframeRotation else { continue }
+            }
+            keyframes.append(Keyframe(frameIndex: index, mapFromCamera: pose, observations: kept))
+        }
+        stats.stageSeconds["markers"] = (clock.now - start).seconds
+        guard !map.corners.isEmpty, let colorK = colorIntrinsics else {
+            throw ReconstructionError.noUsableMarkers(framesSeen: stats.framesExamined)
+        }
+        guard keyframes.count >= 3 else { throw ReconstructionError.tooFewRegisteredFrames(registered: stats.framesUsed, needed: 3) }
+
+        // Stage 2: joint refinement.
+        start = clock.now
+        progress(ReconstructionProgress(stage: "bundle adjustment", done: 0, total: 1))
+        BundleAdjustment(iterations: options.bundleIterations).refine(keyframes: &keyframes, map: &map)
+        measureResiduals(keyframes: keyframes, map: map, intrinsics: colorK, into: &stats)
+        stats.keyframes = keyframes.count
+        stats.markersMapped = map.corners.count
+        stats.stageSeconds["bundleAdjustment"] = (clock.now - start).seconds
+
+        // Stage 3: fusion.
+        start = clock.now
+        guard let sphere = map.fittedSphere() else { throw ReconstructionError.noUsableMarkers(framesSeen: stats.framesExamined) }
+        let region = HeadRegion(centre: sphere.centre, radius: sphere.radius * options.regionScale)
+        let volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation)
+        for (n, keyframe) in keyframes.enumerated() {
+            progress(ReconstructionProgress(stage: "fusion", done: n, total: keyframes.count))
+            guard let f = try? frame(keyframe.frameIndex) else { continue }
+            volume.integrate(depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: keyframe.mapFromCamera, region: region)
+        }
+        stats.voxelBlocks = volume.blockCount
+        stats.volumeBytes = volume.memoryBytes
+        stats.stageSeconds["fusion"] = (clock.now - start).seconds
+
+        // Stage 4: surface.
+        start = clock.now
+        progress(ReconstructionProgress(stage: "meshing", done: 0, total: 1))
+        let mesh = volume.extractSurface()
+        guard !mesh.faces.isEmpty else { throw ReconstructionError.emptySurface }
+        stats.vertices = mesh.vertices.count
+        stats.triangles = mesh.faces.count
+        stats.stageSeconds["meshing"] = (clock.now - start).seconds
+        return Reconstruction(map: map, keyframes: keyframes, mesh: mesh, region: region, statistics: stats)
+    }
+
+    private func measureResiduals(keyframes: [Keyframe], map: MarkerMap, intrinsics: CameraIntrinsics, into stats: inout ReconstructionStatistics) {
+        var pixelSquares = 0.0, pixelCount = 0.0, cornerSquares = 0.0, cornerCount = 0.0
+        for keyframe in keyframes {
+            let cameraFromMap = keyframe.mapFromCamera.inverse
+            for o in keyframe.observations {
+                guard let mapped = map.corners[o.id] else { continue }
+                for c in 0..<4 {
+                    if let p = intrinsics.project(cameraFromMap.apply(mapped[c])) {
+                        let d = p - o.pixels[c]
+                        pixelSquares += (d * d).sum()
+                        pixelCount += 1
+                    }
+                    if o.fromDepth {
+                        let e = distance(keyframe.mapFromCamera.apply(o.corners[c]), mapped[c])
+                        cornerSquares += e * e
+                        cornerCount += 1
+                    }
+                }
+            }
+        }
+        stats.reprojectionRMSPixels = pixelCount > 0 ? (pixelSquares / pixelCount).squareRoot() : 0
+        stats.cornerRMSMillimetres = cornerCount > 0 ? (cornerSquares / cornerCount).squareRoot() * 1000 : 0
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
+}

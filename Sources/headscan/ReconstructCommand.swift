@@ -1,0 +1,192 @@
+import ArgumentParser
+import Foundation
+import Geometry
+import Markers
+import Reconstruction
+import Recording
+
+/// `headscan reconstruct`: marker map, camera poses and the fused head mesh from one scan.
+struct ReconstructCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reconstruct",
+        abstract: "Reconstruct the head: marker map, frame poses and a fused, metric mesh.",
+        discussion: """
+            The mesh is in metres, in the frame of the first keyframe's camera, unless \
+            --align-to names a simulator truth file: then mesh and marker map are moved into \
+            the truth's head frame through its marker corners, and the JSON reports the map's \
+            error. The mesh format follows the extension of --out: .ply (binary; --ascii for \
+            text), .obj or .stl.
+
+            Examples:
+              headscan reconstruct scan.hscan --out head.ply
+              headscan reconstruct sim.hscan --out head.ply --json --align-to sim.truth.json
+            """)
+
+    @Argument(help: "The scan file.")
+    var file: String
+
+    @Option(help: "The mesh to write (.ply, .obj or .stl).")
+    var out: String
+
+    @Flag(help: "Print the result as one line of JSON.")
+    var json = false
+
+    @Flag(help: "Write PLY as ASCII text.")
+    var ascii = false
+
+    @Option(help: "Write the marker map as JSON.")
+    var markersOut: String?
+
+    @Option(help: "Write the keyframe poses (worldFromCamera, row-major 4x4, output frame) as JSON.")
+    var posesOut: String?
+
+    @Option(help: "Simulator truth JSON to align the results to (evaluation).")
+    var alignTo: String?
+
+    @Option(help: "Use every n-th frame for the markers.")
+    var stride = 2
+
+    @Option(help: "Voxel size in millimetres.")
+    var voxelMM = 1.0
+
+    func validate() throws {
+        guard stride >= 1 else { throw ValidationError("--stride must be at least 1") }
+        guard voxelMM >= 0.25, voxelMM <= 10 else { throw ValidationError("--voxel-mm must be in 0.25...10") }
+        let ext = fileURL(out).pathExtension.lowercased()
+        guard ["ply", "obj", "stl"].contains(ext) else { throw ValidationError("--out must end in .ply, .obj or .stl") }
+    }
+
+    func run() throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let reader = try ScanReader(url: fileURL(file))
+        var options = ReconstructionOptions()
+        options.frameStride = stride
+        options.voxelSize = voxelMM / 1000
+        options.truncation = 4 * options.voxelSize
+        var bar = ProgressBar("Reconstructing")
+        var lastStage = ""
+        let result = try Reconstructor(layout: .standard, options: options).reconstruct(
+            frameCount: reader.frameCount, frame: { try reader.frame(at: $0) },
+            progress: { p in
+                if p.stage != lastStage {
+                    lastStage = p.stage
+                    bar = ProgressBar("Reconstructing (\(p.stage))")
+                }
+                bar.update(p.done + 1, of: p.total)
+            })
+        var outputFromMap = RigidTransform.identity
+        var report = Report(statistics: result.statistics)
+        if let alignTo {
+            let truth = try JSONDecoder().decode(TruthMarkers.self, from: Data(contentsOf: fileURL(alignTo)))
+            var source: [SIMD3<Double>] = [], target: [SIMD3<Double>] = []
+            for marker in truth.markers3D {
+                guard let mapped = result.map.corners[marker.id], marker.corners.count == 4 else { continue }
+                source += mapped
+                target += marker.corners.map { SIMD3($0[0], $0[1], $0[2]) }
+            }
+            let similarity = try RigidAlignment.fit(from: source, to: target, withScale: true)
+            let rigid = try RigidAlignment.fit(from: source, to: target)
+            outputFromMap = rigid.transform
+            report.mapRMSMillimetres = similarity.rms * 1000
+            report.mapRigidRMSMillimetres = rigid.rms * 1000
+            report.mapScale = similarity.scale
+            report.markersCompared = source.count / 4
+        }
+        let mesh = result.mesh.transformed(by: outputFromMap)
+        let url = fileURL(out)
+        let bytes: [UInt8] = switch url.pathExtension.lowercased() {
+        case "obj": OBJ.encode(mesh)
+        case "stl": STL.encode(mesh)
+        default: ascii ? PLY.encodeASCII(mesh, comment: "HeadScan reconstruction, metres") : PLY.encode(mesh, comment: "HeadScan reconstruction, metres")
+        }
+        try Data(bytes).write(to: url)
+        let map = result.map.transformed(by: outputFromMap)
+        if let markersOut {
+            let markers = map.ids.map { MapJSON.Marker(id: $0, corners: map.corners[$0]!.map { [$0.x, $0.y, $0.z] }) }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            try encoder.encode(MapJSON(markers: markers)).write(to: fileURL(markersOut))
+        }
+        if let posesOut {
+            let poses = result.keyframes.map {
+                PosesJSON.Pose(frame: $0.frameIndex, worldFromCamera: (outputFromMap * $0.mapFromCamera).matrixRowMajor)
+            }
+            try JSONEncoder().encode(PosesJSON(voxelSize: options.voxelSize, truncation: options.truncation,
+                regionCentre: outputFromMap.apply(result.region.centre).array, regionRadius: result.region.radius, poses: poses))
+                .write(to: fileURL(posesOut))
+        }
+        report.seconds = (clock.now - started).seconds
+        if json {
+            try printJSON(report)
+        } else {
+            let s = result.statistics
+            print("Frames: \(s.framesUsed) used, \(s.framesRejected) rejected of \(s.framesExamined) examined; \(s.keyframes) keyframes")
+            print("Markers mapped: \(s.markersMapped); reprojection RMS \(String(format: "%.3f", s.reprojectionRMSPixels)) px")
+            if let rms = report.mapRMSMillimetres { print(String(format: "Map vs truth: %.3f mm RMS after similarity alignment", rms)) }
+            print("Mesh: \(s.vertices) vertices, \(s.triangles) triangles → \(out)")
+            print(String(format: "Time: %.1f s (%@)", report.seconds,
+                         s.stageSeconds.sorted { $0.key < $1.key }.map { String(format: "%@ %.1f s", $0.key, $0.value) }.joined(separator: ", ")))
+        }
+    }
+}
+
+/// The JSON printed by `headscan reconstruct --json`.
+private struct Report: Encodable {
+    var framesTotal, framesUsed, framesRejected, keyframes, markersMapped, vertices, triangles, voxelBlocks, volumeBytes: Int
+    var reprojectionRMSPixels, cornerRMSMillimetres: Double
+    var stageSeconds: [String: Double]
+    var seconds = 0.0
+    var mapRMSMillimetres: Double?
+    var mapRigidRMSMillimetres: Double?
+    var mapScale: Double?
+    var markersCompared: Int?
+
+    init(statistics s: ReconstructionStatistics) {
+        framesTotal = s.framesTotal
+        framesUsed = s.framesUsed
+        framesRejected = s.framesRejected
+        keyframes = s.keyframes
+        markersMapped = s.markersMapped
+        vertices = s.vertices
+        triangles = s.triangles
+        voxelBlocks = s.voxelBlocks
+        volumeBytes = s.volumeBytes
+        reprojectionRMSPixels = s.reprojectionRMSPixels
+        cornerRMSMillimetres = s.cornerRMSMillimetres
+        stageSeconds = s.stageSeconds
+    }
+}
+
+/// The part of a simulator truth file that alignment needs.
+private struct TruthMarkers: Decodable {
+    struct Marker: Decodable {
+        var id: Int
+        var corners: [[Double]]
+    }
+    var markers3D: [Marker]
+}
+
+private struct MapJSON: Encodable {
+    struct Marker: Encodable {
+        var id: Int
+        var corners: [[Double]]
+    }
+    var markers: [Marker]
+}
+
+private struct PosesJSON: Encodable {
+    struct Pose: Encodable {
+        var frame: Int
+        var worldFromCamera: [Double]
+    }
+    var voxelSize: Double
+    var truncation: Double
+    var regionCentre: [Double]
+    var regionRadius: Double
+    var poses: [Pose]
+}
+
+private extension SIMD3 where Scalar == Double {
+    var array: [Double] { [x, y, z] }
+}
