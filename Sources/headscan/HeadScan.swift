@@ -13,7 +13,7 @@ struct HeadScan: AsyncParsableCommand {
             """,
         subcommands: [
             InspectCommand.self, ReplayCommand.self, GuideCommand.self, ExportCommand.self, ImportTUMCommand.self,
-            SimulateCommand.self, SynthesizeCommand.self, DetectCommand.self, MarkersCommand.self, BenchCommand.self,
+            SimulateCommand.self, SynthesizeCommand.self, DetectCommand.self, MarkersCommand.self, BenchCommand.self, ReconstructCommand.self,
             MeasureCommand.self,
         ])
 }
