@@ -109,7 +109,9 @@ public enum Cephalometer {
                 .openContour,
                 "the outline at \(mm(height)) mm had holes, bridged over \(mm(outline.bridgedLength)) mm in \(outline.bridges.count) place(s); rescan that region if values look wrong"))
         }
-        if height > slicer.highest - options.step {
+        // On a whole head the outline one step higher is only slightly shorter; where there is
+        // none, the scan ends right above the measured slice.
+        if contour(at: height + options.step) == nil {
             warnings.append(MeasurementWarning(
                 .sliceLeavesSurface,
                 "the longest outline is at the top of the scanned surface; the head may be cut off above, rescan the crown"))
