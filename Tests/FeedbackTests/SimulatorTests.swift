@@ -37,7 +37,7 @@ enum ClosedLoop {
         var summary = GuideSummary()
     }
 
-    static func run(_ scenario: Scenario, follow following: Bool, seconds: Double = 60, seed: UInt64 = 3) throws -> Result {
+    static func run(_ scenario: Scenario, follow following: Bool, seconds: Double = 60, seed: UInt64 = 1) throws -> Result {
         let simulator = try Simulator(.init(scenario: scenario, seed: seed, seconds: seconds))
         var guide = try ScanGuide()
         var result = Result()
@@ -117,6 +117,9 @@ enum ClosedLoop {
     func followingTheFeedbackKeepsPosition(_ scenario: Scenario) throws {
         let follower = try ClosedLoop.run(scenario, follow: true)
         let ignorer = try ClosedLoop.run(scenario, follow: false)
+        // With exact corners a restless infant never costs the overlap (both 0 s); then the
+        // follower must not do worse. Off-center does push markers out of the picture.
+        if scenario == .offCenter { #expect(ignorer.outOfPosition > 0) }
         #expect(follower.outOfPosition <= 0.7 * ignorer.outOfPosition,
                 "follower \(follower.outOfPosition) s, ignorer \(ignorer.outOfPosition) s")
         #expect(follower.completed != nil)

@@ -33,13 +33,20 @@ struct FeedbackBenchCommand: ParsableCommand {
     @Option(help: "Seeds per scenario (results are averaged).")
     var seeds = 5
 
+    @Flag(help: "Closed loop on rendered frames through the marker detector (slow, realistic) instead of exact projected corners.")
+    var render = false
+
+    @Option(help: "Scenarios for the closed loop, comma-separated.")
+    var scenarios = "off-center,restless,too-close,ideal"
+
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
     func run() throws {
         let speed = try measureSpeed()
         var loops: [ClosedLoopResult] = []
-        for scenario in [Scenario.offCenter, .restless, .tooClose, .ideal] {
+        for name in scenarios.split(separator: ",") {
+            let scenario = try Scenario.named(String(name))
             var follower = [LoopRun](), ignorer = [LoopRun]()
             for seed in 1...UInt64(seeds) {
                 follower.append(try closedLoop(scenario, follow: true, seed: seed))
@@ -47,7 +54,8 @@ struct FeedbackBenchCommand: ParsableCommand {
             }
             loops.append(ClosedLoopResult(scenario: scenario.rawValue, follower: .init(follower), ignorer: .init(ignorer)))
         }
-        let result = FeedbackBenchResult(frames: frames, markersPerFrame: 60, msPerFrame: speed, closedLoop: loops)
+        let result = FeedbackBenchResult(
+            frames: frames, markersPerFrame: 60, msPerFrame: speed, rendered: render, closedLoop: loops)
         if json { try printJSON(result) } else { print(result.text) }
     }
 
@@ -83,17 +91,29 @@ struct FeedbackBenchCommand: ParsableCommand {
     private func closedLoop(_ scenario: Scenario, follow: Bool, seed: UInt64) throws -> LoopRun {
         let simulator = try Simulator(.init(scenario: scenario, seed: seed, seconds: seconds))
         let k = simulator.configuration.intrinsics
+        let detector = MarkerDetector(dictionary: try CapLayout.standard.dictionary())
         var guide = try ScanGuide()
         var steering = Steering.none
         var region: (HeadRegion, Double)?
         var run = LoopRun()
-        while let truth = simulator.advance(steering: steering) {
-            let m = truth.meshFromCamera
-            let distance = (m[3] * m[3] + m[7] * m[7] + m[11] * m[11]).squareRoot()
-            let depth: Float = distance < 0.2 ? .nan : Float(distance)
-            let update = guide.update(FrameObservation(
-                timestamp: truth.timestamp, width: k.width, height: k.height,
-                markers: truth.markers.map { ObservedMarker(id: $0.id, corners: $0.corners.map { SIMD2($0[0], $0[1]) }, depths: [depth, depth, depth, depth]) }))
+        while true {
+            let observation: FrameObservation
+            if render {
+                guard let rendered = simulator.nextFrame(steering: steering) else { break }
+                let f = rendered.frame
+                observation = FrameObservation(
+                    timestamp: f.timestamp, width: f.color.width, height: f.color.height,
+                    detected: detector.detect(in: f.color), depth: f.depth)
+            } else {
+                guard let truth = simulator.advance(steering: steering) else { break }
+                let m = truth.meshFromCamera
+                let distance = (m[3] * m[3] + m[7] * m[7] + m[11] * m[11]).squareRoot()
+                let depth: Float = distance < 0.2 ? .nan : Float(distance)
+                observation = FrameObservation(
+                    timestamp: truth.timestamp, width: k.width, height: k.height,
+                    markers: truth.markers.map { ObservedMarker(id: $0.id, corners: $0.corners.map { SIMD2($0[0], $0[1]) }, depths: [depth, depth, depth, depth]) })
+            }
+            let update = guide.update(observation)
             if update.raw.kind != .ideal { run.outOfPosition += 1 / Simulator.frameRate }
             if update.completed, run.completed == nil { run.completed = update.time }
             run.progress = update.progress.percent
@@ -163,10 +183,14 @@ struct FeedbackBenchResult: Encodable {
     var frames: Int
     var markersPerFrame: Int
     var msPerFrame: Double
+    var rendered: Bool
     var closedLoop: [ClosedLoopResult]
 
     var text: String {
-        var lines = [String(format: "scan guide: %.4f ms per frame with %d markers (%d frames, one core)", msPerFrame, markersPerFrame, frames)]
+        var lines = [
+            String(format: "scan guide: %.4f ms per frame with %d markers (%d frames, one core)", msPerFrame, markersPerFrame, frames),
+            rendered ? "closed loop on rendered frames through the marker detector:" : "closed loop on exact projected corners:",
+        ]
         for r in closedLoop {
             func describe(_ s: LoopStats) -> String {
                 String(format: "out of position %.1f s, completed %d/%d", s.meanOutOfPositionSeconds, s.completedRuns, s.runs)
