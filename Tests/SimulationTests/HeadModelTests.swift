@@ -45,10 +45,12 @@ struct HeadModelTests {
         let head = try HeadModel(HeadParameters(cvai: 5))
         let l = head.landmarks
         #expect(l.nasion.z == 0 && l.leftTragion.z == 0 && l.rightTragion.z == 0)
+        // The origin is the tragion midpoint even on a flattened head.
+        #expect(abs(l.leftTragion.x + l.rightTragion.x) < 1e-9)
         #expect(l.leftTragion.x < 0 && l.rightTragion.x > 0)
         #expect(l.noseTip.y > l.nasion.y && l.noseTip.z < 0)
         // The tragion is on the outline scaled to the reference plane.
-        let p = SIMD2(l.rightTragion.x, -head.outline.centreOffset)
+        let p = SIMD2(l.rightTragion.x, 0) - head.outline.centre
         let r = head.outline.radius(at: atan2(p.y, p.x)) * head.scale(atHeight: 0)
         #expect(abs((p * p).sum().squareRoot() - r) < 1e-9)
     }

@@ -26,16 +26,19 @@ public struct HeadModel: Sendable {
         widestHeight = parameters.widestOutlineHeightMM / 1000
         crownHeight = parameters.crownHeightMM / 1000
         faceDepth = parameters.faceDepthMM / 1000
-        outline = Self.solveOutline(parameters)
+        outline = Self.solveOutline(parameters, referenceScale: Self.scale(atHeight: 0, widest: widestHeight, crown: crownHeight, face: faceDepth))
         measurements = Self.measure(outline)
         landmarks = Landmarks(outline: outline, widestHeight: widestHeight, faceDepth: faceDepth)
     }
 
     /// How much the outline is scaled at height `z` (1 at the widest outline, 0 at crown and chin).
     public func scale(atHeight z: Double) -> Double {
-        let h = z - widestHeight
-        let extent = h >= 0 ? crownHeight : faceDepth
-        let u = h / extent
+        Self.scale(atHeight: z, widest: widestHeight, crown: crownHeight, face: faceDepth)
+    }
+
+    private static func scale(atHeight z: Double, widest: Double, crown: Double, face: Double) -> Double {
+        let h = z - widest
+        let u = h / (h >= 0 ? crown : face)
         return u >= 1 || u <= -1 ? 0 : (1 - u * u).squareRoot()
     }
 
@@ -43,7 +46,7 @@ public struct HeadModel: Sendable {
     public func surfacePoint(phi: Double, psi: Double) -> SIMD3<Double> {
         let extent = psi >= 0 ? crownHeight : faceDepth
         let r = outline.radius(at: phi) * cos(psi)
-        return SIMD3(r * cos(phi), r * sin(phi) + outline.centreOffset, widestHeight + extent * sin(psi))
+        return SIMD3(r * cos(phi) + outline.lateralOffset, r * sin(phi) + outline.centreOffset, widestHeight + extent * sin(psi))
     }
 
     /// Outward unit normal at outline angle `phi` and elevation `psi`.
@@ -67,20 +70,31 @@ public struct HeadModel: Sendable {
             perimeter: polygon.perimeter)
     }
 
-    /// Finds semi-axes and flattening so that length, cranial index and CVAI hit their targets.
-    static func solveOutline(_ p: HeadParameters) -> HeadOutline {
+    /// Finds semi-axes, flattening and sideways shift so that length, cranial index and CVAI
+    /// hit their targets with the diagonals through the tragion midpoint (SPEC §4).
+    static func solveOutline(_ p: HeadParameters, referenceScale: Double) -> HeadOutline {
         let length = p.lengthMM / 1000
         var outline = HeadOutline(
             halfWidth: length * p.cranialIndex / 200, halfLength: length / 2, flattening: 0,
             flatSide: p.flatSide, eggness: p.eggness, centreOffset: p.centreOffsetMM / 1000)
         for _ in 0..<8 {
             outline.flattening = solveFlattening(outline, cvai: p.cvai)
+            centreBetweenTragions(&outline, scale: referenceScale)
             let m = measure(outline)
             outline.halfLength *= p.lengthMM / m.lengthMM
             outline.halfWidth *= (p.lengthMM * p.cranialIndex / 100) / m.widthMM
         }
         outline.flattening = solveFlattening(outline, cvai: p.cvai)
         return outline
+    }
+
+    /// Shifts the outline sideways until the tragions, on the outline at the reference
+    /// plane, lie symmetrically about the origin.
+    private static func centreBetweenTragions(_ outline: inout HeadOutline, scale: Double) {
+        for _ in 0..<6 {
+            let right = outline.reach(along: 0, scale: scale), left = outline.reach(along: Double.pi, scale: scale)
+            outline.lateralOffset -= (right - left) / 2
+        }
     }
 
     /// The flattening that gives `cvai`; CVAI grows monotonically with flattening.

@@ -18,6 +18,9 @@ public struct HeadOutline: Sendable, Equatable {
     public var eggness: Double
     /// Outline centre's distance in front of the ear-to-ear line, metres.
     public var centreOffset: Double
+    /// Outline centre's distance to the right of the tragion midpoint, metres: a flattened
+    /// head is not symmetric, so its centre is shifted to keep the origin between the ears.
+    public var lateralOffset = 0.0
 
     /// Angular half-width of the flattened and bossed patches.
     static let patchHalfWidth = 55.0 * Double.pi / 180
@@ -43,6 +46,9 @@ public struct HeadOutline: Sendable, Equatable {
         return c * c
     }
 
+    /// The outline centre relative to the ear-line centre.
+    public var centre: SIMD2<Double> { SIMD2(lateralOffset, centreOffset) }
+
     /// Distance from the ear-line centre to the outline scaled by `scale`, along `direction`
     /// (an angle as above); exact to floating-point precision by bisection.
     public func reach(along direction: Double, scale: Double = 1) -> Double {
@@ -50,7 +56,7 @@ public struct HeadOutline: Sendable, Equatable {
         var low = 0.0, high = 0.5
         for _ in 0..<80 {
             let t = (low + high) / 2
-            let p = u * t - SIMD2(0, centreOffset)
+            let p = u * t - centre
             let inside = (p * p).sum().squareRoot() < scale * radius(at: atan2(p.y, p.x))
             if inside { low = t } else { high = t }
         }
@@ -61,7 +67,7 @@ public struct HeadOutline: Sendable, Equatable {
     public func polygon(samples: Int = 20_000, scale: Double = 1) -> [SIMD2<Double>] {
         (0..<samples).map { i in
             let phi = Double(i) / Double(samples) * 2 * Double.pi
-            return SIMD2(cos(phi), sin(phi)) * (scale * radius(at: phi)) + SIMD2(0, centreOffset)
+            return SIMD2(cos(phi), sin(phi)) * (scale * radius(at: phi)) + centre
         }
     }
 }
