@@ -29,10 +29,13 @@ def read_ply(path):
         v = np.array([[float(x) for x in r.split()[:3]] for r in rows[:nv]])
         f = np.array([[int(x) for x in r.split()[1:4]] for r in rows[nv:nv + nf]], dtype=np.int64)
         return v, f
-    assert all(p == 'float' for p in props), props
-    v = np.frombuffer(data, dtype='<f4', count=nv * 3, offset=end).reshape(nv, 3).astype(np.float64)
+    sizes = {'float': '<f4', 'double': '<f8', 'uchar': 'u1', 'int': '<i4', 'uint': '<u4', 'float32': '<f4', 'float64': '<f8', 'uint8': 'u1'}
+    names = [l.split()[2] for l in header if l.startswith('property') and not l.startswith('property list')][:len(props)]
+    vdt = np.dtype([(n, sizes[t]) for n, t in zip(names, props)])
+    raw = np.frombuffer(data, dtype=vdt, count=nv, offset=end)
+    v = np.stack([raw['x'], raw['y'], raw['z']], 1).astype(np.float64)
     fdt = np.dtype([('n', 'u1'), ('i', '<i4', 3)])
-    f = np.frombuffer(data, dtype=fdt, count=nf, offset=end + nv * 12)['i'].astype(np.int64)
+    f = np.frombuffer(data, dtype=fdt, count=nf, offset=end + nv * vdt.itemsize)['i'].astype(np.int64)
     return v, f
 
 

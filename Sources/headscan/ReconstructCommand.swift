@@ -40,6 +40,9 @@ struct ReconstructCommand: ParsableCommand {
     @Option(help: "Write the keyframe poses (worldFromCamera, row-major 4x4, output frame) as JSON.")
     var posesOut: String?
 
+    @Option(help: "Folder for the keyframes' raw depth (float32 metres, little-endian, NaN = none), for comparisons.")
+    var keyframeDepthOut: String?
+
     @Option(help: "Simulator truth JSON to align the results to (evaluation).")
     var alignTo: String?
 
@@ -112,11 +115,21 @@ struct ReconstructCommand: ParsableCommand {
             let poses = result.keyframes.map {
                 PosesJSON.Pose(frame: $0.frameIndex, worldFromCamera: (outputFromMap * $0.mapFromCamera).matrixRowMajor)
             }
-            try JSONEncoder().encode(PosesJSON(voxelSize: options.voxelSize, truncation: options.truncation,
+            let k = reader.header.depthIntrinsics
+            try JSONEncoder().encode(PosesJSON(intrinsics: [k.fx, k.fy, k.cx, k.cy, Double(k.width), Double(k.height)], voxelSize: options.voxelSize, truncation: options.truncation,
                 regionCentre: outputFromMap.apply(result.region.centre).array, regionRadius: result.region.radius, poses: poses))
                 .write(to: fileURL(posesOut))
         }
         report.seconds = (clock.now - started).seconds
+        if let keyframeDepthOut {
+            let folder = fileURL(keyframeDepthOut)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for keyframe in result.keyframes {
+                let depth = try reader.frame(at: keyframe.frameIndex).depth
+                let raw = depth.pixels.withUnsafeBufferPointer { Data(buffer: $0) }
+                try raw.write(to: folder.appendingPathComponent(String(format: "%05d.f32", keyframe.frameIndex)))
+            }
+        }
         if json {
             try printJSON(report)
         } else {
@@ -180,6 +193,7 @@ private struct PosesJSON: Encodable {
         var frame: Int
         var worldFromCamera: [Double]
     }
+    var intrinsics: [Double]
     var voxelSize: Double
     var truncation: Double
     var regionCentre: [Double]
