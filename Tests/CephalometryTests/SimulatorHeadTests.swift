@@ -5,21 +5,9 @@ import Testing
 @testable import Cephalometry
 
 /// The simulator's landmarks as the product's type.
-///
-/// The simulator places each tragion on its own side's outline, so on a flattened head the
-/// tragion midpoint lies up to 1.1 mm sideways of the simulator's origin, which is where its
-/// own figures centre the diagonals. `symmetric` moves the tragions to ±(their mean distance)
-/// so that the midpoint is that origin, as the simulator's frame documents, and its figures
-/// are the exact answer for these landmarks.
-func productLandmarks(_ head: HeadModel, symmetric: Bool = false) -> HeadLandmarks {
+func productLandmarks(_ head: HeadModel) -> HeadLandmarks {
     let l = head.landmarks
-    var left = l.leftTragion, right = l.rightTragion
-    if symmetric {
-        let half = (right.x - left.x) / 2
-        left.x = -half
-        right.x = half
-    }
-    return HeadLandmarks(nasion: l.nasion, noseTip: l.noseTip, leftTragion: left, rightTragion: right)
+    return HeadLandmarks(nasion: l.nasion, noseTip: l.noseTip, leftTragion: l.leftTragion, rightTragion: l.rightTragion)
 }
 
 @Suite("Simulator heads")
@@ -29,7 +17,7 @@ struct SimulatorHeadTests {
     func simulatorHead(target: Double, side: FlatSide) throws {
         let head = try HeadModel(HeadParameters(cvai: target, flatSide: side))
         let mesh = HeadMesh.make(head).transformed(by: oddPose)
-        let slice = try Cephalometer.measure(mesh, landmarks: productLandmarks(head, symmetric: true).transformed(by: oddPose))
+        let slice = try Cephalometer.measure(mesh, landmarks: productLandmarks(head).transformed(by: oddPose))
         let m = slice.measurement
         #expect(abs(m.cvai - head.measurements.cvai) < 0.2, "CVAI \(m.cvai) vs \(head.measurements.cvai)")
         #expect(abs(m.ci - head.measurements.ci) < 0.5, "CI \(m.ci) vs \(head.measurements.ci)")

@@ -32,7 +32,6 @@ struct MeasureBenchCommand: ParsableCommand {
         let result = MeasureBenchResult(
             triangles: timing.triangles, medianSeconds: timing.median, bestSeconds: timing.best, heads: heads,
             worstCVAIError: heads.map(\.cvaiError).max() ?? 0, worstCIError: heads.map(\.ciError).max() ?? 0,
-            worstCVAIErrorRawLandmarks: heads.map(\.cvaiErrorRawLandmarks).max() ?? 0,
             sensitivity: sensitivity, worstSensitivity: sensitivity.map(\.worstCVAIChange).max() ?? 0)
         if json { try printJSON(result) } else { print(result.text) }
     }
@@ -76,13 +75,11 @@ struct MeasureBenchCommand: ParsableCommand {
             for target in [0, 3.5, 6.25, 8.75, 12] {
                 let head = try HeadModel(HeadParameters(cvai: target, flatSide: side))
                 let mesh = HeadMesh.make(head)
-                let m = try Cephalometer.measure(mesh, landmarks: Self.landmarks(head, symmetric: true)).measurement
-                let raw = try Cephalometer.measure(mesh, landmarks: Self.landmarks(head)).measurement
+                let m = try Cephalometer.measure(mesh, landmarks: Self.landmarks(head)).measurement
                 heads.append(MeasuredHead(
                     side: side.rawValue, targetCVAI: target, modelCVAI: head.measurements.cvai, measuredCVAI: m.cvai,
                     cvaiError: abs(m.cvai - head.measurements.cvai), modelCI: head.measurements.ci, measuredCI: m.ci,
-                    ciError: abs(m.ci - head.measurements.ci),
-                    cvaiErrorRawLandmarks: abs(raw.cvai - head.measurements.cvai), flattenedSide: m.flattenedSide.rawValue))
+                    ciError: abs(m.ci - head.measurements.ci), flattenedSide: m.flattenedSide.rawValue))
             }
         }
         return heads
@@ -108,17 +105,10 @@ struct MeasureBenchCommand: ParsableCommand {
         }
     }
 
-    /// The simulator's landmarks; `symmetric` centres the tragions on the simulator's origin,
-    /// where its own figures centre the diagonals (its tragions sit up to 1.1 mm off it).
-    static func landmarks(_ head: HeadModel, symmetric: Bool = false) -> HeadLandmarks {
+    /// The simulator's landmarks as the product's type.
+    static func landmarks(_ head: HeadModel) -> HeadLandmarks {
         let l = head.landmarks
-        var left = l.leftTragion, right = l.rightTragion
-        if symmetric {
-            let half = (right.x - left.x) / 2
-            left.x = -half
-            right.x = half
-        }
-        return HeadLandmarks(nasion: l.nasion, noseTip: l.noseTip, leftTragion: left, rightTragion: right)
+        return HeadLandmarks(nasion: l.nasion, noseTip: l.noseTip, leftTragion: l.leftTragion, rightTragion: l.rightTragion)
     }
 }
 
@@ -132,7 +122,6 @@ struct MeasuredHead: Encodable {
     var modelCI: Double
     var measuredCI: Double
     var ciError: Double
-    var cvaiErrorRawLandmarks: Double
     var flattenedSide: String
 }
 
@@ -150,16 +139,15 @@ struct MeasureBenchResult: Encodable {
     var heads: [MeasuredHead]
     var worstCVAIError: Double
     var worstCIError: Double
-    var worstCVAIErrorRawLandmarks: Double
     var sensitivity: [LandmarkSensitivity]
     var worstSensitivity: Double
 
     var text: String {
         func f(_ v: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", v) }
         var lines = ["measure \(triangles) triangles: median \(f(medianSeconds)) s, best \(f(bestSeconds)) s (target ≤ 0.5 s)"]
-        lines.append("side   target  model CVAI  measured  error   model CI  measured  error   raw-landmark CVAI error")
+        lines.append("side   target  model CVAI  measured  error   model CI  measured  error")
         for h in heads {
-            lines.append("\(h.side.padding(toLength: 6, withPad: " ", startingAt: 0)) \(f(h.targetCVAI, 2))   \(f(h.modelCVAI))      \(f(h.measuredCVAI))   \(f(h.cvaiError))   \(f(h.modelCI, 2))     \(f(h.measuredCI, 2))     \(f(h.ciError))   \(f(h.cvaiErrorRawLandmarks))")
+            lines.append("\(h.side.padding(toLength: 6, withPad: " ", startingAt: 0)) \(f(h.targetCVAI, 2))   \(f(h.modelCVAI))      \(f(h.measuredCVAI))   \(f(h.cvaiError))   \(f(h.modelCI, 2))     \(f(h.measuredCI, 2))     \(f(h.ciError))")
         }
         lines.append("worst CVAI error \(f(worstCVAIError)) (target 0.2), worst CI error \(f(worstCIError)) (target 0.5)")
         lines.append("landmark ±2 mm, worst CVAI change: " + sensitivity.map { "\($0.landmark) \(f($0.worstCVAIChange))" }.joined(separator: ", ")
