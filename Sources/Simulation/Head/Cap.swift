@@ -49,8 +49,8 @@ public struct Cap: Sendable {
     public let dropped: [Int]
     /// Height of the cap's lower edge in the head frame (above ears and brows), metres.
     public static let lowerEdge = 0.012
-    /// How far stickers stand off the fabric (paper and glue), metres.
-    static let standOff = 0.0004
+    /// How far stickers stand off the fabric: the thickness of label paper, metres.
+    static let standOff = 0.0001
 
     /// Places `layout` on `head`, leaving out `dropped` IDs.
     public init(layout: CapLayout, head: HeadModel, dropped: Set<Int> = []) throws(SimulationError) {

@@ -8,6 +8,7 @@ struct InfantMotion {
     private let yaw: SmoothNoise, pitch: SmoothNoise, roll: SmoothNoise
     private let shift: (SmoothNoise, SmoothNoise, SmoothNoise)
     private let turns: Episodes
+    private let lurches: Episodes
     private let scale: Double
 
     /// The head turns about the neck.
@@ -20,6 +21,7 @@ struct InfantMotion {
         shift = (SmoothNoise(rng: &rng), SmoothNoise(rng: &rng), SmoothNoise(rng: &rng))
         scale = scenario.headMotionScale
         turns = Episodes(count: scenario == .restless ? max(1, Int(duration / 15)) : 0, duration: 1.5, total: duration, rng: &rng)
+        lurches = Episodes(count: scenario == .restless ? max(1, Int(duration / 12)) : 0, duration: 2, total: duration, ramp: 1, rng: &rng)
     }
 
     /// Where the head is at time `t`.
@@ -29,7 +31,11 @@ struct InfantMotion {
         let rotation = Rotation3(
             yaw: 0.05 * scale * yaw.value(at: t) + turnAngle, pitch: 0.04 * scale * pitch.value(at: t),
             roll: 0.03 * scale * roll.value(at: t))
+        // Now and then the infant squirms and the parent sways with it: the head moves 22 cm
+        // sideways or up and down, out of the picture, over a second, for about two seconds.
+        let lurch = lurches.strength(at: t)
         let offset = SIMD3(shift.0.value(at: t), shift.1.value(at: t), shift.2.value(at: t)) * (0.006 * scale)
+            + SIMD3(cos(lurch.direction), 0, sin(lurch.direction)) * (0.22 * lurch.value)
         return RigidTransform(rotation: rotation, translation: Self.pivot - rotation.apply(Self.pivot) + offset)
     }
 }

@@ -18,6 +18,18 @@ struct OperatorPath {
     private var distanceCorrection = 0.0
     /// Sideways and vertical shift of the phone from steering (world frame), metres.
     private var shift = SIMD3<Double>.zero
+    /// How much of the current off-centre lapse the operator has corrected on instruction (metres)
+    /// and in which direction the lapse points (angle in the picture, toward the phone's top).
+    private var offCentreCorrection = 0.0
+    private var offCentreDirection: Double?
+    /// How much of the current coming-too-close the operator has undone on instruction (0...1).
+    private var closeCorrection = 0.0
+    private var isTooClose = false
+
+    /// How far the operator points past the head during an off-centre lapse, metres.
+    static let offCentreReach = 0.25
+    /// How fast the phone moves on an instruction, metres per second.
+    static let steeringSpeed = 0.2
     /// Where steering asked to go, and how far the operator has turned toward it (0...1).
     private var regionTarget: (azimuth: Double, elevation: Double)?
     private var regionBlend = 0.0
@@ -41,6 +53,8 @@ struct OperatorPath {
     /// The phone's pose at time `t` after following `steering` for `dt` seconds.
     mutating func pose(at t: Double, dt: Double, steering: Steering) -> RigidTransform {
         follow(steering, dt: dt)
+        isTooClose = closeEpisodes.strength(at: t).value > 0
+        if !isTooClose { closeCorrection = 0 }
         var (azimuth, elevation) = plannedDirection(at: t)
         if let target = regionTarget {
             azimuth += regionBlend * angleBetween(azimuth, target.azimuth)
@@ -55,7 +69,12 @@ struct OperatorPath {
         let offCentre = offCentreEpisodes.strength(at: t)
         if offCentre.value > 0 {
             let (top, right, _) = straight.rotation.columns
-            aim += (top * cos(offCentre.direction) + right * sin(offCentre.direction)) * (0.2 * offCentre.value)
+            let reach = max(0, Self.offCentreReach * offCentre.value - offCentreCorrection)
+            aim += (top * cos(offCentre.direction) + right * sin(offCentre.direction)) * reach
+            offCentreDirection = offCentre.direction
+        } else {
+            offCentreDirection = nil
+            offCentreCorrection = 0
         }
         let forward = normalized(aim - eye)
         let up = Rotation3(axis: forward, angle: 0.08 * rollNoise.value(at: t)).apply(SIMD3(0, 0, 1))
@@ -83,7 +102,7 @@ struct OperatorPath {
 
     private func plannedDistance(at t: Double) -> Double {
         let planned = 0.34 + 0.05 * distanceNoise.value(at: t)
-        let close = closeEpisodes.strength(at: t).value
+        let close = max(0, closeEpisodes.strength(at: t).value - closeCorrection)
         return planned + (0.13 - planned) * close
     }
 
@@ -91,17 +110,27 @@ struct OperatorPath {
         let (top, right, _) = lastPose.rotation.columns
         var turningToRegion = false
         switch steering {
+        case .moveBack where isTooClose: closeCorrection += 2 * dt
         case .moveBack: distanceCorrection += 0.25 * dt
         case .moveCloser: distanceCorrection -= 0.25 * dt
-        case .movePhone(let x, let y): shift += (right * x + top * y) * (0.2 * dt)
+        case .movePhone(let x, let y):
+            // During a lapse the operator re-aims (the part of the move against the lapse);
+            // otherwise the phone itself moves.
+            let against = offCentreDirection.map { -(y * cos($0) + x * sin($0)) } ?? 0
+            if against > 0 {
+                offCentreCorrection += Self.steeringSpeed * dt * against
+            } else {
+                shift += (right * x + top * y) * (Self.steeringSpeed * dt)
+            }
         case .goTo(let region):
             regionTarget = Self.direction(of: region)
             regionBlend = min(1, regionBlend + dt)
             turningToRegion = true
         case .none:
-            // Without instructions the operator drifts back to the plan within a few seconds.
-            distanceCorrection *= exp(-dt / 3)
-            shift *= exp(-dt / 3)
+            // Without instructions the operator drifts back to the plan: they can see the
+            // infant, just not the screen.
+            distanceCorrection *= exp(-dt / 1.5)
+            shift *= exp(-dt / 1.5)
         }
         if !turningToRegion {
             regionBlend = max(0, regionBlend - 0.5 * dt)

@@ -22,9 +22,12 @@ struct SmoothNoise: Sendable {
 struct Episodes: Sendable {
     /// Start and end times in seconds, and a random sign or direction per episode.
     let spans: [(start: Double, end: Double, direction: Double)]
+    /// Seconds to build up and to fade.
+    let ramp: Double
 
     /// `count` episodes of `duration` seconds spread over `total` seconds, none in the first two.
-    init(count: Int, duration: Double, total: Double, rng: inout Xoshiro256) {
+    init(count: Int, duration: Double, total: Double, ramp: Double = 0.4, rng: inout Xoshiro256) {
+        self.ramp = ramp
         guard count > 0, total > 4 + duration else { spans = []; return }
         let slot = (total - 2) / Double(count)
         spans = (0..<count).map { k in
@@ -33,11 +36,11 @@ struct Episodes: Sendable {
         }
     }
 
-    /// How far into an episode `t` is: 0 outside, rising to 1 within 0.4 s, falling at its end.
+    /// How far into an episode `t` is: 0 outside, rising to 1 over the ramp, falling at its end.
     func strength(at t: Double) -> (value: Double, direction: Double) {
-        for span in spans where t > span.start - 0.4 && t < span.end + 0.4 {
-            let rise = min(1, max(0, (t - span.start + 0.4) / 0.4))
-            let fall = min(1, max(0, (span.end + 0.4 - t) / 0.4))
+        for span in spans where t > span.start - ramp && t < span.end + ramp {
+            let rise = min(1, max(0, (t - span.start + ramp) / ramp))
+            let fall = min(1, max(0, (span.end + ramp - t) / ramp))
             return (min(rise, fall), span.direction)
         }
         return (0, 0)

@@ -130,8 +130,11 @@ struct FeedbackBenchCommand: ParsableCommand {
         case .off where update.published.direction != .none:
             let d = update.published.direction
             return .movePhone(x: Double(d.horizontal), y: Double(d.vertical))
-        default:
+        case .ideal:
+            // Region guidance is about coverage: followed while the head is in view.
             if let (r, since) = region, update.time - since < 3 { return .goTo(r) }
+            return .none
+        default:
             return .none
         }
     }
