@@ -47,7 +47,8 @@ struct OperatorPath {
         rollNoise = SmoothNoise(rng: &rng, lowest: 0.05, highest: 0.2)
         let episodes = max(1, Int(duration / 20))
         closeEpisodes = Episodes(count: scenario == .tooClose ? 2 * episodes : 0, duration: 2.5, total: duration, rng: &rng)
-        offCentreEpisodes = Episodes(count: scenario == .offCenter ? 2 * episodes : 0, duration: 2.5, total: duration, rng: &rng)
+        // A lapse builds up over a second, as a hand drifts; it is not a jump.
+        offCentreEpisodes = Episodes(count: scenario == .offCenter ? 2 * episodes : 0, duration: 2.5, total: duration, ramp: 1, rng: &rng)
     }
 
     /// The phone's pose at time `t` after following `steering` for `dt` seconds.
