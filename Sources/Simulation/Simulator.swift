@@ -101,7 +101,7 @@ public final class Simulator {
         let blur = previous.map { motion(from: $0, to: (worldFromCamera, worldFromHead)) } ?? .zero
         previous = (worldFromCamera, worldFromHead)
         let (color, depth) = renderer.render(
-            worldFromCamera: worldFromCamera, worldFromHead: worldFromHead, blur: blur,
+            worldFromCamera: worldFromCamera, worldFromHead: worldFromHead, bodyShift: infant.bodyShift(at: t), blur: blur,
             noiseSeed: configuration.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index))
         let intrinsics = configuration.intrinsics
         let frame = RGBDFrame(timestamp: t, color: color, depth: depth, colorIntrinsics: intrinsics, depthIntrinsics: intrinsics)

@@ -24,6 +24,14 @@ struct InfantMotion {
         lurches = Episodes(count: scenario == .restless ? max(1, Int(duration / 12)) : 0, duration: 2, total: duration, ramp: 1, rng: &rng)
     }
 
+    /// How far infant and parent have swayed at time `t`: now and then a restless infant
+    /// squirms and the parent sways with it, 22 cm sideways or up and down, out of the
+    /// picture, building up over a second and lasting about two.
+    func bodyShift(at t: Double) -> SIMD3<Double> {
+        let lurch = lurches.strength(at: t)
+        return SIMD3(cos(lurch.direction), 0, sin(lurch.direction)) * (0.22 * lurch.value)
+    }
+
     /// Where the head is at time `t`.
     func worldFromHead(at t: Double) -> RigidTransform {
         let turn = turns.strength(at: t)
@@ -31,11 +39,8 @@ struct InfantMotion {
         let rotation = Rotation3(
             yaw: 0.05 * scale * yaw.value(at: t) + turnAngle, pitch: 0.04 * scale * pitch.value(at: t),
             roll: 0.03 * scale * roll.value(at: t))
-        // Now and then the infant squirms and the parent sways with it: the head moves 22 cm
-        // sideways or up and down, out of the picture, over a second, for about two seconds.
-        let lurch = lurches.strength(at: t)
         let offset = SIMD3(shift.0.value(at: t), shift.1.value(at: t), shift.2.value(at: t)) * (0.006 * scale)
-            + SIMD3(cos(lurch.direction), 0, sin(lurch.direction)) * (0.22 * lurch.value)
+            + bodyShift(at: t)
         return RigidTransform(rotation: rotation, translation: Self.pivot - rotation.apply(Self.pivot) + offset)
     }
 }

@@ -44,13 +44,16 @@ final class SceneRenderer {
     /// Nearest true depth per pixel from the last render (infinity where only the room is).
     var trueDepth: [Float] { rasterizer.depth }
 
-    /// One frame seen from `worldFromCamera` with the head at `worldFromHead`.
+    /// One frame seen from `worldFromCamera` with the head at `worldFromHead` and the bodies
+    /// (infant and parent) moved by `bodyShift` from their places in the room.
     func render(
-        worldFromCamera: RigidTransform, worldFromHead: RigidTransform, blur: SIMD2<Double>, noiseSeed: UInt64
+        worldFromCamera: RigidTransform, worldFromHead: RigidTransform, bodyShift: SIMD3<Double>, blur: SIMD2<Double>,
+        noiseSeed: UInt64
     ) -> (color: RGBAImage, depth: DepthImage) {
         let cameraFromWorld = worldFromCamera.inverse
         let cameraFromHead = cameraFromWorld * worldFromHead
-        geometry.cameraVertices(cameraFromHead: cameraFromHead, cameraFromWorld: cameraFromWorld, into: &vertices)
+        let cameraFromBodies = cameraFromWorld * RigidTransform(translation: bodyShift)
+        geometry.cameraVertices(cameraFromHead: cameraFromHead, cameraFromWorld: cameraFromBodies, into: &vertices)
         rasterizer.draw(vertices: vertices, faces: geometry.faces)
         var rng = Xoshiro256(seed: noiseSeed)
         var colour = shade(cameraFromHead: cameraFromHead, worldFromCamera: worldFromCamera, rng: &rng)
