@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Feedback", targets: ["Feedback"]),
         .library(name: "Cephalometry", targets: ["Cephalometry"]),
         .library(name: "Reconstruction", targets: ["Reconstruction"]),
+        .library(name: "Report", targets: ["Report"]),
         .executable(name: "headscan", targets: ["headscan"]),
     ],
     dependencies: [
@@ -53,10 +54,11 @@ let package = Package(
         .target(name: "Feedback", dependencies: ["Geometry", "Imaging", "Markers"]),
         .target(name: "Cephalometry", dependencies: ["Geometry", "Imaging", "Recording"]),
         .target(name: "Reconstruction", dependencies: ["Geometry", "Imaging", "Markers", "Recording"]),
+        .target(name: "Report", dependencies: ["Geometry", "Cephalometry", "Feedback"]),
         .executableTarget(
             name: "headscan",
             dependencies: [
-                "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Cephalometry", "Feedback", "Reconstruction",
+                "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Cephalometry", "Feedback", "Reconstruction", "Report",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
@@ -66,6 +68,7 @@ let package = Package(
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Imaging"]),
         .testTarget(name: "CephalometryTests", dependencies: ["Cephalometry", "Geometry", "Simulation", "Recording", "Imaging"]),
         .testTarget(name: "FeedbackTests", dependencies: ["Feedback", "Markers", "Simulation", "Geometry"]),
+        .testTarget(name: "ReportTests", dependencies: ["Report", "Cephalometry", "Feedback", "Geometry", "Simulation"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Markers", "Recording", "Geometry", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]

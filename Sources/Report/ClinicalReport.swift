@@ -1,0 +1,189 @@
+import Cephalometry
+import Feedback
+
+/// A labelled fact in the report's header blocks.
+public struct ReportFact: Sendable, Equatable {
+    public var label: String
+    public var value: String
+
+    public init(_ label: String, _ value: String) {
+        self.label = label
+        self.value = value
+    }
+}
+
+/// One row of the values table: a measure with its value in each column (nil = not taken).
+public struct ReportValueRow: Sendable, Equatable {
+    public var name: String
+    public var unit: String
+    public var values: [String?]
+}
+
+/// Values of the same measures from another source, such as the simulator's ground truth.
+public struct ReferenceValues: Sendable, Equatable {
+    /// The column heading, e.g. "Truth (simulation)".
+    public var label: String
+    public var cvai, cvaMM, diagonalAMM, diagonalBMM, lengthMM, widthMM, ci, circumferenceMM: Double
+
+    public init(
+        label: String, cvai: Double, cvaMM: Double, diagonalAMM: Double, diagonalBMM: Double,
+        lengthMM: Double, widthMM: Double, ci: Double, circumferenceMM: Double
+    ) {
+        self.label = label
+        self.cvai = cvai
+        self.cvaMM = cvaMM
+        self.diagonalAMM = diagonalAMM
+        self.diagonalBMM = diagonalBMM
+        self.lengthMM = lengthMM
+        self.widthMM = widthMM
+        self.ci = ci
+        self.circumferenceMM = circumferenceMM
+    }
+}
+
+/// Everything a report is made from.
+public struct ReportInputs: Sendable {
+    /// Patient facts in display order (ID, session, calliper date, ...).
+    public var patient: [ReportFact]
+    /// Scan facts in display order (file, frames, duration, ...).
+    public var scan: [ReportFact]
+    /// The measured slice: values and outline.
+    public var slice: MeasuredSlice
+    /// Hand measurements, when taken.
+    public var calliper: CalliperMeasurements?
+    /// Another source's values, when known.
+    public var reference: ReferenceValues?
+    /// The scan's feedback timeline, when kept.
+    public var timeline: FeedbackTimeline?
+    /// The mesh file's name, relative to the report.
+    public var meshFile: String
+    /// Remarks shown under the values, e.g. where the landmarks came from.
+    public var notes: [String]
+
+    public init(
+        patient: [ReportFact], scan: [ReportFact], slice: MeasuredSlice, calliper: CalliperMeasurements? = nil,
+        reference: ReferenceValues? = nil, timeline: FeedbackTimeline? = nil, meshFile: String, notes: [String] = []
+    ) {
+        self.patient = patient
+        self.scan = scan
+        self.slice = slice
+        self.calliper = calliper
+        self.reference = reference
+        self.timeline = timeline
+        self.meshFile = meshFile
+        self.notes = notes
+    }
+}
+
+/// A report's content, laid out once and written both as HTML and as PDF, so the two always
+/// show the same values.
+public struct ClinicalReport: Sendable {
+    public var title = "Head scan report"
+    public var patient: [ReportFact]
+    public var scan: [ReportFact]
+    /// Column headings of the values table after the measure's name.
+    public var columns: [String]
+    public var rows: [ReportValueRow]
+    /// The CHOA level of the 3D CVAI.
+    public var severity: SeverityLevel
+    /// "left", "right" or "none".
+    public var flattenedSide: String
+    public var slice: Drawing
+    public var timeline: Drawing?
+    /// Time in each position, milestones and completion, in words.
+    public var timelineFacts: [ReportFact]
+    public var meshFile: String
+    /// How to open the mesh.
+    public var meshHelp: [String]
+    public var notes: [String]
+    public var warnings: [String]
+
+    /// Lays out the report from its inputs.
+    public init(_ inputs: ReportInputs) {
+        let m = inputs.slice.measurement
+        patient = inputs.patient
+        scan = inputs.scan
+        severity = m.severityLevel
+        flattenedSide = m.flattenedSide.rawValue
+        columns = ["3D scan"] + (inputs.calliper == nil ? [] : ["Calliper"]) + (inputs.reference.map { [$0.label] } ?? [])
+        rows = Self.rows(m, calliper: inputs.calliper, reference: inputs.reference)
+        slice = SliceDrawing.make(inputs.slice)
+        timeline = inputs.timeline.map(TimelineDrawing.make)
+        timelineFacts = inputs.timeline.map(Self.timelineFacts) ?? []
+        meshFile = inputs.meshFile
+        meshHelp = [
+            "\(inputs.meshFile) is a triangle mesh in metres (PLY), in the head frame of the measurement.",
+            "Open it with MeshLab or CloudCompare, in Blender with File > Import > Stanford PLY, or on a Mac with Preview or Reality Composer.",
+            "Measure it again with: headscan measure \(inputs.meshFile) --landmarks annotations.json",
+        ]
+        notes = inputs.notes
+        warnings = m.warnings.map(\.message)
+    }
+
+    /// Every value as the report prints it: two decimals, a point as decimal separator.
+    public static func format(_ value: Double) -> String { String(format2: value) }
+
+    private static func rows(_ m: HeadMeasurement, calliper c: CalliperMeasurements?, reference r: ReferenceValues?) -> [ReportValueRow] {
+        func row(_ name: String, _ unit: String, _ ours: Double, _ hand: Double?, _ truth: Double?) -> ReportValueRow {
+            var values: [String?] = [format(ours)]
+            if c != nil { values.append(hand.map(format)) }
+            if r != nil { values.append(truth.map(format)) }
+            return ReportValueRow(name: name, unit: unit, values: values)
+        }
+        var rows = [
+            row("CVAI", "%", m.cvai, c?.cvai, r?.cvai),
+            row("CVA", "mm", m.cvaMM, c?.cvaMM, r?.cvaMM),
+            row("Diagonal A", "mm", m.diagonalAMM, c?.diagonalAMM, r?.diagonalAMM),
+            row("Diagonal B", "mm", m.diagonalBMM, c?.diagonalBMM, r?.diagonalBMM),
+            row("Length", "mm", m.lengthMM, c?.lengthMM, r?.lengthMM),
+            row("Width", "mm", m.widthMM, c?.widthMM, r?.widthMM),
+            row("Cranial index", "", m.ci, c?.ci, r?.ci),
+            row("Circumference", "mm", m.circumferenceMM, c?.circumferenceMM, r?.circumferenceMM),
+        ]
+        var levels: [String?] = [String(m.severityLevel.rawValue)]
+        if let c { levels.append(String(c.severityLevel.rawValue)) }
+        if let r { levels.append(String(SeverityLevel(cvai: r.cvai).rawValue)) }
+        rows.append(ReportValueRow(name: "CHOA level", unit: "", values: levels))
+        return rows
+    }
+
+    private static func timelineFacts(_ t: FeedbackTimeline) -> [ReportFact] {
+        func seconds(_ s: Double) -> String { String(format2: s) + " s" }
+        var facts = [
+            ReportFact("Scan length", seconds(t.duration)),
+            ReportFact("In position (ideal)", seconds(t.seconds(in: .ideal))),
+            ReportFact("Too close", seconds(t.seconds(in: .tooClose))),
+            ReportFact("Off centre", seconds(t.seconds(in: .off))),
+        ]
+        if !t.milestones.isEmpty {
+            facts.append(ReportFact("Milestones", t.milestones.map { "\($0.percent) % at \(seconds($0.time))" }.joined(separator: ", ")))
+        }
+        facts.append(ReportFact("Completed", t.completedAt.map { "at \(seconds($0))" } ?? "no"))
+        facts.append(ReportFact("Markers not seen", t.missingMarkers.isEmpty ? "none" : t.missingMarkers.map(String.init).joined(separator: ", ")))
+        return facts
+    }
+}
+
+extension SeverityLevel {
+    /// The level's meaning in a clinician's words.
+    public var meaning: String {
+        switch self {
+        case .level1: "Within normal limits (CVAI < 3.5 %). No treatment."
+        case .level2: "Mild (CVAI 3.5–6.25 %). Repositioning advised."
+        case .level3: "Moderate (CVAI 6.25–8.75 %). Repositioning or helmet, depending on age."
+        case .level4: "Severe (CVAI 8.75–11 %). Helmet advised."
+        case .level5: "Very severe (CVAI > 11 %). Helmet advised."
+        }
+    }
+
+    /// A colour for the level, green to red.
+    public var color: RGBColor {
+        switch self {
+        case .level1: RGBColor(hex: 0x2B8A3E)
+        case .level2: RGBColor(hex: 0x8AA61C)
+        case .level3: RGBColor(hex: 0xD9822B)
+        case .level4: RGBColor(hex: 0xD0461E)
+        case .level5: RGBColor(hex: 0xB00020)
+        }
+    }
+}
