@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "Feedback", targets: ["Feedback"]),
         .library(name: "Cephalometry", targets: ["Cephalometry"]),
         .library(name: "Reconstruction", targets: ["Reconstruction"]),
+        .library(name: "ScanLibrary", targets: ["ScanLibrary"]),
+        .library(name: "AppModel", targets: ["AppModel"]),
         .executable(name: "headscan", targets: ["headscan"]),
     ],
     dependencies: [
@@ -53,10 +55,16 @@ let package = Package(
         .target(name: "Feedback", dependencies: ["Geometry", "Imaging", "Markers"]),
         .target(name: "Cephalometry", dependencies: ["Geometry", "Imaging", "Recording"]),
         .target(name: "Reconstruction", dependencies: ["Geometry", "Imaging", "Markers", "Recording"]),
+        .target(name: "ScanLibrary", dependencies: ["Geometry", "Recording", "Feedback", "Cephalometry"]),
+        .target(
+            name: "AppModel",
+            dependencies: ["ScanLibrary", "Feedback", "Cephalometry", "Recording", "Markers", "Imaging", "Geometry"],
+            resources: [.copy("Strings")]),
         .executableTarget(
             name: "headscan",
             dependencies: [
                 "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Cephalometry", "Feedback", "Reconstruction",
+                "ScanLibrary", "AppModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
@@ -66,6 +74,8 @@ let package = Package(
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Imaging"]),
         .testTarget(name: "CephalometryTests", dependencies: ["Cephalometry", "Geometry", "Simulation", "Recording", "Imaging"]),
         .testTarget(name: "FeedbackTests", dependencies: ["Feedback", "Markers", "Simulation", "Geometry"]),
+        .testTarget(name: "ScanLibraryTests", dependencies: ["ScanLibrary", "Cephalometry", "Feedback"]),
+        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ScanLibrary", "Cephalometry", "Feedback", "Recording"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Markers", "Recording", "Geometry", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]
