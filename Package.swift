@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "Cephalometry", targets: ["Cephalometry"]),
         .library(name: "Reconstruction", targets: ["Reconstruction"]),
         .library(name: "Report", targets: ["Report"]),
+        .library(name: "ScanLibrary", targets: ["ScanLibrary"]),
+        .library(name: "AppModel", targets: ["AppModel"]),
         .executable(name: "headscan", targets: ["headscan"]),
     ],
     dependencies: [
@@ -55,10 +57,16 @@ let package = Package(
         .target(name: "Cephalometry", dependencies: ["Geometry", "Imaging", "Recording"]),
         .target(name: "Reconstruction", dependencies: ["Geometry", "Imaging", "Markers", "Recording"]),
         .target(name: "Report", dependencies: ["Geometry", "Cephalometry", "Feedback"]),
+        .target(name: "ScanLibrary", dependencies: ["Geometry", "Recording", "Feedback", "Cephalometry"]),
+        .target(
+            name: "AppModel",
+            dependencies: ["ScanLibrary", "Feedback", "Cephalometry", "Recording", "Markers", "Imaging", "Geometry"],
+            resources: [.copy("Strings")]),
         .executableTarget(
             name: "headscan",
             dependencies: [
-                "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Cephalometry", "Feedback", "Reconstruction", "Report",
+                "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Cephalometry", "Feedback", "Reconstruction",
+                "Report", "ScanLibrary", "AppModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
@@ -69,6 +77,8 @@ let package = Package(
         .testTarget(name: "CephalometryTests", dependencies: ["Cephalometry", "Geometry", "Simulation", "Recording", "Imaging"]),
         .testTarget(name: "FeedbackTests", dependencies: ["Feedback", "Markers", "Simulation", "Geometry"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Cephalometry", "Feedback", "Geometry", "Simulation"]),
+        .testTarget(name: "ScanLibraryTests", dependencies: ["ScanLibrary", "Cephalometry", "Feedback"]),
+        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ScanLibrary", "Cephalometry", "Feedback", "Recording"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Markers", "Recording", "Geometry", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,2 @@
+/// The app's screen models; see the files of this module.
+enum AppModelModule {}

@@ -1,0 +1,33 @@
+import Cephalometry
+import Foundation
+
+/// `measurement.json`: the 3D measurement of the scan; its presence marks a session as
+/// measured.
+public struct MeasurementRecord: LibraryDocument {
+    public static let fileName = "measurement.json"
+    public static let currentVersion = 1
+    public static let fieldNames: Set<String> = ["measurement", "calliper", "landmarks", "meshFile", "measuredAt"]
+
+    /// CVAI, CVA, cranial index, circumference, severity and warnings.
+    public var measurement: HeadMeasurement
+    /// The comparison with the hand measurement, when patient data was entered.
+    public var calliper: CalliperComparison?
+    /// The landmarks the head was measured with (metres, the mesh's frame).
+    public var landmarks: HeadLandmarks
+    /// The mesh measured, relative to the session folder (`head.ply`).
+    public var meshFile: String?
+    /// When it was measured.
+    public var measuredAt: Date
+
+    /// A measurement record from its values.
+    public init(
+        measurement: HeadMeasurement, calliper: CalliperComparison? = nil, landmarks: HeadLandmarks,
+        meshFile: String? = ScanSession.meshFileName, measuredAt: Date
+    ) {
+        self.measurement = measurement
+        self.calliper = calliper
+        self.landmarks = landmarks
+        self.meshFile = meshFile
+        self.measuredAt = measuredAt
+    }
+}

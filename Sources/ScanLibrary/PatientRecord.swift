@@ -1,0 +1,32 @@
+import Cephalometry
+import Foundation
+
+/// `patient.json`: who was scanned and what the calliper and tape measured by hand.
+public struct PatientRecord: LibraryDocument {
+    public static let fileName = "patient.json"
+    public static let currentVersion = 1
+    public static let fieldNames: Set<String> = ["patientID", "calliper", "enteredAt"]
+
+    /// The patient's ID, a positive whole number unique in the library.
+    public var patientID: Int
+    /// Head length, width, diagonals A and B and circumference in millimetres.
+    public var calliper: CalliperMeasurements
+    /// When the values were entered.
+    public var enteredAt: Date
+
+    /// A patient record from its values.
+    public init(patientID: Int, calliper: CalliperMeasurements, enteredAt: Date) {
+        self.patientID = patientID
+        self.calliper = calliper
+        self.enteredAt = enteredAt
+    }
+
+    public func validate() throws(ScanLibraryError) {
+        guard patientID > 0 else { throw .invalidPatientID(patientID) }
+        do {
+            try calliper.validate()
+        } catch {
+            throw .invalidDocument(file: Self.fileName, reason: error.description)
+        }
+    }
+}
