@@ -10,12 +10,19 @@ public struct MeasurementOptions: Sendable, Equatable {
     /// A bridged length above this (metres) makes the open contour a warning; smaller gaps are
     /// reconstruction noise that moves no value measurably.
     public var reportedGap: Double
+    /// Slices start this far above the reference plane (metres). An infant's ears reach
+    /// about 15–20 mm above the tragion, and on a scanned head they join the skull, so lower
+    /// slices run round the ears and their outline is longer than the skull's: the search
+    /// starts above them. The skull's widest outline lies higher (the occipitofrontal line).
+    public var lowestHeight: Double
 
-    /// The defaults: 1 mm steps, holes up to 30 mm bridged, gaps from 2 mm reported.
-    public init(step: Double = 0.001, maximumGap: Double = 0.030, reportedGap: Double = 0.002) {
+    /// The defaults: 1 mm steps, holes up to 30 mm bridged, gaps from 2 mm reported, slices
+    /// from 20 mm above the reference plane.
+    public init(step: Double = 0.001, maximumGap: Double = 0.030, reportedGap: Double = 0.002, lowestHeight: Double = 0.020) {
         self.step = step
         self.maximumGap = maximumGap
         self.reportedGap = reportedGap
+        self.lowestHeight = lowestHeight
     }
 }
 
@@ -71,7 +78,7 @@ public enum Cephalometer {
         func perimeter(at z: Double) -> Double { contour(at: z)?.polygon.perimeter ?? 0 }
 
         var best: (z: Double, length: Double)?
-        var z = max(0, slicer.lowest)
+        var z = max(options.lowestHeight, slicer.lowest)
         while z < slicer.highest {
             let length = perimeter(at: z)
             if length > best?.length ?? 0 { best = (z, length) }
@@ -81,7 +88,7 @@ public enum Cephalometer {
             throw .noContour("no slice above the reference plane surrounds the midpoint of the tragions; check the landmarks belong to this mesh and both are in metres")
         }
         // The outline length is smooth and single-peaked near its maximum.
-        var low = max(0, coarse.z - options.step), high = min(slicer.highest, coarse.z + options.step)
+        var low = max(options.lowestHeight, coarse.z - options.step), high = min(slicer.highest, coarse.z + options.step)
         let ratio = (5.0.squareRoot() - 1) / 2
         var a = high - ratio * (high - low), b = low + ratio * (high - low)
         var la = perimeter(at: a), lb = perimeter(at: b)
@@ -116,10 +123,10 @@ public enum Cephalometer {
                 .sliceLeavesSurface,
                 "the longest outline is at the top of the scanned surface; the head may be cut off above, rescan the crown"))
         }
-        if height < options.step {
+        if height < options.lowestHeight + options.step {
             warnings.append(MeasurementWarning(
                 .implausibleLandmarks,
-                "the head is widest at the reference plane itself; check that the tragions and nasion are on the ears and between the eyes"))
+                "the head is widest at the lowest slice measured, \(mm(options.lowestHeight)) mm above the reference plane; check that the tragions and nasion are on the ears and between the eyes"))
         }
 
         func diagonal(_ direction: SIMD2<Double>, name: String) throws(CephalometryError) -> (front: SIMD2<Double>, back: SIMD2<Double>) {

@@ -8,18 +8,34 @@ public struct FeedbackTimeline: Sendable, Codable, Equatable {
         public var start: Double
         public var end: Double
         public var position: PositionClass
+
+        public init(start: Double, end: Double, position: PositionClass) {
+            self.start = start
+            self.end = end
+            self.position = position
+        }
     }
 
     /// A progress sample, one per change of the percentage.
     public struct ProgressPoint: Sendable, Codable, Equatable {
         public var time: Double
         public var percent: Int
+
+        public init(time: Double, percent: Int) {
+            self.time = time
+            self.percent = percent
+        }
     }
 
     /// A milestone announced to the operator.
     public struct Milestone: Sendable, Codable, Equatable {
         public var time: Double
         public var percent: Int
+
+        public init(time: Double, percent: Int) {
+            self.time = time
+            self.percent = percent
+        }
     }
 
     /// Seconds from the first to the last frame.

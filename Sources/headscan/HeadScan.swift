@@ -8,12 +8,13 @@ struct HeadScan: AsyncParsableCommand {
         abstract: "Record, inspect and measure infant head scans (plagiocephaly).",
         discussion: """
             A scan is one .hscan file: colour and depth frames from the TrueDepth camera while \
-            the operator walks around the infant. Start with `headscan inspect FILE` to see what \
-            a recording holds, or `headscan bench format` to measure the file format.
+            the operator walks around the infant. Start with `headscan demo`: it simulates a \
+            guided scan, reconstructs and measures the head and writes a clinical report. \
+            `headscan inspect FILE` shows what a recording holds.
             """,
         subcommands: [
             InspectCommand.self, ReplayCommand.self, GuideCommand.self, ExportCommand.self, ImportTUMCommand.self,
             SimulateCommand.self, SynthesizeCommand.self, DetectCommand.self, MarkersCommand.self, BenchCommand.self, ReconstructCommand.self,
-            MeasureCommand.self,
+            MeasureCommand.self, DemoCommand.self, ReportCommand.self,
         ])
 }

@@ -37,6 +37,9 @@ struct MeasureCommand: ParsableCommand {
     @Option(help: "Write the slice with its diagonals and values as SVG.")
     var svg: String?
 
+    @Option(help: "Lowest slice height above the reference plane, millimetres (default 20: above the ears).")
+    var lowestSliceMM: Double?
+
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
@@ -44,7 +47,9 @@ struct MeasureCommand: ParsableCommand {
         let meshData = try read(mesh, what: "mesh")
         let headMesh = try PLY.decode([UInt8](meshData))
         let points = try HeadLandmarks.decode(json: read(landmarks, what: "landmarks"))
-        let slice = try Cephalometer.measure(headMesh, landmarks: points)
+        var options = MeasurementOptions()
+        if let lowestSliceMM { options.lowestHeight = lowestSliceMM / 1000 }
+        let slice = try Cephalometer.measure(headMesh, landmarks: points, options: options)
         var comparison: CalliperComparison?
         if let calliper {
             let values: CalliperMeasurements

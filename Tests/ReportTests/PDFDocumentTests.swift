@@ -26,10 +26,10 @@ struct PDFDocumentTests {
         #expect(text(Array(bytes[tableOffset..<tableOffset + 5])) == "xref\n")
         let table = file[file.index(file.startIndex, offsetBy: tableOffset)...].split(separator: "\n")
         let count = try #require(Int(table[1].split(separator: " ")[1]))
-        #expect(count == 8)  // free entry, catalog, pages, two fonts, info, two pages' page + content
+        #expect(count == 10)  // free entry; catalog, pages, two fonts, info; two pages of page and content
         for id in 1..<count {
             let entry = table[2 + id]
-            #expect(entry.count == 18 && entry.hasSuffix(" n"), "entry \(id): \(entry)")
+            #expect(entry.count == 19 && entry.hasSuffix(" n "), "entry \(id): \(entry)")
             let offset = try #require(Int(entry.prefix(10)))
             #expect(text(Array(bytes[offset..<offset + "\(id) 0 obj".count])) == "\(id) 0 obj")
         }

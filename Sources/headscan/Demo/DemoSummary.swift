@@ -1,0 +1,112 @@
+import Cephalometry
+import Foundation
+import ScanLibrary
+import Simulation
+
+/// Prints the demo's steps, unless the summary goes out as JSON.
+struct DemoLog {
+    let quiet: Bool
+
+    func title(_ simulator: Simulator) {
+        let c = simulator.configuration
+        let m = simulator.head.measurements
+        say("HeadScan demo: a simulated infant, scanned, reconstructed and measured")
+        say(String(format: "Head: CVAI %.2f %% (%@ side flat), cranial index %.1f, circumference %.0f mm; scenario %@, seed %llu, %.0f s",
+                   m.cvai, c.head.flatSide.rawValue, m.ci, m.circumferenceMM, c.scenario.rawValue, c.seed, c.seconds))
+    }
+
+    func step(_ number: Int, _ text: String) { say("[\(number)/5] \(text)") }
+
+    func scanned(_ scan: GuidedScan.Outcome) {
+        let t = scan.timeline
+        let completion = t.completedAt.map { String(format: "completed at %.1f s", $0) } ?? "not completed"
+        say(String(format: "      %d frames; in position %.0f %% of the time; %@; markers not seen: %@",
+                   scan.frames.count, 100 * t.seconds(in: .ideal) / max(t.duration, 1e-9), completion,
+                   t.missingMarkers.isEmpty ? "none" : t.missingMarkers.map(String.init).joined(separator: ", ")))
+    }
+
+    func patient(_ id: Int, session: ScanSession) { say("      patient ID \(id); session \(session.url.path)") }
+
+    func reconstructed(_ r: DemoReconstruction) {
+        let s = r.statistics
+        say(String(format: "      %d keyframes, %d markers mapped (%.2f mm RMS from the truth), mesh of %d triangles",
+                   s.keyframes, s.markersMapped, r.markerRMSMillimetres, s.triangles))
+    }
+
+    private func say(_ text: String) {
+        if !quiet { print(text) }
+    }
+}
+
+/// What the demo found, beside the calliper and the truth.
+struct DemoSummary: Encodable {
+    struct Values: Encodable {
+        var cvai, cvaMM, ci, circumferenceMM, diagonalAMM, diagonalBMM, lengthMM, widthMM: Double
+        var severityLevel: Int
+    }
+
+    var session: String
+    var measured: Values
+    var calliper: Values
+    var truth: Values
+    var cvaiError: Double
+    var scanCompletedSeconds: Double?
+    var secondsInPosition: Double
+    var scanSeconds: Double
+    var markersMapped: Int
+    var markerRMSMillimetres: Double
+    var report: String
+    var pdf: String
+    var mesh: String
+    var seconds: Double
+    /// Warnings from the measurement.
+    var warnings: [String]
+
+    init(
+        session: ScanSession, measured m: HeadMeasurement, calliper c: CalliperMeasurements, truth t: HeadMeasurements,
+        scan: GuidedScan.Outcome, reconstruction: DemoReconstruction, html: URL, pdf: URL, seconds: Double
+    ) {
+        self.session = session.url.path
+        measured = Values(cvai: m.cvai, cvaMM: m.cvaMM, ci: m.ci, circumferenceMM: m.circumferenceMM, diagonalAMM: m.diagonalAMM,
+                          diagonalBMM: m.diagonalBMM, lengthMM: m.lengthMM, widthMM: m.widthMM, severityLevel: m.severityLevel.rawValue)
+        calliper = Values(cvai: c.cvai, cvaMM: c.cvaMM, ci: c.ci, circumferenceMM: c.circumferenceMM ?? .nan, diagonalAMM: c.diagonalAMM,
+                          diagonalBMM: c.diagonalBMM, lengthMM: c.lengthMM, widthMM: c.widthMM, severityLevel: c.severityLevel.rawValue)
+        truth = Values(cvai: t.cvai, cvaMM: t.cvaMM, ci: t.ci, circumferenceMM: t.circumferenceMM, diagonalAMM: t.diagonalAMM,
+                       diagonalBMM: t.diagonalBMM, lengthMM: t.lengthMM, widthMM: t.widthMM, severityLevel: SeverityLevel(cvai: t.cvai).rawValue)
+        cvaiError = m.cvai - t.cvai
+        scanCompletedSeconds = scan.timeline.completedAt
+        secondsInPosition = scan.timeline.seconds(in: .ideal)
+        scanSeconds = scan.timeline.duration
+        markersMapped = reconstruction.statistics.markersMapped
+        markerRMSMillimetres = reconstruction.markerRMSMillimetres
+        report = html.path
+        self.pdf = pdf.path
+        mesh = session.meshURL.path
+        self.seconds = seconds
+        warnings = m.warnings.map(\.message)
+    }
+
+    var text: String {
+        func row(_ name: String, _ key: KeyPath<Values, Double>) -> String {
+            func f(_ v: Double) -> String { String(format: "%9.2f", v) }
+            return name.padding(toLength: 20, withPad: " ", startingAt: 0) + f(measured[keyPath: key]) + f(calliper[keyPath: key]) + f(truth[keyPath: key])
+        }
+        var lines = [
+            "",
+            "                      3D scan calliper    truth",
+            row("CVAI (%)", \.cvai), row("CVA (mm)", \.cvaMM), row("diagonal A (mm)", \.diagonalAMM), row("diagonal B (mm)", \.diagonalBMM),
+            row("length (mm)", \.lengthMM), row("width (mm)", \.widthMM), row("cranial index", \.ci), row("circumference (mm)", \.circumferenceMM),
+            "CHOA level          " + [measured, calliper, truth].map { String(format: "%9d", $0.severityLevel) }.joined(),
+            String(format: "3D CVAI is %.2f points from the truth.", cvaiError),
+        ]
+        lines += warnings.map { "warning: \($0)" }
+        lines += [
+            "",
+            "Report: \(report)",
+            "        \(pdf)",
+            "Mesh:   \(mesh) (PLY, metres; open with MeshLab, Blender or Preview)",
+            String(format: "Done in %.0f s.", seconds),
+        ]
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+
+/// `headscan report`: the clinical report of one measured session, as HTML and PDF.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write the report of a measured scan session: report.html and report.pdf.",
+        discussion: """
+            SESSION_DIR is one session folder of a scan library (the folders `headscan demo` \
+            and the app create: [ID]_[date]_Scan). It must be measured: it holds \
+            measurement.json with the landmarks and the mesh it names (head.ply). The mesh is \
+            measured again, so the values are those of `headscan measure --json` for the same \
+            mesh and landmarks. Calliper values come from patient.json; the feedback timeline \
+            from feedback.json and a truth column from truth.json when present.
+
+            The HTML page is self-contained (no network, no scripts); the PDF is A4 with vector \
+            drawings and searchable text.
+
+            Examples:
+              headscan report demo/1_2026-11-22T10-00-00_Scan
+              headscan report demo/1_2026-11-22T10-00-00_Scan --out /tmp/reports
+            """)
+
+    @Argument(help: "The session folder.")
+    var sessionDir: String
+
+    @Option(help: "Folder to write the report into (default: the session folder).")
+    var out: String?
+
+    func run() throws {
+        let report = try SessionReport(sessionFolder: fileURL(sessionDir))
+        var folder: URL?
+        if let out {
+            folder = fileURL(out)
+            try FileManager.default.createDirectory(at: folder!, withIntermediateDirectories: true)
+        }
+        let written = try report.write(to: folder)
+        print("Wrote \(written.html.path)")
+        print("Wrote \(written.pdf.path)")
+    }
+}
