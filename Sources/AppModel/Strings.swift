@@ -11,11 +11,12 @@ public struct Strings: Sendable {
     /// The texts in `language`, from `bundle` (this module's resources unless given).
     public init(language: Language, bundle: Bundle? = nil) throws(StringsError) {
         self.language = language
-        table = try Self.table(language, bundle: bundle ?? .module)
+        table = try Self.table(language, bundle: bundle)
     }
 
-    /// The raw table for `language`: key to text.
-    public static func table(_ language: Language, bundle: Bundle) throws(StringsError) -> [String: String] {
+    /// The raw table for `language`: key to text, from `bundle` or this module's resources.
+    public static func table(_ language: Language, bundle: Bundle? = nil) throws(StringsError) -> [String: String] {
+        let bundle = bundle ?? .module
         guard let url = bundle.url(forResource: language.rawValue, withExtension: "json", subdirectory: "Strings")
             ?? bundle.url(forResource: language.rawValue, withExtension: "json")
         else { throw .missingTable(language.rawValue) }
