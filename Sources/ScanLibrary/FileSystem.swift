@@ -41,7 +41,9 @@ public struct LiveFileSystem: FileSystem {
     }
 
     public func createDirectory(at url: URL) throws {
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        // An existing folder must fail: a new session never reuses another's folder.
+        if itemKind(at: url) != nil { throw CocoaError(.fileWriteFileExists) }
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
     public func moveItem(at source: URL, to destination: URL) throws {

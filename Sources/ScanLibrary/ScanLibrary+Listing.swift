@@ -13,7 +13,7 @@ extension ScanLibrary {
             do {
                 name = try SessionName(parsing: item)
             } catch {
-                strays.append(StrayItem(name: item, reason: "not a scan session: \(error.description)"))
+                strays.append(StrayItem(name: item, reason: "not a scan session: not named [ID]_yyyy-MM-ddTHH-mm-ss_Scan"))
                 continue
             }
             guard fileSystem.itemKind(at: url) == .directory else {
@@ -38,6 +38,9 @@ extension ScanLibrary {
         }
         let patient = read(PatientRecord.self)
         let annotations = read(AnnotationsRecord.self)
+        // Read only to report damage; their presence is what the listing shows.
+        _ = read(RatingRecord.self)
+        _ = read(MeasurementRecord.self)
         let has = { (url: URL) in fileSystem.itemKind(at: url) == .file }
         return LibraryEntry(
             session: session, hasScan: has(session.scanURL), patientID: patient?.patientID,

@@ -138,6 +138,7 @@ struct ScanLibraryTests {
         let bad = try lib.savePatient(patient(2), in: lib.createSession(date: may1.addingTimeInterval(1)))
         try write("{ not json", to: bad.patientURL)
         try write("[]", to: bad.annotationsURL)
+        try write(#"{"version":1,"scanQuality":"high"}"#, to: bad.ratingURL)
         try write("notes", to: lib.root.appendingPathComponent("readme.txt"))
         try write("x", to: lib.root.appendingPathComponent("3_2024-05-01T10-30-00_Scan"))
         try FileManager.default.createDirectory(at: lib.root.appendingPathComponent("photos"), withIntermediateDirectories: false)
@@ -149,6 +150,7 @@ struct ScanLibraryTests {
         #expect(listing.entries[1].problems == [
             .corruptDocument(session: bad.name.rawValue, file: "patient.json", reason: "not valid JSON"),
             .corruptDocument(session: bad.name.rawValue, file: "annotations.json", reason: "not a JSON object"),
+            .corruptDocument(session: bad.name.rawValue, file: "rating.json", reason: "\"scanQuality\" has the wrong type"),
         ])
         #expect(listing.strays.map(\.name) == ["3_2024-05-01T10-30-00_Scan", "photos", "readme.txt"])
         #expect(throws: ScanLibraryError.corruptDocument(session: bad.name.rawValue, file: "patient.json", reason: "not valid JSON")) {

@@ -1,0 +1,163 @@
+import Feedback
+import Observation
+import ScanLibrary
+
+/// What the models need from the outside world; tests pass fakes.
+public struct AppDependencies {
+    /// The scan library.
+    public var library: ScanLibrary
+    /// Where the settings persist.
+    public var settings: SettingsStore
+    /// Free storage.
+    public var storage: any StorageMonitor
+    /// Thermal state.
+    public var thermal: any ThermalMonitor
+    /// Time.
+    public var clock: any AppClock
+    /// Demo vibration and speech.
+    public var player: any FeedbackPlayer
+    /// A recorder for a new scan.
+    public var makeRecorder: @MainActor () -> any ScanRecorder
+    /// A player for a recorded scan.
+    public var makeReplayPlayer: @MainActor (ScanSession, FeedbackSettings) throws -> any ReplayPlayer
+
+    /// Dependencies from their parts.
+    public init(
+        library: ScanLibrary, settings: SettingsStore, storage: any StorageMonitor, thermal: any ThermalMonitor,
+        clock: any AppClock, player: any FeedbackPlayer, makeRecorder: @escaping @MainActor () -> any ScanRecorder,
+        makeReplayPlayer: @escaping @MainActor (ScanSession, FeedbackSettings) throws -> any ReplayPlayer
+    ) {
+        self.library = library
+        self.settings = settings
+        self.storage = storage
+        self.thermal = thermal
+        self.clock = clock
+        self.player = player
+        self.makeRecorder = makeRecorder
+        self.makeReplayPlayer = makeReplayPlayer
+    }
+}
+
+/// The screen on top, with its model. Every screen is modal over home; rename is modal over
+/// files and replay over its selection.
+public enum AppScreen {
+    case home
+    case instructions(ScanInstructionsModel)
+    case scan(ScanModel)
+    case patientData(PatientDataModel)
+    case rating(ScanRatingModel)
+    case replaySelection(ReplaySelectionModel)
+    case replay(ReplayModel, over: ReplaySelectionModel)
+    case files(FilesModel)
+    case rename(RenameModel, over: FilesModel)
+    case settings(SettingsModel)
+}
+
+/// The app's navigation: Scan → patient data → rating → home, and the other screens from
+/// home and back.
+@MainActor @Observable
+public final class AppFlowModel {
+    /// The home screen, always underneath.
+    public let home: HomeModel
+    /// The screen on top.
+    public private(set) var screen = AppScreen.home
+    /// The settings in force.
+    public private(set) var settings: FeedbackSettings
+    /// The texts in the settings' language.
+    public private(set) var strings: Strings
+    /// Why the app could not open something (a replay, say).
+    public private(set) var problem: String?
+
+    @ObservationIgnored private let deps: AppDependencies
+
+    /// The app at home.
+    public init(_ dependencies: AppDependencies) throws(StringsError) {
+        deps = dependencies
+        let loaded = (try? dependencies.settings.load()) ?? FeedbackSettings()
+        let texts = try Strings(language: loaded.language)
+        settings = loaded
+        strings = texts
+        home = HomeModel(storage: dependencies.storage, thermal: dependencies.thermal, player: dependencies.player, strings: texts)
+        home.onOpen = { [unowned self] in self.open($0) }
+    }
+
+    /// Back to home, refreshing its status.
+    public func goHome() {
+        screen = .home
+        home.refresh()
+    }
+
+    private func open(_ destination: HomeDestination) {
+        problem = nil
+        switch destination {
+        case .instructions: screen = .instructions(ScanInstructionsModel(settings: settings, player: deps.player, strings: strings))
+        case .scan: screen = .scan(makeScan())
+        case .replay: screen = .replaySelection(makeReplaySelection())
+        case .files: screen = .files(makeFiles())
+        case .settings: screen = .settings(makeSettings())
+        }
+    }
+
+    private func makeScan() -> ScanModel {
+        let model = ScanModel(
+            library: deps.library, recorder: deps.makeRecorder(), storage: deps.storage, thermal: deps.thermal,
+            settings: settings, clock: deps.clock, strings: strings)
+        model.onClose = { [unowned self] in goHome() }
+        model.onSaved = { [unowned self] in screen = .patientData(makePatientData($0)) }
+        return model
+    }
+
+    private func makePatientData(_ session: ScanSession) -> PatientDataModel {
+        let model = PatientDataModel(session: session, library: deps.library, clock: deps.clock, strings: strings)
+        model.onAborted = { [unowned self] in goHome() }
+        model.onSaved = { [unowned self] saved in
+            let rating = ScanRatingModel(session: saved, library: deps.library, settings: settings, clock: deps.clock, strings: strings)
+            rating.onFinished = { [unowned self] in goHome() }
+            screen = .rating(rating)
+        }
+        return model
+    }
+
+    private func makeReplaySelection() -> ReplaySelectionModel {
+        let selection = ReplaySelectionModel(library: deps.library, strings: strings)
+        selection.onOpen = { [unowned self, unowned selection] session in
+            do {
+                let player = try deps.makeReplayPlayer(session, settings)
+                let replay = ReplayModel(session: session, library: deps.library, player: player, clock: deps.clock, strings: strings)
+                replay.onClose = { [unowned self, unowned selection] result in
+                    selection.replayClosed(result)
+                    screen = .replaySelection(selection)
+                }
+                screen = .replay(replay, over: selection)
+            } catch {
+                problem = strings(.replayFrameUnreadable, error.localizedDescription)
+            }
+        }
+        return selection
+    }
+
+    private func makeFiles() -> FilesModel {
+        let files = FilesModel(library: deps.library, strings: strings)
+        files.onRename = { [unowned self, unowned files] session in
+            let rename = RenameModel(session: session, library: deps.library, clock: deps.clock, strings: strings)
+            rename.onClose = { [unowned self, unowned files] in
+                files.renameFinished()
+                screen = .files(files)
+            }
+            screen = .rename(rename, over: files)
+        }
+        return files
+    }
+
+    private func makeSettings() -> SettingsModel {
+        let model = SettingsModel(store: deps.settings, strings: strings)
+        model.onChange = { [unowned self] new in
+            settings = new
+            if new.language != strings.language, let s = try? Strings(language: new.language) {
+                strings = s
+                home.strings = s
+            }
+        }
+        return model
+    }
+}

@@ -1,0 +1,202 @@
+import Feedback
+import Observation
+import ScanLibrary
+
+/// Where the replay is.
+public enum ReplayPhase: Sendable, Equatable {
+    case playing
+    /// Pause was pressed; the replay stops at the next frame with sufficient overlap.
+    case pausePending
+    /// Paused on a frame that can be annotated.
+    case paused
+    /// The last frame was played.
+    case finished
+}
+
+/// How the point cloud is turned and zoomed.
+public struct CloudViewTransform: Sendable, Equatable {
+    /// Rotation about the vertical axis, radians.
+    public var yaw = 0.0
+    /// Rotation about the horizontal axis, radians (limited to ±90°).
+    public var pitch = 0.0
+    /// Magnification (0.5–8).
+    public var zoom = 1.0
+
+    /// The default view.
+    public init() {}
+}
+
+/// The outcome of closing a replay, shown on the selection screen.
+public enum ReplayCloseResult: Sendable, Equatable {
+    /// Nothing changed, nothing saved.
+    case unchanged
+    case saved
+    /// Saving failed, with the reason.
+    case failed(String)
+}
+
+/// The replay screen: play, pause when ideal, place, move and remove the four landmarks;
+/// saved when the replay closes.
+@MainActor @Observable
+public final class ReplayModel {
+    /// Where the replay is.
+    public private(set) var phase = ReplayPhase.playing
+    /// The frame on screen.
+    public private(set) var frame: ReplayFrameInfo?
+    /// The landmark being placed, if any.
+    public private(set) var selectedLandmark: Landmark?
+    /// The annotations so far.
+    public private(set) var annotations: AnnotationsRecord
+    /// The cloud's view.
+    public private(set) var view = CloudViewTransform()
+    /// A problem reading the scan or the stored annotations.
+    public private(set) var problem: String?
+    /// Whether annotations changed since they were loaded.
+    public private(set) var hasChanges = false
+    /// Called after closing, with the save result.
+    @ObservationIgnored public var onClose: (ReplayCloseResult) -> Void = { _ in }
+
+    @ObservationIgnored public let session: ScanSession
+    @ObservationIgnored private let library: ScanLibrary
+    @ObservationIgnored private let player: any ReplayPlayer
+    @ObservationIgnored private let clock: any AppClock
+    @ObservationIgnored private let strings: Strings
+
+    /// A replay of `session` through `player`, starting with its saved annotations.
+    public init(session: ScanSession, library: ScanLibrary, player: any ReplayPlayer, clock: any AppClock, strings: Strings) {
+        self.session = session
+        self.library = library
+        self.player = player
+        self.clock = clock
+        self.strings = strings
+        do {
+            annotations = try library.annotations(in: session) ?? AnnotationsRecord()
+        } catch {
+            annotations = AnnotationsRecord()
+            problem = strings.message(error)
+        }
+    }
+
+    /// Advances one frame (called at the scan's frame rate while playing).
+    public func tick() {
+        guard phase == .playing || phase == .pausePending else { return }
+        do {
+            guard let next = try player.nextFrame() else { return phase = .finished }
+            frame = next
+            if phase == .pausePending, next.overlapSufficient { phase = .paused }
+        } catch {
+            problem = strings(.replayFrameUnreadable, error.localizedDescription)
+            phase = .finished
+        }
+    }
+
+    /// The main button: pause (when ideal), cancel a pending pause, play on, or restart.
+    public func togglePlay() {
+        switch phase {
+        case .playing: phase = .pausePending
+        case .pausePending: phase = .playing
+        case .paused:
+            selectedLandmark = nil
+            phase = .playing
+        case .finished:
+            do {
+                try player.restart()
+                frame = nil
+                phase = .playing
+            } catch {
+                problem = strings(.replayFrameUnreadable, error.localizedDescription)
+            }
+        }
+    }
+
+    /// Chooses the landmark to place (again to deselect); only while paused.
+    public func select(_ landmark: Landmark) {
+        guard phase == .paused else { return }
+        selectedLandmark = selectedLandmark == landmark ? nil : landmark
+    }
+
+    /// Places or moves the selected landmark to `pixel` of the paused frame.
+    public func place(at pixel: SIMD2<Double>) {
+        guard phase == .paused, let landmark = selectedLandmark, let frame, pixel.x.isFinite, pixel.y.isFinite else { return }
+        annotations.landmarks[landmark] = LandmarkAnnotation(frameIndex: frame.index, pixel: pixel)
+        hasChanges = true
+    }
+
+    /// Removes a landmark's annotation.
+    public func remove(_ landmark: Landmark) {
+        guard annotations.landmarks.removeValue(forKey: landmark) != nil else { return }
+        hasChanges = true
+    }
+
+    /// Whether a landmark is placed (its button gets a green outline).
+    public func isPlaced(_ landmark: Landmark) -> Bool { annotations.landmarks[landmark]?.isPlaced == true }
+
+    /// The landmark's name.
+    public func name(_ landmark: Landmark) -> String { strings.landmarkName(landmark) }
+
+    /// Turns the cloud by a drag.
+    public func rotate(yaw: Double, pitch: Double) {
+        view.yaw += yaw
+        view.pitch = min(max(view.pitch + pitch, -.pi / 2), .pi / 2)
+    }
+
+    /// Zooms the cloud by a pinch factor.
+    public func zoom(by factor: Double) {
+        guard factor.isFinite, factor > 0 else { return }
+        view.zoom = min(max(view.zoom * factor, 0.5), 8)
+    }
+
+    /// Double tap: back to the default view.
+    public func resetView() { view = CloudViewTransform() }
+
+    /// The text in the tile: what to do now.
+    public var instruction: String {
+        switch phase {
+        case .playing: strings(.replayInstructionPlaying)
+        case .pausePending: strings(.replayInstructionWaiting)
+        case .paused:
+            selectedLandmark.map { strings(.replayInstructionPlace, strings.landmarkName($0)) } ?? strings(.replayInstructionSelect)
+        case .finished: strings(.replayInstructionFinished)
+        }
+    }
+
+    /// The main button's label.
+    public var playButtonTitle: String {
+        switch phase {
+        case .playing: strings(.replayPause)
+        case .pausePending: strings(.replayCancelPause)
+        case .paused: strings(.replayPlay)
+        case .finished: strings(.replayRestart)
+        }
+    }
+
+    /// Saves changed annotations and closes.
+    @discardableResult
+    public func close() -> ReplayCloseResult {
+        var result = ReplayCloseResult.unchanged
+        if hasChanges {
+            annotations.savedAt = clock.now()
+            do {
+                try library.saveAnnotations(annotations, in: session)
+                hasChanges = false
+                result = .saved
+            } catch {
+                result = .failed(strings.message(error))
+            }
+        }
+        onClose(result)
+        return result
+    }
+}
+
+extension Strings {
+    /// A landmark's name.
+    func landmarkName(_ landmark: Landmark) -> String {
+        switch landmark {
+        case .noseTip: self(.landmarkNoseTip)
+        case .nasion: self(.landmarkNasion)
+        case .leftTragion: self(.landmarkLeftTragion)
+        case .rightTragion: self(.landmarkRightTragion)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Feedback
+
+/// What the replay shows of one frame.
+public struct ReplayFrameInfo: Sendable, Equatable {
+    /// The frame's index in the scan.
+    public var index: Int
+    /// Whether the frame overlaps the map enough to annotate (the guide's "ideal").
+    public var overlapSufficient: Bool
+    /// Progress so far, percent.
+    public var percent: Int
+    /// Traffic-light colour of the progress bar.
+    public var colour: ProgressColour
+
+    /// Information on one frame.
+    public init(index: Int, overlapSufficient: Bool, percent: Int, colour: ProgressColour) {
+        self.index = index
+        self.overlapSufficient = overlapSufficient
+        self.percent = percent
+        self.colour = colour
+    }
+}
+
+/// Plays a recorded scan frame by frame through the scan guide.
+@MainActor
+public protocol ReplayPlayer: AnyObject {
+    /// The next frame, nil at the end.
+    func nextFrame() throws -> ReplayFrameInfo?
+    /// Starts again from the first frame.
+    func restart() throws
+}

@@ -1,0 +1,177 @@
+import Feedback
+import Foundation
+import Observation
+import ScanLibrary
+
+/// The scan screen's state.
+public enum ScanPhase: Sendable, Equatable {
+    /// Camera preview, not recording yet.
+    case ready
+    case recording
+    /// Recording paused: feedback and camera off.
+    case paused
+    /// The file is being closed.
+    case stopping
+    /// Saved; the patient screen follows after a second.
+    case saved
+}
+
+/// An alert on the scan screen.
+public enum ScanAlert: Sendable, Equatable {
+    /// Less than 3 GB free when the screen opened.
+    case lowStorage
+    /// The sensor is too hot: pause.
+    case overheating
+    /// Recording failed, with the reason.
+    case failed(String)
+}
+
+/// The scan screen: record, pause, resume, stop; alerts; then on to the patient data.
+@MainActor @Observable
+public final class ScanModel {
+    /// Where the screen is.
+    public private(set) var phase = ScanPhase.ready
+    /// The alert on screen, if any.
+    public private(set) var alert: ScanAlert?
+    /// The latest progress.
+    public private(set) var progress = ScanProgressReport(percent: 0, colour: .red)
+    /// The session being recorded, once recording started.
+    public private(set) var session: ScanSession?
+    /// Called one second after "saved", with the session: the patient data screen opens.
+    @ObservationIgnored public var onSaved: (ScanSession) -> Void = { _ in }
+    /// Called when the screen closes without a scan.
+    @ObservationIgnored public var onClose: () -> Void = {}
+
+    @ObservationIgnored private let library: ScanLibrary
+    @ObservationIgnored private let recorder: any ScanRecorder
+    @ObservationIgnored private let storage: any StorageMonitor
+    @ObservationIgnored private let settings: FeedbackSettings
+    @ObservationIgnored private let clock: any AppClock
+    @ObservationIgnored private let strings: Strings
+
+    /// Seconds the "saved" confirmation shows before the patient screen.
+    public static let savedDelay = 1.0
+
+    /// A scan screen recording into `library`.
+    public init(
+        library: ScanLibrary, recorder: any ScanRecorder, storage: any StorageMonitor, thermal: any ThermalMonitor,
+        settings: FeedbackSettings, clock: any AppClock, strings: Strings
+    ) {
+        self.library = library
+        self.recorder = recorder
+        self.storage = storage
+        self.settings = settings
+        self.clock = clock
+        self.strings = strings
+        if (try? storage.currentStorage())?.isLow ?? true {
+            alert = .lowStorage
+        } else if !thermal.currentThermalState().allowsScanning {
+            alert = .overheating
+        }
+    }
+
+    /// The close button is disabled from the start of recording on.
+    public var canClose: Bool { phase == .ready }
+
+    /// The main button's label: record, pause or resume.
+    public var primaryButtonTitle: String {
+        switch phase {
+        case .ready: strings(.scanRecord)
+        case .recording: strings(.scanPause)
+        case .paused: strings(.scanResume)
+        case .stopping, .saved: strings(.scanSaving)
+        }
+    }
+
+    /// Whether stop is offered (while recording or paused).
+    public var canStop: Bool { phase == .recording || phase == .paused }
+
+    /// "Saved" while the confirmation shows.
+    public var confirmation: String? { phase == .saved ? strings(.scanSaved) : nil }
+
+    /// The alert's title and message.
+    public var alertText: (title: String, message: String)? {
+        switch alert {
+        case nil: nil
+        case .lowStorage: (strings(.scanLowStorageTitle), strings(.scanLowStorageMessage))
+        case .overheating: (strings(.scanHotTitle), strings(.scanHotMessage))
+        case .failed(let why): (strings(.scanFailedTitle), strings(.scanFailedMessage, why))
+        }
+    }
+
+    /// Dismisses the alert.
+    public func dismissAlert() { alert = nil }
+
+    /// The main button: starts recording, pauses or resumes.
+    public func primaryAction() async {
+        switch phase {
+        case .ready: await record()
+        case .recording: await pause()
+        case .paused: await resume()
+        case .stopping, .saved: break
+        }
+    }
+
+    /// Creates the session and starts recording into it.
+    public func record() async {
+        guard phase == .ready else { return }
+        let created: ScanSession
+        do {
+            created = try library.createSession(date: clock.now())
+        } catch {
+            return alert = .failed(strings.message(error))
+        }
+        do {
+            try await recorder.start(writingTo: created.scanURL, settings: settings) { [weak self] in self?.progress = $0 }
+            session = created
+            phase = .recording
+        } catch {
+            try? library.delete([created])  // nothing was recorded; leave no empty session
+            alert = .failed(error.localizedDescription)
+        }
+    }
+
+    /// Pauses: feedback and camera stop so the sensor can cool.
+    public func pause() async {
+        guard phase == .recording else { return }
+        await recorder.pause()
+        phase = .paused
+    }
+
+    /// Resumes a paused recording.
+    public func resume() async {
+        guard phase == .paused else { return }
+        do {
+            try await recorder.resume()
+            phase = .recording
+        } catch {
+            alert = .failed(error.localizedDescription)
+        }
+    }
+
+    /// Stops and saves; shows "saved", then after one second opens the patient screen.
+    public func stop() async {
+        guard canStop, let session else { return }
+        phase = .stopping
+        do {
+            try await recorder.stop()
+        } catch {
+            phase = .paused
+            return alert = .failed(error.localizedDescription)
+        }
+        phase = .saved
+        try? await clock.sleep(seconds: Self.savedDelay)
+        onSaved(session)
+    }
+
+    /// The system reported a new thermal state: alert while recording when it is too hot.
+    public func thermalStateChanged(_ state: ThermalState) {
+        if !state.allowsScanning, phase == .recording || phase == .ready { alert = .overheating }
+    }
+
+    /// Closes the screen, when allowed.
+    public func close() {
+        guard canClose else { return }
+        onClose()
+    }
+}

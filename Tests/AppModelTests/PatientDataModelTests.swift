@@ -1,0 +1,113 @@
+import AppModel
+import Foundation
+import ScanLibrary
+import Testing
+
+@MainActor
+struct PatientDataModelTests {
+    func fill(_ model: PatientDataModel, id: String = "12") {
+        model.setText(id, for: .patientID)
+        model.setText("140", for: .length)
+        model.setText("120,5", for: .width)
+        model.setText("150.0", for: .diagonalA)
+        model.setText("142,5", for: .diagonalB)
+        model.setText("430", for: .circumference)
+    }
+
+    @Test func savesValidValuesAndNamesTheScanAfterTheID() throws {
+        let lib = TestLibrary()
+        defer { lib.cleanUp() }
+        let session = try lib.library.createSession(date: Date(timeIntervalSince1970: 1_714_559_400))
+        let model = PatientDataModel(session: session, library: lib.library, clock: TestClock(), strings: strings())
+        #expect(!model.canSave)
+        #expect(PatientField.allCases.allSatisfy { !model.showsError($0) })
+        fill(model)
+        #expect(model.canSave)
+        var saved: ScanSession?
+        model.onSaved = { saved = $0 }
+        model.save()
+        #expect(saved?.name.rawValue == "12_2024-05-01T10-30-00_Scan")
+        let named = try #require(saved)
+        let record = try #require(try lib.library.patient(in: named))
+        #expect(record.patientID == 12)
+        #expect(record.calliper.widthMM == 120.5 && record.calliper.diagonalBMM == 142.5 && record.calliper.circumferenceMM == 430)
+    }
+
+    @Test(arguments: [
+        (PatientField.patientID, "", FieldProblem.missing),
+        (.patientID, "12a", .notAWholeNumber),
+        (.patientID, "0", .notAWholeNumber),
+        (.patientID, "-3", .notAWholeNumber),
+        (.patientID, "1.5", .notAWholeNumber),
+        (.patientID, "7", .idInUse),
+        (.length, "", .missing),
+        (.length, "1,2.3", .twoSeparators),
+        (.width, "12,,5", .twoSeparators),
+        (.diagonalA, "abc", .notANumber),
+        (.diagonalA, ",5", .notANumber),
+        (.diagonalB, "150,", .notANumber),
+        (.diagonalB, "1e3", .notANumber),
+        (.length, "14", .outOfRange(50...250)),
+        (.circumference, "43", .outOfRange(250...650)),
+    ])
+    func rejectsInvalidFields(field: PatientField, text: String, problem: FieldProblem) throws {
+        let lib = TestLibrary()
+        defer { lib.cleanUp() }
+        _ = try lib.savedSession(id: 7)
+        let session = try lib.library.createSession(date: Date(timeIntervalSince1970: 1_714_560_000))
+        let model = PatientDataModel(session: session, library: lib.library, clock: TestClock(), strings: strings())
+        fill(model)
+        model.setText(text, for: field)
+        #expect(model.problem(field) == problem)
+        #expect(model.showsError(field))
+        #expect(model.errorMessage(field) != nil)
+        #expect(!model.canSave)
+        model.save()
+        #expect(try lib.library.patient(in: session) == nil)
+    }
+
+    @Test func showsTheIDsInUse() throws {
+        let lib = TestLibrary()
+        defer { lib.cleanUp() }
+        _ = try lib.savedSession(id: 7)
+        _ = try lib.savedSession(id: 3, minute: 1)
+        let session = try lib.library.createSession(date: Date(timeIntervalSince1970: 1_714_569_400))
+        let model = PatientDataModel(session: session, library: lib.library, clock: TestClock(), strings: strings())
+        #expect(model.usedIDs == [3, 7])
+        model.setText("3", for: .patientID)
+        #expect(model.errorMessage(.patientID) == "This ID is in use. IDs in use: 3, 7")
+    }
+
+    @Test func abortDeletesTheScanAfterConfirmation() throws {
+        let lib = TestLibrary()
+        defer { lib.cleanUp() }
+        let session = try lib.library.createSession(date: Date(timeIntervalSince1970: 1_714_559_400))
+        let model = PatientDataModel(session: session, library: lib.library, clock: TestClock(), strings: strings())
+        var aborted = false
+        model.onAborted = { aborted = true }
+        model.requestAbort()
+        #expect(model.isConfirmingAbort)
+        model.cancelAbort()
+        #expect(!model.isConfirmingAbort && !aborted)
+        #expect(try lib.library.list().entries.count == 1)
+        model.requestAbort()
+        model.confirmAbort()
+        #expect(aborted)
+        #expect(try lib.library.list().entries.isEmpty)
+    }
+
+    @Test func aFailedRenameKeepsTheFormAndTheOldState() throws {
+        let lib = TestLibrary(fileSystem: NoMoveFileSystem())
+        defer { lib.cleanUp() }
+        let session = try lib.library.createSession(date: Date(timeIntervalSince1970: 1_714_559_400))
+        let model = PatientDataModel(session: session, library: lib.library, clock: TestClock(), strings: strings())
+        fill(model)
+        var saved = false
+        model.onSaved = { _ in saved = true }
+        model.save()
+        #expect(!saved)
+        #expect(model.failure?.contains("injected failure") == true)
+        #expect(model.session == session)
+        #expect(try lib.library.patient(in: session) == nil)
+    }
+}

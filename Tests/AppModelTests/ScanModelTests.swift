@@ -1,0 +1,89 @@
+import AppModel
+import Feedback
+import Foundation
+import ScanLibrary
+import Testing
+
+@MainActor
+struct ScanModelTests {
+    func makeModel(_ lib: TestLibrary, free: Int64 = 10_000_000_000, thermal: ThermalState = .nominal)
+        -> (ScanModel, FakeRecorder, TestClock)
+    {
+        let recorder = FakeRecorder()
+        let clock = TestClock()
+        let model = ScanModel(
+            library: lib.library, recorder: recorder, storage: FakeStorage(freeBytes: free), thermal: FakeThermal(thermal),
+            settings: FeedbackSettings(), clock: clock, strings: strings())
+        return (model, recorder, clock)
+    }
+
+    @Test func recordPauseResumeStopThenPatientAfterOneSecond() async throws {
+        let lib = TestLibrary()
+        defer { lib.cleanUp() }
+        let (model, recorder, clock) = makeModel(lib)
+        #expect(model.alert == nil && model.canClose && !model.canStop)
+        #expect(model.primaryButtonTitle == strings()(.scanRecord))
+
+        await model.primaryAction()
+        #expect(model.phase == .recording && !model.canClose && model.canStop)
+        let session = try #require(model.session)
+        #expect(FileManager.default.fileExists(atPath: session.scanURL.path))
+        recorder.progress?(ScanProgressReport(percent: 55, colour: .orange))
+        #expect(model.progress.percent == 55 && model.progress.colour == .orange)
+
+        await model.primaryAction()
+        #expect(model.phase == .paused && !model.canClose)
+        await model.primaryAction()
+        #expect(model.phase == .recording)
+
+        var closed = false
+        model.onClose = { closed = true }
+        model.close()
+        #expect(!closed)
+
+        let stateDuringWait = Box<(ScanPhase, String?)?>(nil)
+        clock.onSleep = { _ in stateDuringWait.value = (model.phase, model.confirmation) }
+        let opened = Box<ScanSession?>(nil)
+        model.onSaved = { opened.value = $0 }
+        await model.stop()
+        #expect(stateDuringWait.value?.0 == .saved && stateDuringWait.value?.1 == strings()(.scanSaved))
+        #expect(clock.sleeps == [1])
+        #expect(opened.value == session)
+        #expect(recorder.calls == ["start", "pause", "resume", "stop"])
+    }
+
+    @Test func alertsForLowStorageAndHeat() {
+        let lib = TestLibrary()
+        defer { lib.cleanUp() }
+        let (low, _, _) = makeModel(lib, free: 2_500_000_000)
+        #expect(low.alert == .lowStorage)
+        #expect(low.alertText?.title == strings()(.scanLowStorageTitle))
+        low.dismissAlert()
+        #expect(low.alert == nil)
+        let (hot, _, _) = makeModel(lib, thermal: .critical)
+        #expect(hot.alert == .overheating)
+    }
+
+    @Test func overheatingWhileRecordingAlerts() async {
+        let lib = TestLibrary()
+        defer { lib.cleanUp() }
+        let (model, _, _) = makeModel(lib)
+        await model.record()
+        model.thermalStateChanged(.fair)
+        #expect(model.alert == nil)
+        model.thermalStateChanged(.serious)
+        #expect(model.alert == .overheating)
+        #expect(model.alertText?.message == strings()(.scanHotMessage))
+    }
+
+    @Test func aFailedStartLeavesNoSession() async throws {
+        let lib = TestLibrary()
+        defer { lib.cleanUp() }
+        let (model, recorder, _) = makeModel(lib)
+        recorder.failStart = true
+        await model.record()
+        #expect(model.phase == .ready && model.session == nil && model.canClose)
+        #expect(model.alert == .failed("camera unavailable"))
+        #expect(try lib.library.list().entries.isEmpty)
+    }
+}
