@@ -74,8 +74,8 @@ struct DemoCommand: ParsableCommand {
         let calliper = SimulatedCalliper.measure(simulator.head.measurements, seed: seed)
         let patientID = try library.nextFreePatientID()
         session = try library.savePatient(PatientRecord(patientID: patientID, calliper: calliper, enteredAt: Date()), in: session)
-        try save(scan.timeline, as: SessionReport.timelineFileName, in: session)
-        try save(simulator.truth(frames: scan.frames, meshFile: "truth.ply"), as: SessionReport.truthFileName, in: session)
+        try save(scan.timeline, as: ClinicalReportFiles.timelineFileName, in: session)
+        try save(simulator.truth(frames: scan.frames, meshFile: "truth.ply"), as: ClinicalReportFiles.truthFileName, in: session)
         try Data(PLY.encode(simulator.mesh, comment: "HeadScan simulated head, metres, head frame"))
             .write(to: session.url.appendingPathComponent("truth.ply"))
         log.patient(patientID, session: session)
@@ -94,7 +94,7 @@ struct DemoCommand: ParsableCommand {
         let slice = try Cephalometer.measure(reconstruction.mesh, landmarks: landmarks)
         let comparison = try CalliperComparison(slice.measurement, calliper: calliper)
         try library.saveMeasurement(MeasurementRecord(measurement: slice.measurement, calliper: comparison, landmarks: landmarks, measuredAt: Date()), in: session)
-        let written = try SessionReport(library: library, session: session).write(notes: [
+        let written = try ClinicalReportFiles(library: library, session: session).write(notes: [
             "Demo: the landmarks were taken from the simulation's ground truth, not placed by hand.",
             "Demo: the calliper values are simulated hand measurements (the true values with typical calliper and tape error).",
         ])

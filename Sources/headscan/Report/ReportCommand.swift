@@ -29,7 +29,7 @@ struct ReportCommand: ParsableCommand {
     var out: String?
 
     func run() throws {
-        let report = try SessionReport(sessionFolder: fileURL(sessionDir))
+        let report = try ClinicalReportFiles(sessionFolder: fileURL(sessionDir))
         var folder: URL?
         if let out {
             folder = fileURL(out)

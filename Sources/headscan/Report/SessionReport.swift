@@ -11,7 +11,7 @@ import Simulation
 /// Builds the report of one measured session from what the library holds: the mesh and
 /// landmarks are measured again exactly as `headscan measure` does, so the report's values
 /// are those of `measure --json` for the same files.
-struct SessionReport {
+struct ClinicalReportFiles {
     /// Files written beside the session's other files.
     static let htmlFileName = "report.html", pdfFileName = "report.pdf"
     /// The feedback timeline the demo keeps with its scan.
