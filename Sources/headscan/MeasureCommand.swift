@@ -2,6 +2,7 @@ import ArgumentParser
 import Cephalometry
 import Foundation
 import Geometry
+import ScanLibrary
 
 /// `headscan measure`: CVAI, CVA, cranial index, circumference and severity of a head mesh.
 struct MeasureCommand: ParsableCommand {
@@ -11,7 +12,8 @@ struct MeasureCommand: ParsableCommand {
         discussion: """
             MESH is a PLY triangle mesh in metres, in any pose. The landmarks JSON gives the \
             nasion, nose tip and both tragions in the mesh's frame, in metres: \
-            {"nasion":[x,y,z],"noseTip":[x,y,z],"leftTragion":[x,y,z],"rightTragion":[x,y,z]}. \
+            {"nasion":[x,y,z],"noseTip":[x,y,z],"leftTragion":[x,y,z],"rightTragion":[x,y,z]}; \
+            a scan session's annotations.json or measurement.json is read as well. \
             The head is measured in the slice of greatest outline length above the plane \
             through both tragions and the nasion (SPEC §4). Warnings say when to trust the \
             values less; they do not change the exit status.
@@ -46,7 +48,7 @@ struct MeasureCommand: ParsableCommand {
     func run() throws {
         let meshData = try read(mesh, what: "mesh")
         let headMesh = try PLY.decode([UInt8](meshData))
-        let points = try HeadLandmarks.decode(json: read(landmarks, what: "landmarks"))
+        let points = try Self.landmarks(from: read(landmarks, what: "landmarks"))
         var options = MeasurementOptions()
         if let lowestSliceMM { options.lowestHeight = lowestSliceMM / 1000 }
         let slice = try Cephalometer.measure(headMesh, landmarks: points, options: options)
@@ -69,6 +71,25 @@ struct MeasureCommand: ParsableCommand {
         }
         let report = MeasureReport(measurement: slice.measurement, calliper: comparison)
         if json { try printJSON(report) } else { print(report.text) }
+    }
+
+    /// The landmarks of a plain landmarks file, or of a scan session's annotations.json or
+    /// measurement.json, so a session's files can be measured again as they are.
+    static func landmarks(from data: Data) throws -> HeadLandmarks {
+        do {
+            return try HeadLandmarks.decode(json: data)
+        } catch {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            if let annotations = try? decoder.decode(AnnotationsRecord.self, from: data) {
+                guard let points = annotations.headLandmarks else {
+                    throw ValidationError("the annotations place the landmarks in frames but not yet in 3D; measure the session with the app or give the points in metres")
+                }
+                return points
+            }
+            if let record = try? decoder.decode(MeasurementRecord.self, from: data) { return record.landmarks }
+            throw error
+        }
     }
 
     private func read(_ path: String, what: String) throws -> Data {

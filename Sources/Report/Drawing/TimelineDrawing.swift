@@ -10,7 +10,7 @@ enum TimelineDrawing {
     static func make(_ timeline: FeedbackTimeline) -> Drawing {
         let width = 600.0, left = 34.0, right = 10.0
         let chartTop = 12.0, chartHeight = 70.0, bandTop = 88.0, bandHeight = 12.0
-        var d = Drawing(width: width, height: 148)
+        var d = Drawing(width: width, height: 132)
         let duration = max(timeline.duration, 1)
         func x(_ t: Double) -> Double { left + (width - left - right) * t / duration }
         func y(_ percent: Int) -> Double { chartTop + chartHeight * (1 - Double(percent) / 100) }
@@ -43,7 +43,7 @@ enum TimelineDrawing {
         for t in stride(from: 0, through: duration, by: step) {
             d.text("\(Int(t)) s", x: x(t), y: bandTop + bandHeight + 10, size: 8, color: label, anchor: .middle)
         }
-        legend(&d, y: 142)
+        legend(&d, y: 128)
         return d
     }
 

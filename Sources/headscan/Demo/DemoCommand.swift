@@ -15,7 +15,8 @@ struct DemoCommand: ParsableCommand {
         abstract: "Run the whole job on a simulated infant: guided scan, reconstruction, measurement, report.",
         discussion: """
             Simulates a scan of an infant head with a flattened back (CVAI about 7 %) while \
-            the simulated therapist follows HeadScan's feedback, records it into a scan \
+            the simulated therapist follows HeadScan's feedback and stops when it says \
+            "done", records it into a scan \
             library in --out, enters simulated calliper values, reconstructs the head in 3D, \
             measures it and writes report.html and report.pdf into the session folder. The \
             landmarks (nasion, nose tip, tragions) come from the simulation's ground truth; \
@@ -36,8 +37,11 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "The scan library folder; created if missing.")
     var out = "headscan-demo"
 
-    @Option(help: "Length of the scan in seconds.")
-    var seconds: Double = 45
+    @Option(help: "Longest scan in seconds; the therapist stops two seconds after HeadScan says \"done\".")
+    var seconds: Double = 60
+
+    @Flag(help: "Record the whole --seconds instead of stopping after \"done\".")
+    var fullLength = false
 
     @Option(help: "The simulated head's CVAI in percent.")
     var cvai: Double = 7
@@ -67,7 +71,8 @@ struct DemoCommand: ParsableCommand {
         var session = try library.createSession(date: Date())
         log.step(1, "Scanning: the simulated therapist follows the vibration and speech")
         var bar = ProgressBar("  scanning")
-        let scan = try GuidedScan(simulator: simulator).record(to: session.scanURL) { bar.update($0, of: $1) }
+        let scan = try GuidedScan(simulator: simulator, stopAfterDone: fullLength ? nil : 2)
+            .record(to: session.scanURL) { bar.update($0, of: $1) }
         log.scanned(scan)
 
         log.step(2, "Patient data: a new patient ID and simulated calliper values")

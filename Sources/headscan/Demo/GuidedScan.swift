@@ -16,8 +16,11 @@ struct GuidedScan {
     }
 
     let simulator: Simulator
+    /// Seconds the therapist goes on after hearing "done" before stopping the recording;
+    /// nil to record the simulator's whole length.
+    var stopAfterDone: Double? = 2
 
-    /// Records the whole scan into `url`, reporting frames done.
+    /// Records the scan into `url`, reporting frames done.
     func record(to url: URL, progress: (Int, Int) -> Void) throws -> Outcome {
         let layout = simulator.configuration.layout
         let writer = try ScanWriter(url: url, header: header())
@@ -39,6 +42,10 @@ struct GuidedScan {
             outcome.frames.append(simulated.truth)
             steering = FeedbackBenchCommand.follow(update, region: &region)
             progress(outcome.frames.count, simulator.frameCount)
+            if let done = outcome.timeline.completedAt, let wait = stopAfterDone, outcome.timeline.duration >= done + wait {
+                progress(simulator.frameCount, simulator.frameCount)
+                break
+            }
         }
         try writer.close()
         return outcome

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Checks the demo's report the way a clinician's tools read it: the HTML page renders in
+# headless Chromium (screenshot), the PDF renders with pdftoppm and its text comes out with
+# pdftotext, and the values in both equal `headscan measure --json` for the same session.
+#
+#   Scripts/check_report.sh [OUT_DIR]        (default: a temporary folder)
+#
+# Needs chromium and poppler-utils (installed with apt-get when missing and run as root).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-$(mktemp -d)}"
+mkdir -p "$out"
+
+need=()
+command -v pdftoppm >/dev/null || need+=(poppler-utils)
+command -v chromium >/dev/null || need+=(chromium)
+if ((${#need[@]})); then
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq && apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+    else
+        echo "install ${need[*]} first: sudo apt-get install -y ${need[*]}" >&2
+        exit 2
+    fi
+fi
+
+swift build -c release --product headscan >/dev/null
+bin=.build/release/headscan
+echo "running the demo into $out/library ..."
+"$bin" demo --out "$out/library" --json > "$out/demo.json"
+session=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["session"])' "$out/demo.json")
+
+python3 - "$session" "$out" <<'PY'
+import json, sys
+session, out = sys.argv[1:]
+record = json.load(open(f"{session}/measurement.json"))
+json.dump(record["landmarks"], open(f"{out}/landmarks.json", "w"))
+json.dump(json.load(open(f"{session}/patient.json"))["calliper"], open(f"{out}/calliper.json", "w"))
+PY
+"$bin" measure "$session/head.ply" --landmarks "$out/landmarks.json" --calliper "$out/calliper.json" --json > "$out/measure.json"
+
+chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,2600 \
+    --screenshot="$out/report.png" "file://$session/report.html" 2>/dev/null
+pdftoppm -png -r 72 "$session/report.pdf" "$out/report-page"
+pdftotext -layout "$session/report.pdf" "$out/report.txt"
+
+python3 - "$session" "$out" <<'PY'
+import glob, json, os, re, sys, zlib, struct
+session, out = sys.argv[1:]
+m = json.load(open(f"{out}/measure.json"))
+html = open(f"{session}/report.html", encoding="utf-8").read()
+text = open(f"{out}/report.txt", encoding="utf-8").read()
+failures = []
+
+def png_size(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    return struct.unpack(">II", head[16:24])
+
+def distinct_colours(path):
+    # Decodes the PNG's first IDAT stream to count colours: a blank render has one.
+    data = open(path, "rb").read()
+    chunks, i = [], 8
+    while i < len(data):
+        n = struct.unpack(">I", data[i:i+4])[0]
+        kind = data[i+4:i+8]
+        if kind == b"IDAT": chunks.append(data[i+8:i+8+n])
+        i += 12 + n
+    raw = zlib.decompress(b"".join(chunks))
+    return len(set(raw[k:k+3] for k in range(1, min(len(raw), 400000), 3)))
+
+shot = f"{out}/report.png"
+if not os.path.exists(shot): failures.append("no screenshot")
+else:
+    w, h = png_size(shot)
+    colours = distinct_colours(shot)
+    print(f"screenshot: {w}x{h} px, {colours} distinct colours sampled")
+    if colours < 20: failures.append("the screenshot looks blank")
+pages = sorted(glob.glob(f"{out}/report-page*.png"))
+print(f"PDF pages rendered by pdftoppm: {len(pages)}")
+if not pages: failures.append("pdftoppm rendered no page")
+
+values = {
+    "CVAI": m["cvai"], "CVA": m["cvaMM"], "Diagonal A": m["diagonalAMM"], "Diagonal B": m["diagonalBMM"],
+    "Length": m["lengthMM"], "Width": m["widthMM"], "Cranial index": m["ci"], "Circumference": m["circumferenceMM"],
+}
+for name, value in values.items():
+    shown = f"{value:.2f}"
+    row = re.search(r"^\s*" + re.escape(name) + r"\b[^\n]*", text, re.M)
+    in_pdf = row is not None and shown in row.group(0).split()
+    in_html = re.search(r"<th>" + re.escape(name) + r"[^<]*(<span[^>]*>[^<]*</span>)?</th><td>" + re.escape(shown) + "</td>", html) is not None
+    print(f"{name:14s} measure --json {shown:>8s}   PDF {'ok' if in_pdf else 'MISSING'}   HTML {'ok' if in_html else 'MISSING'}")
+    if not (in_pdf and in_html): failures.append(f"{name} {shown} not in both reports")
+level = str(m["severityLevel"])
+if f"CHOA level {level}" not in text or f"CHOA level {level}" not in html: failures.append("severity level differs")
+if failures:
+    print("FAILED: " + "; ".join(failures)); sys.exit(1)
+print("report check passed")
+PY
