@@ -8,7 +8,7 @@ enum TimelineDrawing {
     static let off = RGBColor(hex: 0xC0392B)
 
     static func make(_ timeline: FeedbackTimeline) -> Drawing {
-        let width = 600.0, left = 34.0, right = 10.0
+        let width = 600.0, left = 46.0, right = 10.0
         let chartTop = 12.0, chartHeight = 70.0, bandTop = 88.0, bandHeight = 12.0
         var d = Drawing(width: width, height: 132)
         let duration = max(timeline.duration, 1)
@@ -48,7 +48,7 @@ enum TimelineDrawing {
     }
 
     private static func legend(_ d: inout Drawing, y: Double) {
-        var x = 34.0
+        var x = 46.0
         for (name, color) in [("ideal", ideal), ("too close", tooClose), ("off centre", off)] {
             d.rectangle(x: x, y: y - 7, width: 9, height: 8, fill: color)
             d.text(name, x: x + 12, y: y, size: 8)
