@@ -25,8 +25,19 @@ struct ClinicalReportFiles {
     /// The session folder at `url`, in the library that holds it.
     init(sessionFolder url: URL) throws {
         let folder = url.standardizedFileURL
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ValidationError("\(folder.path) is not a folder; give a session folder of a scan library")
+        }
         library = ScanLibrary(root: folder.deletingLastPathComponent())
-        session = try library.session(named: folder.lastPathComponent)
+        do {
+            session = try library.session(named: folder.lastPathComponent)
+        } catch {
+            if let sessions = try? ScanLibrary(root: folder).list().entries, !sessions.isEmpty {
+                throw ValidationError("\(folder.path) is a scan library; give one of its session folders (`headscan library list --root \(folder.path)`)")
+            }
+            throw ValidationError("\(folder.path) is not a scan session folder: \(error)")
+        }
     }
 
     init(library: ScanLibrary, session: ScanSession) {
