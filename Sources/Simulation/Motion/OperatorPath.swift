@@ -4,7 +4,8 @@ import Markers
 import Recording
 
 /// The therapist with the phone: walks around the infant along a planned path with the
-/// distance, height and pointing wobble of a hand, and follows steering when given.
+/// distance, height and pointing wobble of a hand, and follows steering when given (a
+/// direction in strokes with pauses, as `DirectionResponse` explains).
 struct OperatorPath {
     let scenario: Scenario
     let duration: Double
