@@ -62,7 +62,8 @@ enum ClosedLoop {
         func centroid(_ steering: Steering) throws -> SIMD2<Double> {
             let sim = try Simulator(.init(scenario: .ideal, seed: 5, seconds: 60))
             var last: FrameTruth?
-            for _ in 0..<10 { last = sim.advance(steering: steering) }
+            // About one stroke: the operator reacts, moves for a quarter second and holds.
+            for _ in 0..<25 { last = sim.advance(steering: steering) }
             let corners = last!.markers.flatMap(\.corners)
             return corners.reduce(SIMD2<Double>.zero) { $0 + SIMD2($1[0], $1[1]) } / Double(corners.count)
         }
@@ -117,9 +118,8 @@ enum ClosedLoop {
     func followingTheFeedbackKeepsPosition(_ scenario: Scenario) throws {
         let follower = try ClosedLoop.run(scenario, follow: true)
         let ignorer = try ClosedLoop.run(scenario, follow: false)
-        // With exact corners a restless infant never costs the overlap (both 0 s); then the
-        // follower must not do worse. Off-center does push markers out of the picture.
-        if scenario == .offCenter { #expect(ignorer.outOfPosition > 0) }
+        // Both push markers out of the picture: a lapse of the hand, a sway of infant and parent.
+        #expect(ignorer.outOfPosition > 0)
         #expect(follower.outOfPosition <= 0.7 * ignorer.outOfPosition,
                 "follower \(follower.outOfPosition) s, ignorer \(ignorer.outOfPosition) s")
         #expect(follower.completed != nil)

@@ -4,7 +4,8 @@ import Markers
 import Recording
 
 /// The therapist with the phone: walks around the infant along a planned path with the
-/// distance, height and pointing wobble of a hand, and follows steering when given.
+/// distance, height and pointing wobble of a hand, and follows steering when given (a
+/// direction in strokes with pauses, as `DirectionResponse` explains).
 struct OperatorPath {
     let scenario: Scenario
     let duration: Double
@@ -22,13 +23,15 @@ struct OperatorPath {
     /// and in which direction the lapse points (angle in the picture, toward the phone's top).
     private var offCentreCorrection = 0.0
     private var offCentreDirection: Double?
+    /// Where the operator is in answering a direction (strokes and pauses).
+    private var directionResponse = DirectionResponse()
     /// How much of the current coming-too-close the operator has undone on instruction (0...1).
     private var closeCorrection = 0.0
     private var isTooClose = false
 
     /// How far the operator points past the head during an off-centre lapse, metres.
     static let offCentreReach = 0.25
-    /// How fast the phone moves on an instruction, metres per second.
+    /// How fast the phone moves during a stroke answering an instruction, metres per second.
     static let steeringSpeed = 0.2
     /// Where steering asked to go, and how far the operator has turned toward it (0...1).
     private var regionTarget: (azimuth: Double, elevation: Double)?
@@ -109,12 +112,9 @@ struct OperatorPath {
 
     private mutating func follow(_ steering: Steering, dt: Double) {
         let (top, right, _) = lastPose.rotation.columns
-        var turningToRegion = false
-        switch steering {
-        case .moveBack where isTooClose: closeCorrection += 2 * dt
-        case .moveBack: distanceCorrection += 0.25 * dt
-        case .moveCloser: distanceCorrection -= 0.25 * dt
-        case .movePhone(let x, let y):
+        var instruction: (x: Double, y: Double)?
+        if case .movePhone(let x, let y) = steering { instruction = (x, y) }
+        if let (x, y) = directionResponse.step(instruction: instruction, dt: dt) {
             // During a lapse the operator re-aims (the part of the move against the lapse);
             // otherwise the phone itself moves.
             let against = offCentreDirection.map { -(y * cos($0) + x * sin($0)) } ?? 0
@@ -123,6 +123,14 @@ struct OperatorPath {
             } else {
                 shift += (right * x + top * y) * (Self.steeringSpeed * dt)
             }
+        }
+        var turningToRegion = false
+        switch steering {
+        case .moveBack where isTooClose: closeCorrection += 2 * dt
+        case .moveBack: distanceCorrection += 0.25 * dt
+        case .moveCloser: distanceCorrection -= 0.25 * dt
+        case .movePhone:
+            break  // answered in strokes above
         case .goTo(let region):
             regionTarget = Self.direction(of: region)
             regionBlend = min(1, regionBlend + dt)

@@ -15,10 +15,12 @@ struct FeedbackBenchCommand: ParsableCommand {
             Speed: a 60-marker cap, all 60 markers in every frame (moving, some without depth), \
             timed over many frames on one core. Closed loop: the simulated operator either \
             follows the feedback (too close → step back, a direction → move the phone that \
-            way, region guidance → go round there) or ignores it; reports the time the raw \
-            position was not ideal and when the scan completed. Frames come from the \
+            way, in short strokes with pauses after a reaction time, region guidance → go \
+            round there) or ignores it; reports the time the raw position was not ideal and \
+            when the scan completed. Frames come from the \
             simulator's fast path (no rendering; corners projected exactly; depth missing \
-            when the phone is nearer than 0.2 m to the head's centre).
+            when the phone is nearer than 0.2 m to the head's centre). --trace writes each \
+            run's frames as CSV, to see where out-of-position time comes from.
 
             Example:
               swift run -c release headscan bench feedback --json
@@ -41,6 +43,9 @@ struct FeedbackBenchCommand: ParsableCommand {
 
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
+
+    @Option(help: "Folder to write one CSV per closed-loop run into: per frame the raw and published position, markers detected and truly visible, and the steering.")
+    var trace: String?
 
     func run() throws {
         let speed = try measureSpeed()
@@ -96,16 +101,20 @@ struct FeedbackBenchCommand: ParsableCommand {
         var steering = Steering.none
         var region: (HeadRegion, Double)?
         var run = LoopRun()
+        var lines = trace.map { _ in [LoopTrace.header] }
         while true {
             let observation: FrameObservation
+            var visible = -1
             if render {
                 guard let rendered = simulator.nextFrame(steering: steering) else { break }
                 let f = rendered.frame
+                visible = rendered.truth.markers.count
                 observation = FrameObservation(
                     timestamp: f.timestamp, width: f.color.width, height: f.color.height,
                     detected: detector.detect(in: f.color), depth: f.depth)
             } else {
                 guard let truth = simulator.advance(steering: steering) else { break }
+                visible = truth.markers.count
                 let m = truth.meshFromCamera
                 let distance = (m[3] * m[3] + m[7] * m[7] + m[11] * m[11]).squareRoot()
                 let depth: Float = distance < 0.2 ? .nan : Float(distance)
@@ -118,6 +127,11 @@ struct FeedbackBenchCommand: ParsableCommand {
             if update.completed, run.completed == nil { run.completed = update.time }
             run.progress = update.progress.percent
             steering = follow ? Self.follow(update, region: &region) : .none
+            lines?.append(LoopTrace.line(update, visible: visible, steering: steering))
+        }
+        if let trace, let lines {
+            let name = "\(scenario.rawValue)-\(follow ? "follow" : "ignore")-\(seed)\(render ? "-rendered" : "").csv"
+            try lines.joined(separator: "\n").write(toFile: trace + "/" + name, atomically: true, encoding: .utf8)
         }
         return run
     }
@@ -136,6 +150,29 @@ struct FeedbackBenchCommand: ParsableCommand {
             return .none
         default:
             return .none
+        }
+    }
+}
+
+/// The CSV lines of `--trace`: what the guide saw and decided on each frame, and how many
+/// markers were truly in view, so blind frames (markers in view, none detected) show.
+enum LoopTrace {
+    static let header = "t,raw,direction,detected,green,visible,published,steering"
+
+    static func line(_ update: GuidanceUpdate, visible: Int, steering: Steering) -> String {
+        let e = update.evidence
+        return String(format: "%.3f,", update.time)
+            + "\(update.raw.kind),\(update.raw.direction.rawValue),\(e.detected),\(e.green),\(visible),"
+            + "\(update.published),\(describe(steering))"
+    }
+
+    private static func describe(_ steering: Steering) -> String {
+        switch steering {
+        case .none: "none"
+        case .moveBack: "back"
+        case .moveCloser: "closer"
+        case .movePhone(let x, let y): String(format: "phone %+.0f %+.0f", x, y)
+        case .goTo(let region): "go \(region.rawValue)"
         }
     }
 }
