@@ -15,8 +15,11 @@ need=()
 command -v pdftoppm >/dev/null || need+=(poppler-utils)
 command -v chromium >/dev/null || need+=(chromium)
 if ((${#need[@]})); then
-    if [ "$(id -u)" = 0 ]; then
-        apt-get update -qq && apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+    if [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; then
+        sudo_cmd=""
+        [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+        $sudo_cmd apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
     else
         echo "install ${need[*]} first: sudo apt-get install -y ${need[*]}" >&2
         exit 2
