@@ -78,7 +78,8 @@ public struct ReconstructionStatistics: Sendable, Codable, Equatable {
     /// Vertices and triangles of the mesh.
     public var vertices = 0
     public var triangles = 0
-    /// Seconds per stage.
+    /// Seconds per stage ("markers", "bundleAdjustment", "fusion", "meshing"), and of the
+    /// TSDF integration within fusion alone ("fusionIntegration", without reading frames).
     public var stageSeconds: [String: Double] = [:]
 }
 
@@ -201,9 +202,13 @@ public struct Reconstructor: Sendable {
         guard let sphere = map.fittedSphere() else { throw ReconstructionError.noUsableMarkers(framesSeen: stats.framesExamined) }
         let region = HeadRegion(centre: sphere.centre, radius: sphere.radius * options.regionScale)
         let volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: options.fuseColor)
+        // Integration alone (without reading the frames), to compare with other fusion code.
+        var integration = Duration.zero
         for (n, keyframe) in keyframes.enumerated() {
             progress(ReconstructionProgress(stage: "fusion", done: n, total: keyframes.count))
             guard let f = try? frame(keyframe.frameIndex) else { continue }
+            let integrationStart = clock.now
+            defer { integration += clock.now - integrationStart }
             volume.integrate(
                 depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: keyframe.mapFromCamera, region: region,
                 color: options.fuseColor ? f.color : nil, colorIntrinsics: f.colorIntrinsics)
@@ -211,6 +216,7 @@ public struct Reconstructor: Sendable {
         stats.voxelBlocks = volume.blockCount
         stats.volumeBytes = volume.memoryBytes
         stats.stageSeconds["fusion"] = (clock.now - start).seconds
+        stats.stageSeconds["fusionIntegration"] = integration.seconds
 
         // Stage 4: surface.
         start = clock.now
