@@ -94,27 +94,35 @@ public final class TSDFVolume {
         let t = truncation
         let r = pose.rotation.columns
         // Pass 1: segment, and allocate the blocks within the truncation band of the surface.
+        var lastLow = SIMD3<Int32>(repeating: .max), lastHigh = SIMD3<Int32>(repeating: .max)
         depth.pixels.withUnsafeBufferPointer { d in
-            for y in 0..<height {
-                let ry = (Double(y) - k.cy) / k.fy
-                for x in 0..<width {
-                    let i = y * width + x
-                    let z = Double(d[i])
-                    guard z.isFinite, z > 0 else { mask[i] = false; continue }
-                    let c = SIMD3((Double(x) - k.cx) / k.fx * z, ry * z, z)
-                    let p = r.0 * c.x + r.1 * c.y + r.2 * c.z + pose.translation
-                    let inside = region.contains(p)
-                    mask[i] = inside
-                    // Every other pixel is enough to touch every block (pixels are < 1 mm apart).
-                    guard inside, x & 1 == 0, y & 1 == 0 else { continue }
-                    let low = ((p - t) / blockSize).rounded(.down), high = ((p + t) / blockSize).rounded(.down)
-                    for bz in Int32(low.z)...Int32(high.z) {
-                        for by in Int32(low.y)...Int32(high.y) {
-                            for bx in Int32(low.x)...Int32(high.x) {
-                                let b = block(SIMD3(bx, by, bz))
-                                if stamps[Int(b)] != stamp {
-                                    stamps[Int(b)] = stamp
-                                    visible.append(b)
+            mask.withUnsafeMutableBufferPointer { m in
+                for y in 0..<height {
+                    let ry = (Double(y) - k.cy) / k.fy
+                    for x in 0..<width {
+                        let i = y * width + x
+                        let z = Double(d[i])
+                        guard z.isFinite, z > 0 else { m[i] = false; continue }
+                        let c = SIMD3((Double(x) - k.cx) / k.fx * z, ry * z, z)
+                        let p = r.0 * c.x + r.1 * c.y + r.2 * c.z + pose.translation
+                        let inside = region.contains(p)
+                        m[i] = inside
+                        // Every other pixel is enough to touch every block (pixels are < 1 mm apart).
+                        guard inside, x & 1 == 0, y & 1 == 0 else { continue }
+                        let low = SIMD3<Int32>(((p - t) / blockSize).rounded(.down))
+                        let high = SIMD3<Int32>(((p + t) / blockSize).rounded(.down))
+                        // Neighbouring pixels mostly touch the same blocks: skip the hash lookups.
+                        guard low != lastLow || high != lastHigh else { continue }
+                        lastLow = low
+                        lastHigh = high
+                        for bz in low.z...high.z {
+                            for by in low.y...high.y {
+                                for bx in low.x...high.x {
+                                    let b = block(SIMD3(bx, by, bz))
+                                    if stamps[Int(b)] != stamp {
+                                        stamps[Int(b)] = stamp
+                                        visible.append(b)
+                                    }
                                 }
                             }
                         }
