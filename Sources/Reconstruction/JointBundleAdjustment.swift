@@ -77,7 +77,7 @@ struct JointBundleAdjustment {
     }
 
     /// Applies a camera-frame twist: `y ← y + ω × y + v` to first order.
-    private func update(_ pose: RigidTransform, _ twist: SIMD6) -> RigidTransform {
+    private func update(_ pose: RigidTransform, _ twist: Vector6) -> RigidTransform {
         let omega = SIMD3(twist.values[0], twist.values[1], twist.values[2])
         let angle = length(omega)
         let rotation = angle > 0 ? Rotation3(axis: omega, angle: angle) : .identity
@@ -138,7 +138,7 @@ struct JointBundleAdjustment {
     /// Pose blocks per keyframe, corner blocks, and the pose–corner coupling.
     private struct System {
         var poseHessians: [[Double]]  // 6x6 per keyframe
-        var poseGradients: [SIMD6]
+        var poseGradients: [Vector6]
         var couplings: [[(point: Int, block: [Double])]]  // 6x3 per sighting
         var pointHessians: [[Double]]  // 3x3 per point
         var pointGradients: [SIMD3<Double>]
@@ -147,7 +147,7 @@ struct JointBundleAdjustment {
     private func linearise(_ poses: [RigidTransform], _ points: [SIMD3<Double>], _ sightings: [[Sighting]], _ k: CameraIntrinsics) -> System {
         var system = System(
             poseHessians: Array(repeating: Array(repeating: 0, count: 36), count: poses.count),
-            poseGradients: Array(repeating: SIMD6(), count: poses.count),
+            poseGradients: Array(repeating: Vector6(), count: poses.count),
             couplings: Array(repeating: [], count: poses.count),
             pointHessians: Array(repeating: Array(repeating: 0, count: 9), count: points.count),
             pointGradients: Array(repeating: .zero, count: points.count))
@@ -187,7 +187,7 @@ struct JointBundleAdjustment {
     }
 
     /// The damped Gauss–Newton step, poses eliminated onto the points (Schur complement).
-    private func solve(_ system: System, lambda: Double) -> (poses: [SIMD6], points: [SIMD3<Double>])? {
+    private func solve(_ system: System, lambda: Double) -> (poses: [Vector6], points: [SIMD3<Double>])? {
         let n = system.pointHessians.count * 3
         var s = [Double](repeating: 0, count: n * n)
         var b = [Double](repeating: 0, count: n)
@@ -230,7 +230,7 @@ struct JointBundleAdjustment {
         }
         guard let x = choleskySolve(&s, b.map { -$0 }, n) else { return nil }
         let pointSteps = (0..<(n / 3)).map { SIMD3(x[$0 * 3], x[$0 * 3 + 1], x[$0 * 3 + 2]) }
-        var poseSteps = Array(repeating: SIMD6(), count: system.poseHessians.count)
+        var poseSteps = Array(repeating: Vector6(), count: system.poseHessians.count)
         for f in 1..<system.poseHessians.count {
             var rhs = Array(system.poseGradients[f].values)
             for c in system.couplings[f] {
@@ -239,14 +239,14 @@ struct JointBundleAdjustment {
                 }
             }
             let step = multiply(inverses[f]!, 6, 6, rhs, 1)
-            poseSteps[f] = SIMD6(values: step.map { -$0 })
+            poseSteps[f] = Vector6(values: step.map { -$0 })
         }
         return (poseSteps, pointSteps)
     }
 }
 
 /// Six numbers: a pose gradient or step (rotation first, then translation).
-struct SIMD6 {
+struct Vector6 {
     var values = [Double](repeating: 0, count: 6)
 }
 

@@ -15,10 +15,12 @@ struct ReconstructCommand: ParsableCommand {
             --align-to names a simulator truth file: then mesh and marker map are moved into \
             the truth's head frame through its marker corners, and the JSON reports the map's \
             error. The mesh format follows the extension of --out: .ply (binary; --ascii for \
-            text), .obj or .stl.
+            text), .obj or .stl; --colors adds vertex colours (PLY only). --poses-out and \
+            --keyframe-depth-out export what was fused, for Benchmarks/reconstruction/open3d_compare.sh.
 
             Examples:
               headscan reconstruct scan.hscan --out head.ply
+              headscan reconstruct scan.hscan --out head.ply --colors
               headscan reconstruct sim.hscan --out head.ply --json --align-to sim.truth.json
             """)
 
