@@ -6,7 +6,9 @@ extension TSDFVolume {
     /// Every crossed voxel edge gets one vertex, shared by all cells around that edge, so the
     /// mesh is welded (no duplicate vertices) and closed wherever the volume is observed.
     /// Cells with a corner seen fewer than `minimumWeight` times are left open. Vertices carry
-    /// the fused colour when the volume fuses colour.
+    /// the fused colour when the volume fuses colour. (This replaced surface nets, whose
+    /// per-cell averaging smoothed a little: same mean distance on the simulated scans, p95
+    /// 0.74 against 0.77 mm, at four times the meshing time.)
     public func extractSurface(minimumWeight: Float = 2) -> TriangleMesh {
         let side = Self.side
         let table = MarchingCubesTable.triangles

@@ -24,19 +24,9 @@ public struct ReconstructionOptions: Sendable {
     public var jointBundleIterations = 8
     /// Fuse colour into the volume and colour the mesh's vertices.
     public var fuseColor = false
-    /// How the mesh is cut from the volume.
-    public var surfaceExtraction = SurfaceExtraction.marchingCubes
 
     /// The defaults.
     public init() {}
-}
-
-/// Ways to turn the fused volume into a mesh.
-public enum SurfaceExtraction: String, Sendable, CaseIterable {
-    /// Marching cubes: a vertex on every crossed voxel edge, welded between cells.
-    case marchingCubes = "marching-cubes"
-    /// Surface nets: a vertex per crossed cell, about half as many (no colours).
-    case surfaceNets = "surface-nets"
 }
 
 /// What the reconstruction is doing, for progress bars.
@@ -221,10 +211,7 @@ public struct Reconstructor: Sendable {
         // Stage 4: surface.
         start = clock.now
         progress(ReconstructionProgress(stage: "meshing", done: 0, total: 1))
-        let mesh = switch options.surfaceExtraction {
-        case .marchingCubes: volume.extractSurface()
-        case .surfaceNets: volume.extractSurfaceNets()
-        }
+        let mesh = volume.extractSurface()
         guard !mesh.faces.isEmpty else { throw ReconstructionError.emptySurface }
         stats.vertices = mesh.vertices.count
         stats.triangles = mesh.faces.count

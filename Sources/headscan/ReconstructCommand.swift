@@ -60,18 +60,13 @@ struct ReconstructCommand: ParsableCommand {
     @Option(help: "Joint reprojection + depth bundle-adjustment iterations (0 = 3D stage only).")
     var jointIterations = 8
 
-    @Option(help: "Surface extraction: marching-cubes or surface-nets.")
-    var mesher = "marching-cubes"
-
     func validate() throws {
         guard stride >= 1 else { throw ValidationError("--stride must be at least 1") }
         guard voxelMM >= 0.25, voxelMM <= 10 else { throw ValidationError("--voxel-mm must be in 0.25...10") }
         guard jointIterations >= 0 else { throw ValidationError("--joint-iterations must not be negative") }
-        guard SurfaceExtraction(rawValue: mesher) != nil else { throw ValidationError("--mesher must be marching-cubes or surface-nets") }
         let ext = fileURL(out).pathExtension.lowercased()
-        guard !colors || ext == "ply" else { throw ValidationError("--colors needs a .ply output") }
-        guard !colors || mesher == "marching-cubes" else { throw ValidationError("--colors needs --mesher marching-cubes") }
         guard ["ply", "obj", "stl"].contains(ext) else { throw ValidationError("--out must end in .ply, .obj or .stl") }
+        guard !colors || ext == "ply" else { throw ValidationError("--colors needs a .ply output") }
     }
 
     func run() throws {
@@ -84,7 +79,6 @@ struct ReconstructCommand: ParsableCommand {
         options.truncation = 4 * options.voxelSize
         options.fuseColor = colors
         options.jointBundleIterations = jointIterations
-        options.surfaceExtraction = SurfaceExtraction(rawValue: mesher)!
         var bar = ProgressBar("Reconstructing")
         var lastStage = ""
         let result = try Reconstructor(layout: .standard, options: options).reconstruct(
