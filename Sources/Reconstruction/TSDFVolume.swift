@@ -157,9 +157,12 @@ public final class TSDFVolume {
                                     for lx in 0..<Self.side {
                                         defer { c += step }
                                         guard c.z > 0 else { continue }
-                                        let u = Int((fx * c.x / c.z + cx).rounded())
-                                        let v = Int((fy * c.y / c.z + cy).rounded())
-                                        guard u >= 0, v >= 0, u < width, v < height else { continue }
+                                        let iz = 1 / c.z
+                                        // Nearest pixel; the +0.5 and truncation round, as
+                                        // both are non-negative after the bounds check.
+                                        let uf = fx * c.x * iz + cx + 0.5, vf = fy * c.y * iz + cy + 0.5
+                                        guard uf >= 0, vf >= 0, uf < Double(width), vf < Double(height) else { continue }
+                                        let u = Int(uf), v = Int(vf)
                                         let pixel = v * width + u
                                         guard m[pixel] else { continue }
                                         let sdf = Float(Double(d[pixel]) - c.z)
