@@ -2,8 +2,9 @@ import Foundation
 
 extension PLY {
     /// ASCII PLY: larger and slower than `encode`, but readable and diffable; `colors`, when
-    /// given, holds one RGB triple per vertex.
+    /// given, holds one RGB triple per vertex (default: the mesh's own, if it has them).
     public static func encodeASCII(_ mesh: TriangleMesh, colors: [SIMD3<UInt8>]? = nil, comment: String? = nil) -> [UInt8] {
+        let colors = colors ?? (mesh.hasColors ? mesh.colors : nil)
         precondition(colors == nil || colors!.count == mesh.vertices.count, "one colour per vertex")
         var text = "ply\nformat ascii 1.0\n"
         if let comment { text += "comment \(comment.replacingOccurrences(of: "\n", with: " "))\n" }

@@ -19,21 +19,25 @@ public enum PLY {
         }
     }
 
-    /// Binary little-endian PLY with float32 vertices and int32 triangle indices.
+    /// Binary little-endian PLY with float32 vertices, uchar red, green and blue when the mesh
+    /// has colours, and int32 triangle indices.
     public static func encode(_ mesh: TriangleMesh, comment: String? = nil) -> [UInt8] {
+        let colors = mesh.hasColors ? mesh.colors : nil
         var header = "ply\nformat binary_little_endian 1.0\n"
         if let comment { header += "comment \(comment.replacingOccurrences(of: "\n", with: " "))\n" }
         header += "element vertex \(mesh.vertices.count)\nproperty float x\nproperty float y\nproperty float z\n"
+        if colors != nil { header += "property uchar red\nproperty uchar green\nproperty uchar blue\n" }
         header += "element face \(mesh.faces.count)\nproperty list uchar int vertex_indices\nend_header\n"
         var bytes = Array(header.utf8)
         bytes.reserveCapacity(bytes.count + mesh.vertices.count * 12 + mesh.faces.count * 13)
         func append<T: FixedWidthInteger>(_ value: T) {
             withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
         }
-        for v in mesh.vertices {
+        for (i, v) in mesh.vertices.enumerated() {
             append(Float(v.x).bitPattern)
             append(Float(v.y).bitPattern)
             append(Float(v.z).bitPattern)
+            if let c = colors?[i] { bytes += [c.x, c.y, c.z] }
         }
         for f in mesh.faces {
             bytes.append(3)
@@ -45,15 +49,20 @@ public enum PLY {
     }
 
     /// Reads ASCII or binary little-endian PLY with x, y, z vertex properties and polygon faces
-    /// (polygons are fanned into triangles); other properties are skipped.
+    /// (polygons are fanned into triangles); red, green and blue vertex properties become the
+    /// mesh's colours (floats in 0...1 are scaled to 0...255); other properties are skipped.
     public static func decode(_ bytes: [UInt8]) throws(PLY.Error) -> TriangleMesh {
         let header = try PLYHeader(bytes)
         var body = PLYBody(bytes: bytes, offset: header.bodyOffset, ascii: header.ascii)
         var mesh = TriangleMesh()
         for element in header.elements {
+            let colored = element.name == "vertex" && Set(["red", "green", "blue"]).isSubset(of: element.properties.map(\.name))
             for _ in 0..<element.count {
                 switch element.name {
-                case "vertex": mesh.vertices.append(try body.readVertex(element))
+                case "vertex":
+                    let (position, color) = try body.readVertex(element)
+                    mesh.vertices.append(position)
+                    if colored { mesh.colors.append(color) }
                 case "face": try body.readFace(element, into: &mesh)
                 default: try body.skip(element)
                 }

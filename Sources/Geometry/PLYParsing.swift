@@ -65,8 +65,10 @@ struct PLYBody {
     var offset: Int
     let ascii: Bool
 
-    mutating func readVertex(_ element: PLYElement) throws(PLY.Error) -> SIMD3<Double> {
+    /// Position and colour (zero when the element has none) of one vertex.
+    mutating func readVertex(_ element: PLYElement) throws(PLY.Error) -> (SIMD3<Double>, SIMD3<UInt8>) {
         var v = SIMD3<Double>.zero
+        var c = SIMD3<UInt8>.zero
         for property in element.properties {
             if property.listCountType != nil { try skipList(property); continue }
             let value = try scalar(property.type)
@@ -74,10 +76,18 @@ struct PLYBody {
             case "x": v.x = value
             case "y": v.y = value
             case "z": v.z = value
+            case "red": c.x = Self.channel(value, property.type)
+            case "green": c.y = Self.channel(value, property.type)
+            case "blue": c.z = Self.channel(value, property.type)
             default: break
             }
         }
-        return v
+        return (v, c)
+    }
+
+    private static func channel(_ value: Double, _ type: String) -> UInt8 {
+        let scaled = ["float", "float32", "double", "float64"].contains(type) ? value * 255 : value
+        return UInt8(max(0, min(255, scaled.rounded())))
     }
 
     mutating func readFace(_ element: PLYElement, into mesh: inout TriangleMesh) throws(PLY.Error) {

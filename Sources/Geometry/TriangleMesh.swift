@@ -4,23 +4,33 @@ public struct TriangleMesh: Sendable, Equatable {
     public var vertices: [SIMD3<Double>]
     /// Triangles as three vertex indices each.
     public var faces: [SIMD3<Int32>]
+    /// One 8-bit RGB colour per vertex, or empty for an uncoloured mesh.
+    public var colors: [SIMD3<UInt8>]
 
-    /// A mesh from its parts; every index must point into `vertices`.
-    public init(vertices: [SIMD3<Double>] = [], faces: [SIMD3<Int32>] = []) {
+    /// A mesh from its parts; every index must point into `vertices`, and `colors` is empty
+    /// or holds one colour per vertex.
+    public init(vertices: [SIMD3<Double>] = [], faces: [SIMD3<Int32>] = [], colors: [SIMD3<UInt8>] = []) {
+        precondition(colors.isEmpty || colors.count == vertices.count, "one colour per vertex")
         self.vertices = vertices
         self.faces = faces
+        self.colors = colors
     }
 
-    /// Appends another mesh, keeping both as separate components.
+    /// Whether every vertex has a colour.
+    public var hasColors: Bool { !colors.isEmpty && colors.count == vertices.count }
+
+    /// Appends another mesh, keeping both as separate components. Colours survive only when
+    /// both meshes have them.
     public mutating func append(_ other: TriangleMesh) {
         let offset = Int32(vertices.count)
+        colors = hasColors && other.hasColors ? colors + other.colors : []
         vertices += other.vertices
         faces += other.faces.map { $0 &+ SIMD3(repeating: offset) }
     }
 
     /// The mesh with every vertex mapped by `transform`.
     public func transformed(by transform: RigidTransform) -> TriangleMesh {
-        TriangleMesh(vertices: vertices.map(transform.apply), faces: faces)
+        TriangleMesh(vertices: vertices.map(transform.apply), faces: faces, colors: colors)
     }
 
     /// The three corners of face `index`.

@@ -15,7 +15,8 @@ public struct Keyframe: Sendable {
 /// weighted mean, with the map fixed each pose is a weighted Kabsch fit. Every step lowers the
 /// reweighted cost, and each sub-problem is solved exactly, so no damping or Jacobians are
 /// needed; the first keyframe is held fixed because it defines the map's frame.
-/// Reprojection residuals are not part of the cost (they are reported after the fact).
+/// This is the robust first stage: it brings every keyframe near the optimum and drops gross
+/// outliers; `JointBundleAdjustment` then refines on reprojection and depth residuals.
 struct BundleAdjustment {
     var iterations = 15
     /// Residual (metres) beyond which Huber's loss turns linear.

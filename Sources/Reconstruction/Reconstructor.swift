@@ -17,8 +17,13 @@ public struct ReconstructionOptions: Sendable {
     public var truncation = 0.004
     /// Head region radius as a multiple of the sphere fitted to the cap.
     public var regionScale = 1.25
-    /// Iterations of the bundle adjustment.
+    /// Iterations of the robust 3D pre-alignment of the bundle adjustment.
     public var bundleIterations = 15
+    /// Finish the bundle adjustment with joint Levenberg–Marquardt iterations on reprojection
+    /// and depth residuals (0 = stop after the 3D pre-alignment).
+    public var jointBundleIterations = 8
+    /// Fuse colour into the volume and colour the mesh's vertices.
+    public var fuseColor = false
 
     /// The defaults.
     public init() {}
@@ -50,6 +55,10 @@ public struct ReconstructionStatistics: Sendable, Codable, Equatable {
     public var markersMapped = 0
     /// RMS of the map's corners reprojected into the keyframes against the detections, pixels.
     public var reprojectionRMSPixels = 0.0
+    /// The same before the bundle adjustment (incremental map and poses).
+    public var reprojectionRMSPixelsInitial = 0.0
+    /// The same after the robust 3D stage of the bundle adjustment, before the joint stage.
+    public var reprojectionRMSPixels3D = 0.0
     /// RMS of the keyframes' 3D corners against the map after refinement, millimetres.
     public var cornerRMSMillimetres = 0.0
     /// Allocated TSDF blocks (8³ voxels each).
@@ -59,7 +68,8 @@ public struct ReconstructionStatistics: Sendable, Codable, Equatable {
     /// Vertices and triangles of the mesh.
     public var vertices = 0
     public var triangles = 0
-    /// Seconds per stage.
+    /// Seconds per stage ("markers", "bundleAdjustment", "fusion", "meshing"), and of the
+    /// TSDF integration within fusion alone ("fusionIntegration", without reading frames).
     public var stageSeconds: [String: Double] = [:]
 }
 
@@ -164,8 +174,15 @@ public struct Reconstructor: Sendable {
         // Stage 2: joint refinement.
         start = clock.now
         progress(ReconstructionProgress(stage: "bundle adjustment", done: 0, total: 1))
+        measureResiduals(keyframes: keyframes, map: map, intrinsics: colorK, into: &stats)
+        stats.reprojectionRMSPixelsInitial = stats.reprojectionRMSPixels
         BundleAdjustment(iterations: options.bundleIterations).refine(keyframes: &keyframes, map: &map)
         measureResiduals(keyframes: keyframes, map: map, intrinsics: colorK, into: &stats)
+        stats.reprojectionRMSPixels3D = stats.reprojectionRMSPixels
+        if options.jointBundleIterations > 0 {
+            JointBundleAdjustment(iterations: options.jointBundleIterations).refine(keyframes: &keyframes, map: &map, intrinsics: colorK)
+            measureResiduals(keyframes: keyframes, map: map, intrinsics: colorK, into: &stats)
+        }
         stats.keyframes = keyframes.count
         stats.markersMapped = map.corners.count
         stats.stageSeconds["bundleAdjustment"] = (clock.now - start).seconds
@@ -174,15 +191,22 @@ public struct Reconstructor: Sendable {
         start = clock.now
         guard let sphere = map.fittedSphere() else { throw ReconstructionError.noUsableMarkers(framesSeen: stats.framesExamined) }
         let region = HeadRegion(centre: sphere.centre, radius: sphere.radius * options.regionScale)
-        let volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation)
+        let volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: options.fuseColor)
+        // Integration alone (without reading the frames), to compare with other fusion code.
+        var integration = Duration.zero
         for (n, keyframe) in keyframes.enumerated() {
             progress(ReconstructionProgress(stage: "fusion", done: n, total: keyframes.count))
             guard let f = try? frame(keyframe.frameIndex) else { continue }
-            volume.integrate(depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: keyframe.mapFromCamera, region: region)
+            let integrationStart = clock.now
+            defer { integration += clock.now - integrationStart }
+            volume.integrate(
+                depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: keyframe.mapFromCamera, region: region,
+                color: options.fuseColor ? f.color : nil, colorIntrinsics: f.colorIntrinsics)
         }
         stats.voxelBlocks = volume.blockCount
         stats.volumeBytes = volume.memoryBytes
         stats.stageSeconds["fusion"] = (clock.now - start).seconds
+        stats.stageSeconds["fusionIntegration"] = integration.seconds
 
         // Stage 4: surface.
         start = clock.now

@@ -38,27 +38,34 @@ public final class TSDFVolume {
     static let side = 8
     static let blockVoxels = 512
 
-    private var blockIndex: [SIMD3<Int32>: Int32] = [:]
+    private(set) var blockIndex: [SIMD3<Int32>: Int32] = [:]
     /// Block coordinates (voxel index / 8), in allocation order.
     private(set) var blockCoords: [SIMD3<Int32>] = []
-    private var distances: [Float] = []
-    private var weights: [Float] = []
+    /// Truncated signed distance per voxel, in units of the truncation (−1...1).
+    private(set) var distances: [Float] = []
+    private(set) var weights: [Float] = []
+    /// Mean colour per voxel (0...255 per channel), when colour is fused.
+    private(set) var colors: [SIMD3<Float>] = []
+    /// Whether voxels also average the colour seen at them.
+    public let fusesColor: Bool
     private var stamps: [Int32] = []
     private var stamp: Int32 = 0
     private var visible: [Int32] = []
     private var mask: [Bool] = []
 
-    /// An empty volume.
-    public init(voxelSize: Double = 0.001, truncation: Double = 0.004) {
+    /// An empty volume; with `colors`, each voxel also averages the colour of the pixels it
+    /// projects to.
+    public init(voxelSize: Double = 0.001, truncation: Double = 0.004, colors: Bool = false) {
         precondition(voxelSize > 0 && truncation >= voxelSize, "truncation must span at least one voxel")
         self.voxelSize = voxelSize
         self.truncation = truncation
+        fusesColor = colors
     }
 
     /// Allocated blocks.
     public var blockCount: Int { blockCoords.count }
     /// Bytes held by voxel data.
-    public var memoryBytes: Int { blockCoords.count * Self.blockVoxels * 8 }
+    public var memoryBytes: Int { blockCoords.count * Self.blockVoxels * (fusesColor ? 20 : 8) }
 
     private func block(_ coord: SIMD3<Int32>) -> Int32 {
         if let index = blockIndex[coord] { return index }
@@ -67,12 +74,18 @@ public final class TSDFVolume {
         blockCoords.append(coord)
         distances.append(contentsOf: repeatElement(1, count: Self.blockVoxels))
         weights.append(contentsOf: repeatElement(0, count: Self.blockVoxels))
+        if fusesColor { colors.append(contentsOf: repeatElement(.zero, count: Self.blockVoxels)) }
         stamps.append(-1)
         return index
     }
 
     /// Fuses one depth map seen from `worldFromCamera`; only depth inside `region` counts.
-    public func integrate(depth: DepthImage, intrinsics k: CameraIntrinsics, worldFromCamera pose: RigidTransform, region: HeadRegion) {
+    /// With a colour picture (same camera frame, its own intrinsics) and a volume that fuses
+    /// colour, the voxels updated also average its colour.
+    public func integrate(
+        depth: DepthImage, intrinsics k: CameraIntrinsics, worldFromCamera pose: RigidTransform, region: HeadRegion,
+        color: RGBAImage? = nil, colorIntrinsics: CameraIntrinsics? = nil
+    ) {
         stamp += 1
         visible.removeAll(keepingCapacity: true)
         let width = depth.width, height = depth.height
@@ -81,27 +94,35 @@ public final class TSDFVolume {
         let t = truncation
         let r = pose.rotation.columns
         // Pass 1: segment, and allocate the blocks within the truncation band of the surface.
+        var lastLow = SIMD3<Int32>(repeating: .max), lastHigh = SIMD3<Int32>(repeating: .max)
         depth.pixels.withUnsafeBufferPointer { d in
-            for y in 0..<height {
-                let ry = (Double(y) - k.cy) / k.fy
-                for x in 0..<width {
-                    let i = y * width + x
-                    let z = Double(d[i])
-                    guard z.isFinite, z > 0 else { mask[i] = false; continue }
-                    let c = SIMD3((Double(x) - k.cx) / k.fx * z, ry * z, z)
-                    let p = r.0 * c.x + r.1 * c.y + r.2 * c.z + pose.translation
-                    let inside = region.contains(p)
-                    mask[i] = inside
-                    // Every other pixel is enough to touch every block (pixels are < 1 mm apart).
-                    guard inside, x & 1 == 0, y & 1 == 0 else { continue }
-                    let low = ((p - t) / blockSize).rounded(.down), high = ((p + t) / blockSize).rounded(.down)
-                    for bz in Int32(low.z)...Int32(high.z) {
-                        for by in Int32(low.y)...Int32(high.y) {
-                            for bx in Int32(low.x)...Int32(high.x) {
-                                let b = block(SIMD3(bx, by, bz))
-                                if stamps[Int(b)] != stamp {
-                                    stamps[Int(b)] = stamp
-                                    visible.append(b)
+            mask.withUnsafeMutableBufferPointer { m in
+                for y in 0..<height {
+                    let ry = (Double(y) - k.cy) / k.fy
+                    for x in 0..<width {
+                        let i = y * width + x
+                        let z = Double(d[i])
+                        guard z.isFinite, z > 0 else { m[i] = false; continue }
+                        let c = SIMD3((Double(x) - k.cx) / k.fx * z, ry * z, z)
+                        let p = r.0 * c.x + r.1 * c.y + r.2 * c.z + pose.translation
+                        let inside = region.contains(p)
+                        m[i] = inside
+                        // Every other pixel is enough to touch every block (pixels are < 1 mm apart).
+                        guard inside, x & 1 == 0, y & 1 == 0 else { continue }
+                        let low = SIMD3<Int32>(((p - t) / blockSize).rounded(.down))
+                        let high = SIMD3<Int32>(((p + t) / blockSize).rounded(.down))
+                        // Neighbouring pixels mostly touch the same blocks: skip the hash lookups.
+                        guard low != lastLow || high != lastHigh else { continue }
+                        lastLow = low
+                        lastHigh = high
+                        for bz in low.z...high.z {
+                            for by in low.y...high.y {
+                                for bx in low.x...high.x {
+                                    let b = block(SIMD3(bx, by, bz))
+                                    if stamps[Int(b)] != stamp {
+                                        stamps[Int(b)] = stamp
+                                        visible.append(b)
+                                    }
                                 }
                             }
                         }
@@ -115,10 +136,16 @@ public final class TSDFVolume {
         let step = rc.0 * voxelSize
         let truncF = Float(t), maxW = maximumWeight
         let fx = k.fx, fy = k.fy, cx = k.cx, cy = k.cy
+        let picture = fusesColor ? color : nil
+        let kc = colorIntrinsics ?? k
+        let colorWidth = picture?.width ?? 0, colorHeight = picture?.height ?? 0
+        let empty: [RGBA8] = []
+        (picture?.pixels ?? empty).withUnsafeBufferPointer { rgb in
         depth.pixels.withUnsafeBufferPointer { d in
             mask.withUnsafeBufferPointer { m in
                 distances.withUnsafeMutableBufferPointer { dist in
                     weights.withUnsafeMutableBufferPointer { wgt in
+                    colors.withUnsafeMutableBufferPointer { col in
                         for b in visible {
                             let origin = SIMD3<Double>(blockCoords[Int(b)]) * Double(Self.side)
                             let base = Int(b) * Self.blockVoxels
@@ -130,9 +157,12 @@ public final class TSDFVolume {
                                     for lx in 0..<Self.side {
                                         defer { c += step }
                                         guard c.z > 0 else { continue }
-                                        let u = Int((fx * c.x / c.z + cx).rounded())
-                                        let v = Int((fy * c.y / c.z + cy).rounded())
-                                        guard u >= 0, v >= 0, u < width, v < height else { continue }
+                                        let iz = 1 / c.z
+                                        // Nearest pixel; the +0.5 and truncation round, as
+                                        // both are non-negative after the bounds check.
+                                        let uf = fx * c.x * iz + cx + 0.5, vf = fy * c.y * iz + cy + 0.5
+                                        guard uf >= 0, vf >= 0, uf < Double(width), vf < Double(height) else { continue }
+                                        let u = Int(uf), v = Int(vf)
                                         let pixel = v * width + u
                                         guard m[pixel] else { continue }
                                         let sdf = Float(Double(d[pixel]) - c.z)
@@ -142,101 +172,45 @@ public final class TSDFVolume {
                                         let w = wgt[j]
                                         dist[j] = (dist[j] * w + value) / (w + 1)
                                         wgt[j] = min(maxW, w + 1)
+                                        // Every voxel that takes the distance takes the colour, so the
+                                        // two share one weight.
+                                        guard colorWidth > 0 else { continue }
+                                        let uc = Int((kc.fx * c.x / c.z + kc.cx).rounded())
+                                        let vc = Int((kc.fy * c.y / c.z + kc.cy).rounded())
+                                        guard uc >= 0, vc >= 0, uc < colorWidth, vc < colorHeight else { continue }
+                                        let p = rgb[vc * colorWidth + uc]
+                                        col[j] = (col[j] * w + SIMD3(Float(p.r), Float(p.g), Float(p.b))) / (w + 1)
                                     }
                                 }
                             }
                         }
                     }
-                }
-            }
-        }
-    }
-
-    /// The zero level set as a triangle mesh, by surface nets: one vertex per cell that the
-    /// surface crosses (the mean of its edge crossings), one quad per crossed voxel edge.
-    /// Cells with a corner seen fewer than `minimumWeight` times are left open.
-    /// (Surface nets rather than marching cubes: no 256-case table to get wrong, fewer and
-    /// better-shaped triangles, and the same accuracy on smooth surfaces at this resolution.)
-    public func extractSurface(minimumWeight: Float = 2) -> TriangleMesh {
-        let side = Self.side
-        @inline(__always) func key(_ g: SIMD3<Int32>) -> Int64 {
-            (Int64(g.x) + (1 << 20)) << 42 | (Int64(g.y) + (1 << 20)) << 21 | (Int64(g.z) + (1 << 20))
-        }
-        func sample(_ g: SIMD3<Int32>) -> Float? {
-            let b = SIMD3(g.x >> 3, g.y >> 3, g.z >> 3)
-            guard let index = blockIndex[b] else { return nil }
-            let l = g &- b &* 8
-            let j = Int(index) * Self.blockVoxels + (Int(l.z) * side + Int(l.y)) * side + Int(l.x)
-            return weights[j] >= minimumWeight ? distances[j] : nil
-        }
-        let offsets: [SIMD3<Int32>] = [
-            SIMD3(0, 0, 0), SIMD3(1, 0, 0), SIMD3(0, 1, 0), SIMD3(1, 1, 0),
-            SIMD3(0, 0, 1), SIMD3(1, 0, 1), SIMD3(0, 1, 1), SIMD3(1, 1, 1),
-        ]
-        let edges: [(Int, Int)] = [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7)]
-        var vertices: [SIMD3<Double>] = []
-        var cellVertex: [Int64: Int32] = [:]
-        var cells: [SIMD3<Int32>] = []
-        var values = [Float](repeating: 0, count: 8)
-        for (b, coord) in blockCoords.enumerated() {
-            let base = b * Self.blockVoxels
-            for lz in 0..<side {
-                for ly in 0..<side {
-                    for lx in 0..<side {
-                        let g = coord &* 8 &+ SIMD3(Int32(lx), Int32(ly), Int32(lz))
-                        var complete = true
-                        if lx < side - 1, ly < side - 1, lz < side - 1 {
-                            for (n, o) in offsets.enumerated() {
-                                let j = base + ((lz + Int(o.z)) * side + ly + Int(o.y)) * side + lx + Int(o.x)
-                                if weights[j] < minimumWeight { complete = false; break }
-                                values[n] = distances[j]
-                            }
-                        } else {
-                            for (n, o) in offsets.enumerated() {
-                                guard let v = sample(g &+ o) else { complete = false; break }
-                                values[n] = v
-                            }
-                        }
-                        guard complete else { continue }
-                        var negative = 0
-                        for v in values where v < 0 { negative += 1 }
-                        guard negative > 0, negative < 8 else { continue }
-                        var sum = SIMD3<Double>.zero, count = 0.0
-                        for (a, e) in edges where (values[a] < 0) != (values[e] < 0) {
-                            let s = Double(values[a] / (values[a] - values[e]))
-                            sum += SIMD3<Double>(offsets[a]) + s * SIMD3<Double>(offsets[e] &- offsets[a])
-                            count += 1
-                        }
-                        cellVertex[key(g)] = Int32(vertices.count)
-                        vertices.append((SIMD3<Double>(g) + sum / count) * voxelSize)
-                        cells.append(g)
                     }
                 }
             }
         }
-        var faces: [SIMD3<Int32>] = []
-        let axes: [(SIMD3<Int32>, SIMD3<Int32>, SIMD3<Int32>)] = [
-            (SIMD3(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1)),
-            (SIMD3(0, 1, 0), SIMD3(0, 0, 1), SIMD3(1, 0, 0)),
-            (SIMD3(0, 0, 1), SIMD3(1, 0, 0), SIMD3(0, 1, 0)),
-        ]
-        for g in cells {
-            guard let here = sample(g) else { continue }
-            for (a, b, c) in axes {
-                guard let there = sample(g &+ a), (here < 0) != (there < 0) else { continue }
-                guard let v0 = cellVertex[key(g)], let v1 = cellVertex[key(g &- b)],
-                      let v2 = cellVertex[key(g &- b &- c)], let v3 = cellVertex[key(g &- c)] else { continue }
-                // The quad's order turns about +a; the outside (positive distance) decides
-                // which way the faces must point.
-                if here < 0 {
-                    faces.append(SIMD3(v0, v1, v2))
-                    faces.append(SIMD3(v0, v2, v3))
-                } else {
-                    faces.append(SIMD3(v0, v2, v1))
-                    faces.append(SIMD3(v0, v3, v2))
+        }
+    }
+
+    /// Sets every voxel of the blocks that meet the box `low...high` from a signed distance
+    /// function (metres, positive outside), truncated, with the given weight: an analytic
+    /// shape in place of fused depth, for checking the mesher against exact geometry.
+    func fill(from low: SIMD3<Double>, to high: SIMD3<Double>, weight: Float, signedDistance: (SIMD3<Double>) -> Double) {
+        let blockSize = voxelSize * Double(Self.side)
+        let a = SIMD3<Int32>((low / blockSize).rounded(.down)), b = SIMD3<Int32>((high / blockSize).rounded(.down))
+        for bz in a.z...b.z {
+            for by in a.y...b.y {
+                for bx in a.x...b.x {
+                    let coord = SIMD3(bx, by, bz)
+                    let base = Int(block(coord)) * Self.blockVoxels
+                    for n in 0..<Self.blockVoxels {
+                        let local = SIMD3<Int32>(Int32(n % 8), Int32(n / 8 % 8), Int32(n / 64))
+                        let p = SIMD3<Double>(coord &* 8 &+ local) * voxelSize
+                        distances[base + n] = Float(max(-1, min(1, signedDistance(p) / truncation)))
+                        weights[base + n] = weight
+                    }
                 }
             }
         }
-        return TriangleMesh(vertices: vertices, faces: faces)
     }
 }

@@ -29,6 +29,11 @@ public final class Simulator {
         public var layout: CapLayout
         /// Markers that fall off; nil uses the scenario's number.
         public var droppedMarkers: Int?
+        /// Share of frames (0...1) in which no marker can be read, in half-second spells (a
+        /// hand or a muslin cloth passing over the cap, glare): the stickers show as blank
+        /// paper, depth is unchanged. Chosen from its own random stream, so the rest of the
+        /// scan is the same as without it.
+        public var unreadableFrames: Double
         /// The sensor's imperfections.
         public var sensor: SensorModel
         /// The camera model (640x480 TrueDepth by default).
@@ -37,9 +42,10 @@ public final class Simulator {
         /// A configuration with the standard cap, a typical head and TrueDepth's camera.
         public init(
             scenario: Scenario = .ideal, seed: UInt64 = 1, seconds: Double = 60, head: HeadParameters = HeadParameters(),
-            layout: CapLayout = .standard, droppedMarkers: Int? = nil, sensor: SensorModel = SensorModel(),
-            intrinsics: CameraIntrinsics = Simulator.trueDepthIntrinsics
+            layout: CapLayout = .standard, droppedMarkers: Int? = nil, unreadableFrames: Double = 0,
+            sensor: SensorModel = SensorModel(), intrinsics: CameraIntrinsics = Simulator.trueDepthIntrinsics
         ) {
+            self.unreadableFrames = unreadableFrames
             self.scenario = scenario
             self.seed = seed
             self.seconds = seconds
@@ -69,6 +75,8 @@ public final class Simulator {
     /// Index of the next frame.
     public private(set) var nextIndex = 0
 
+    /// Frames whose markers cannot be read.
+    public let unreadable: Set<Int>
     private let renderer: SceneRenderer
     private var operatorPath: OperatorPath
     private let infant: InfantMotion
@@ -87,6 +95,7 @@ public final class Simulator {
         let skull = HeadMesh.skull(head)
         mesh = HeadMesh.make(head)
         frameCount = max(1, Int((configuration.seconds * Self.frameRate).rounded()))
+        unreadable = Self.spells(share: configuration.unreadableFrames, frameCount: frameCount, seed: configuration.seed)
         operatorPath = OperatorPath(scenario: configuration.scenario, duration: configuration.seconds, rng: &rng)
         infant = InfantMotion(scenario: configuration.scenario, duration: configuration.seconds, rng: &rng)
         renderer = try SceneRenderer(
@@ -102,13 +111,27 @@ public final class Simulator {
         previous = (worldFromCamera, worldFromHead)
         let (color, depth) = renderer.render(
             worldFromCamera: worldFromCamera, worldFromHead: worldFromHead, bodyShift: infant.bodyShift(at: t), blur: blur,
-            noiseSeed: configuration.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index))
+            noiseSeed: configuration.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index), blankStickers: unreadable.contains(index))
         let intrinsics = configuration.intrinsics
         let frame = RGBDFrame(timestamp: t, color: color, depth: depth, colorIntrinsics: intrinsics, depthIntrinsics: intrinsics)
         let meshFromCamera = worldFromHead.inverse * worldFromCamera
         return SimulatedFrame(frame: frame, truth: FrameTruth(
             index: index, timestamp: t, meshFromCamera: meshFromCamera.matrixRowMajor,
-            markers: visibleMarkers(cameraFromMesh: meshFromCamera.inverse, depth: renderer.trueDepth)))
+            markers: unreadable.contains(index) ? [] : visibleMarkers(cameraFromMesh: meshFromCamera.inverse, depth: renderer.trueDepth)))
+    }
+
+    /// Half-second spells covering `share` of the frames, picked without replacement.
+    static func spells(share: Double, frameCount: Int, seed: UInt64) -> Set<Int> {
+        let spell = Int(Self.frameRate / 2)
+        let count = (frameCount + spell - 1) / spell
+        let wanted = Int((min(1, max(0, share)) * Double(count)).rounded())
+        guard wanted > 0 else { return [] }
+        var rng = Xoshiro256(seed: seed, stream: 0x6D61_726B)
+        var order = Array(0..<count)
+        for i in stride(from: count - 1, to: 0, by: -1) { order.swapAt(i, rng.below(i + 1)) }
+        var frames = Set<Int>()
+        for s in order.prefix(wanted) { frames.formUnion((s * spell)..<min(frameCount, (s + 1) * spell)) }
+        return frames
     }
 
     /// Moves the scan on by one frame without rendering it, for quick closed-loop runs. Its

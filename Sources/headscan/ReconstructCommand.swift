@@ -15,10 +15,12 @@ struct ReconstructCommand: ParsableCommand {
             --align-to names a simulator truth file: then mesh and marker map are moved into \
             the truth's head frame through its marker corners, and the JSON reports the map's \
             error. The mesh format follows the extension of --out: .ply (binary; --ascii for \
-            text), .obj or .stl.
+            text), .obj or .stl; --colors adds vertex colours (PLY only). --poses-out and \
+            --keyframe-depth-out export what was fused, for Benchmarks/reconstruction/open3d_compare.sh.
 
             Examples:
               headscan reconstruct scan.hscan --out head.ply
+              headscan reconstruct scan.hscan --out head.ply --colors
               headscan reconstruct sim.hscan --out head.ply --json --align-to sim.truth.json
             """)
 
@@ -52,11 +54,19 @@ struct ReconstructCommand: ParsableCommand {
     @Option(help: "Voxel size in millimetres.")
     var voxelMM = 1.0
 
+    @Flag(help: "Fuse colour and write vertex colours (PLY only).")
+    var colors = false
+
+    @Option(help: "Joint reprojection + depth bundle-adjustment iterations (0 = 3D stage only).")
+    var jointIterations = 8
+
     func validate() throws {
         guard stride >= 1 else { throw ValidationError("--stride must be at least 1") }
         guard voxelMM >= 0.25, voxelMM <= 10 else { throw ValidationError("--voxel-mm must be in 0.25...10") }
+        guard jointIterations >= 0 else { throw ValidationError("--joint-iterations must not be negative") }
         let ext = fileURL(out).pathExtension.lowercased()
         guard ["ply", "obj", "stl"].contains(ext) else { throw ValidationError("--out must end in .ply, .obj or .stl") }
+        guard !colors || ext == "ply" else { throw ValidationError("--colors needs a .ply output") }
     }
 
     func run() throws {
@@ -67,6 +77,8 @@ struct ReconstructCommand: ParsableCommand {
         options.frameStride = stride
         options.voxelSize = voxelMM / 1000
         options.truncation = 4 * options.voxelSize
+        options.fuseColor = colors
+        options.jointBundleIterations = jointIterations
         var bar = ProgressBar("Reconstructing")
         var lastStage = ""
         let result = try Reconstructor(layout: .standard, options: options).reconstruct(
@@ -135,7 +147,8 @@ struct ReconstructCommand: ParsableCommand {
         } else {
             let s = result.statistics
             print("Frames: \(s.framesUsed) used, \(s.framesRejected) rejected of \(s.framesExamined) examined; \(s.keyframes) keyframes")
-            print("Markers mapped: \(s.markersMapped); reprojection RMS \(String(format: "%.3f", s.reprojectionRMSPixels)) px")
+            print("Markers mapped: \(s.markersMapped); reprojection RMS \(String(format: "%.3f", s.reprojectionRMSPixels)) px "
+                + "(\(String(format: "%.3f", s.reprojectionRMSPixelsInitial)) px before the bundle adjustment)")
             if let rms = report.mapRMSMillimetres { print(String(format: "Map vs truth: %.3f mm RMS after similarity alignment", rms)) }
             print("Mesh: \(s.vertices) vertices, \(s.triangles) triangles → \(out)")
             print(String(format: "Time: %.1f s (%@)", report.seconds,
@@ -147,7 +160,7 @@ struct ReconstructCommand: ParsableCommand {
 /// The JSON printed by `headscan reconstruct --json`.
 private struct Report: Encodable {
     var framesTotal, framesUsed, framesRejected, keyframes, markersMapped, vertices, triangles, voxelBlocks, volumeBytes: Int
-    var reprojectionRMSPixels, cornerRMSMillimetres: Double
+    var reprojectionRMSPixels, reprojectionRMSPixelsInitial, reprojectionRMSPixels3D, cornerRMSMillimetres: Double
     var stageSeconds: [String: Double]
     var seconds = 0.0
     var mapRMSMillimetres: Double?
@@ -166,6 +179,8 @@ private struct Report: Encodable {
         voxelBlocks = s.voxelBlocks
         volumeBytes = s.volumeBytes
         reprojectionRMSPixels = s.reprojectionRMSPixels
+        reprojectionRMSPixelsInitial = s.reprojectionRMSPixelsInitial
+        reprojectionRMSPixels3D = s.reprojectionRMSPixels3D
         cornerRMSMillimetres = s.cornerRMSMillimetres
         stageSeconds = s.stageSeconds
     }

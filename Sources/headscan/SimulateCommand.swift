@@ -55,6 +55,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Markers fallen off the cap (default: the scenario's).")
     var drop: Int?
 
+    @Option(help: "Share of frames (0-1), in half-second spells, whose markers cannot be read (blank stickers; depth unchanged).")
+    var unreadableFrames: Double = 0
+
     @OptionGroup var colorOptions: ColorOptions
 
     @Flag(help: "Replace output files that exist.")
@@ -62,6 +65,7 @@ struct SimulateCommand: ParsableCommand {
 
     func validate() throws {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in 0...600") }
+        guard unreadableFrames >= 0, unreadableFrames <= 1 else { throw ValidationError("--unreadable-frames must be in 0...1") }
         guard FlatSide(rawValue: flatSide) != nil else { throw ValidationError("--flat-side must be left or right") }
         _ = try Scenario.named(scenario)
     }
@@ -69,7 +73,8 @@ struct SimulateCommand: ParsableCommand {
     func run() throws {
         let head = HeadParameters(lengthMM: lengthMM, cranialIndex: cranialIndex, cvai: cvai, flatSide: FlatSide(rawValue: flatSide)!)
         let simulator = try Simulator(.init(
-            scenario: try Scenario.named(scenario), seed: seed, seconds: seconds, head: head, droppedMarkers: drop))
+            scenario: try Scenario.named(scenario), seed: seed, seconds: seconds, head: head, droppedMarkers: drop,
+            unreadableFrames: unreadableFrames))
         let writer = try ScanWriter(
             url: fileURL(out), header: header(simulator), options: .init(colorCodec: colorOptions.codec, overwrite: overwrite))
         var frames: [FrameTruth] = []
@@ -94,7 +99,8 @@ struct SimulateCommand: ParsableCommand {
         return ScanHeader(
             device: "simulator", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
             capLayoutName: "standard-57", createdAt: Date(timeIntervalSince1970: 1_767_225_600),
-            metadata: ["scenario": scenario, "seed": "\(seed)", "cvai": "\(cvai)", "flatSide": flatSide])
+            metadata: ["scenario": scenario, "seed": "\(seed)", "cvai": "\(cvai)", "flatSide": flatSide,
+                       "unreadableFrames": "\(unreadableFrames)", "droppedMarkers": "\(simulator.cap.dropped.count)"])
     }
 
     private func writeTruth(_ simulator: Simulator, frames: [FrameTruth], to url: URL) throws {

@@ -35,6 +35,23 @@ struct TriangleMeshTests {
         for (a, b) in zip(mesh.vertices, back.vertices) { #expect(length(a - b) < 1e-8) }
     }
 
+    @Test func plyRoundTripKeepsVertexColours() throws {
+        var mesh = cube(side: 0.1)
+        mesh.colors = mesh.vertices.indices.map { SIMD3(UInt8($0 * 30), UInt8(255 - $0), 7) }
+        for bytes in [PLY.encode(mesh), PLY.encodeASCII(mesh)] {
+            let header = String(decoding: bytes.prefix(400), as: UTF8.self)
+            #expect(header.contains("property uchar red\nproperty uchar green\nproperty uchar blue\n"))
+            let back = try PLY.decode(bytes)
+            #expect(back.colors == mesh.colors)
+            #expect(back.faces == mesh.faces)
+        }
+        // Uncoloured meshes stay uncoloured; colours follow a transform and drop on a mixed append.
+        #expect(try PLY.decode(PLY.encode(cube())).colors.isEmpty)
+        #expect(mesh.transformed(by: RigidTransform(translation: SIMD3(1, 0, 0))).colors == mesh.colors)
+        mesh.append(cube())
+        #expect(mesh.colors.isEmpty)
+    }
+
     @Test func asciiPLYWithQuadsAndExtraPropertiesIsRead() throws {
         let text = """
             ply

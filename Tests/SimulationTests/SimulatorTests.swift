@@ -120,6 +120,32 @@ struct SimulatorTruthTests {
         }
     }
 
+    @Test func unreadableSpellsCoverTheirShareAndHideEveryMarker() throws {
+        let spells = Simulator.spells(share: 0.2, frameCount: 1800, seed: 1)
+        #expect(spells.count == 360)
+        #expect(spells == Simulator.spells(share: 0.2, frameCount: 1800, seed: 1))
+        // Half-second spells: every unreadable frame's spell is unreadable throughout.
+        #expect(spells.allSatisfy { spells.contains($0 / 15 * 15) && spells.contains($0 / 15 * 15 + 14) })
+        #expect(Simulator.spells(share: 0, frameCount: 1800, seed: 1).isEmpty)
+        // With every frame unreadable the stickers are blank: no truth markers, no ink where
+        // the same scan without the option shows a marker's black border, and the same depth.
+        let blank = try Simulator(.init(seconds: 0.04, unreadableFrames: 1, sensor: .ideal, intrinsics: smallCamera))
+        let plain = try Simulator(.init(seconds: 0.04, sensor: .ideal, intrinsics: smallCamera))
+        let a = try #require(blank.nextFrame()), b = try #require(plain.nextFrame())
+        #expect(a.truth.markers.isEmpty)
+        let grayA = a.frame.color.grayscale(), grayB = b.frame.color.grayscale()
+        let seen = b.truth.markers.filter { $0.sidePixels > 10 && $0.viewAngleDegrees < 40 }
+        #expect(seen.count >= 3)
+        for marker in seen {
+            let h = try Homography.unitSquare(to: marker.corners.map { SIMD2($0[0], $0[1]) })
+            // The middle of the black border's left edge (cell 0 of 6, row 3).
+            let p = h.apply(SIMD2(0.5 / 6, 0.5))
+            let x = Int(p.x.rounded()), y = Int(p.y.rounded())
+            #expect(grayB[x, y] < 70 && grayA[x, y] > 110, "marker \(marker.id): \(grayB[x, y]) vs \(grayA[x, y])")
+        }
+        #expect(a.frame.depth.pixels.elementsEqual(b.frame.depth.pixels) { $0 == $1 || $0.isNaN && $1.isNaN })
+    }
+
     @Test func unknownScenarioNamesTheChoices() throws {
         #expect(throws: SimulationError.unknownScenario("dance")) { try Scenario.named("dance") }
         #expect(SimulationError.unknownScenario("dance").description.contains("too-close"))

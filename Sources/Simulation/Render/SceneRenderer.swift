@@ -48,8 +48,9 @@ final class SceneRenderer {
     /// (infant and parent) moved by `bodyShift` from their places in the room.
     func render(
         worldFromCamera: RigidTransform, worldFromHead: RigidTransform, bodyShift: SIMD3<Double>, blur: SIMD2<Double>,
-        noiseSeed: UInt64
+        noiseSeed: UInt64, blankStickers: Bool = false
     ) -> (color: RGBAImage, depth: DepthImage) {
+        self.blankStickers = blankStickers
         let cameraFromWorld = worldFromCamera.inverse
         let cameraFromHead = cameraFromWorld * worldFromHead
         let cameraFromBodies = cameraFromWorld * RigidTransform(translation: bodyShift)
@@ -64,6 +65,9 @@ final class SceneRenderer {
             roomDepth: roomDepth, width: intrinsics.width, height: intrinsics.height, sensor: sensor, rng: &rng)
         return (color, depth)
     }
+
+    /// Whether this frame shows the stickers without their print.
+    private var blankStickers = false
 
     /// Room depth per pixel from the last shading pass (the room is outside TrueDepth's range
     /// in practice, but a close wall would still be measured).
@@ -140,7 +144,7 @@ final class SceneRenderer {
                 guard u >= 0, u < 1, v >= 0, v < 1 else { continue }
                 inside += 1
                 let column = Int(u * Double(cells)), row = Int(v * Double(cells))
-                if isInk(row: row, column: column, code: code) { ink += 1 }
+                if !blankStickers, isInk(row: row, column: column, code: code) { ink += 1 }
             }
         }
         let paperShare = Float(inside) / 16, inkShare = Float(ink) / 16

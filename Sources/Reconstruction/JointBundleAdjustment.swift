@@ -1,0 +1,319 @@
+import Geometry
+
+/// Joint Levenberg–Marquardt refinement of keyframe poses and marker corners on image and
+/// depth residuals together.
+///
+/// Each corner seen in a keyframe contributes its reprojection error (pixels, two rows) and,
+/// when it was lifted from depth, its depth error along the optical axis (one row). The two
+/// are complementary: the image fixes where the corner lies across the view, the depth how
+/// far away it is, so no information is counted twice (a full 3D residual would repeat the
+/// image's lateral information with the depth's noise). Both are whitened by their noise and
+/// pass through Huber's loss, capped so that gross outliers drop out.
+///
+/// The normal equations are solved by eliminating the poses (a 6x6 block each) onto the
+/// corners: a cap has at most a few hundred corners, so the reduced system is small and dense
+/// however many keyframes there are. The first keyframe stays fixed (it defines the frame).
+struct JointBundleAdjustment {
+    var iterations = 8
+    /// Noise of a detected corner, pixels.
+    var pixelSigma = 0.3
+    /// Noise of a corner's depth from the marker plane, metres.
+    var depthSigma = 0.0003
+    /// Whitened residual beyond which Huber's loss turns linear.
+    var huberDelta = 2.0
+    /// Whitened residuals beyond this are ignored (constant cost).
+    var rejectBeyond = 12.0
+
+    /// One corner seen in one keyframe.
+    private struct Sighting {
+        var point: Int
+        var pixel: SIMD2<Double>
+        /// Depth of the lifted corner, or NaN for image-only observations.
+        var depth: Double
+    }
+
+    /// Refines in place; returns the robust cost before and after.
+    @discardableResult
+    func refine(keyframes: inout [Keyframe], map: inout MarkerMap, intrinsics k: CameraIntrinsics) -> (before: Double, after: Double) {
+        let ids = map.ids
+        guard keyframes.count >= 2, !ids.isEmpty else { return (0, 0) }
+        var slot: [Int: Int] = [:]
+        for (i, id) in ids.enumerated() { slot[id] = i }
+        var points = ids.flatMap { map.corners[$0]! }
+        var poses = keyframes.map(\.mapFromCamera.inverse)
+        let sightings: [[Sighting]] = keyframes.map { frame in
+            frame.observations.flatMap { o -> [Sighting] in
+                guard let s = slot[o.id] else { return [] }
+                return (0..<4).map { Sighting(point: s * 4 + $0, pixel: o.pixels[$0], depth: o.fromDepth ? o.corners[$0].z : .nan) }
+            }
+        }
+        var lambda = 1e-3
+        let initial = cost(poses, points, sightings, k)
+        var current = initial
+        for _ in 0..<iterations {
+            let system = linearise(poses, points, sightings, k)
+            var improved = false
+            for _ in 0..<6 {
+                guard let step = solve(system, lambda: lambda) else { lambda *= 10; continue }
+                var newPoses = poses, newPoints = points
+                for f in 1..<poses.count { newPoses[f] = update(poses[f], step.poses[f]) }
+                for j in points.indices { newPoints[j] += step.points[j] }
+                let candidate = cost(newPoses, newPoints, sightings, k)
+                if candidate < current {
+                    poses = newPoses
+                    points = newPoints
+                    lambda = max(1e-7, lambda / 5)
+                    improved = current - candidate > 1e-6 * current
+                    current = candidate
+                    break
+                }
+                lambda *= 8
+            }
+            guard improved else { break }
+        }
+        for f in keyframes.indices { keyframes[f].mapFromCamera = poses[f].inverse }
+        for (i, id) in ids.enumerated() { map.corners[id] = Array(points[(i * 4)..<(i * 4 + 4)]) }
+        return (initial, current)
+    }
+
+    /// Applies a camera-frame twist: `y ← y + ω × y + v` to first order.
+    private func update(_ pose: RigidTransform, _ twist: Vector6) -> RigidTransform {
+        let omega = SIMD3(twist.values[0], twist.values[1], twist.values[2])
+        let angle = length(omega)
+        let rotation = angle > 0 ? Rotation3(axis: omega, angle: angle) : .identity
+        let delta = RigidTransform(rotation: rotation, translation: SIMD3(twist.values[3], twist.values[4], twist.values[5]))
+        return delta * pose
+    }
+
+    // MARK: Residuals
+
+    /// Whitened residual rows of one sighting with their Huber weights, through `body`.
+    @inline(__always)
+    private func rows(
+        _ y: SIMD3<Double>, _ s: Sighting, _ k: CameraIntrinsics,
+        _ body: (_ residual: Double, _ gradient: SIMD3<Double>, _ weight: Double) -> Void
+    ) {
+        guard y.z > 1e-6 else { return }
+        let iz = 1 / y.z
+        let du = (k.fx * y.x * iz + k.cx - s.pixel.x) / pixelSigma
+        let dv = (k.fy * y.y * iz + k.cy - s.pixel.y) / pixelSigma
+        let wp = huberWeight((du * du + dv * dv).squareRoot())
+        if wp > 0 {
+            body(du, SIMD3(k.fx * iz, 0, -k.fx * y.x * iz * iz) / pixelSigma, wp)
+            body(dv, SIMD3(0, k.fy * iz, -k.fy * y.y * iz * iz) / pixelSigma, wp)
+        }
+        if s.depth.isFinite {
+            let dz = (y.z - s.depth) / depthSigma
+            let wd = huberWeight(abs(dz))
+            if wd > 0 { body(dz, SIMD3(0, 0, 1 / depthSigma), wd) }
+        }
+    }
+
+    private func huberWeight(_ r: Double) -> Double {
+        r <= huberDelta ? 1 : r < rejectBeyond ? huberDelta / r : 0
+    }
+
+    private func huberCost(_ r: Double) -> Double {
+        let capped = min(r, rejectBeyond)
+        return capped <= huberDelta ? capped * capped : 2 * huberDelta * capped - huberDelta * huberDelta
+    }
+
+    private func cost(_ poses: [RigidTransform], _ points: [SIMD3<Double>], _ sightings: [[Sighting]], _ k: CameraIntrinsics) -> Double {
+        var total = 0.0
+        for (f, list) in sightings.enumerated() {
+            for s in list {
+                let y = poses[f].apply(points[s.point])
+                guard y.z > 1e-6 else { total += huberCost(rejectBeyond); continue }
+                let du = (k.fx * y.x / y.z + k.cx - s.pixel.x) / pixelSigma
+                let dv = (k.fy * y.y / y.z + k.cy - s.pixel.y) / pixelSigma
+                total += huberCost((du * du + dv * dv).squareRoot())
+                if s.depth.isFinite { total += huberCost(abs(y.z - s.depth) / depthSigma) }
+            }
+        }
+        return total
+    }
+
+    // MARK: Normal equations
+
+    /// Pose blocks per keyframe, corner blocks, and the pose–corner coupling.
+    private struct System {
+        var poseHessians: [[Double]]  // 6x6 per keyframe
+        var poseGradients: [Vector6]
+        var couplings: [[(point: Int, block: [Double])]]  // 6x3 per sighting
+        var pointHessians: [[Double]]  // 3x3 per point
+        var pointGradients: [SIMD3<Double>]
+    }
+
+    private func linearise(_ poses: [RigidTransform], _ points: [SIMD3<Double>], _ sightings: [[Sighting]], _ k: CameraIntrinsics) -> System {
+        var system = System(
+            poseHessians: Array(repeating: Array(repeating: 0, count: 36), count: poses.count),
+            poseGradients: Array(repeating: Vector6(), count: poses.count),
+            couplings: Array(repeating: [], count: poses.count),
+            pointHessians: Array(repeating: Array(repeating: 0, count: 9), count: points.count),
+            pointGradients: Array(repeating: .zero, count: points.count))
+        var jp = [Double](repeating: 0, count: 6)
+        for (f, list) in sightings.enumerated() {
+            let pose = poses[f]
+            let back = pose.rotation.inverse
+            let fixed = f == 0
+            var hpp = system.poseHessians[f], gp = system.poseGradients[f]
+            for s in list {
+                let y = pose.apply(points[s.point])
+                var hpx = [Double](repeating: 0, count: 18)
+                var hxx = system.pointHessians[s.point], gx = system.pointGradients[s.point]
+                rows(y, s, k) { r, jy, w in
+                    // d r / d ω = y × J_y, d r / d v = J_y, d r / d X = Rᵀ J_y.
+                    let jw = cross(y, jy), jx = back.apply(jy)
+                    jp[0] = jw.x; jp[1] = jw.y; jp[2] = jw.z; jp[3] = jy.x; jp[4] = jy.y; jp[5] = jy.z
+                    for a in 0..<3 {
+                        gx[a] += w * jx[a] * r
+                        for b in 0..<3 { hxx[a * 3 + b] += w * jx[a] * jx[b] }
+                    }
+                    guard !fixed else { return }
+                    for a in 0..<6 {
+                        gp.values[a] += w * jp[a] * r
+                        for b in 0..<6 { hpp[a * 6 + b] += w * jp[a] * jp[b] }
+                        for b in 0..<3 { hpx[a * 3 + b] += w * jp[a] * jx[b] }
+                    }
+                }
+                system.pointHessians[s.point] = hxx
+                system.pointGradients[s.point] = gx
+                if !fixed { system.couplings[f].append((s.point, hpx)) }
+            }
+            system.poseHessians[f] = hpp
+            system.poseGradients[f] = gp
+        }
+        return system
+    }
+
+    /// The damped Gauss–Newton step, poses eliminated onto the points (Schur complement).
+    private func solve(_ system: System, lambda: Double) -> (poses: [Vector6], points: [SIMD3<Double>])? {
+        let n = system.pointHessians.count * 3
+        var s = [Double](repeating: 0, count: n * n)
+        var b = [Double](repeating: 0, count: n)
+        for (j, h) in system.pointHessians.enumerated() {
+            for a in 0..<3 {
+                for c in 0..<3 { s[(j * 3 + a) * n + j * 3 + c] = h[a * 3 + c] }
+                // Marquardt damping, with a floor for corners no residual constrains.
+                s[(j * 3 + a) * (n + 1)] += lambda * h[a * 4] + 1e-9
+                b[j * 3 + a] = system.pointGradients[j][a]
+            }
+        }
+        var inverses: [[Double]?] = Array(repeating: nil, count: system.poseHessians.count)
+        for f in 1..<system.poseHessians.count {
+            var h = system.poseHessians[f]
+            for a in 0..<6 { h[a * 7] += lambda * h[a * 7] + 1e-9 }
+            guard let inverse = invert6(h) else { return nil }
+            inverses[f] = inverse
+            let coupling = system.couplings[f]
+            // M = H_pp⁻¹ H_px per sighting (6x3).
+            let m = coupling.map { multiply(inverse, 6, 6, $0.block, 3) }
+            let mg = multiply(inverse, 6, 6, Array(system.poseGradients[f].values), 1)
+            for ci in coupling {
+                let row = ci.point * 3
+                for a in 0..<3 {
+                    var t = 0.0
+                    for q in 0..<6 { t += ci.block[q * 3 + a] * mg[q] }
+                    b[row + a] -= t
+                }
+                for cj in 0..<coupling.count {
+                    let col = coupling[cj].point * 3, mj = m[cj]
+                    for a in 0..<3 {
+                        for c in 0..<3 {
+                            var t = 0.0
+                            for q in 0..<6 { t += ci.block[q * 3 + a] * mj[q * 3 + c] }
+                            s[(row + a) * n + col + c] -= t
+                        }
+                    }
+                }
+            }
+        }
+        guard let x = choleskySolve(&s, b.map { -$0 }, n) else { return nil }
+        let pointSteps = (0..<(n / 3)).map { SIMD3(x[$0 * 3], x[$0 * 3 + 1], x[$0 * 3 + 2]) }
+        var poseSteps = Array(repeating: Vector6(), count: system.poseHessians.count)
+        for f in 1..<system.poseHessians.count {
+            var rhs = Array(system.poseGradients[f].values)
+            for c in system.couplings[f] {
+                for a in 0..<6 {
+                    for q in 0..<3 { rhs[a] += c.block[a * 3 + q] * x[c.point * 3 + q] }
+                }
+            }
+            let step = multiply(inverses[f]!, 6, 6, rhs, 1)
+            poseSteps[f] = Vector6(values: step.map { -$0 })
+        }
+        return (poseSteps, pointSteps)
+    }
+}
+
+/// Six numbers: a pose gradient or step (rotation first, then translation).
+struct Vector6 {
+    var values = [Double](repeating: 0, count: 6)
+}
+
+/// `a` (rows x inner) times `b` (inner x columns), row-major.
+private func multiply(_ a: [Double], _ rows: Int, _ inner: Int, _ b: [Double], _ columns: Int) -> [Double] {
+    var out = [Double](repeating: 0, count: rows * columns)
+    for r in 0..<rows {
+        for q in 0..<inner {
+            let v = a[r * inner + q]
+            if v == 0 { continue }
+            for c in 0..<columns { out[r * columns + c] += v * b[q * columns + c] }
+        }
+    }
+    return out
+}
+
+/// Inverse of a symmetric positive definite 6x6 matrix, by Cholesky; nil if not definite.
+private func invert6(_ h: [Double]) -> [Double]? {
+    var inverse = [Double](repeating: 0, count: 36)
+    var l = h
+    guard cholesky(&l, 6) else { return nil }
+    for c in 0..<6 {
+        var e = [Double](repeating: 0, count: 6)
+        e[c] = 1
+        let x = substitute(l, e, 6)
+        for r in 0..<6 { inverse[r * 6 + c] = x[r] }
+    }
+    return inverse
+}
+
+/// Solves `a x = b` for symmetric positive definite `a` (overwritten by its factor).
+func choleskySolve(_ a: inout [Double], _ b: [Double], _ n: Int) -> [Double]? {
+    guard cholesky(&a, n) else { return nil }
+    return substitute(a, b, n)
+}
+
+/// In-place lower Cholesky factor of a row-major n x n matrix; false if not definite.
+private func cholesky(_ a: inout [Double], _ n: Int) -> Bool {
+    a.withUnsafeMutableBufferPointer { m in
+        for j in 0..<n {
+            var d = m[j * n + j]
+            for q in 0..<j { d -= m[j * n + q] * m[j * n + q] }
+            guard d > 0 else { return false }
+            let root = d.squareRoot()
+            m[j * n + j] = root
+            for i in (j + 1)..<max(n, j + 1) {
+                var v = m[i * n + j]
+                for q in 0..<j { v -= m[i * n + q] * m[j * n + q] }
+                m[i * n + j] = v / root
+            }
+        }
+        return true
+    }
+}
+
+/// Forward and back substitution with a lower Cholesky factor.
+private func substitute(_ l: [Double], _ b: [Double], _ n: Int) -> [Double] {
+    var y = b
+    for i in 0..<n {
+        var v = y[i]
+        for q in 0..<i { v -= l[i * n + q] * y[q] }
+        y[i] = v / l[i * n + i]
+    }
+    for i in stride(from: n - 1, through: 0, by: -1) {
+        var v = y[i]
+        for q in (i + 1)..<max(n, i + 1) { v -= l[q * n + i] * y[q] }
+        y[i] = v / l[i * n + i]
+    }
+    return y
+}
