@@ -20,6 +20,31 @@ public struct Polygon2: Sendable, Equatable {
         return total
     }
 
+    /// Length of the boundary measured in chords of about `chord` along it, as a tape laid
+    /// round the outline reads it: wiggles much shorter than a chord (a mesh's facets,
+    /// sensor noise) add to `perimeter` but not to this. On a smooth curve of radius r the
+    /// chords fall short by only about (chord / r)² / 24 of the length.
+    public func chordPerimeter(chord: Double) -> Double {
+        let total = perimeter
+        guard points.count > 2, chord > 0, total > 2 * chord else { return total }
+        let count = Int((total / chord).rounded())
+        let step = total / Double(count)
+        // Points every `step` of arc length; chords between them.
+        var samples: [SIMD2<Double>] = [points[0]]
+        samples.reserveCapacity(count)
+        var target = step, travelled = 0.0
+        for i in points.indices {
+            let a = points[i], b = points[(i + 1) % points.count]
+            let length = distance(a, b)
+            while target <= travelled + length, samples.count < count, length > 0 {
+                samples.append(a + (b - a) * ((target - travelled) / length))
+                target += step
+            }
+            travelled += length
+        }
+        return Polygon2(samples).perimeter
+    }
+
     /// Signed area: positive when the corners run counter-clockwise.
     public var signedArea: Double {
         guard points.count > 2 else { return 0 }
