@@ -79,17 +79,10 @@ struct ReconstructCommand: ParsableCommand {
         options.truncation = 4 * options.voxelSize
         options.fuseColor = colors
         options.jointBundleIterations = jointIterations
-        var bar = ProgressBar("Reconstructing")
-        var lastStage = ""
+        var bar = StagedProgressBar("Reconstructing")
         let result = try Reconstructor(layout: .standard, options: options).reconstruct(
             frameCount: reader.frameCount, frame: { try reader.frame(at: $0) },
-            progress: { p in
-                if p.stage != lastStage {
-                    lastStage = p.stage
-                    bar = ProgressBar("Reconstructing (\(p.stage))")
-                }
-                bar.update(p.done + 1, of: p.total)
-            })
+            progress: { bar.update(stage: $0.stage, $0.done + 1, of: $0.total) })
         var outputFromMap = RigidTransform.identity
         var report = Report(statistics: result.statistics)
         if let alignTo {

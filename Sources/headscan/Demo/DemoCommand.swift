@@ -112,17 +112,10 @@ struct DemoCommand: ParsableCommand {
 
     private func reconstruct(session: ScanSession, simulator: Simulator) throws -> DemoReconstruction {
         let reader = try ScanReader(url: session.scanURL)
-        var bar = ProgressBar("  reconstructing")
-        var stage = ""
+        var bar = StagedProgressBar("  reconstructing")
         let result = try Reconstructor(layout: simulator.configuration.layout, options: ReconstructionOptions()).reconstruct(
             frameCount: reader.frameCount, frame: { try reader.frame(at: $0) },
-            progress: { p in
-                if p.stage != stage {
-                    stage = p.stage
-                    bar = ProgressBar("  reconstructing (\(p.stage))")
-                }
-                bar.update(p.done + 1, of: p.total)
-            })
+            progress: { bar.update(stage: $0.stage, $0.done + 1, of: $0.total) })
         // The truth's marker corners give the head frame, in which the truth's landmarks lie.
         var source: [SIMD3<Double>] = [], target: [SIMD3<Double>] = []
         for sticker in simulator.cap.stickers {

@@ -35,3 +35,24 @@ func writeError(_ text: String) {
     var copy = text
     copy.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }
+
+/// One progress bar per stage of a multi-stage job, titled with the stage's name.
+struct StagedProgressBar {
+    let title: String
+    private var stage = ""
+    private var bar: ProgressBar
+
+    init(_ title: String) {
+        self.title = title
+        bar = ProgressBar(title)
+    }
+
+    /// Shows `done` of `total` in `stage`, starting a new bar when the stage changes.
+    mutating func update(stage: String, _ done: Int, of total: Int) {
+        if stage != self.stage {
+            self.stage = stage
+            bar = ProgressBar("\(title) (\(stage))")
+        }
+        bar.update(done, of: total)
+    }
+}
