@@ -87,7 +87,11 @@ struct DemoCommand: ParsableCommand {
 
         log.step(3, "Reconstructing the head from the scan")
         let reconstruction = try reconstruct(session: session, simulator: simulator)
-        try library.saveMesh(plyData: Data(PLY.encode(reconstruction.mesh, comment: "HeadScan reconstruction, metres, head frame")), in: session)
+        let ply = PLY.encode(reconstruction.mesh, comment: "HeadScan reconstruction, metres, head frame")
+        try library.saveMesh(plyData: Data(ply), in: session)
+        // Measured as stored (PLY keeps 32-bit floats), so measurement.json, the report and
+        // `headscan measure` of the saved mesh give the same figures.
+        let savedMesh = try PLY.decode(ply)
         log.reconstructed(reconstruction)
 
         log.step(4, "Landmarks: taken from the simulation's ground truth (in the app the therapist places them in Replay)")
@@ -96,7 +100,7 @@ struct DemoCommand: ParsableCommand {
         try library.saveAnnotations(AnnotationsRecord(landmarks, savedAt: Date()), in: session)
 
         log.step(5, "Measuring and writing the report")
-        let slice = try Cephalometer.measure(reconstruction.mesh, landmarks: landmarks)
+        let slice = try Cephalometer.measure(savedMesh, landmarks: landmarks)
         let comparison = try CalliperComparison(slice.measurement, calliper: calliper)
         try library.saveMeasurement(MeasurementRecord(measurement: slice.measurement, calliper: comparison, landmarks: landmarks, measuredAt: Date()), in: session)
         let written = try ClinicalReportFiles(library: library, session: session).write(notes: [
