@@ -51,6 +51,8 @@ public final class ReplayModel {
     public private(set) var view = CloudViewTransform()
     /// A problem reading the scan or the stored annotations.
     public private(set) var problem: String?
+    /// Damaged frames skipped so far; the screen says so, since landmarks cannot be placed on them.
+    public private(set) var damagedFrames: [Int] = []
     /// Whether annotations changed since they were loaded.
     public private(set) var hasChanges = false
     /// Called after closing, with the save result.
@@ -83,6 +85,10 @@ public final class ReplayModel {
         do {
             guard let next = try player.nextFrame() else { return phase = .finished }
             frame = next
+            if !next.damagedBefore.isEmpty {
+                damagedFrames += next.damagedBefore
+                problem = strings(.replayFramesSkipped, damagedFrames.map(String.init).joined(separator: ", "))
+            }
             if phase == .pausePending, next.overlapSufficient { phase = .paused }
         } catch {
             problem = strings(.replayFrameUnreadable, error.localizedDescription)

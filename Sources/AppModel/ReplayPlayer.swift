@@ -10,13 +10,16 @@ public struct ReplayFrameInfo: Sendable, Equatable {
     public var percent: Int
     /// Traffic-light colour of the progress bar.
     public var colour: ProgressColour
+    /// Damaged frames skipped just before this one.
+    public var damagedBefore: [Int]
 
     /// Information on one frame.
-    public init(index: Int, overlapSufficient: Bool, percent: Int, colour: ProgressColour) {
+    public init(index: Int, overlapSufficient: Bool, percent: Int, colour: ProgressColour, damagedBefore: [Int] = []) {
         self.index = index
         self.overlapSufficient = overlapSufficient
         self.percent = percent
         self.colour = colour
+        self.damagedBefore = damagedBefore
     }
 }
 

@@ -2,46 +2,67 @@ import Feedback
 import Foundation
 import Markers
 import Recording
+import Scanning
 
-/// Replays a scan file: each frame's markers are detected and fed to a fresh scan guide, so
-/// overlap and progress are what they were while recording.
+/// Replays a scan file through the scan pipeline's detection and guide, so overlap and
+/// progress are what they were while recording. Damaged frames are skipped and reported with
+/// the next good frame.
 @MainActor
 public final class ScanReplayPlayer: ReplayPlayer {
     private let reader: ScanReader
-    private let detector: MarkerDetector
     private let settings: FeedbackSettings
     private let layout: CapLayout
-    private var guide: ScanGuide
+    private var guide: FrameGuide
     private var next = 0
 
-    /// A player of the scan at `url` with `settings` (marker count, thresholds).
-    public init(url: URL, settings: FeedbackSettings, layout: CapLayout = .standard) throws {
+    /// A player of the scan at `url` with `settings`; the cap is the one the scan names
+    /// unless `layout` is given.
+    public init(url: URL, settings: FeedbackSettings, layout: CapLayout? = nil) throws {
         reader = try ScanReader(url: url)
-        detector = MarkerDetector(dictionary: try layout.dictionary())
+        self.layout = try layout ?? CapLayout.named(reader.header.capLayoutName)
         self.settings = settings
-        self.layout = layout
-        guide = try ScanGuide(settings: settings, layout: layout)
+        guide = try FrameGuide(layout: self.layout, settings: settings)
     }
 
     /// Frames in the scan.
     public var frameCount: Int { reader.frameCount }
 
     public func nextFrame() throws -> ReplayFrameInfo? {
-        guard next < reader.frameCount else { return nil }
-        let index = next
-        next += 1
-        let frame = try reader.frame(at: index)
-        let start = reader.timestamp(at: 0) ?? frame.timestamp
-        let update = guide.update(FrameObservation(
-            timestamp: frame.timestamp - start, width: frame.color.width, height: frame.color.height,
-            detected: detector.detect(in: frame.color), depth: frame.depth))
-        return ReplayFrameInfo(
-            index: index, overlapSufficient: update.raw.kind == .ideal, percent: update.progress.percent,
-            colour: update.progress.colour)
+        var damaged: [Int] = []
+        while next < reader.frameCount {
+            let index = next
+            next += 1
+            let frame: RGBDFrame
+            do {
+                frame = try reader.frame(at: index)
+            } catch {
+                damaged.append(index)
+                continue
+            }
+            let update = guide.guide(frame, index: index).update
+            return ReplayFrameInfo(
+                index: index, overlapSufficient: update.raw.kind == .ideal, percent: update.progress.percent,
+                colour: update.progress.colour, damagedBefore: damaged)
+        }
+        guard damaged.isEmpty else { throw ReplayError.damagedAtEnd(damaged) }
+        return nil
     }
 
     public func restart() throws {
         next = 0
-        guide = try ScanGuide(settings: settings, layout: layout)
+        guide = try FrameGuide(layout: layout, settings: settings)
+    }
+}
+
+/// A replay that cannot go on.
+public enum ReplayError: Error, Equatable, LocalizedError {
+    /// The last frames of the scan are damaged.
+    case damagedAtEnd([Int])
+
+    public var errorDescription: String? {
+        switch self {
+        case .damagedAtEnd(let frames):
+            "the last \(frames.count) frames of the scan are damaged (frames \(frames.map(String.init).joined(separator: ", "))) and were skipped"
+        }
     }
 }

@@ -129,6 +129,7 @@ public enum StringKey: String, Sendable, CaseIterable {
     case renameTitle
     case replayCancelPause
     case replayFrameUnreadable
+    case replayFramesSkipped
     case replayHint
     case replayInstructionFinished
     case replayInstructionPlace

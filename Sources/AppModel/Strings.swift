@@ -56,3 +56,9 @@ public enum StringsError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+// Apps show `localizedDescription`; without this they would show a generic sentence instead
+// of the message that says what to do.
+extension StringsError: LocalizedError {
+    public var errorDescription: String? { description }
+}

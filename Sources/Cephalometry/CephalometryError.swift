@@ -1,3 +1,4 @@
+import Foundation
 /// Why a head cannot be measured, in words that say what to fix.
 public enum CephalometryError: Error, Equatable, CustomStringConvertible {
     /// The mesh has no triangles, bad indices or non-finite coordinates.
@@ -26,4 +27,10 @@ public enum CephalometryError: Error, Equatable, CustomStringConvertible {
         case .invalidTrend(let why): "cannot compute a trend: \(why)"
         }
     }
+}
+
+// Apps show `localizedDescription`; without this they would show a generic sentence instead
+// of the message that says what to do.
+extension CephalometryError: LocalizedError {
+    public var errorDescription: String? { description }
 }

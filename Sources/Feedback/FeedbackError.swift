@@ -1,3 +1,4 @@
+import Foundation
 /// What can go wrong in the Feedback module, with messages an operator can act on.
 public enum FeedbackError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A setting out of its range: name and rule.
@@ -21,4 +22,10 @@ public enum FeedbackError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cannotWrite(let why): "cannot write the audio file: \(why)"
         }
     }
+}
+
+// Apps show `localizedDescription`; without this they would show a generic sentence instead
+// of the message that says what to do.
+extension FeedbackError: LocalizedError {
+    public var errorDescription: String? { description }
 }

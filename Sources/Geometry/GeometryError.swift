@@ -1,3 +1,4 @@
+import Foundation
 /// Errors from geometric fits and solvers.
 public enum GeometryError: Error, Equatable, CustomStringConvertible {
     /// The system has no unique solution (for example, collinear points for a homography).
@@ -13,4 +14,10 @@ public enum GeometryError: Error, Equatable, CustomStringConvertible {
             "the fit needs at least \(needed) point pairs but got \(got)"
         }
     }
+}
+
+// Apps show `localizedDescription`; without this they would show a generic sentence instead
+// of the message that says what to do.
+extension GeometryError: LocalizedError {
+    public var errorDescription: String? { description }
 }

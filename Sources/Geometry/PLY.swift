@@ -74,3 +74,9 @@ public enum PLY {
         return mesh
     }
 }
+
+// Apps show `localizedDescription`; without this they would show a generic sentence instead
+// of the message that says what to do.
+extension PLY.Error: LocalizedError {
+    public var errorDescription: String? { description }
+}

@@ -1,3 +1,4 @@
+import Foundation
 /// A decoded PNG in the pixel layout the file stores.
 public enum PNGImage: Sendable, Equatable {
     case gray8(GrayImage)
@@ -97,4 +98,10 @@ public enum ImageCodecs {
         LibImageCodec()
         #endif
     }
+}
+
+// Apps show `localizedDescription`; without this they would show a generic sentence instead
+// of the message that says what to do.
+extension ImageCodecError: LocalizedError {
+    public var errorDescription: String? { description }
 }

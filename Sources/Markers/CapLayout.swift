@@ -22,6 +22,8 @@ public struct CapMarker: Sendable, Hashable, Codable {
 /// The cap's description: which dictionary and IDs it carries, how large its markers are
 /// printed, and which head region each marker sits on.
 public struct CapLayout: Sendable, Hashable, Codable {
+    /// The layout's name, as scan headers record it (the built-in cap is "standard-57").
+    public var name: String
     /// Predefined dictionary name, as `MarkerDictionary.named` accepts it.
     public var dictionaryName: String
     /// Printed side of each marker (outer black border), in millimetres as on the print order.
@@ -30,7 +32,8 @@ public struct CapLayout: Sendable, Hashable, Codable {
     public var markers: [CapMarker]
 
     /// A layout; call `validate()` before trusting one read from a file.
-    public init(dictionaryName: String, markerSideMillimetres: Double, markers: [CapMarker]) {
+    public init(name: String = "custom", dictionaryName: String, markerSideMillimetres: Double, markers: [CapMarker]) {
+        self.name = name
         self.dictionaryName = dictionaryName
         self.markerSideMillimetres = markerSideMillimetres
         self.markers = markers
@@ -84,8 +87,19 @@ public struct CapLayout: Sendable, Hashable, Codable {
         for (region, count) in regions {
             for _ in 0..<count { markers.append(CapMarker(id: markers.count, region: region)) }
         }
-        return CapLayout(dictionaryName: "4x4_100", markerSideMillimetres: 14, markers: markers)
+        return CapLayout(name: "standard-57", dictionaryName: "4x4_100", markerSideMillimetres: 14, markers: markers)
     }()
+
+    private enum CodingKeys: String, CodingKey { case name, dictionaryName, markerSideMillimetres, markers }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try c.decodeIfPresent(String.self, forKey: .name) ?? "custom",
+            dictionaryName: try c.decode(String.self, forKey: .dictionaryName),
+            markerSideMillimetres: try c.decode(Double.self, forKey: .markerSideMillimetres),
+            markers: try c.decode([CapMarker].self, forKey: .markers))
+    }
 
     /// Reads and validates a layout from JSON.
     public static func decode(json: [UInt8]) throws -> CapLayout {

@@ -1,5 +1,7 @@
+import Foundation
+
 /// Errors from the Markers module, worded for the person who typed the input.
-public enum MarkerError: Error, Equatable, CustomStringConvertible {
+public enum MarkerError: Error, Equatable, CustomStringConvertible, LocalizedError {
     /// No predefined dictionary has this name.
     case unknownDictionary(String)
     /// The marker ID does not exist in the dictionary.
@@ -8,6 +10,8 @@ public enum MarkerError: Error, Equatable, CustomStringConvertible {
     case invalidSize(String)
     /// A cap layout that contradicts itself.
     case invalidLayout(String)
+    /// A scan names a cap layout this build does not know.
+    case unknownLayout(name: String, known: [String])
 
     public var description: String {
         switch self {
@@ -19,6 +23,10 @@ public enum MarkerError: Error, Equatable, CustomStringConvertible {
             "invalid size: \(why)"
         case .invalidLayout(let why):
             "invalid cap layout: \(why)"
+        case .unknownLayout(let name, let known):
+            "the scan was made with cap layout \"\(name)\", which this version does not know (known: \(known.joined(separator: ", "))); update HeadScan or give the layout file"
         }
     }
+
+    public var errorDescription: String? { description }
 }

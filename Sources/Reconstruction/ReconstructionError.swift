@@ -1,3 +1,4 @@
+import Foundation
 /// Why a reconstruction could not be made.
 public enum ReconstructionError: Error, Equatable, CustomStringConvertible {
     /// The scan has no frames to work with.
@@ -21,4 +22,10 @@ public enum ReconstructionError: Error, Equatable, CustomStringConvertible {
             "no head surface was found in the depth data; keep the head 25–60 cm from the camera"
         }
     }
+}
+
+// Apps show `localizedDescription`; without this they would show a generic sentence instead
+// of the message that says what to do.
+extension ReconstructionError: LocalizedError {
+    public var errorDescription: String? { description }
 }

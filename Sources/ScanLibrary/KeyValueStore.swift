@@ -117,3 +117,9 @@ public struct UserDefaultsKeyValueStore: KeyValueStore, @unchecked Sendable {
     }
 }
 #endif
+
+// Apps show `localizedDescription`; without this they would show a generic sentence instead
+// of the message that says what to do.
+extension SettingsError: LocalizedError {
+    public var errorDescription: String? { description }
+}

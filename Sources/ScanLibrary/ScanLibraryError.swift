@@ -1,3 +1,4 @@
+import Foundation
 /// Why a library operation failed, in words that say what to do; nothing was changed.
 public enum ScanLibraryError: Error, Equatable, CustomStringConvertible {
     /// The library folder cannot be read or created.
@@ -86,4 +87,10 @@ public enum NameProblem: Equatable, Sendable, CustomStringConvertible {
         case .emptyID: "the ID part is empty"
         }
     }
+}
+
+// Apps show `localizedDescription`; without this they would show a generic sentence instead
+// of the message that says what to do.
+extension ScanLibraryError: LocalizedError {
+    public var errorDescription: String? { description }
 }

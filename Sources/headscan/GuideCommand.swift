@@ -2,6 +2,7 @@ import ArgumentParser
 import Feedback
 import Foundation
 import Markers
+import Scanning
 
 /// `headscan guide`: the scan guide alone over recorded marker observations.
 struct GuideCommand: ParsableCommand {
@@ -29,7 +30,7 @@ struct GuideCommand: ParsableCommand {
 
     func run() throws {
         let settings = try options.loadSettings()
-        var session = try GuideSession(settings: settings, layout: .standard, console: !options.json)
+        let session = try GuideSession(settings: settings, layout: .standard, console: !options.json)
         let text = try String(contentsOf: fileURL(observations), encoding: .utf8)
         let decoder = JSONDecoder()
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -91,41 +92,31 @@ struct GuideOptions: ParsableArguments {
 /// One scan through the guide: collects frames, events and decisions, prints the timeline as
 /// it goes, and writes the results.
 struct GuideSession {
-    private(set) var guide: ScanGuide
-    private var console: ConsoleSink?
-    private var frames: [GuideFrameRecord] = []
-    private var events: [TimedFeedbackEvent] = []
-    private(set) var summary = GuideSummary()
-    private var lastTime = 0.0
+    /// Detection, guide and the sinks below; the replay's pipeline runs it.
+    let guide: FrameGuide
+    private let record = RecordSink()
+    private let log = FrameLogSink()
     private let phrasebook: Phrasebook
 
     init(settings: FeedbackSettings, layout: CapLayout, console: Bool) throws {
-        guide = try ScanGuide(settings: settings, layout: layout)
         phrasebook = Phrasebook(language: settings.language)
-        self.console = console ? ConsoleSink(phrasebook: phrasebook) : nil
+        var sinks: [any PipelineSink] = [record, log]
+        if console { sinks.append(FeedbackEventSink(ConsoleSink(phrasebook: phrasebook))) }
+        guide = try FrameGuide(layout: layout, settings: settings, sinks: sinks)
     }
 
-    mutating func add(_ observation: FrameObservation) {
-        let update = guide.update(observation)
-        lastTime = update.time
-        summary.add(update, guide: guide)
-        frames.append(GuideFrameRecord(
-            t: update.time, raw: update.raw.kind.rawValue, published: update.published.kind.rawValue,
-            direction: update.published.direction.rawValue, progress: update.progress.fraction))
-        for event in update.events {
-            let timed = TimedFeedbackEvent(time: update.time, event: event)
-            events.append(timed)
-            console?.receive(timed)
-        }
+    /// Guides one observation read from a log.
+    func add(_ observation: FrameObservation) {
+        guide.guide(observation, index: guide.framesGuided)
     }
 
-    mutating func finish(options: GuideOptions) throws {
-        for event in guide.stop() {
-            let timed = TimedFeedbackEvent(time: lastTime, event: event)
-            events.append(timed)
-            console?.receive(timed)
-        }
-        console?.finish(at: lastTime)
+    var summary: GuideSummary { record.summary }
+
+    func finish(options: GuideOptions) throws {
+        guide.finish()
+        let events = record.events
+        let lastTime = record.summary.duration
+        let guide = self.guide.guide
         var speechSink = SpeechSink(scheduler: SpeechScheduler(
             sameInstructionInterval: guide.settings.sameInstructionInterval, duration: SpeechScheduler.estimatedDuration(phrasebook)))
         var utterances: [Utterance]
@@ -144,7 +135,7 @@ struct GuideSession {
         }
         if options.json {
             try printJSON(GuideOutput(
-                frames: frames, events: events.map { GuideEventRecord($0, phrasebook: phrasebook) },
+                frames: log.frames, events: events.map { GuideEventRecord($0, phrasebook: phrasebook) },
                 decisions: guide.decisions,
                 speech: utterances.map { GuideSpeechRecord(start: $0.start, end: $0.end, phrase: phrasebook.text($0.phrase), priority: $0.priority.rawValue) },
                 summary: summary))
@@ -163,6 +154,18 @@ struct GuideSession {
         lines.append("missing markers (\(s.missingMarkers.count)): \(s.missingMarkers.map(String.init).joined(separator: " "))")
         lines.append("vibration started \(s.hapticStarts) times, \(s.speechRequests) speech requests")
         return lines.joined(separator: "\n")
+    }
+}
+
+/// Keeps each frame's position and progress for the JSON output.
+final class FrameLogSink: PipelineSink {
+    private(set) var frames: [GuideFrameRecord] = []
+
+    func receive(_ frame: GuidedFrame, guide: ScanGuide) {
+        let update = frame.update
+        frames.append(GuideFrameRecord(
+            t: update.time, raw: update.raw.kind.rawValue, published: update.published.kind.rawValue,
+            direction: update.published.direction.rawValue, progress: update.progress.fraction))
     }
 }
 

@@ -3,6 +3,7 @@ import Feedback
 import Foundation
 import Markers
 import Recording
+import Scanning
 
 /// `headscan replay`: plays a recording through the same frame source the app uses, and by
 /// default through marker detection and the scan guide, as live scanning would.
@@ -77,30 +78,16 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     private func guide(reader: ScanReader, source: ReplaySource) async throws {
-        let layout = try Self.layout(named: reader.header.capLayoutName)
-        let detector = MarkerDetector(dictionary: try layout.dictionary())
+        let layout = try CapLayout.named(reader.header.capLayoutName)
         var settings = try options.loadSettings()
         if options.settings == nil { settings.markerSide = layout.markerSide }
-        var session = try GuideSession(settings: settings, layout: layout, console: !options.json)
+        let session = try GuideSession(settings: settings, layout: layout, console: !options.json)
+        let pipeline = ScanPipeline(guide: session.guide)
         var bar = ProgressBar("Guiding")
-        var origin: Double?
-        while let frame = try await source.nextFrame() {
-            // The guide's clock starts with the first frame played.
-            let t = frame.timestamp - (origin ?? frame.timestamp)
-            if origin == nil { origin = frame.timestamp }
-            session.add(FrameObservation(
-                timestamp: t, width: frame.color.width, height: frame.color.height,
-                detected: detector.detect(in: frame.color), depth: frame.depth))
-            if options.json { bar.update(await source.position, of: reader.frameCount) }
-        }
+        try await pipeline.run(source, progress: { guided in
+            if options.json { bar.update(guided.index + 1, of: reader.frameCount) }
+        })
         try session.finish(options: options)
-        for problem in await source.skipped { writeError("skipped: \(problem)\n") }
-    }
-
-    private static func layout(named name: String) throws -> CapLayout {
-        guard name == "standard" || name.isEmpty else {
-            throw ValidationError("the scan was made with cap layout \"\(name)\"; only \"standard\" is known")
-        }
-        return .standard
+        for problem in pipeline.damaged { writeError("skipped: \(problem)\n") }
     }
 }

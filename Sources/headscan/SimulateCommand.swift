@@ -98,7 +98,7 @@ struct SimulateCommand: ParsableCommand {
         let k = simulator.configuration.intrinsics
         return ScanHeader(
             device: "simulator", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
-            capLayoutName: "standard-57", createdAt: Date(timeIntervalSince1970: 1_767_225_600),
+            capLayoutName: simulator.configuration.layout.name, createdAt: Date(timeIntervalSince1970: 1_767_225_600),
             metadata: ["scenario": scenario, "seed": "\(seed)", "cvai": "\(cvai)", "flatSide": flatSide,
                        "unreadableFrames": "\(unreadableFrames)", "droppedMarkers": "\(simulator.cap.dropped.count)"])
     }

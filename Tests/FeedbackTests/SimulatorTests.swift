@@ -1,55 +1,32 @@
 import Feedback
 import Geometry
 import Markers
+import Scanning
 import Simulation
 import Testing
 
 /// The guide in a closed loop with the simulated operator (no rendering: `advance`).
 enum ClosedLoop {
-    /// The observation of a truth frame: corners as projected; depth missing on every corner
-    /// when the camera is nearer than 0.2 m to the head's centre, the TrueDepth near limit.
-    static func observation(_ truth: FrameTruth, intrinsics k: CameraIntrinsics) -> FrameObservation {
-        let m = truth.meshFromCamera
-        let distance = (m[3] * m[3] + m[7] * m[7] + m[11] * m[11]).squareRoot()
-        let depth: Float = distance < 0.2 ? .nan : Float(distance)
-        return FrameObservation(
-            timestamp: truth.timestamp, width: k.width, height: k.height,
-            markers: truth.markers.map { ObservedMarker(id: $0.id, corners: $0.corners.map { SIMD2($0[0], $0[1]) }, depths: [depth, depth, depth, depth]) })
-    }
-
-    /// What an operator who follows the feedback does after `update`.
-    static func follow(_ update: GuidanceUpdate, region: inout (HeadRegion, Double)?) -> Steering {
-        for case .speak(.regionMissing(let r), _) in update.events { region = (r, update.time) }
-        switch update.published.kind {
-        case .tooClose: return .moveBack
-        case .off where update.published.direction != .none:
-            let d = update.published.direction
-            return .movePhone(x: Double(d.horizontal), y: Double(d.vertical))
-        default:
-            if let (r, since) = region, update.time - since < 3 { return .goTo(r) }
-            return .none
-        }
-    }
-
     struct Result {
         var outOfPosition = 0.0
         var completed: Double?
         var summary = GuideSummary()
     }
 
-    static func run(_ scenario: Scenario, follow following: Bool, seconds: Double = 60, seed: UInt64 = 1) throws -> Result {
+    static func run(_ scenario: Scenario, follow: Bool, seconds: Double = 60, seed: UInt64 = 1) throws -> Result {
         let simulator = try Simulator(.init(scenario: scenario, seed: seed, seconds: seconds))
-        var guide = try ScanGuide()
+        let therapist = SimulatedOperator(follows: follow)
+        let record = RecordSink()
         var result = Result()
-        var steering = Steering.none
-        var region: (HeadRegion, Double)?
-        while let truth = simulator.advance(steering: steering) {
-            let update = guide.update(observation(truth, intrinsics: simulator.configuration.intrinsics))
-            result.summary.add(update, guide: guide)
-            if update.raw.kind != .ideal { result.outOfPosition += 1 / Simulator.frameRate }
-            if update.completed, result.completed == nil { result.completed = update.time }
-            steering = following ? follow(update, region: &region) : .none
+        let tally = ClosureSink { guided, _ in
+            if guided.update.raw.kind != .ideal { result.outOfPosition += 1 / Simulator.frameRate }
+            if guided.update.completed, result.completed == nil { result.completed = guided.update.time }
         }
+        let guide = try FrameGuide(layout: .standard, settings: FeedbackSettings(), sinks: [record, tally, therapist])
+        while let truth = simulator.advance(steering: therapist.steering) {
+            guide.guide(truth.exactObservation(intrinsics: simulator.configuration.intrinsics), index: truth.index)
+        }
+        result.summary = record.summary
         return result
     }
 }
@@ -96,7 +73,7 @@ enum ClosedLoop {
         while let truth = sim.advance(), frames < 1200 {
             frames += 1
             guard frames % 3 == 0 else { continue }
-            let obs = ClosedLoop.observation(truth, intrinsics: k)
+            let obs = truth.exactObservation(intrinsics: k)
             let m = truth.meshFromCamera
             for feature in HeadFeature.allCases {
                 let ids = Set(CapLayout.standard.ids(in: FeatureRule.region(of: feature)))

@@ -1,3 +1,4 @@
+import Foundation
 /// Everything that can go wrong reading or writing a scan file, in words a user can act on.
 public enum ScanFileError: Error, Equatable, CustomStringConvertible {
     /// The file could not be opened or created.
@@ -39,4 +40,10 @@ public enum ScanFileError: Error, Equatable, CustomStringConvertible {
         case .writerClosed: "the recording was already closed"
         }
     }
+}
+
+// Apps show `localizedDescription`; without this they would show a generic sentence instead
+// of the message that says what to do.
+extension ScanFileError: LocalizedError {
+    public var errorDescription: String? { description }
 }

@@ -1,3 +1,4 @@
+import Foundation
 /// Why a compressed depth map could not be read.
 public enum DepthCodecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The bytes do not start like compressed depth at all.
@@ -29,4 +30,10 @@ public enum DepthCodecError: Error, Sendable, Equatable, CustomStringConvertible
             "The depth map is damaged: \(reason). This frame cannot be restored; other frames are unaffected."
         }
     }
+}
+
+// Apps show `localizedDescription`; without this they would show a generic sentence instead
+// of the message that says what to do.
+extension DepthCodecError: LocalizedError {
+    public var errorDescription: String? { description }
 }

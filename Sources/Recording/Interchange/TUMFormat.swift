@@ -50,3 +50,9 @@ public enum TUMError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+// Apps show `localizedDescription`; without this they would show a generic sentence instead
+// of the message that says what to do.
+extension TUMError: LocalizedError {
+    public var errorDescription: String? { description }
+}

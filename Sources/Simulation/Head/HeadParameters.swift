@@ -1,3 +1,4 @@
+import Foundation
 /// Which side of the back of the head is flattened.
 public enum FlatSide: String, Sendable, Codable, CaseIterable {
     case left, right
@@ -75,4 +76,10 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
             "unknown scenario '\(name)'; choose one of \(Scenario.allCases.map(\.rawValue).joined(separator: ", "))"
         }
     }
+}
+
+// Apps show `localizedDescription`; without this they would show a generic sentence instead
+// of the message that says what to do.
+extension SimulationError: LocalizedError {
+    public var errorDescription: String? { description }
 }

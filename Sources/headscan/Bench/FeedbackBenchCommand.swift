@@ -3,6 +3,7 @@ import Feedback
 import Foundation
 import Geometry
 import Markers
+import Scanning
 import Simulation
 
 /// `headscan bench feedback`: the scan guide's cost per frame and what its feedback is worth
@@ -96,61 +97,36 @@ struct FeedbackBenchCommand: ParsableCommand {
     private func closedLoop(_ scenario: Scenario, follow: Bool, seed: UInt64) throws -> LoopRun {
         let simulator = try Simulator(.init(scenario: scenario, seed: seed, seconds: seconds))
         let k = simulator.configuration.intrinsics
-        let detector = MarkerDetector(dictionary: try CapLayout.standard.dictionary())
-        var guide = try ScanGuide()
-        var steering = Steering.none
-        var region: (HeadRegion, Double)?
+        let therapist = SimulatedOperator(follows: follow)
         var run = LoopRun()
         var lines = trace.map { _ in [LoopTrace.header] }
-        while true {
-            let observation: FrameObservation
-            var visible = -1
-            if render {
-                guard let rendered = simulator.nextFrame(steering: steering) else { break }
-                let f = rendered.frame
-                visible = rendered.truth.markers.count
-                observation = FrameObservation(
-                    timestamp: f.timestamp, width: f.color.width, height: f.color.height,
-                    detected: detector.detect(in: f.color), depth: f.depth)
-            } else {
-                guard let truth = simulator.advance(steering: steering) else { break }
-                visible = truth.markers.count
-                let m = truth.meshFromCamera
-                let distance = (m[3] * m[3] + m[7] * m[7] + m[11] * m[11]).squareRoot()
-                let depth: Float = distance < 0.2 ? .nan : Float(distance)
-                observation = FrameObservation(
-                    timestamp: truth.timestamp, width: k.width, height: k.height,
-                    markers: truth.markers.map { ObservedMarker(id: $0.id, corners: $0.corners.map { SIMD2($0[0], $0[1]) }, depths: [depth, depth, depth, depth]) })
-            }
-            let update = guide.update(observation)
+        var visible = -1
+        let tally = ClosureSink { guided, _ in
+            let update = guided.update
             if update.raw.kind != .ideal { run.outOfPosition += 1 / Simulator.frameRate }
             if update.completed, run.completed == nil { run.completed = update.time }
             run.progress = update.progress.percent
-            steering = follow ? Self.follow(update, region: &region) : .none
-            lines?.append(LoopTrace.line(update, visible: visible, steering: steering))
+            lines?.append(LoopTrace.line(update, visible: visible, steering: therapist.steering))
         }
+        // The operator hears a frame before the tally logs what they will do about it.
+        let pipeline = ScanPipeline(guide: try FrameGuide(layout: .standard, settings: FeedbackSettings(), sinks: [therapist, tally]))
+        while true {
+            if render {
+                guard let rendered = simulator.nextFrame(steering: therapist.steering) else { break }
+                visible = rendered.truth.markers.count
+                try pipeline.process(rendered.frame)
+            } else {
+                guard let truth = simulator.advance(steering: therapist.steering) else { break }
+                visible = truth.markers.count
+                pipeline.guide.guide(truth.exactObservation(intrinsics: k), index: truth.index)
+            }
+        }
+        pipeline.guide.finish()
         if let trace, let lines {
             let name = "\(scenario.rawValue)-\(follow ? "follow" : "ignore")-\(seed)\(render ? "-rendered" : "").csv"
             try lines.joined(separator: "\n").write(toFile: trace + "/" + name, atomically: true, encoding: .utf8)
         }
         return run
-    }
-
-    /// The operator who does what the feedback says.
-    static func follow(_ update: GuidanceUpdate, region: inout (HeadRegion, Double)?) -> Steering {
-        for case .speak(.regionMissing(let r), _) in update.events { region = (r, update.time) }
-        switch update.published.kind {
-        case .tooClose: return .moveBack
-        case .off where update.published.direction != .none:
-            let d = update.published.direction
-            return .movePhone(x: Double(d.horizontal), y: Double(d.vertical))
-        case .ideal:
-            // Region guidance is about coverage: followed while the head is in view.
-            if let (r, since) = region, update.time - since < 3 { return .goTo(r) }
-            return .none
-        default:
-            return .none
-        }
     }
 }
 

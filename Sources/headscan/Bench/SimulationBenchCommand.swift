@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Markers
 import Recording
 import Simulation
 
@@ -39,7 +40,7 @@ struct SimulationBenchCommand: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: url) }
         let k = simulator.configuration.intrinsics
         let writer = try ScanWriter(
-            url: url, header: ScanHeader(device: "simulator", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k, capLayoutName: "standard"),
+            url: url, header: ScanHeader(device: "simulator", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k, capLayoutName: CapLayout.standard.name),
             options: .init(overwrite: true))
         let clock = ContinuousClock()
         var render = Duration.zero, write = Duration.zero

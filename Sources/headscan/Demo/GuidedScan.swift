@@ -2,6 +2,7 @@ import Feedback
 import Foundation
 import Markers
 import Recording
+import Scanning
 import Simulation
 
 /// A simulated scan in which the operator follows the scan guide: every rendered frame goes
@@ -23,32 +24,25 @@ struct GuidedScan {
     /// Records the scan into `url`, reporting frames done.
     func record(to url: URL, progress: (Int, Int) -> Void) throws -> Outcome {
         let layout = simulator.configuration.layout
-        let writer = try ScanWriter(url: url, header: header())
-        let detector = MarkerDetector(dictionary: try layout.dictionary())
         var settings = FeedbackSettings()
         settings.markerSide = layout.markerSide
-        var guide = try ScanGuide(settings: settings, layout: layout)
-        var outcome = Outcome(frames: [], timeline: FeedbackTimeline(), summary: GuideSummary())
-        var steering = Steering.none
-        var region: (HeadRegion, Double)?
-        while let simulated = simulator.nextFrame(steering: steering) {
-            let frame = simulated.frame
-            try writer.append(frame)
-            let update = guide.update(FrameObservation(
-                timestamp: frame.timestamp, width: frame.color.width, height: frame.color.height,
-                detected: detector.detect(in: frame.color), depth: frame.depth))
-            outcome.timeline.add(update, guide: guide)
-            outcome.summary.add(update, guide: guide)
-            outcome.frames.append(simulated.truth)
-            steering = FeedbackBenchCommand.follow(update, region: &region)
-            progress(outcome.frames.count, simulator.frameCount)
-            if let done = outcome.timeline.completedAt, let wait = stopAfterDone, outcome.timeline.duration >= done + wait {
+        let therapist = SimulatedOperator()
+        let record = RecordSink()
+        let pipeline = ScanPipeline(
+            guide: try FrameGuide(layout: layout, settings: settings, sinks: [record, therapist]),
+            writer: try ScanWriter(url: url, header: header()))
+        var frames: [FrameTruth] = []
+        while let simulated = simulator.nextFrame(steering: therapist.steering) {
+            try pipeline.process(simulated.frame)
+            frames.append(simulated.truth)
+            progress(frames.count, simulator.frameCount)
+            if let done = record.timeline.completedAt, let wait = stopAfterDone, record.timeline.duration >= done + wait {
                 progress(simulator.frameCount, simulator.frameCount)
                 break
             }
         }
-        try writer.close()
-        return outcome
+        try pipeline.finish()
+        return Outcome(frames: frames, timeline: record.timeline, summary: record.summary)
     }
 
     private func header() -> ScanHeader {
@@ -56,7 +50,7 @@ struct GuidedScan {
         let c = simulator.configuration
         return ScanHeader(
             device: "simulator (headscan demo)", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
-            capLayoutName: "standard-57", createdAt: Date(),
+            capLayoutName: simulator.configuration.layout.name, createdAt: Date(),
             metadata: [
                 "scenario": c.scenario.rawValue, "seed": "\(c.seed)", "cvai": "\(c.head.cvai)",
                 "flatSide": c.head.flatSide.rawValue, "operator": "follows the feedback",

@@ -1,0 +1,74 @@
+import Feedback
+import Foundation
+import Markers
+import Recording
+import Scanning
+import Testing
+
+/// A sink that holds the guide up until the test lets it go, so the camera gets ahead.
+final class Gate: PipelineSink, @unchecked Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    private let entered = DispatchSemaphore(value: 0)
+    private var first = true
+
+    func receive(_ frame: GuidedFrame, guide: ScanGuide) {
+        guard first else { return }
+        first = false
+        entered.signal()
+        semaphore.wait()
+    }
+
+    func waitUntilGuiding() async {
+        await withCheckedContinuation { c in DispatchQueue.global().async { self.entered.wait(); c.resume() } }
+    }
+
+    func open() { semaphore.signal() }
+}
+
+struct LiveScanTests {
+    @Test func aSlowGuideSkipsToTheNewestFrameWhileEveryFrameIsWritten() async throws {
+        let recordings = try Recordings()
+        defer { recordings.remove() }
+        let tape = Tape()
+        let gate = Gate()
+        let writer = try recordings.writer("live.hscan")
+        let live = LiveScan(guide: try FrameGuide(layout: .standard, settings: FeedbackSettings(), sinks: [gate, tape]), writer: writer)
+        let running = Task { try await live.run() }
+        live.submit(recordings.frame(0))
+        await gate.waitUntilGuiding()
+        // The guide is busy with frame 0: frames 1...9 arrive; only the newest is kept for it.
+        for index in 1..<10 { live.submit(recordings.frame(index)) }
+        gate.open()
+        live.end()
+        let statistics = try await running.value
+        #expect(statistics.submitted == 10)
+        #expect(statistics.written == 10)
+        #expect(tape.indices == [0, 9])
+        #expect(statistics.skippedByGuide == 8)
+        #expect(statistics.guided == 2)
+        #expect(try ScanReader(url: writer.url).frameCount == 10)
+    }
+
+    @Test func pausedFramesAreDroppedAndTheFileContinues() async throws {
+        let recordings = try Recordings()
+        defer { recordings.remove() }
+        let tape = Tape()
+        let writer = try recordings.writer("live-paused.hscan")
+        let live = LiveScan(guide: try FrameGuide(layout: .standard, settings: FeedbackSettings(), sinks: [tape]), writer: writer)
+        let running = Task { try await live.run() }
+        for index in 0..<3 { live.submit(recordings.frame(index)) }
+        live.pause()
+        for index in 3..<5 { live.submit(recordings.frame(index)) }
+        live.resume()
+        for index in 5..<7 { live.submit(recordings.frame(index)) }
+        live.end()
+        let statistics = try await running.value
+        #expect(statistics.written == 5)
+        #expect(statistics.droppedWhilePaused == 2)
+        #expect(tape.pauses == 1)
+        #expect(tape.finished)
+        let reader = try ScanReader(url: writer.url)
+        #expect(reader.frameCount == 5)
+        #expect(try reader.frame(at: 3).timestamp == recordings.frame(5).timestamp)
+    }
+}
