@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Reconstruction", targets: ["Reconstruction"]),
         .library(name: "Report", targets: ["Report"]),
         .library(name: "Scanning", targets: ["Scanning"]),
+        .library(name: "Processing", targets: ["Processing"]),
         .library(name: "ScanLibrary", targets: ["ScanLibrary"]),
         .library(name: "AppModel", targets: ["AppModel"]),
         .executable(name: "headscan", targets: ["headscan"]),
@@ -56,19 +57,22 @@ let package = Package(
         .target(name: "Simulation", dependencies: ["Geometry", "Imaging", "Markers", "Recording", "Feedback", "Scanning"]),
         .target(name: "Feedback", dependencies: ["Geometry", "Imaging", "Markers"]),
         .target(name: "Scanning", dependencies: ["Feedback", "Markers", "Recording"]),
+        .target(
+            name: "Processing",
+            dependencies: ["Cephalometry", "Feedback", "Geometry", "Markers", "Reconstruction", "Recording", "Report", "ScanLibrary"]),
         .target(name: "Cephalometry", dependencies: ["Geometry", "Imaging", "Recording"]),
         .target(name: "Reconstruction", dependencies: ["Geometry", "Imaging", "Markers", "Recording"]),
         .target(name: "Report", dependencies: ["Geometry", "Cephalometry", "Feedback"]),
         .target(name: "ScanLibrary", dependencies: ["Geometry", "Recording", "Feedback", "Cephalometry"]),
         .target(
             name: "AppModel",
-            dependencies: ["ScanLibrary", "Feedback", "Cephalometry", "Recording", "Markers", "Imaging", "Geometry", "Scanning"],
+            dependencies: ["ScanLibrary", "Feedback", "Cephalometry", "Recording", "Markers", "Imaging", "Geometry", "Scanning", "Processing", "Report"],
             resources: [.copy("Strings")]),
         .executableTarget(
             name: "headscan",
             dependencies: [
                 "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Cephalometry", "Feedback", "Reconstruction",
-                "Report", "ScanLibrary", "AppModel", "Scanning",
+                "Report", "ScanLibrary", "AppModel", "Scanning", "Processing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
@@ -81,6 +85,9 @@ let package = Package(
         .testTarget(name: "ReportTests", dependencies: ["Report", "Cephalometry", "Feedback", "Geometry", "Simulation"]),
         .testTarget(name: "ScanLibraryTests", dependencies: ["ScanLibrary", "Cephalometry", "Feedback"]),
         .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry"]),
+        .testTarget(
+            name: "ProcessingTests",
+            dependencies: ["Processing", "ScanLibrary", "Cephalometry", "Reconstruction", "Recording", "Simulation", "Geometry", "Markers", "Imaging", "Report"]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Feedback", "Markers", "Recording", "Simulation", "Imaging", "Geometry"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Markers", "Recording", "Geometry", "Imaging"]),
     ],

@@ -9,7 +9,6 @@ extension Strings {
         case .invalidName(_, let problem): self(.errorInvalidName, nameProblem(problem))
         case .nameTaken(let name): self(.errorNameTaken, name)
         case .sameName: self(.errorSameName)
-        case .patientIDInUse(let id): self(.errorPatientIDInUse, String(id))
         case .invalidPatientID(let id): self(.errorInvalidPatientID, String(id))
         case .corruptDocument(let session, let file, _): self(.errorCorruptDocument, session, file)
         case .newerDocument(let session, let file, _, _): self(.errorNewerDocument, session, file)

@@ -124,18 +124,29 @@ public final class ReplayModel {
     /// Places or moves the selected landmark to `pixel` of the paused frame.
     public func place(at pixel: SIMD2<Double>) {
         guard phase == .paused, let landmark = selectedLandmark, let frame, pixel.x.isFinite, pixel.y.isFinite else { return }
-        annotations.landmarks[landmark] = LandmarkAnnotation(frameIndex: frame.index, pixel: pixel)
+        annotations.pick(landmark, frameIndex: frame.index, pixel: pixel)
         hasChanges = true
     }
 
-    /// Removes a landmark's annotation.
+    /// Removes every pick of a landmark.
     public func remove(_ landmark: Landmark) {
         guard annotations.landmarks.removeValue(forKey: landmark) != nil else { return }
         hasChanges = true
     }
 
     /// Whether a landmark is placed (its button gets a green outline).
-    public func isPlaced(_ landmark: Landmark) -> Bool { annotations.landmarks[landmark]?.isPlaced == true }
+    public func isPlaced(_ landmark: Landmark) -> Bool { annotations.isPlaced(landmark) }
+
+    /// In how many frames a landmark is picked (several picks are combined, and their spread
+    /// shows how well they agree).
+    public func pickCount(_ landmark: Landmark) -> Int { annotations.landmarks[landmark]?.count ?? 0 }
+
+    /// The pick of a landmark on the frame on screen, to draw its dot.
+    public func pickOnScreen(_ landmark: Landmark) -> SIMD2<Double>? {
+        guard let frame else { return nil }
+        for case .pixel(let index, let pixel) in annotations.landmarks[landmark] ?? [] where index == frame.index { return pixel }
+        return nil
+    }
 
     /// The landmark's name.
     public func name(_ landmark: Landmark) -> String { strings.landmarkName(landmark) }

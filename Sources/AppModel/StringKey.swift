@@ -12,7 +12,6 @@ public enum StringKey: String, Sendable, CaseIterable {
     case errorLibraryUnreadable
     case errorNameTaken
     case errorNewerDocument
-    case errorPatientIDInUse
     case errorRollback
     case errorSameName
     case errorSessionNotFound

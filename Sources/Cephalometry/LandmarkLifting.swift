@@ -2,49 +2,61 @@ import Geometry
 import Imaging
 import Recording
 
-extension HeadLandmarks {
-    /// Half-size of the window searched for valid depth around an annotated pixel, in depth
-    /// pixels; the sensor loses depth at edges and dark hair, often right where a landmark is.
-    public static let depthSearchRadius = 3
+/// How a pick became a point.
+public enum LiftMethod: String, Sendable, Codable {
+    /// The frame's depth at the picked pixel.
+    case depth
+    /// The depth had a hole there; the pixel's ray was intersected with the mesh.
+    case meshRay
+}
 
-    /// The mesh-frame point under a 2D annotation: `pixel` in the frame's colour image, the
-    /// frame's depth there, and the pose `meshFromCamera` of the frame.
+/// A pick on a frame, lifted into the mesh's frame.
+public struct LiftedPick: Sendable, Equatable {
+    /// The point, metres, in the mesh's frame.
+    public var point: SIMD3<Double>
+    /// Depth or ray.
+    public var method: LiftMethod
+    /// Distance from the lifted point to the mesh's surface, metres: how well the frame's
+    /// depth and pose agree with the fused head there (nil without a mesh).
+    public var residual: Double?
+}
+
+extension HeadLandmarks {
+    /// The mesh-frame point under `pixel` of `frame`'s colour image (pixel centres at
+    /// integers), for a frame whose camera sits at `meshFromCamera`.
     ///
-    /// Colour and depth are registered (same optical centre), so the pixel's ray is re-projected
-    /// into the depth map. Where the depth there is NaN, the median of the valid depths within
-    /// `depthSearchRadius` is used.
+    /// Colour and depth are registered (same optical centre), so the pixel's ray is
+    /// re-projected into the depth map. Where the depth there is a hole, as it often is at the
+    /// edge of the face or in dark hair, the ray is intersected with `mesh` instead.
     public static func lift(
-        pixel: SIMD2<Double>, in frame: RGBDFrame, meshFromCamera: RigidTransform
-    ) throws(CephalometryError) -> SIMD3<Double> {
-        guard pixel.x.isFinite, pixel.y.isFinite else { throw .cannotLift("the annotation's pixel is not a number") }
-        let ray = frame.colorIntrinsics.unproject(pixel, depth: 1)
-        guard let depthPixel = frame.depthIntrinsics.project(ray) else {
-            throw .cannotLift("the pixel does not map into the depth map")
+        pixel: SIMD2<Double>, in frame: RGBDFrame, meshFromCamera: RigidTransform, mesh: TriangleMesh? = nil
+    ) throws(CephalometryError) -> LiftedPick {
+        guard pixel.x.isFinite, pixel.y.isFinite else { throw .cannotLift("the pick's pixel is not a number") }
+        let k = frame.colorIntrinsics
+        guard pixel.x >= -0.5, pixel.y >= -0.5, pixel.x <= Double(k.width) - 0.5, pixel.y <= Double(k.height) - 0.5 else {
+            throw .cannotLift("pixel (\(pixel.x), \(pixel.y)) lies outside the \(k.width)×\(k.height) picture; pick inside it")
         }
-        let depth = frame.depth
-        let cx = Int(depthPixel.x.rounded()), cy = Int(depthPixel.y.rounded())
-        guard depth.contains(x: cx, y: cy) else {
-            throw .cannotLift("pixel (\(pixel.x), \(pixel.y)) lies outside the image; annotate inside the picture")
+        let ray = k.unproject(pixel, depth: 1)
+        if let depthPixel = frame.depthIntrinsics.project(ray), let z = depth(at: depthPixel, in: frame.depth) {
+            let point = meshFromCamera.apply(frame.depthIntrinsics.unproject(depthPixel, depth: z))
+            return LiftedPick(point: point, method: .depth, residual: mesh.map { $0.distance(to: point) })
         }
-        let z: Double
-        let centre = depth[cx, cy]
-        if centre.isFinite, centre > 0 {
-            z = Double(centre)
-        } else {
-            var valid: [Float] = []
-            let r = depthSearchRadius
-            for y in (cy - r)...(cy + r) {
-                for x in (cx - r)...(cx + r) where depth.contains(x: x, y: y) {
-                    let d = depth[x, y]
-                    if d.isFinite, d > 0 { valid.append(d) }
-                }
-            }
-            guard !valid.isEmpty else {
-                throw .cannotLift("the depth map has no value within \(r) pixels of (\(pixel.x), \(pixel.y)); annotate this landmark in another frame")
-            }
-            valid.sort()
-            z = Double(valid[valid.count / 2])
+        guard let mesh else {
+            throw .cannotLift("the depth has a hole at (\(pixel.x), \(pixel.y)); pick this landmark in another frame")
         }
-        return meshFromCamera.apply(frame.depthIntrinsics.unproject(depthPixel, depth: z))
+        let origin = meshFromCamera.translation
+        let direction = meshFromCamera.applyToVector(ray / length(ray))
+        guard let t = mesh.firstHit(origin: origin, direction: direction) else {
+            throw .cannotLift("the depth has a hole at (\(pixel.x), \(pixel.y)) and the pixel's ray misses the head; pick this landmark in another frame")
+        }
+        return LiftedPick(point: origin + direction * t, method: .meshRay, residual: 0)
+    }
+
+    /// The depth at the nearest depth pixel, nil for a hole or outside the map.
+    private static func depth(at pixel: SIMD2<Double>, in depth: DepthImage) -> Double? {
+        let x = Int(pixel.x.rounded()), y = Int(pixel.y.rounded())
+        guard depth.contains(x: x, y: y) else { return nil }
+        let z = depth[x, y]
+        return z.isFinite && z > 0 ? Double(z) : nil
     }
 }

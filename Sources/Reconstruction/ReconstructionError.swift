@@ -9,6 +9,10 @@ public enum ReconstructionError: Error, Equatable, CustomStringConvertible {
     case tooFewRegisteredFrames(registered: Int, needed: Int)
     /// The fused volume held no surface.
     case emptySurface
+    /// The reconstruction was cancelled.
+    case cancelled
+    /// A frame's camera cannot be placed on the marker map.
+    case cannotLocateFrame(index: Int, markers: Int)
 
     public var description: String {
         switch self {
@@ -20,6 +24,10 @@ public enum ReconstructionError: Error, Equatable, CustomStringConvertible {
             "only \(registered) frames could be placed on the marker map (at least \(needed) are needed); scan more slowly and keep several markers in view"
         case .emptySurface:
             "no head surface was found in the depth data; keep the head 25–60 cm from the camera"
+        case .cancelled:
+            "the reconstruction was cancelled; nothing was saved"
+        case .cannotLocateFrame(let index, let markers):
+            "frame \(index) shows \(markers) mapped cap markers, too few to know where the camera was (2 with depth are needed); pick the landmark in another frame"
         }
     }
 }

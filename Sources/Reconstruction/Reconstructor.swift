@@ -105,7 +105,8 @@ public struct Reconstructor: Sendable {
     /// is unreadable and counted as rejected). Frames are read twice: once for markers, once
     /// for the keyframes' depth, so memory stays bounded by one frame.
     public func reconstruct(
-        frameCount: Int, frame: (Int) throws -> RGBDFrame?, progress: (ReconstructionProgress) -> Void = { _ in }
+        frameCount: Int, frame: (Int) throws -> RGBDFrame?, progress: (ReconstructionProgress) -> Void = { _ in },
+        isCancelled: () -> Bool = { false }
     ) throws -> Reconstruction {
         guard frameCount > 0 else { throw ReconstructionError.emptyScan }
         let clock = ContinuousClock()
@@ -126,6 +127,7 @@ public struct Reconstructor: Sendable {
         let examined = Array(stride(from: 0, to: frameCount, by: max(1, options.frameStride)))
         for (n, index) in examined.enumerated() {
             progress(ReconstructionProgress(stage: "markers", done: n, total: examined.count))
+            if isCancelled() { throw ReconstructionError.cancelled }
             stats.framesExamined += 1
             guard let f = try? frame(index) else { stats.framesRejected += 1; continue }
             colorIntrinsics = f.colorIntrinsics
@@ -196,6 +198,7 @@ public struct Reconstructor: Sendable {
         var integration = Duration.zero
         for (n, keyframe) in keyframes.enumerated() {
             progress(ReconstructionProgress(stage: "fusion", done: n, total: keyframes.count))
+            if isCancelled() { throw ReconstructionError.cancelled }
             guard let f = try? frame(keyframe.frameIndex) else { continue }
             let integrationStart = clock.now
             defer { integration += clock.now - integrationStart }

@@ -1,3 +1,4 @@
+import Foundation
 import Cephalometry
 import Feedback
 
@@ -59,11 +60,15 @@ public struct ReportInputs: Sendable {
     public var meshFile: String
     /// Remarks shown under the values, e.g. where the landmarks came from.
     public var notes: [String]
+    /// Every measured visit of the patient, this one included, oldest first.
+    public var visits: [VisitPoint]
 
     public init(
         patient: [ReportFact], scan: [ReportFact], slice: MeasuredSlice, calliper: CalliperMeasurements? = nil,
-        reference: ReferenceValues? = nil, timeline: FeedbackTimeline? = nil, meshFile: String, notes: [String] = []
+        reference: ReferenceValues? = nil, timeline: FeedbackTimeline? = nil, meshFile: String, notes: [String] = [],
+        visits: [VisitPoint] = []
     ) {
+        self.visits = visits
         self.patient = patient
         self.scan = scan
         self.slice = slice
@@ -97,6 +102,10 @@ public struct ClinicalReport: Sendable {
     public var meshHelp: [String]
     public var notes: [String]
     public var warnings: [String]
+    /// CVAI over the patient's visits, when there were earlier ones.
+    public var trend: Drawing?
+    /// One line per visit, and the rate of change.
+    public var visitLines: [String]
 
     /// Lays out the report from its inputs.
     public init(_ inputs: ReportInputs) {
@@ -118,6 +127,30 @@ public struct ClinicalReport: Sendable {
         ]
         notes = inputs.notes
         warnings = m.warnings.map(\.message)
+        trend = inputs.visits.count >= 2 ? TrendDrawing.make(inputs.visits) : nil
+        visitLines = inputs.visits.count >= 2 ? Self.visitLines(inputs.visits) : []
+    }
+
+    private static func visitLines(_ visits: [VisitPoint]) -> [String] {
+        var lines = visits.map { v in
+            let age = v.ageWeeks.map { String(format: " (age %.0f weeks)", $0) } ?? ""
+            return "\(shortDate(v.date))\(age): CVAI \(format(v.cvai)) %, CI \(format(v.ci)), circumference \(format(v.circumferenceMM)) mm, CHOA level \(v.severity.rawValue)"
+                + (v.isCurrent ? " (this visit)" : "")
+        }
+        let weeks = visits[visits.count - 1].date.timeIntervalSince(visits[0].date) / (7 * 24 * 3600)
+        if weeks > 0 {
+            let change = visits[visits.count - 1].cvai - visits[0].cvai
+            lines.append(String(format: "CVAI changed by %+.2f points over %.1f weeks (%+.2f per week).", change, weeks, change / weeks))
+        }
+        return lines
+    }
+
+    /// A date as the report prints it.
+    public static func shortDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: date)
     }
 
     /// Every value as the report prints it: two decimals, a point as decimal separator.

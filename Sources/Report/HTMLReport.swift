@@ -30,6 +30,10 @@ public enum HTMLReport {
             html += "<h2>Feedback during the scan</h2>\n<figure class=\"timeline\">" + SVGRenderer.render(timeline, title: "Position and progress over the scan") + "</figure>\n"
             html += facts(nil, report.timelineFacts)
         }
+        if let trend = report.trend {
+            html += "<h2>Visits of this patient</h2>\n<figure class=\"timeline\">" + SVGRenderer.render(trend, title: "CVAI over the patient's visits") + "</figure>\n"
+            html += list("Visit values", report.visitLines, cssClass: "visits")
+        }
         html += list("The 3D model", report.meshHelp, cssClass: "mesh")
         return html + "</body>\n</html>\n"
     }

@@ -15,6 +15,10 @@ public enum PDFReport {
             layout.figure("Feedback during the scan", timeline, width: layout.contentWidth, caption: nil)
             layout.facts(report.timelineFacts)
         }
+        if let trend = report.trend {
+            layout.figure("Visits of this patient", trend, width: layout.contentWidth, caption: nil)
+            layout.list("Visit values", report.visitLines)
+        }
         layout.list("The 3D model", report.meshHelp)
         return layout.finish().encoded(creationDate: creationDate)
     }

@@ -6,7 +6,9 @@ import Foundation
 public struct MeasurementRecord: LibraryDocument {
     public static let fileName = "measurement.json"
     public static let currentVersion = 1
-    public static let fieldNames: Set<String> = ["measurement", "calliper", "landmarks", "meshFile", "measuredAt"]
+    public static let fieldNames: Set<String> = [
+        "measurement", "calliper", "landmarks", "meshFile", "measuredAt", "landmarksSource", "landmarkEstimates",
+    ]
 
     /// CVAI, CVA, cranial index, circumference, severity and warnings.
     public var measurement: HeadMeasurement
@@ -18,12 +20,19 @@ public struct MeasurementRecord: LibraryDocument {
     public var meshFile: String?
     /// When it was measured.
     public var measuredAt: Date
+    /// Where the landmarks came from: "picks" (lifted from frames) or "points" (given in 3D).
+    public var landmarksSource: String?
+    /// Per landmark, how its picks were combined: spread and lifting residuals.
+    public var landmarkEstimates: [String: LandmarkEstimate]?
 
     /// A measurement record from its values.
     public init(
         measurement: HeadMeasurement, calliper: CalliperComparison? = nil, landmarks: HeadLandmarks,
-        meshFile: String? = ScanSession.meshFileName, measuredAt: Date
+        meshFile: String? = ScanSession.meshFileName, measuredAt: Date, landmarksSource: String? = nil,
+        landmarkEstimates: [String: LandmarkEstimate]? = nil
     ) {
+        self.landmarksSource = landmarksSource
+        self.landmarkEstimates = landmarkEstimates
         self.measurement = measurement
         self.calliper = calliper
         self.landmarks = landmarks

@@ -3,16 +3,14 @@ import Foundation
 extension ScanLibrary {
     /// Saves the patient data and names the session after the patient ID.
     ///
-    /// The ID must not be used by another session. A session with a temporary name, or one
-    /// named after the previously saved ID, is renamed to `[ID]_[date]_Scan`; if that fails
-    /// the previous `patient.json` is put back. Returns the session under its new name.
+    /// An ID other sessions use is a further visit of the same patient. A session with a
+    /// temporary name, or one named after the previously saved ID, is renamed to
+    /// `[ID]_[date]_Scan`; if that fails the previous `patient.json` is put back. Returns the
+    /// session under its new name.
     @discardableResult
     public func savePatient(_ patient: PatientRecord, in session: ScanSession) throws(ScanLibraryError) -> ScanSession {
         try patient.validate()
         try requireExists(session)
-        guard !(try usedPatientIDs(excluding: session)).contains(patient.patientID) else {
-            throw .patientIDInUse(patient.patientID)
-        }
         let previous = try? fileSystem.readData(at: session.patientURL)
         let target = try patientName(for: patient, session: session)
         if let target, try isTaken(target, by: session) { throw .nameTaken(target.rawValue) }

@@ -11,8 +11,6 @@ public enum ScanLibraryError: Error, Equatable, CustomStringConvertible {
     case nameTaken(String)
     /// The new name is the current one.
     case sameName(String)
-    /// The patient ID is used by another session.
-    case patientIDInUse(Int)
     /// A patient ID must be a positive integer.
     case invalidPatientID(Int)
     /// A JSON document of a session cannot be read.
@@ -38,8 +36,6 @@ public enum ScanLibraryError: Error, Equatable, CustomStringConvertible {
             "a scan named \(name) exists already; choose another name"
         case .sameName(let name):
             "the scan is already named \(name)"
-        case .patientIDInUse(let id):
-            "patient ID \(id) is used by another scan; choose an unused ID"
         case .invalidPatientID(let id):
             "patient ID \(id) is not valid; use a positive whole number"
         case .corruptDocument(let session, let file, let reason):

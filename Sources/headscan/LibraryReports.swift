@@ -83,7 +83,7 @@ struct SessionReport: Encodable {
             lines.append("rating:      scan \(r.scanQuality)/5, behaviour impact \(r.behaviourImpact)/5, cap fit \(r.capFit)/5, cooperative \(r.childCooperative ? "yes" : "no")")
         }
         if let a = annotations {
-            let placed = Landmark.allCases.filter { a.landmarks[$0]?.isPlaced == true }.map(\.rawValue)
+            let placed = Landmark.allCases.filter(a.isPlaced).map { "\($0.rawValue) (\(a.landmarks[$0]?.count ?? 0))" }
             lines.append("annotations: \(placed.isEmpty ? "none" : placed.joined(separator: ", "))")
         }
         if let m = measurement?.measurement {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Cephalometry
 import Foundation
 import Geometry
+import Processing
 import Reconstruction
 import Recording
 import ScanLibrary
@@ -16,12 +17,13 @@ struct DemoCommand: ParsableCommand {
         discussion: """
             Simulates a scan of an infant head with a flattened back (CVAI about 7 %) while \
             the simulated therapist follows HeadScan's feedback and stops when it says \
-            "done", records it into a scan \
-            library in --out, enters simulated calliper values, reconstructs the head in 3D, \
-            measures it and writes report.html and report.pdf into the session folder. The \
-            landmarks (nasion, nose tip, tragions) come from the simulation's ground truth; \
-            in the app the therapist places them in the Replay screen. The summary shows the \
-            measured values beside the calliper's and the truth.
+            "done", records it into a scan library in --out, enters simulated calliper values, \
+            and picks the four landmarks (nasion, nose tip, both tragions) in two or three \
+            frames each, with a hand's error of up to 2 pixels, as a therapist does in the \
+            Replay screen. Then it processes the session as `headscan process` does: \
+            reconstructs the head in 3D, lifts the picks through the frames' depth and poses, \
+            measures, and writes report.html and report.pdf into the session folder. The \
+            summary shows the measured values beside the calliper's and the truth.
 
             Examples:
               headscan demo
@@ -79,58 +81,61 @@ struct DemoCommand: ParsableCommand {
         let calliper = SimulatedCalliper.measure(simulator.head.measurements, seed: seed)
         let patientID = try library.nextFreePatientID()
         session = try library.savePatient(PatientRecord(patientID: patientID, calliper: calliper, enteredAt: Date()), in: session)
-        try save(scan.timeline, as: ClinicalReportFiles.timelineFileName, in: session)
-        try save(simulator.truth(frames: scan.frames, meshFile: "truth.ply"), as: ClinicalReportFiles.truthFileName, in: session)
+        try save(scan.timeline, as: ClinicalReportWriter.timelineFileName, in: session)
+        try save(simulator.truth(frames: scan.frames, meshFile: "truth.ply"), as: SessionFolder.truthFileName, in: session)
         try Data(PLY.encode(simulator.mesh, comment: "HeadScan simulated head, metres, head frame"))
             .write(to: session.url.appendingPathComponent("truth.ply"))
         log.patient(patientID, session: session)
 
-        log.step(3, "Reconstructing the head from the scan")
-        let reconstruction = try reconstruct(session: session, simulator: simulator)
-        let ply = PLY.encode(reconstruction.mesh, comment: "HeadScan reconstruction, metres, head frame")
-        try library.saveMesh(plyData: Data(ply), in: session)
-        // Measured as stored (PLY keeps 32-bit floats), so measurement.json, the report and
-        // `headscan measure` of the saved mesh give the same figures.
-        let savedMesh = try PLY.decode(ply)
-        log.reconstructed(reconstruction)
+        log.step(3, "Landmarks: a simulated therapist picks each one in 2–3 frames of the replay (±2 px)")
+        let annotations = try Self.simulatedPicks(simulator, frames: scan.frames, scan: session.scanURL, seed: seed)
+        try library.saveAnnotations(annotations, in: session)
+        log.picked(annotations)
 
-        log.step(4, "Landmarks: taken from the simulation's ground truth (in the app the therapist places them in Replay)")
-        let truth = simulator.head.landmarks
-        let landmarks = HeadLandmarks(nasion: truth.nasion, noseTip: truth.noseTip, leftTragion: truth.leftTragion, rightTragion: truth.rightTragion)
-        try library.saveAnnotations(AnnotationsRecord(landmarks, savedAt: Date()), in: session)
+        log.step(4, "Processing: reconstruction, landmarks lifted into 3D, measurement, report")
+        let folder = SessionFolder(library: library, session: session)
+        var options = ProcessingOptions()
+        let truth = try folder.truthReference()
+        options.reportReference = truth?.reference
+        options.reportNotes = (truth.map { [$0.note] } ?? [])
+            + ["Demo: the calliper values are simulated hand measurements (the true values with typical calliper and tape error)."]
+        var staged = StagedProgressBar("  processing")
+        let result = try SessionProcessor(library: library, options: options)
+            .process(session, progress: { staged.update(stage: $0.stage, $0.done + 1, of: $0.total) })
+        let mapError = try Self.markerMapError(session: session, library: library, simulator: simulator)
+        log.reconstructed(result, mapRMS: mapError)
 
-        log.step(5, "Measuring and writing the report")
-        let slice = try Cephalometer.measure(savedMesh, landmarks: landmarks)
-        let comparison = try CalliperComparison(slice.measurement, calliper: calliper)
-        try library.saveMeasurement(MeasurementRecord(measurement: slice.measurement, calliper: comparison, landmarks: landmarks, measuredAt: Date()), in: session)
-        let written = try ClinicalReportFiles(library: library, session: session).write(notes: [
-            "Demo: the landmarks were taken from the simulation's ground truth, not placed by hand.",
-            "Demo: the calliper values are simulated hand measurements (the true values with typical calliper and tape error).",
-        ])
         let summary = DemoSummary(
-            session: session, measured: written.slice.measurement, calliper: calliper, truth: simulator.head.measurements,
-            scan: scan, reconstruction: reconstruction, html: written.html, pdf: written.pdf,
-            seconds: (clock.now - started).seconds)
+            session: session, result: result, calliper: calliper, truth: simulator.head.measurements, scan: scan,
+            markerRMSMillimetres: mapError, seconds: (clock.now - started).seconds)
         if json { try printJSON(summary) } else { print(summary.text) }
     }
 
-    private func reconstruct(session: ScanSession, simulator: Simulator) throws -> DemoReconstruction {
-        let reader = try ScanReader(url: session.scanURL)
-        var bar = StagedProgressBar("  reconstructing")
-        let result = try Reconstructor(layout: simulator.configuration.layout, options: ReconstructionOptions()).reconstruct(
-            frameCount: reader.frameCount, frame: { try reader.frame(at: $0) },
-            progress: { bar.update(stage: $0.stage, $0.done + 1, of: $0.total) })
-        // The truth's marker corners give the head frame, in which the truth's landmarks lie.
+    /// The picks of a simulated therapist, as the replay would save them.
+    static func simulatedPicks(_ simulator: Simulator, frames: [FrameTruth], scan: URL, seed: UInt64) throws -> AnnotationsRecord {
+        let reader = try ScanReader(url: scan)
+        let picks = SimulatedAnnotator(seed: seed).picks(
+            landmarks: simulator.head.landmarks, truth: frames, intrinsics: simulator.configuration.intrinsics,
+            depth: { try? reader.frame(at: $0).depth })
+        var annotations = AnnotationsRecord(savedAt: Date())
+        for pick in picks {
+            guard let landmark = Landmark(rawValue: pick.landmark) else { continue }
+            annotations.pick(landmark, frameIndex: pick.frameIndex, pixel: pick.pixel)
+        }
+        return annotations
+    }
+
+    /// The reconstructed marker map against the simulated cap after rigid alignment, mm RMS.
+    static func markerMapError(session: ScanSession, library: ScanLibrary, simulator: Simulator) throws -> Double {
+        guard let record = try library.document(ReconstructionRecord.self, in: session) else { return .nan }
+        let map = record.map
         var source: [SIMD3<Double>] = [], target: [SIMD3<Double>] = []
         for sticker in simulator.cap.stickers {
-            guard let mapped = result.map.corners[sticker.id] else { continue }
+            guard let mapped = map.corners[sticker.id] else { continue }
             source += mapped
             target += sticker.corners
         }
-        let rigid = try RigidAlignment.fit(from: source, to: target)
-        return DemoReconstruction(
-            mesh: result.mesh.transformed(by: rigid.transform), statistics: result.statistics,
-            markerRMSMillimetres: rigid.rms * 1000, markersCompared: source.count / 4)
+        return try RigidAlignment.fit(from: source, to: target).rms * 1000
     }
 
     private func save<T: Encodable>(_ value: T, as name: String, in session: ScanSession) throws {
@@ -138,15 +143,6 @@ struct DemoCommand: ParsableCommand {
         encoder.outputFormatting = [.sortedKeys]
         try encoder.encode(value).write(to: session.url.appendingPathComponent(name), options: .atomic)
     }
-}
-
-/// The reconstruction, moved into the head frame.
-struct DemoReconstruction {
-    var mesh: TriangleMesh
-    var statistics: ReconstructionStatistics
-    /// Marker corners against the truth after rigid alignment, millimetres RMS.
-    var markerRMSMillimetres: Double
-    var markersCompared: Int
 }
 
 extension ScanLibrary {

@@ -1,5 +1,6 @@
 import Cephalometry
 import Foundation
+import Processing
 import ScanLibrary
 import Simulation
 
@@ -15,7 +16,7 @@ struct DemoLog {
                    m.cvai, c.head.flatSide.rawValue, m.ci, m.circumferenceMM, c.scenario.rawValue, c.seed, c.seconds))
     }
 
-    func step(_ number: Int, _ text: String) { say("[\(number)/5] \(text)") }
+    func step(_ number: Int, _ text: String) { say("[\(number)/4] \(text)") }
 
     func scanned(_ scan: GuidedScan.Outcome) {
         let t = scan.timeline
@@ -27,10 +28,16 @@ struct DemoLog {
 
     func patient(_ id: Int, session: ScanSession) { say("      patient ID \(id); session \(session.url.path)") }
 
-    func reconstructed(_ r: DemoReconstruction) {
+    func picked(_ annotations: AnnotationsRecord) {
+        say("      " + Landmark.allCases.map { "\($0.rawValue) in \(annotations.landmarks[$0]?.count ?? 0) frames" }.joined(separator: ", "))
+    }
+
+    func reconstructed(_ r: ProcessingResult, mapRMS: Double) {
         let s = r.statistics
         say(String(format: "      %d keyframes, %d markers mapped (%.2f mm RMS from the truth), mesh of %d triangles",
-                   s.keyframes, s.markersMapped, r.markerRMSMillimetres, s.triangles))
+                   s.keyframes, s.markersMapped, mapRMS, s.triangles))
+        say("      landmarks: " + Landmark.allCases.compactMap { l in
+            r.estimates[l].map { String(format: "%@ spread %.1f mm", l.rawValue, $0.spreadMM) } }.joined(separator: ", "))
     }
 
     private func say(_ text: String) {
@@ -55,6 +62,9 @@ struct DemoSummary: Encodable {
     var scanSeconds: Double
     var markersMapped: Int
     var markerRMSMillimetres: Double
+    var landmarksSource: String
+    /// Per landmark: picks and their spread, millimetres.
+    var landmarks: [String: LandmarkEstimate]
     var report: String
     var pdf: String
     var mesh: String
@@ -63,9 +73,10 @@ struct DemoSummary: Encodable {
     var warnings: [String]
 
     init(
-        session: ScanSession, measured m: HeadMeasurement, calliper c: CalliperMeasurements, truth t: HeadMeasurements,
-        scan: GuidedScan.Outcome, reconstruction: DemoReconstruction, html: URL, pdf: URL, seconds: Double
+        session: ScanSession, result: ProcessingResult, calliper c: CalliperMeasurements, truth t: HeadMeasurements,
+        scan: GuidedScan.Outcome, markerRMSMillimetres: Double, seconds: Double
     ) {
+        let m = result.measurement
         self.session = session.url.path
         measured = Values(cvai: m.cvai, cvaMM: m.cvaMM, ci: m.ci, circumferenceMM: m.circumferenceMM, diagonalAMM: m.diagonalAMM,
                           diagonalBMM: m.diagonalBMM, lengthMM: m.lengthMM, widthMM: m.widthMM, severityLevel: m.severityLevel.rawValue)
@@ -77,10 +88,12 @@ struct DemoSummary: Encodable {
         scanCompletedSeconds = scan.timeline.completedAt
         secondsInPosition = scan.timeline.seconds(in: .ideal)
         scanSeconds = scan.timeline.duration
-        markersMapped = reconstruction.statistics.markersMapped
-        markerRMSMillimetres = reconstruction.markerRMSMillimetres
-        report = html.path
-        self.pdf = pdf.path
+        markersMapped = result.statistics.markersMapped
+        self.markerRMSMillimetres = markerRMSMillimetres
+        landmarksSource = result.landmarksSource
+        landmarks = Dictionary(uniqueKeysWithValues: result.estimates.map { ($0.key.rawValue, $0.value) })
+        report = result.html.path
+        pdf = result.pdf.path
         mesh = session.meshURL.path
         self.seconds = seconds
         warnings = m.warnings.map(\.message)
@@ -97,7 +110,7 @@ struct DemoSummary: Encodable {
             row("CVAI (%)", \.cvai), row("CVA (mm)", \.cvaMM), row("diagonal A (mm)", \.diagonalAMM), row("diagonal B (mm)", \.diagonalBMM),
             row("length (mm)", \.lengthMM), row("width (mm)", \.widthMM), row("cranial index", \.ci), row("circumference (mm)", \.circumferenceMM),
             "CHOA level          " + [measured, calliper, truth].map { String(format: "%9d", $0.severityLevel) }.joined(),
-            String(format: "3D CVAI is %.2f points from the truth.", cvaiError),
+            String(format: "3D CVAI is %.2f points from the truth, with landmarks picked on the frames (±2 px) and lifted into 3D.", cvaiError),
         ]
         lines += warnings.map { "warning: \($0)" }
         lines += [

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Processing
 
 /// `headscan report`: the clinical report of one measured session, as HTML and PDF.
 struct ReportCommand: ParsableCommand {
@@ -29,13 +30,15 @@ struct ReportCommand: ParsableCommand {
     var out: String?
 
     func run() throws {
-        let report = try ClinicalReportFiles(sessionFolder: fileURL(sessionDir))
-        var folder: URL?
+        let folder = try SessionFolder(sessionDir)
+        var target: URL?
         if let out {
-            folder = fileURL(out)
-            try FileManager.default.createDirectory(at: folder!, withIntermediateDirectories: true)
+            target = fileURL(out)
+            try FileManager.default.createDirectory(at: target!, withIntermediateDirectories: true)
         }
-        let written = try report.write(to: folder)
+        let truth = try folder.truthReference()
+        let written = try ClinicalReportWriter(library: folder.library, session: folder.session)
+            .write(to: target, reference: truth?.reference, notes: truth.map { [$0.note] } ?? [])
         print("Wrote \(written.html.path)")
         print("Wrote \(written.pdf.path)")
     }

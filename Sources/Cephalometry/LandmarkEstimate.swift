@@ -1,0 +1,71 @@
+import Foundation
+import Geometry
+
+/// One landmark from all its picks: the robust combination and how far the picks agree.
+public struct LandmarkEstimate: Sendable, Codable, Equatable {
+    /// The landmark, metres, in the mesh's frame.
+    public var point: SIMD3<Double>
+    /// Picks given.
+    public var picks: Int
+    /// Indices of the picks kept; the others lay too far from the rest.
+    public var used: [Int]
+    /// Root-mean-square distance of the kept picks from the point, millimetres.
+    public var spreadMM: Double
+    /// Per pick, the distance of its lifted point from the mesh's surface, millimetres (nil
+    /// where not known, as for a point given in 3D).
+    public var residualsMM: [Double?]
+
+    /// A pick lies off the others when it is farther than this from their median ...
+    public static let outlierFloor = 0.005
+    /// ... and more than this many robust standard deviations.
+    public static let outlierScale = 3.0
+    /// Picks that spread more than this (millimetres) deserve a second look.
+    public static let doubtfulSpreadMM = 3.0
+
+    /// Combines `points` (with their lifting residuals in metres): the geometric median finds
+    /// the picks that agree, whose mean is the estimate. Two picks cannot outvote each other,
+    /// so both are kept and their spread tells how far to trust them.
+    public init(points: [SIMD3<Double>], residuals: [Double?]) {
+        precondition(!points.isEmpty && residuals.count == points.count, "one residual per pick, at least one pick")
+        let median = Self.geometricMedian(points)
+        let distances = points.map { length($0 - median) }
+        let scale = 1.4826 * Self.median(distances)
+        let limit = max(Self.outlierFloor, Self.outlierScale * scale)
+        let kept = points.indices.filter { distances[$0] <= limit }
+        let mean = kept.reduce(SIMD3<Double>.zero) { $0 + points[$1] } / Double(kept.count)
+        let squares = kept.reduce(0.0) { $0 + length_squared(points[$1] - mean) }
+        point = mean
+        picks = points.count
+        used = kept
+        spreadMM = (squares / Double(kept.count)).squareRoot() * 1000
+        residualsMM = residuals.map { $0.map { $0 * 1000 } }
+    }
+
+    /// Whether the picks spread so much that the landmark should be checked.
+    public var isDoubtful: Bool { spreadMM > Self.doubtfulSpreadMM }
+
+    /// Weiszfeld's iteration from the centroid: the point with the least summed distance.
+    static func geometricMedian(_ points: [SIMD3<Double>]) -> SIMD3<Double> {
+        var m = points.reduce(SIMD3<Double>.zero, +) / Double(points.count)
+        for _ in 0..<100 {
+            var sum = SIMD3<Double>.zero, weights = 0.0
+            for p in points {
+                let w = 1 / max(length(p - m), 1e-9)
+                sum += p * w
+                weights += w
+            }
+            let next = sum / weights
+            if length(next - m) < 1e-9 { return next }
+            m = next
+        }
+        return m
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let n = sorted.count
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+    }
+}
+
+private func length_squared(_ v: SIMD3<Double>) -> Double { (v * v).sum() }

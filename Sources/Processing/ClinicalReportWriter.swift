@@ -1,0 +1,165 @@
+import Cephalometry
+import Feedback
+import Foundation
+import Geometry
+import Recording
+import Report
+import ScanLibrary
+
+/// The clinical report of one measured session, built from what the library holds: the mesh
+/// and landmarks are measured again exactly as `headscan measure` does, so the report's values
+/// are those of `measure --json` for the same files; earlier measured visits of the patient
+/// give the trend.
+public struct ClinicalReportWriter {
+    /// Files written beside the session's other files.
+    public static let htmlFileName = "report.html", pdfFileName = "report.pdf"
+    /// The feedback timeline kept with a scan.
+    public static let timelineFileName = "feedback.json"
+
+    public let library: ScanLibrary
+    public let session: ScanSession
+
+    /// The report of `session` in `library`.
+    public init(library: ScanLibrary, session: ScanSession) {
+        self.library = library
+        self.session = session
+    }
+
+    /// The report's content; `reference` adds a column (such as a simulation's truth) and
+    /// `notes` are added to the ones the session gives.
+    public func content(reference: ReferenceValues? = nil, notes extra: [String] = []) throws -> (report: ClinicalReport, slice: MeasuredSlice) {
+        guard let record = try library.measurement(in: session) else {
+            throw ProcessingReportError.notMeasured(session.name.rawValue)
+        }
+        let meshURL = session.url.appendingPathComponent(record.meshFile ?? ScanSession.meshFileName)
+        let mesh = try PLY.decode([UInt8](Data(contentsOf: meshURL)))
+        let slice = try Cephalometer.measure(mesh, landmarks: record.landmarks)
+        let patient = try library.patient(in: session)
+        let inputs = ReportInputs(
+            patient: try patientFacts(patient),
+            scan: try scanFacts(),
+            slice: slice,
+            calliper: patient?.calliper,
+            reference: reference,
+            timeline: try optionalJSON(FeedbackTimeline.self, Self.timelineFileName),
+            meshFile: meshURL.lastPathComponent,
+            notes: Self.landmarkNotes(record) + extra,
+            visits: try visits(patient, current: slice.measurement))
+        return (ClinicalReport(inputs), slice)
+    }
+
+    /// Writes `report.html` and `report.pdf` into `folder` (the session by default).
+    @discardableResult
+    public func write(to folder: URL? = nil, reference: ReferenceValues? = nil, notes: [String] = []) throws
+        -> (html: URL, pdf: URL, slice: MeasuredSlice)
+    {
+        let (report, slice) = try content(reference: reference, notes: notes)
+        let target = folder ?? session.url
+        let html = target.appendingPathComponent(Self.htmlFileName)
+        let pdf = target.appendingPathComponent(Self.pdfFileName)
+        try Data(HTMLReport.render(report).utf8).write(to: html, options: .atomic)
+        try Data(PDFReport.render(report, creationDate: Self.pdfDate(Date()))).write(to: pdf, options: .atomic)
+        return (html, pdf, slice)
+    }
+
+    /// Where the landmarks came from, in the report's words.
+    static func landmarkNotes(_ record: MeasurementRecord) -> [String] {
+        guard let estimates = record.landmarkEstimates, !estimates.isEmpty else {
+            return ["Landmarks: given as points in 3D."]
+        }
+        let picks = estimates.values.reduce(0) { $0 + $1.picks }
+        let spread = estimates.values.map(\.spreadMM).max() ?? 0
+        var notes = [
+            record.landmarksSource == "picks"
+                ? String(format: "Landmarks: picked on the scan's frames (%d picks) and lifted into 3D through each frame's depth and camera pose; picks of one landmark agree within %.1f mm (RMS).", picks, spread)
+                : "Landmarks: given as points in 3D.",
+        ]
+        for landmark in Landmark.allCases {
+            guard let e = estimates[landmark.rawValue], e.isDoubtful || e.used.count < e.picks else { continue }
+            notes.append(String(format: "Check %@: its %d picks spread %.1f mm%@.", landmark.rawValue, e.picks, e.spreadMM,
+                                e.used.count < e.picks ? ", \(e.picks - e.used.count) set aside as far from the others" : ""))
+        }
+        return notes
+    }
+
+    private func patientFacts(_ patient: PatientRecord?) throws -> [ReportFact] {
+        var facts = [ReportFact("Patient ID", patient.map { String($0.patientID) } ?? "not entered")]
+        facts.append(ReportFact("Session", session.name.rawValue))
+        if let patient {
+            facts.append(ReportFact("Data entered", Self.display(patient.enteredAt)))
+            if let birth = patient.birthDate { facts.append(ReportFact("Born", ClinicalReport.shortDate(birth))) }
+        }
+        return facts
+    }
+
+    private func scanFacts() throws -> [ReportFact] {
+        let reader = try ScanReader(url: session.scanURL)
+        let header = reader.header
+        var facts = [
+            ReportFact("File", ScanSession.scanFileName),
+            ReportFact("Recorded", Self.display(header.createdAt)),
+            ReportFact("Device", header.device),
+            ReportFact("Frames", "\(reader.frameCount) (\(ClinicalReport.format(reader.durationSeconds)) s)"),
+        ]
+        if let scenario = header.metadata["scenario"] { facts.append(ReportFact("Scenario", scenario)) }
+        return facts
+    }
+
+    /// The patient's measured visits up to this one, oldest first.
+    private func visits(_ patient: PatientRecord?, current: HeadMeasurement) throws -> [VisitPoint] {
+        guard let patient, let today = session.name.date(in: library.timeZone) else { return [] }
+        let earlier = try library.visits(ofPatient: patient.patientID, excluding: session).filter { $0.date < today }
+        let birth = earlier.first?.birthDate ?? patient.birthDate
+        func age(_ date: Date) -> Double? { birth.map { date.timeIntervalSince($0) / (7 * 24 * 3600) } }
+        var points = earlier.compactMap { v in
+            v.measurement.map {
+                VisitPoint(date: v.date, ageWeeks: age(v.date), cvai: $0.cvai, ci: $0.ci, circumferenceMM: $0.circumferenceMM,
+                           severity: $0.severityLevel, isCurrent: false)
+            }
+        }
+        points.append(VisitPoint(date: today, ageWeeks: age(today), cvai: current.cvai, ci: current.ci, circumferenceMM: current.circumferenceMM,
+                                 severity: current.severityLevel, isCurrent: true))
+        return points
+    }
+
+    private func optionalJSON<T: Decodable>(_ type: T.Type, _ name: String) throws -> T? {
+        let url = session.url.appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        do {
+            return try JSONDecoder().decode(type, from: Data(contentsOf: url))
+        } catch {
+            throw ProcessingReportError.unreadable(url.path, "\(error)")
+        }
+    }
+
+    private static func display(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_GB")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
+    }
+
+    private static func pdfDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "'D:'yyyyMMddHHmmss'Z'"
+        return formatter.string(from: date)
+    }
+}
+
+/// Why a report cannot be written.
+public enum ProcessingReportError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    case notMeasured(String)
+    case unreadable(String, String)
+
+    public var description: String {
+        switch self {
+        case .notMeasured(let name):
+            "\(name) is not measured yet: it has no \(MeasurementRecord.fileName); process it first (headscan process SESSION_DIR)"
+        case .unreadable(let path, let why): "\(path) cannot be read: \(why)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

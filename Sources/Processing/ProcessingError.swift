@@ -1,0 +1,29 @@
+import Foundation
+import ScanLibrary
+
+/// Why a session cannot be processed, in words that say what to do.
+public enum ProcessingError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    /// Landmarks without a single pick.
+    case missingPicks([Landmark])
+    /// A pick names a frame the scan cannot give.
+    case unreadableFrame(landmark: Landmark, frame: Int, reason: String)
+    /// A pick cannot be placed in 3D.
+    case cannotLift(landmark: Landmark, frame: Int?, reason: String)
+    /// Processing was cancelled; nothing was saved.
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .missingPicks(let landmarks):
+            "landmarks not picked yet: \(landmarks.map(\.rawValue).joined(separator: ", ")); place them in the replay (or in annotations.json) and process again"
+        case .unreadableFrame(let landmark, let frame, let reason):
+            "\(landmark.rawValue) is picked on frame \(frame), which cannot be read (\(reason)); pick it on another frame"
+        case .cannotLift(let landmark, let frame, let reason):
+            "\(landmark.rawValue)\(frame.map { " on frame \($0)" } ?? ""): \(reason)"
+        case .cancelled:
+            "processing was cancelled; the session is as it was"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Geometry
+import Reconstruction
+import ScanLibrary
+
+/// `reconstruction.json`: what a reconstruction found besides the mesh — the marker map and
+/// the refined keyframe poses — and which recording it was made from, so landmarks picked
+/// later are lifted without reconstructing again while the scan is unchanged.
+public struct ReconstructionRecord: LibraryDocument {
+    public static let fileName = "reconstruction.json"
+    public static let currentVersion = 1
+    public static let fieldNames: Set<String> = ["scan", "capLayout", "markers", "keyframes", "statistics", "reconstructedAt"]
+
+    /// The recording a reconstruction was made from: changed size or time, changed scan.
+    public struct ScanFingerprint: Sendable, Codable, Equatable {
+        public var bytes: Int
+        public var modified: Date
+    }
+
+    /// A keyframe's refined camera pose.
+    public struct KeyframePose: Sendable, Codable, Equatable {
+        public var frame: Int
+        /// `mapFromCamera`, 16 numbers, row-major 4×4.
+        public var mapFromCamera: [Double]
+    }
+
+    public var scan: ScanFingerprint
+    /// Name of the cap layout the markers belong to.
+    public var capLayout: String
+    /// Marker corners in the mesh's frame, metres, by marker ID.
+    public var markers: [String: [SIMD3<Double>]]
+    public var keyframes: [KeyframePose]
+    public var statistics: ReconstructionStatistics
+    public var reconstructedAt: Date
+
+    /// The record of `reconstruction` of a scan with `fingerprint`.
+    public init(_ reconstruction: Reconstruction, scan fingerprint: ScanFingerprint, capLayout: String, at date: Date) {
+        scan = fingerprint
+        self.capLayout = capLayout
+        markers = Dictionary(uniqueKeysWithValues: reconstruction.map.corners.map { (String($0.key), $0.value) })
+        keyframes = reconstruction.keyframes.map { KeyframePose(frame: $0.frameIndex, mapFromCamera: $0.mapFromCamera.matrixRowMajor) }
+        statistics = reconstruction.statistics
+        reconstructedAt = date
+    }
+
+    /// The marker map.
+    public var map: MarkerMap {
+        MarkerMap(corners: Dictionary(uniqueKeysWithValues: markers.compactMap { key, value in Int(key).map { ($0, value) } }))
+    }
+
+    /// Keyframe poses by frame index.
+    public var keyframePoses: [Int: RigidTransform] {
+        Dictionary(keyframes.map { ($0.frame, Self.transform($0.mapFromCamera)) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    static func transform(_ m: [Double]) -> RigidTransform {
+        RigidTransform(
+            rotation: Rotation3(columns: (SIMD3(m[0], m[4], m[8]), SIMD3(m[1], m[5], m[9]), SIMD3(m[2], m[6], m[10]))),
+            translation: SIMD3(m[3], m[7], m[11]))
+    }
+
+    public func validate() throws(ScanLibraryError) {
+        guard keyframes.allSatisfy({ $0.mapFromCamera.count == 16 && $0.mapFromCamera.allSatisfy(\.isFinite) }),
+            markers.values.allSatisfy({ $0.count == 4 }) else {
+            throw .invalidDocument(file: Self.fileName, reason: "poses need 16 numbers and markers 4 corners; reconstruct the session again")
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Cephalometry
+import Foundation
+import Geometry
+import Markers
+import Reconstruction
+import Recording
+import Report
+import ScanLibrary
+
+/// What processing is doing, for progress bars: a stage name and how far it is.
+public struct ProcessingProgress: Sendable, Equatable {
+    /// "markers", "bundle adjustment", "fusion", "meshing" (the reconstruction), then
+    /// "landmarks", "measuring", "report".
+    public var stage: String
+    public var done: Int
+    public var total: Int
+}
+
+/// Settings of processing.
+public struct ProcessingOptions: Sendable {
+    /// The reconstruction's settings; every second frame for the markers by default, as
+    /// accurate as every frame and twice as fast.
+    public var reconstruction: ReconstructionOptions = {
+        var options = ReconstructionOptions()
+        options.frameStride = 2
+        return options
+    }()
+    /// Reconstruct even when `head.ply` is current.
+    public var forceReconstruction = false
+    /// Where the slice search starts and other measuring settings.
+    public var measurement = MeasurementOptions()
+    /// A column beside the 3D values in the report (a simulation's truth), and extra notes.
+    public var reportReference: ReferenceValues?
+    public var reportNotes: [String] = []
+
+    public init() {}
+}
+
+/// What processing a session gave.
+public struct ProcessingResult: Sendable {
+    public var measurement: HeadMeasurement
+    public var calliper: CalliperComparison?
+    /// The landmarks measured with, in the mesh's frame.
+    public var landmarks: HeadLandmarks
+    /// Per landmark, its picks' combination.
+    public var estimates: [Landmark: LandmarkEstimate]
+    /// "picks" when any landmark was picked on a frame, else "points".
+    public var landmarksSource: String
+    /// Whether the head was reconstructed now (false: `head.ply` was current).
+    public var reconstructed: Bool
+    public var statistics: ReconstructionStatistics
+    public var html: URL
+    public var pdf: URL
+}
+
+/// Turns a recorded session into a measurement: reconstruct (unless `head.ply` is current),
+/// lift the picked landmarks, measure, and write `head.ply`, `reconstruction.json`,
+/// `measurement.json` and the report. The command line's `process` and the app's Results
+/// screen both call this.
+public struct SessionProcessor: Sendable {
+    public let library: ScanLibrary
+    public var options: ProcessingOptions
+
+    public init(library: ScanLibrary, options: ProcessingOptions = .init()) {
+        self.library = library
+        self.options = options
+    }
+
+    /// Processes `session`; `isCancelled` is asked between frames, and a cancelled run leaves
+    /// the session as it was.
+    public func process(
+        _ session: ScanSession, progress: (ProcessingProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
+    ) throws -> ProcessingResult {
+        let annotations = try library.annotations(in: session) ?? AnnotationsRecord()
+        guard annotations.isComplete else { throw ProcessingError.missingPicks(annotations.missing) }
+        let reader = try ScanReader(url: session.scanURL)
+        let layout = try CapLayout.named(reader.header.capLayoutName)
+        let (record, mesh, reconstructed) = try reconstruction(session, reader: reader, layout: layout, progress: progress, isCancelled: isCancelled)
+        if isCancelled() { throw ProcessingError.cancelled }
+
+        var lifter = PickLifter(
+            reader: reader, locator: try FrameLocator(map: record.map, keyframes: record.keyframePoses, layout: layout), mesh: mesh)
+        let estimates = try lifter.estimates(annotations) { progress(ProcessingProgress(stage: "landmarks", done: $0, total: $1)) }
+        let landmarks = HeadLandmarks(
+            nasion: estimates[.nasion]!.point, noseTip: estimates[.noseTip]!.point,
+            leftTragion: estimates[.leftTragion]!.point, rightTragion: estimates[.rightTragion]!.point)
+
+        progress(ProcessingProgress(stage: "measuring", done: 0, total: 1))
+        let slice = try Cephalometer.measure(mesh, landmarks: landmarks, options: options.measurement)
+        let calliper = try library.patient(in: session).map { try CalliperComparison(slice.measurement, calliper: $0.calliper) }
+        let source = annotations.needsLifting ? "picks" : "points"
+        if isCancelled() { throw ProcessingError.cancelled }
+        try library.saveMeasurement(MeasurementRecord(
+            measurement: slice.measurement, calliper: calliper, landmarks: landmarks, measuredAt: Date(), landmarksSource: source,
+            landmarkEstimates: Dictionary(uniqueKeysWithValues: estimates.map { ($0.key.rawValue, $0.value) })), in: session)
+
+        progress(ProcessingProgress(stage: "report", done: 0, total: 1))
+        let written = try ClinicalReportWriter(library: library, session: session)
+            .write(reference: options.reportReference, notes: options.reportNotes)
+        return ProcessingResult(
+            measurement: written.slice.measurement, calliper: calliper, landmarks: landmarks, estimates: estimates,
+            landmarksSource: source, reconstructed: reconstructed, statistics: record.statistics, html: written.html, pdf: written.pdf)
+    }
+
+    /// The stored reconstruction when it was made from this very recording, else a new one.
+    private func reconstruction(
+        _ session: ScanSession, reader: ScanReader, layout: CapLayout, progress: (ProcessingProgress) -> Void, isCancelled: () -> Bool
+    ) throws -> (ReconstructionRecord, TriangleMesh, Bool) {
+        let fingerprint = try Self.fingerprint(session.scanURL)
+        if !options.forceReconstruction, let stored = try? library.document(ReconstructionRecord.self, in: session),
+            stored.scan == fingerprint, stored.capLayout == layout.name,
+            let data = try? Data(contentsOf: session.meshURL), let mesh = try? PLY.decode([UInt8](data))
+        {
+            return (stored, mesh, false)
+        }
+        let result: Reconstruction
+        do {
+            result = try Reconstructor(layout: layout, options: options.reconstruction).reconstruct(
+                frameCount: reader.frameCount, frame: { try reader.frame(at: $0) },
+                progress: { progress(ProcessingProgress(stage: $0.stage, done: $0.done, total: $0.total)) }, isCancelled: isCancelled)
+        } catch ReconstructionError.cancelled {
+            throw ProcessingError.cancelled
+        }
+        let ply = PLY.encode(result.mesh, comment: "HeadScan reconstruction, metres, frame of the scan's first keyframe")
+        let record = ReconstructionRecord(result, scan: fingerprint, capLayout: layout.name, at: Date())
+        try library.saveMesh(plyData: Data(ply), in: session)
+        try library.save(record, in: session)
+        // Measured as stored (PLY keeps 32-bit floats), so `headscan measure` of the saved mesh
+        // gives the same figures to the last digit.
+        return (record, try PLY.decode(ply), true)
+    }
+
+    static func fingerprint(_ url: URL) throws -> ReconstructionRecord.ScanFingerprint {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        return ReconstructionRecord.ScanFingerprint(
+            bytes: (attributes[.size] as? NSNumber)?.intValue ?? 0,
+            modified: (attributes[.modificationDate] as? Date) ?? .distantPast)
+    }
+}

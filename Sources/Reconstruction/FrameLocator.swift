@@ -1,0 +1,56 @@
+import Geometry
+import Markers
+import Recording
+
+/// Where the camera was for one frame of a reconstructed scan.
+public struct FramePose: Sendable, Equatable {
+    /// Camera pose in the marker map's frame, the frame of the mesh.
+    public var mapFromCamera: RigidTransform
+    /// Whether the pose is a keyframe's, refined by the bundle adjustment.
+    public var isKeyframe: Bool
+    /// Markers the pose rests on.
+    public var markers: Int
+}
+
+/// Places any frame of a scan on its finished marker map, so a landmark picked on a frame
+/// that was not a keyframe can still be lifted: the refined pose of a keyframe, or else a
+/// registration of the frame's own markers against the map.
+public struct FrameLocator: Sendable {
+    /// The cap's markers.
+    public let map: MarkerMap
+    /// Refined keyframe poses by frame index.
+    public let keyframes: [Int: RigidTransform]
+    private let detector: MarkerDetector
+    private let lifter: MarkerLifter
+    private let validIDs: Set<Int>
+
+    /// A locator on `map` with the refined `keyframes`, for scans made with `layout`.
+    public init(map: MarkerMap, keyframes: [Int: RigidTransform], layout: CapLayout) throws {
+        self.map = map
+        self.keyframes = keyframes
+        detector = MarkerDetector(dictionary: try layout.dictionary())
+        lifter = MarkerLifter(markerSide: layout.markerSide)
+        validIDs = Set(layout.ids)
+    }
+
+    /// A locator for a finished reconstruction.
+    public init(_ reconstruction: Reconstruction, layout: CapLayout) throws {
+        try self.init(
+            map: reconstruction.map,
+            keyframes: Dictionary(reconstruction.keyframes.map { ($0.frameIndex, $0.mapFromCamera) }, uniquingKeysWith: { a, _ in a }),
+            layout: layout)
+    }
+
+    /// The camera pose of frame `index`.
+    public func locate(_ frame: RGBDFrame, index: Int) throws(ReconstructionError) -> FramePose {
+        if let pose = keyframes[index] { return FramePose(mapFromCamera: pose, isKeyframe: true, markers: map.corners.count) }
+        let detections = detector.detect(in: frame.color).filter { validIDs.contains($0.id) }
+        var scratch: [SIMD3<Double>] = []
+        let observations = lifter.lift(
+            detections, depth: frame.depth, colorIntrinsics: frame.colorIntrinsics, depthIntrinsics: frame.depthIntrinsics, scratch: &scratch)
+        guard let result = FrameRegistration().register(observations, map: map) else {
+            throw .cannotLocateFrame(index: index, markers: observations.filter { map.corners[$0.id] != nil }.count)
+        }
+        return FramePose(mapFromCamera: result.mapFromCamera, isKeyframe: false, markers: result.inliers.count)
+    }
+}

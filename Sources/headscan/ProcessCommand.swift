@@ -1,0 +1,148 @@
+import ArgumentParser
+import Cephalometry
+import Foundation
+import Processing
+import ScanLibrary
+
+/// `headscan process`: a recorded session to its measurement and report.
+struct ProcessCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "process",
+        abstract: "Measure a scan session: reconstruct, lift the picked landmarks, measure, write the report.",
+        discussion: """
+            SESSION_DIR is one session folder of a scan library ([ID]_[date]_Scan) holding \
+            scan.hscan and annotations.json with the four landmarks. Each landmark is a list \
+            of picks, made in the replay or by hand:
+              {"version": 2, "landmarks": {
+                 "nasion": [{"frameIndex": 12, "pixel": [318.4, 201.9]}, {"frameIndex": 140, "pixel": [301.0, 188.5]}],
+                 "noseTip": [{"frameIndex": 12, "pixel": [322.0, 260.3]}],
+                 "leftTragion": [{"point": [0.061, -0.012, 0.004]}],
+                 "rightTragion": [...]}}
+            frameIndex counts the scan's frames from 0; pixel is in the colour image, pixel \
+            centres at integers; point is in metres in the frame of head.ply. A pick on a frame \
+            is lifted into 3D through that frame's depth and camera pose (where the depth has a \
+            hole, the pixel's ray meets the mesh). Several picks of one landmark are combined \
+            robustly; their spread and each pick's distance from the surface are reported. \
+            Version 1 annotations (one pick per landmark) read as well.
+
+            The head is reconstructed unless head.ply and reconstruction.json were made from \
+            this very scan.hscan (--reconstruct forces it). Written into the session: \
+            head.ply, reconstruction.json, measurement.json, report.html and report.pdf. \
+            Calliper values come from patient.json; earlier measured visits of the same \
+            patient are drawn as a trend in the report.
+
+            Exit status: 0 when measured, 2 when landmarks are missing (the message names \
+            them), 1 for other problems.
+
+            Examples:
+              headscan process Scans/12_2026-05-01T10-30-00_Scan
+              headscan process Scans/12_2026-05-01T10-30-00_Scan --json
+            """)
+
+    @Argument(help: "The session folder.", completion: .directory)
+    var sessionDir: String
+
+    @Flag(help: "Reconstruct even when head.ply is current.")
+    var reconstruct = false
+
+    @Option(help: "Use every n-th frame for the markers.")
+    var stride = 2
+
+    @Option(help: "Lowest slice height above the reference plane, millimetres (default 20: above the ears).")
+    var lowestSliceMM: Double?
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func validate() throws {
+        guard stride >= 1 else { throw ValidationError("--stride must be at least 1") }
+        if let lowestSliceMM, !(0...80).contains(lowestSliceMM) { throw ValidationError("--lowest-slice-mm must be in 0...80") }
+    }
+
+    func run() throws {
+        let folder = try SessionFolder(sessionDir)
+        var options = ProcessingOptions()
+        options.forceReconstruction = reconstruct
+        options.reconstruction.frameStride = stride
+        if let lowestSliceMM { options.measurement.lowestHeight = lowestSliceMM / 1000 }
+        if let truth = try folder.truthReference() {
+            options.reportReference = truth.reference
+            options.reportNotes = [truth.note]
+        }
+        var bar = StagedProgressBar("Processing")
+        let result: ProcessingResult
+        do {
+            result = try SessionProcessor(library: folder.library, options: options)
+                .process(folder.session, progress: { bar.update(stage: $0.stage, $0.done + 1, of: $0.total) })
+        } catch ProcessingError.missingPicks(let missing) {
+            writeError("error: \(ProcessingError.missingPicks(missing).description)\n")
+            throw ExitCode(2)
+        }
+        let output = ProcessOutput(result)
+        if json { try printJSON(output) } else { print(output.text) }
+    }
+}
+
+/// What `headscan process` prints.
+struct ProcessOutput: Encodable {
+    struct LandmarkOutput: Encodable {
+        var point: [Double]
+        var picks: Int
+        var used: Int
+        var spreadMM: Double
+        var residualsMM: [Double?]
+    }
+
+    var cvai, cvaMM, ci, circumferenceMM, diagonalAMM, diagonalBMM, lengthMM, widthMM, sliceHeightMM: Double
+    var severityLevel: Int
+    var flattenedSide: String
+    var landmarksSource: String
+    var landmarks: [String: LandmarkOutput]
+    var reconstructed: Bool
+    var calliper: CalliperComparison?
+    var warnings: [String]
+    var report: String
+    var pdf: String
+
+    init(_ r: ProcessingResult) {
+        let m = r.measurement
+        cvai = m.cvai; cvaMM = m.cvaMM; ci = m.ci; circumferenceMM = m.circumferenceMM
+        diagonalAMM = m.diagonalAMM; diagonalBMM = m.diagonalBMM; lengthMM = m.lengthMM; widthMM = m.widthMM
+        sliceHeightMM = m.sliceHeightMM
+        severityLevel = m.severityLevel.rawValue
+        flattenedSide = m.flattenedSide.rawValue
+        landmarksSource = r.landmarksSource
+        landmarks = Dictionary(uniqueKeysWithValues: r.estimates.map { landmark, e in
+            (landmark.rawValue, LandmarkOutput(point: [e.point.x, e.point.y, e.point.z], picks: e.picks, used: e.used.count,
+                                               spreadMM: e.spreadMM, residualsMM: e.residualsMM))
+        })
+        reconstructed = r.reconstructed
+        calliper = r.calliper
+        warnings = m.warnings.map(\.message)
+        report = r.html.path
+        pdf = r.pdf.path
+    }
+
+    var text: String {
+        func f(_ v: Double) -> String { String(format: "%.2f", v) }
+        var lines = [
+            "CVAI            \(f(cvai)) %   (CHOA \(severityLevel))",
+            "CVA             \(f(cvaMM)) mm, flattened side: \(flattenedSide)",
+            "diagonal A / B  \(f(diagonalAMM)) / \(f(diagonalBMM)) mm",
+            "cranial index   \(f(ci))   (length \(f(lengthMM)) mm, width \(f(widthMM)) mm)",
+            "circumference   \(f(circumferenceMM)) mm",
+            "landmarks       from \(landmarksSource)" + (reconstructed ? "; head reconstructed now" : "; head.ply was current"),
+        ]
+        for name in Landmark.allCases.map(\.rawValue) {
+            guard let l = landmarks[name] else { continue }
+            let residuals = l.residualsMM.map { $0.map { f($0) } ?? "–" }.joined(separator: ", ")
+            lines.append("  \(name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(l.used)/\(l.picks) picks, spread \(f(l.spreadMM)) mm, off the surface \(residuals) mm")
+        }
+        if let c = calliper {
+            lines.append("calliper        CVAI \(f(c.calliperCVAI)) % (3D − calliper \(f(c.cvaiDifference)))")
+        }
+        lines += warnings.map { "warning: \($0)" }
+        lines += ["Report: \(report)", "        \(pdf)"]
+        return lines.joined(separator: "\n")
+    }
+}
