@@ -48,7 +48,7 @@ public final class ScanInstructionsModel {
         switch kind {
         case .vibration: nil
         case .tooClose: .tooClose
-        case .direction: settings.phrasing == .movePhone ? .movePhone(.left) : .headInPicture(.left)
+        case .direction: settings.phrasing == .movePhone ? .movePhone(.left) : .headInPicture(Direction.left.opposite)
         case .noHead: .noHead
         case .progress: .percent(settings.progressIncrement == .every25 ? 25 : 50)
         case .done: .done

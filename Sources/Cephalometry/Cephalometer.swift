@@ -47,7 +47,7 @@ public struct MeasuredSlice: Sendable, Equatable {
     }
 }
 
-/// Measures CVAI, CVA, cranial index and circumference of a head mesh (SPEC §4).
+/// Measures CVAI, CVA, cranial index and circumference of a head mesh.
 public enum Cephalometer {
     /// Chord length for the circumference (metres): a scanned outline zig-zags by about a
     /// tenth of a millimetre at every millimetre, which adds about 2 % to its raw length;

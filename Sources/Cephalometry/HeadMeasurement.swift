@@ -24,7 +24,7 @@ public enum FlattenedSide: String, Sendable, Codable, CaseIterable {
     }
 }
 
-/// The clinical measures of one head (SPEC §4), in clinicians' units, with the doubts found.
+/// The clinical measures of one head, in clinicians' units, with the doubts found.
 public struct HeadMeasurement: Sendable, Codable, Equatable {
     /// Cranial vault asymmetry index, percent: |A − B| / max(A, B) × 100.
     public var cvai: Double

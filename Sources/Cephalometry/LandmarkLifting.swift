@@ -6,7 +6,9 @@ import Recording
 public enum LiftMethod: String, Sendable, Codable {
     /// The frame's depth at the picked pixel.
     case depth
-    /// The depth had a hole there; the pixel's ray was intersected with the mesh.
+    /// The depth had a hole there; the median of the valid depths right around it.
+    case nearbyDepth
+    /// The depth had a wider hole there; the pixel's ray was intersected with the mesh.
     case meshRay
 }
 
@@ -26,8 +28,10 @@ extension HeadLandmarks {
     /// integers), for a frame whose camera sits at `meshFromCamera`.
     ///
     /// Colour and depth are registered (same optical centre), so the pixel's ray is
-    /// re-projected into the depth map. Where the depth there is a hole, as it often is at the
-    /// edge of the face or in dark hair, the ray is intersected with `mesh` instead.
+    /// re-projected into the depth map. The sensor loses depth at edges and in dark hair, often
+    /// right where a landmark is: a small hole is filled by the median of the valid depths
+    /// within `depthSearchRadius`, which stay on the same skin; a wider one by intersecting the
+    /// pixel's ray with `mesh`, whose surface there was fused from other frames.
     public static func lift(
         pixel: SIMD2<Double>, in frame: RGBDFrame, meshFromCamera: RigidTransform, mesh: TriangleMesh? = nil
     ) throws(CephalometryError) -> LiftedPick {
@@ -37,9 +41,9 @@ extension HeadLandmarks {
             throw .cannotLift("pixel (\(pixel.x), \(pixel.y)) lies outside the \(k.width)×\(k.height) picture; pick inside it")
         }
         let ray = k.unproject(pixel, depth: 1)
-        if let depthPixel = frame.depthIntrinsics.project(ray), let z = depth(at: depthPixel, in: frame.depth) {
+        if let depthPixel = frame.depthIntrinsics.project(ray), let (z, method) = depth(at: depthPixel, in: frame.depth) {
             let point = meshFromCamera.apply(frame.depthIntrinsics.unproject(depthPixel, depth: z))
-            return LiftedPick(point: point, method: .depth, residual: mesh.map { $0.distance(to: point) })
+            return LiftedPick(point: point, method: method, residual: mesh.map { $0.distance(to: point) })
         }
         guard let mesh else {
             throw .cannotLift("the depth has a hole at (\(pixel.x), \(pixel.y)); pick this landmark in another frame")
@@ -52,11 +56,27 @@ extension HeadLandmarks {
         return LiftedPick(point: origin + direction * t, method: .meshRay, residual: 0)
     }
 
-    /// The depth at the nearest depth pixel, nil for a hole or outside the map.
-    private static func depth(at pixel: SIMD2<Double>, in depth: DepthImage) -> Double? {
-        let x = Int(pixel.x.rounded()), y = Int(pixel.y.rounded())
-        guard depth.contains(x: x, y: y) else { return nil }
-        let z = depth[x, y]
-        return z.isFinite && z > 0 ? Double(z) : nil
+    /// Half-size of the window searched for valid depth around a pick in a small hole, in
+    /// depth pixels (about 1.5 mm on the head at 30 cm).
+    public static let depthSearchRadius = 3
+
+    /// The depth at the nearest depth pixel, or the median of the valid ones around it; nil
+    /// for a wider hole or outside the map.
+    private static func depth(at pixel: SIMD2<Double>, in depth: DepthImage) -> (Double, LiftMethod)? {
+        let cx = Int(pixel.x.rounded()), cy = Int(pixel.y.rounded())
+        guard depth.contains(x: cx, y: cy) else { return nil }
+        let centre = depth[cx, cy]
+        if centre.isFinite, centre > 0 { return (Double(centre), .depth) }
+        var valid: [Float] = []
+        let r = depthSearchRadius
+        for y in (cy - r)...(cy + r) {
+            for x in (cx - r)...(cx + r) where depth.contains(x: x, y: y) {
+                let d = depth[x, y]
+                if d.isFinite, d > 0 { valid.append(d) }
+            }
+        }
+        guard !valid.isEmpty else { return nil }
+        valid.sort()
+        return (Double(valid[valid.count / 2]), .nearbyDepth)
     }
 }

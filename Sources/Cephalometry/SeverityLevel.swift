@@ -1,4 +1,4 @@
-/// The Children's Healthcare of Atlanta plagiocephaly severity scale (SPEC §4).
+/// The Children's Healthcare of Atlanta plagiocephaly severity scale.
 public enum SeverityLevel: Int, Sendable, Codable, CaseIterable, Comparable, CustomStringConvertible {
     /// CVAI below 3.5 %: within normal limits.
     case level1 = 1

@@ -15,7 +15,8 @@ public enum Phrase: Sendable, Hashable {
     case tooClose
     /// Move the phone toward a direction.
     case movePhone(Direction)
-    /// The head sits toward a direction of the picture.
+    /// The head should move toward a direction of the picture (the therapist who asked for
+    /// this phrasing wanted to hear where the head should go, not where it is).
     case headInPicture(Direction)
     /// Markers have left the picture and no direction is known.
     case noHead

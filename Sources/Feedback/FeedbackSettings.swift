@@ -29,8 +29,8 @@ public enum PositionAudio: String, Sendable, Codable, CaseIterable {
 public enum Phrasing: String, Sendable, Codable, CaseIterable {
     /// Where to move the phone ("move the phone left"), as in the original app.
     case movePhone
-    /// Where the head is in the picture ("head is at the left of the picture"), which several
-    /// therapists found easier to follow.
+    /// Where the head should move in the picture ("bring the head right in the picture"),
+    /// which a therapist in the study found easier to follow.
     case headInPicture
 }
 
@@ -42,7 +42,7 @@ public enum Language: String, Sendable, Codable, CaseIterable {
     public var espeakVoice: String { rawValue }
 }
 
-/// Every threshold of the scan guide, with the defaults of SPEC §2 and the original app.
+/// Every threshold of the scan guide, with the defaults of the specification and the original app.
 ///
 /// Decoding accepts any subset of the keys; missing ones keep their defaults, so a settings
 /// file names only what it changes.

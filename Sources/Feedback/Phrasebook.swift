@@ -14,7 +14,7 @@ public struct Phrasebook: Sendable {
         switch phrase {
         case .tooClose: return de ? "Zu nah" : "Too close"
         case .movePhone(let d): return de ? "Handy nach \(words(d))" : "Move the phone \(words(d))"
-        case .headInPicture(let d): return de ? "Kopf ist \(words(d)) im Bild" : "Head is \(words(d)) in the picture"
+        case .headInPicture(let d): return de ? "Kopf im Bild nach \(words(d))" : "Bring the head \(words(d)) in the picture"
         case .noHead: return de ? "Kein Kopf im Bild" : "No head in the picture"
         case .percent(let p): return de ? "\(p) Prozent" : "\(p) percent"
         case .done: return de ? "Fertig" : "Done"

@@ -28,6 +28,9 @@ public enum Direction: String, Sendable, Codable, CaseIterable {
     }
 
     /// −1 left, 0, +1 right.
+    /// The direction pointing the other way (`none` stays `none`).
+    public var opposite: Direction { Direction(horizontal: -horizontal, vertical: -vertical) }
+
     public var horizontal: Int {
         switch self {
         case .left, .leftUp, .leftDown: -1
@@ -46,7 +49,7 @@ public enum Direction: String, Sendable, Codable, CaseIterable {
     }
 }
 
-/// The three position classes of SPEC §2.
+/// The three position classes.
 public enum PositionClass: String, Sendable, Codable, CaseIterable {
     case ideal, tooClose, off
 }
@@ -100,7 +103,7 @@ public struct PositionEvidence: Sendable, Codable, Equatable {
     public var bandY: [Double]
 }
 
-/// The raw position class of one frame (SPEC §2).
+/// The raw position class of one frame.
 public enum PositionClassifier {
     /// Classifies a frame: sufficient overlap is ideal; otherwise more than
     /// `invalidDepthRatio` of the markers without depth is too close; otherwise off, toward

@@ -1,6 +1,6 @@
 import Markers
 
-/// A marker's colour in the live view (SPEC §2).
+/// A marker's colour in the live view.
 public enum MarkerState: String, Sendable, Codable {
     /// In this frame and seen before: connected to the map.
     case green
@@ -65,7 +65,7 @@ public struct GuidanceUpdate: Sendable {
 
 /// The scan guide: turns per-frame marker observations into marker states, a debounced
 /// position, progress and completion, and the events that drive vibration and speech
-/// (SPEC §2). One guide follows one scan; feed frames in time order.
+///. One guide follows one scan; feed frames in time order.
 public struct ScanGuide: Sendable {
     /// The settings in force.
     public let settings: FeedbackSettings
@@ -349,7 +349,9 @@ public struct ScanGuide: Sendable {
         case .off:
             guard settings.positionAudio == .directions else { return nil }
             if published.direction != .none {
-                return settings.phrasing == .movePhone ? .movePhone(published.direction) : .headInPicture(published.direction)
+                // The published direction is the side the head lies toward, which is where the
+                // phone must go; in the picture the head must go the other way.
+                return settings.phrasing == .movePhone ? .movePhone(published.direction) : .headInPicture(published.direction.opposite)
             }
             // With no marker and no remembered direction, point at the part of the head still
             // missing, or else say the head is gone.

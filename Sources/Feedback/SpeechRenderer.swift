@@ -67,7 +67,7 @@ public struct AudioClip: Sendable, Equatable {
 /// Renders the spoken feedback of a scan into one audio track on the scan's clock, so it can
 /// be listened to alongside the recording.
 public struct SpeechRenderer {
-    /// Speaks a text; `espeak(voice:)` on Linux, anything else in tests.
+    /// Speaks a text: espeak-ng on the command line, anything else in tests.
     public typealias Synthesizer = (String) throws(FeedbackError) -> AudioClip
 
     private let phrasebook: Phrasebook
@@ -107,35 +107,5 @@ public struct SpeechRenderer {
             }
         }
         return (AudioClip(samples: samples, sampleRate: rate), utterances)
-    }
-
-    /// A synthesizer running espeak-ng with `voice` (e.g. "de", "en"); throws
-    /// `.speechSynthesizerMissing` with install instructions when it is not on the PATH.
-    public static func espeak(voice: String) throws(FeedbackError) -> Synthesizer {
-        guard let tool = findExecutable("espeak-ng") else { throw .speechSynthesizerMissing }
-        return { (text: String) throws(FeedbackError) -> AudioClip in
-            let process = Process()
-            process.executableURL = tool
-            process.arguments = ["-v", voice, "--stdout", text]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            do { try process.run() } catch { throw .speechSynthesisFailed("cannot start espeak-ng: \(error)") }
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw .speechSynthesisFailed("espeak-ng exited with status \(process.terminationStatus) for \"\(text)\"")
-            }
-            return try AudioClip(wav: Array(data))
-        }
-    }
-
-    private static func findExecutable(_ name: String) -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for dir in path.split(separator: ":") {
-            let url = URL(fileURLWithPath: String(dir)).appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return nil
     }
 }

@@ -13,12 +13,26 @@ public struct ReconstructionRecord: LibraryDocument {
 
     /// The recording a reconstruction was made from: changed size or time, changed scan.
     public struct ScanFingerprint: Sendable, Codable, Equatable {
+        public init(bytes: Int, modified: Double) {
+            self.bytes = bytes
+            self.modified = modified
+        }
+
         public var bytes: Int
-        public var modified: Date
+        /// Modification time, seconds since 1970 (a number: dates in JSON lose the fraction).
+        public var modified: Double
+
+        /// Whether both describe the same file, to the file system's millisecond.
+        public func matches(_ other: ScanFingerprint) -> Bool { bytes == other.bytes && abs(modified - other.modified) < 1e-3 }
     }
 
     /// A keyframe's refined camera pose.
     public struct KeyframePose: Sendable, Codable, Equatable {
+        public init(frame: Int, mapFromCamera: [Double]) {
+            self.frame = frame
+            self.mapFromCamera = mapFromCamera
+        }
+
         public var frame: Int
         /// `mapFromCamera`, 16 numbers, row-major 4×4.
         public var mapFromCamera: [Double]
@@ -41,6 +55,19 @@ public struct ReconstructionRecord: LibraryDocument {
         keyframes = reconstruction.keyframes.map { KeyframePose(frame: $0.frameIndex, mapFromCamera: $0.mapFromCamera.matrixRowMajor) }
         statistics = reconstruction.statistics
         reconstructedAt = date
+    }
+
+    /// A record from its parts.
+    public init(
+        scan: ScanFingerprint, capLayout: String, markers: [String: [SIMD3<Double>]], keyframes: [KeyframePose],
+        statistics: ReconstructionStatistics, reconstructedAt: Date
+    ) {
+        self.scan = scan
+        self.capLayout = capLayout
+        self.markers = markers
+        self.keyframes = keyframes
+        self.statistics = statistics
+        self.reconstructedAt = reconstructedAt
     }
 
     /// The marker map.

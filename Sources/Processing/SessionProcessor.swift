@@ -108,7 +108,7 @@ public struct SessionProcessor: Sendable {
     ) throws -> (ReconstructionRecord, TriangleMesh, Bool) {
         let fingerprint = try Self.fingerprint(session.scanURL)
         if !options.forceReconstruction, let stored = try? library.document(ReconstructionRecord.self, in: session),
-            stored.scan == fingerprint, stored.capLayout == layout.name,
+            stored.scan.matches(fingerprint), stored.capLayout == layout.name,
             let data = try? Data(contentsOf: session.meshURL), let mesh = try? PLY.decode([UInt8](data))
         {
             return (stored, mesh, false)
@@ -134,6 +134,6 @@ public struct SessionProcessor: Sendable {
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
         return ReconstructionRecord.ScanFingerprint(
             bytes: (attributes[.size] as? NSNumber)?.intValue ?? 0,
-            modified: (attributes[.modificationDate] as? Date) ?? .distantPast)
+            modified: ((attributes[.modificationDate] as? Date) ?? .distantPast).timeIntervalSince1970)
     }
 }

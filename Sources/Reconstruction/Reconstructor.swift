@@ -71,6 +71,9 @@ public struct ReconstructionStatistics: Sendable, Codable, Equatable {
     /// Seconds per stage ("markers", "bundleAdjustment", "fusion", "meshing"), and of the
     /// TSDF integration within fusion alone ("fusionIntegration", without reading frames).
     public var stageSeconds: [String: Double] = [:]
+
+    /// Nothing counted yet.
+    public init() {}
 }
 
 /// The outcome: marker map, keyframe poses and the fused head surface, all in the frame of

@@ -5,7 +5,7 @@ public struct StorageStatus: Sendable, Equatable {
     /// Bytes free for the app.
     public var freeBytes: Int64
 
-    /// Below this a scan may not fit: one can take 2–3 GB raw (SPEC §3).
+    /// Below this a scan may not fit: one can take 2–3 GB raw.
     public static let lowThreshold: Int64 = 3_000_000_000
 
     /// A status for `freeBytes`.

@@ -59,7 +59,8 @@ struct GuideOptions: ParsableArguments {
         stallSeconds (5), regionGuidance (true), requireEarsAndFace (true), faceReach (0.045 m), \
         earReach (0.03 m), featureMinMarkers (2), reminderInterval (6 s), directionMemory (1 s), \
         markerSide (0.014 m). Directions are given as the operator sees the portrait picture: \
-        where the head is, which is where to move the phone.
+        movePhone names where the head lies, which is where to move the phone; headInPicture \
+        names where the head should move in the picture, the other way.
         """
 
     @Option(help: "Feedback settings: a JSON file or inline JSON (see the discussion for the keys).")

@@ -15,7 +15,8 @@ struct MeasureCommand: ParsableCommand {
             {"nasion":[x,y,z],"noseTip":[x,y,z],"leftTragion":[x,y,z],"rightTragion":[x,y,z]}; \
             a scan session's annotations.json or measurement.json is read as well. \
             The head is measured in the slice of greatest outline length above the plane \
-            through both tragions and the nasion (SPEC §4). Warnings say when to trust the \
+            through both tragions and the nasion, from 20 mm above that plane so the ears \
+            do not make the longest outline. Warnings say when to trust the \
             values less; they do not change the exit status.
 
             The optional calliper JSON holds hand measurements in millimetres: \

@@ -3,6 +3,7 @@ import Foundation
 import Geometry
 import Markers
 import Recording
+import ScanLibrary
 import Simulation
 
 /// `headscan simulate`: a synthetic scan of an infant head with exact ground truth.
@@ -19,8 +20,14 @@ struct SimulateCommand: ParsableCommand {
 
             Scenarios: \(Scenario.allCases.map(\.rawValue).joined(separator: ", ")).
 
+            With --library DIR the scan becomes a session of that scan library instead, as \
+            the app would record it, with truth.json and a simulated therapist's landmark \
+            picks (annotations.json: each landmark in 2–3 frames where it is in view, up to \
+            2 px off), ready for `headscan process`.
+
             Examples:
               headscan simulate --out scan.hscan --truth scan.truth.json
+              headscan simulate --library Scans --cvai 8      # then: headscan process Scans/new_…_Scan
               headscan simulate --scenario restless --cvai 8.5 --flat-side left --seconds 90 \\
                 --out restless.hscan --truth restless.truth.json
             """)
@@ -34,11 +41,14 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Length of the scan in seconds (30 frames per second).")
     var seconds: Double = 60
 
-    @Option(help: "The scan file to create.")
-    var out: String
+    @Option(help: "The scan file to create.", completion: .file(extensions: ["hscan"]))
+    var out: String?
 
     @Option(help: "The truth JSON to create; the mesh goes beside it as NAME.ply.")
     var truth: String?
+
+    @Option(help: "Record into a new session of this scan library, with truth and simulated landmark picks (instead of --out).", completion: .directory)
+    var library: String?
 
     @Option(help: "Target CVAI in percent (0 = symmetric).")
     var cvai: Double = 0
@@ -68,6 +78,8 @@ struct SimulateCommand: ParsableCommand {
         guard unreadableFrames >= 0, unreadableFrames <= 1 else { throw ValidationError("--unreadable-frames must be in 0...1") }
         guard FlatSide(rawValue: flatSide) != nil else { throw ValidationError("--flat-side must be left or right") }
         _ = try Scenario.named(scenario)
+        guard (out == nil) != (library == nil) else { throw ValidationError("give either --out FILE or --library DIR") }
+        if library != nil, truth != nil { throw ValidationError("--library keeps the truth in the session (truth.json); drop --truth") }
     }
 
     func run() throws {
@@ -75,8 +87,11 @@ struct SimulateCommand: ParsableCommand {
         let simulator = try Simulator(.init(
             scenario: try Scenario.named(scenario), seed: seed, seconds: seconds, head: head, droppedMarkers: drop,
             unreadableFrames: unreadableFrames))
+        let scanLibrary = library.map { ScanLibrary(root: fileURL($0)) }
+        let session = try scanLibrary?.createSession(date: Date())
+        let scanURL = session?.scanURL ?? fileURL(out!)
         let writer = try ScanWriter(
-            url: fileURL(out), header: header(simulator), options: .init(colorCodec: colorOptions.codec, overwrite: overwrite))
+            url: scanURL, header: header(simulator), options: .init(colorCodec: colorOptions.codec, overwrite: overwrite))
         var frames: [FrameTruth] = []
         var bar = ProgressBar("Simulating")
         let clock = ContinuousClock()
@@ -88,8 +103,14 @@ struct SimulateCommand: ParsableCommand {
             }
             try writer.close()
         }
-        print("Wrote \(frames.count) frames to \(out) (\(String(format: "%.1f", Double(frames.count) / elapsed.seconds)) frames/s)")
+        print("Wrote \(frames.count) frames to \(scanURL.path) (\(String(format: "%.1f", Double(frames.count) / elapsed.seconds)) frames/s)")
         if let truth { try writeTruth(simulator, frames: frames, to: fileURL(truth)) }
+        if let scanLibrary, let session {
+            try writeTruth(simulator, frames: frames, to: session.url.appendingPathComponent(SessionFolder.truthFileName))
+            let picks = try DemoCommand.simulatedPicks(simulator, frames: frames, scan: scanURL, seed: seed)
+            try scanLibrary.saveAnnotations(picks, in: session)
+            print("Session \(session.url.path) with simulated landmark picks; measure it with: headscan process \(session.url.path)")
+        }
         let m = simulator.head.measurements
         print(String(format: "Head: CVAI %.2f %%, CVA %.2f mm, CI %.1f, circumference %.1f mm", m.cvai, m.cvaMM, m.ci, m.circumferenceMM))
     }

@@ -52,6 +52,6 @@ struct HomeAndInstructionsTests {
         model.playDemo(.vibration)
         model.playDemo(.direction)
         model.playDemo(.progress)
-        #expect(player.played == ["vibration", "de: Kopf ist links im Bild", "de: 25 Prozent"])
+        #expect(player.played == ["vibration", "de: Kopf im Bild nach rechts", "de: 25 Prozent"])
     }
 }

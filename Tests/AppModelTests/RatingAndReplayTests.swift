@@ -47,7 +47,7 @@ struct RatingAndReplayTests {
         _ = try lib.savedSession(id: 2, minute: 1)
         _ = try lib.library.createSession(date: Date(timeIntervalSince1970: 1_714_569_400))  // temporary: not listed
         try lib.library.saveAnnotations(AnnotationsRecord(landmarks: Dictionary(uniqueKeysWithValues: Landmark.allCases.map {
-            ($0, LandmarkAnnotation(frameIndex: 0, pixel: [1, 1]))
+            ($0, [LandmarkPick.pixel(frameIndex: 0, pixel: [1, 1])])
         })), in: done)
         let model = ReplaySelectionModel(library: lib.library, strings: strings())
         #expect(model.rows.map(\.id) == ["1_2024-05-01T10-30-00_Scan", "2_2024-05-01T10-31-00_Scan"])
@@ -84,7 +84,9 @@ struct RatingAndReplayTests {
         model.select(.leftTragion)
         #expect(model.selectedLandmark == nil)
         #expect(model.isPlaced(.noseTip) && model.isPlaced(.leftTragion) && !model.isPlaced(.nasion))
-        #expect(model.annotations.landmarks[.noseTip] == LandmarkAnnotation(frameIndex: 2, pixel: [104, 118]))
+        #expect(model.annotations.landmarks[.noseTip] == [.pixel(frameIndex: 2, pixel: [104, 118])])
+        #expect(model.pickOnScreen(.noseTip) == [104, 118])
+        #expect(model.pickCount(.noseTip) == 1)
 
         model.togglePlay()
         model.tick()

@@ -51,22 +51,32 @@ struct ReportingTests {
             depth: DepthImage(width: 320, height: 240, pixels: pixels), colorIntrinsics: colour, depthIntrinsics: depthK)
     }
 
-    @Test("a 2D annotation lifts to 3D through the frame's depth and pose, around missing depth")
+    @Test("a pick lifts to 3D through the frame's depth and pose; a hole in the depth is bridged along the ray by the mesh")
     func lifting() throws {
         let pose = RigidTransform(rotation: Rotation3(axis: SIMD3(0, 1, 0), angle: 0.3), translation: SIMD3(0.1, 0.2, 0.3))
         let pixel = SIMD2(419.5, 139.5)
         let expected = pose.apply(CameraIntrinsics(fx: 600, fy: 600, cx: 319.5, cy: 239.5, width: 640, height: 480).unproject(pixel, depth: 0.5))
-        let clean = try HeadLandmarks.lift(pixel: pixel, in: wallFrame { _, _ in 0.5 }, meshFromCamera: pose)
-        #expect(length(clean - expected) < 1e-6)
-        // A hole of invalid depth right at the pixel: the median of valid neighbours stands in.
-        let holed = wallFrame { x, y in abs(x - 209) <= 1 && abs(y - 69) <= 1 ? .nan : 0.5 }
-        let lifted = try HeadLandmarks.lift(pixel: pixel, in: holed, meshFromCamera: pose)
-        #expect(length(lifted - expected) < 1e-6)
+        // The wall at 0.5 m as a mesh, in the mesh's frame.
+        let corners = [SIMD3(-1.0, -1, 0.5), SIMD3(1, -1, 0.5), SIMD3(1, 1, 0.5), SIMD3(-1, 1, 0.5)].map(pose.apply)
+        let wall = TriangleMesh(vertices: corners, faces: [SIMD3(0, 1, 2), SIMD3(0, 2, 3)])
+        let clean = try HeadLandmarks.lift(pixel: pixel, in: wallFrame { _, _ in 0.5 }, meshFromCamera: pose, mesh: wall)
+        #expect(length(clean.point - expected) < 1e-6)
+        #expect(clean.method == .depth)
+        #expect(clean.residual! < 1e-6)
+        // A small hole right at the pixel: the valid depths around it stand in.
+        let small = wallFrame { x, y in abs(x - 209) <= 1 && abs(y - 69) <= 1 ? .nan : 0.5 }
+        let filled = try HeadLandmarks.lift(pixel: pixel, in: small, meshFromCamera: pose, mesh: wall)
+        #expect(length(filled.point - expected) < 1e-6)
+        #expect(filled.method == .nearbyDepth)
+        // A wider hole: the pixel's ray meets the mesh at the same point.
+        let holed = wallFrame { x, y in abs(x - 209) <= 6 && abs(y - 69) <= 6 ? .nan : 0.5 }
+        let bridged = try HeadLandmarks.lift(pixel: pixel, in: holed, meshFromCamera: pose, mesh: wall)
+        #expect(length(bridged.point - expected) < 1e-9)
+        #expect(bridged.method == .meshRay)
+        // Without a mesh a hole cannot be bridged; outside the picture nothing can be lifted.
+        #expect(throws: CephalometryError.self) { try HeadLandmarks.lift(pixel: pixel, in: holed, meshFromCamera: pose) }
         #expect(throws: CephalometryError.self) {
-            try HeadLandmarks.lift(pixel: pixel, in: wallFrame { _, _ in .nan }, meshFromCamera: pose)
-        }
-        #expect(throws: CephalometryError.self) {
-            try HeadLandmarks.lift(pixel: SIMD2(-40, 10), in: wallFrame { _, _ in 0.5 }, meshFromCamera: pose)
+            try HeadLandmarks.lift(pixel: SIMD2(-40, 10), in: wallFrame { _, _ in 0.5 }, meshFromCamera: pose, mesh: wall)
         }
     }
 

@@ -104,7 +104,8 @@ import Testing
         let (_, move) = try guideOff(plainSettings { $0.markerCount = 100 })
         #expect(move.events.contains(.speak(.movePhone(.leftDown), .instruction)))
         let (_, picture) = try guideOff(plainSettings { $0.markerCount = 100; $0.phrasing = .headInPicture })
-        #expect(picture.events.contains(.speak(.headInPicture(.leftDown), .instruction)))
+        // The head lies left-down: the phone goes there, the head must go right-up in the picture.
+        #expect(picture.events.contains(.speak(.headInPicture(.rightUp), .instruction)))
     }
 
     @Test func noDirectionSpeechInTooCloseOnly() throws {

@@ -52,9 +52,9 @@ import Testing
     @Test func phrasebook() {
         let de = Phrasebook(language: .de), en = Phrasebook(language: .en)
         #expect(de.text(.movePhone(.leftUp)) == "Handy nach links oben")
-        #expect(de.text(.headInPicture(.right)) == "Kopf ist rechts im Bild")
+        #expect(de.text(.headInPicture(.right)) == "Kopf im Bild nach rechts")
         #expect(en.text(.movePhone(.rightDown)) == "Move the phone right and down")
-        #expect(en.text(.headInPicture(.up)) == "Head is up in the picture")
+        #expect(en.text(.headInPicture(.up)) == "Bring the head up in the picture")
         #expect(de.text(.percent(50)) == "50 Prozent")
         #expect(en.text(.doneMissing(3)) == "Done, 3 markers missing")
         #expect(de.text(.doneMissing(1)) == "Fertig, ein Marker fehlt")

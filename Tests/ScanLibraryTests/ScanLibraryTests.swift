@@ -24,19 +24,21 @@ struct ScanLibraryTests {
         #expect(try lib.usedPatientIDs() == [42])
     }
 
-    @Test func refusesAPatientIDInUse() throws {
+    @Test func aPatientIDInUseIsAFurtherVisit() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let lib = library(folder)
         let a = try lib.savePatient(patient(7), in: lib.createSession(date: may1))
         let b = try lib.createSession(date: may1.addingTimeInterval(60))
-        #expect(throws: ScanLibraryError.patientIDInUse(7)) { try lib.savePatient(patient(7), in: b) }
         #expect(throws: ScanLibraryError.invalidPatientID(0)) { try lib.savePatient(patient(0), in: b) }
+        let second = try lib.savePatient(patient(7), in: b)
+        #expect(second.name.id == "7")
+        #expect(try lib.visits(ofPatient: 7).map(\.session.name) == [a.name, second.name])
         // Saving the same ID again on its own session is an edit, not a clash.
         #expect(try lib.savePatient(patient(7), in: a) == a)
         // A changed ID renames a session named after the old one.
         #expect(try lib.savePatient(patient(8), in: a).name.id == "8")
-        #expect(try lib.usedPatientIDs() == [8])
+        #expect(try lib.usedPatientIDs() == [7, 8])
     }
 
     @Test func refusesImplausibleCalliperValues() throws {
@@ -58,7 +60,7 @@ struct ScanLibraryTests {
         let b = try lib.savePatient(patient(2), in: lib.createSession(date: may1.addingTimeInterval(1)))
         try Data().write(to: a.scanURL)
         var annotations = AnnotationsRecord()
-        annotations.landmarks[.nasion] = LandmarkAnnotation(frameIndex: 3, pixel: [10, 20])
+        annotations.pick(.nasion, frameIndex: 3, pixel: [10, 20])
         try lib.saveAnnotations(annotations, in: a)
         try lib.saveAnnotations(AnnotationsRecord(headLandmarks), in: b)
         try lib.saveMeasurement(
@@ -169,16 +171,17 @@ struct ScanLibraryTests {
             {"version":1,"landmarks":{},"tablet":{"model":"X","n":3},"note":"from a newer tool"}
             """, to: session.annotationsURL)
         var annotations = try #require(try lib.annotations(in: session))
-        annotations.landmarks[.noseTip] = LandmarkAnnotation(frameIndex: 1, pixel: [5, 6])
+        annotations.pick(.noseTip, frameIndex: 1, pixel: [5, 6])
         try lib.saveAnnotations(annotations, in: session)
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: session.annotationsURL)) as? [String: Any]
         #expect(object?["note"] as? String == "from a newer tool")
         #expect((object?["tablet"] as? [String: Any])?["n"] as? Int == 3)
-        #expect(object?["version"] as? Int == 1)
+        // Saved in the current form: a list of picks per landmark.
+        #expect(object?["version"] as? Int == 2)
         #expect(try lib.annotations(in: session) == annotations)
 
-        try write(#"{"version":2,"landmarks":{}}"#, to: session.annotationsURL)
-        let newer = ScanLibraryError.newerDocument(session: session.name.rawValue, file: "annotations.json", version: 2, supported: 1)
+        try write(#"{"version":3,"landmarks":{}}"#, to: session.annotationsURL)
+        let newer = ScanLibraryError.newerDocument(session: session.name.rawValue, file: "annotations.json", version: 3, supported: 2)
         #expect(throws: newer) { try lib.annotations(in: session) }
         #expect(throws: newer) { try lib.saveAnnotations(annotations, in: session) }
         try write(#"{"landmarks":{}}"#, to: session.annotationsURL)

@@ -54,6 +54,5 @@ struct SessionNameTests {
     @Test func messagesSayWhatToDo() {
         let error = ScanLibraryError.invalidName(name: "x", reason: .pathSeparator)
         #expect(error.description.contains("[ID]_yyyy-MM-ddTHH-mm-ss_Scan"))
-        #expect(ScanLibraryError.patientIDInUse(7).description.contains("unused"))
     }
 }

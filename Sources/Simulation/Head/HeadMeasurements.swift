@@ -1,7 +1,7 @@
 import Foundation
 import Geometry
 
-/// The clinical measures of a head outline (definitions in SPEC §4), in clinicians' units.
+/// The clinical measures of a head outline, in clinicians' units.
 public struct HeadMeasurements: Sendable, Codable, Equatable {
     /// Cranial vault asymmetry index, percent: |A − B| / max(A, B) × 100.
     public var cvai: Double

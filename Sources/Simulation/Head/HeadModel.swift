@@ -71,7 +71,7 @@ public struct HeadModel: Sendable {
     }
 
     /// Finds semi-axes, flattening and sideways shift so that length, cranial index and CVAI
-    /// hit their targets with the diagonals through the tragion midpoint (SPEC §4).
+    /// hit their targets with the diagonals through the tragion midpoint.
     static func solveOutline(_ p: HeadParameters, referenceScale: Double) -> HeadOutline {
         let length = p.lengthMM / 1000
         var outline = HeadOutline(

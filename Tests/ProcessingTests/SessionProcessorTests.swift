@@ -1,0 +1,91 @@
+import Cephalometry
+import Foundation
+import Geometry
+import Processing
+import Recording
+import ScanLibrary
+import Testing
+
+struct SessionProcessorTests {
+    @Test func picksOnKnownFramesLiftToTheSurfacePointsAndMeasureAsThem() throws {
+        let fixture = try LiftingFixture()
+        defer { fixture.remove() }
+        try fixture.library.saveAnnotations(fixture.exactPicks(), in: fixture.session)
+        let result = try SessionProcessor(library: fixture.library).process(fixture.session)
+        #expect(!result.reconstructed, "head.ply and reconstruction.json were current")
+        #expect(result.landmarksSource == "picks")
+        for landmark in Landmark.allCases {
+            let estimate = try #require(result.estimates[landmark])
+            // Float depth at 0.3 m: a few tenths of a micrometre.
+            #expect(length(estimate.point - fixture.truth[landmark]!) < 2e-6, "\(landmark)")
+            #expect(estimate.picks == 2 && estimate.used == [0, 1])
+            #expect(estimate.spreadMM < 0.002)
+            #expect(estimate.residualsMM.allSatisfy { $0! < 0.01 }, "picks lie on the mesh: \(estimate.residualsMM)")
+        }
+        let t = fixture.truth
+        let expected = try Cephalometer.measure(
+            fixture.mesh, landmarks: HeadLandmarks(nasion: t[.nasion]!, noseTip: t[.noseTip]!, leftTragion: t[.leftTragion]!, rightTragion: t[.rightTragion]!))
+        #expect(abs(result.measurement.cvai - expected.measurement.cvai) < 1e-3)
+        #expect(abs(result.measurement.circumferenceMM - expected.measurement.circumferenceMM) < 1e-2)
+        let stored = try #require(try fixture.library.measurement(in: fixture.session))
+        #expect(stored.landmarksSource == "picks" && stored.landmarkEstimates?.count == 4)
+        #expect(FileManager.default.fileExists(atPath: result.pdf.path))
+    }
+
+    @Test func aHoleInTheDepthIsBridgedByTheMeshAlongThePixelsRay() throws {
+        // Frames 0 and 2 (nasion and nose tip, straight on) have no depth at all.
+        let fixture = try LiftingFixture(holes: [0, 2])
+        defer { fixture.remove() }
+        try fixture.library.saveAnnotations(fixture.exactPicks(), in: fixture.session)
+        let result = try SessionProcessor(library: fixture.library).process(fixture.session)
+        for landmark in [Landmark.nasion, .noseTip] {
+            // The mesh is stored in 32-bit floats, so the hit is exact to about a micrometre.
+            #expect(length(result.estimates[landmark]!.point - fixture.truth[landmark]!) < 1e-5)
+        }
+    }
+
+    @Test func aPickFarFromTheOthersIsSetAsideAndTwoDisagreeingPicksShowTheirSpread() {
+        let p = SIMD3<Double>(0.01, 0.02, 0.03)
+        let three = LandmarkEstimate(points: [p, p + SIMD3(0.0004, 0, 0), p + SIMD3(0, 0.02, 0)], residuals: [nil, nil, nil])
+        #expect(three.used == [0, 1])
+        #expect(length(three.point - (p + SIMD3(0.0002, 0, 0))) < 1e-12)
+        #expect(abs(three.spreadMM - 0.2) < 1e-9)
+        let two = LandmarkEstimate(points: [p, p + SIMD3(0.008, 0, 0)], residuals: [0.001, nil])
+        #expect(two.used == [0, 1])
+        #expect(abs(two.spreadMM - 4) < 1e-9)
+        #expect(two.isDoubtful)
+        #expect(two.residualsMM == [1, nil])
+    }
+
+    @Test func missingPicksAreNamed() throws {
+        let fixture = try LiftingFixture()
+        defer { fixture.remove() }
+        var annotations = fixture.exactPicks()
+        annotations.landmarks[.leftTragion] = nil
+        annotations.landmarks[.noseTip] = nil
+        try fixture.library.saveAnnotations(annotations, in: fixture.session)
+        #expect(throws: ProcessingError.missingPicks([.noseTip, .leftTragion])) {
+            try SessionProcessor(library: fixture.library).process(fixture.session)
+        }
+    }
+
+    @Test func aPickOnAFrameTheScanDoesNotHaveSaysSo() throws {
+        let fixture = try LiftingFixture()
+        defer { fixture.remove() }
+        var annotations = fixture.exactPicks()
+        annotations.pick(.nasion, frameIndex: 99, pixel: SIMD2(80, 60))
+        try fixture.library.saveAnnotations(annotations, in: fixture.session)
+        let error = #expect(throws: ProcessingError.self) { try SessionProcessor(library: fixture.library).process(fixture.session) }
+        #expect(error?.description.contains("frame 99") == true)
+    }
+
+    @Test func cancellingLeavesTheSessionUnmeasured() throws {
+        let fixture = try LiftingFixture()
+        defer { fixture.remove() }
+        try fixture.library.saveAnnotations(fixture.exactPicks(), in: fixture.session)
+        #expect(throws: ProcessingError.cancelled) {
+            try SessionProcessor(library: fixture.library).process(fixture.session, isCancelled: { true })
+        }
+        #expect(try fixture.library.measurement(in: fixture.session) == nil)
+    }
+}
