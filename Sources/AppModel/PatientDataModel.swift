@@ -5,11 +5,23 @@ import ScanLibrary
 
 /// A field of the patient data screen.
 public enum PatientField: String, Sendable, CaseIterable {
-    case patientID, length, width, diagonalA, diagonalB, circumference
+    case patientID, birthDate, length, width, diagonalA, diagonalB, circumference
 }
 
-/// The patient data screen: patient ID and calliper values, validated field by field; save
-/// names the scan after the ID; abort deletes the scan after a confirmation.
+/// An earlier visit of the patient, as the patient data screen lists it.
+public struct EarlierVisit: Sendable, Equatable, Identifiable {
+    public var id: String { session }
+    /// The session's folder name.
+    public var session: String
+    /// The date, formatted.
+    public var date: String
+    /// The CVAI, formatted, or "not measured".
+    public var cvai: String
+}
+
+/// The patient data screen: patient ID, birth date and calliper values, validated field by
+/// field; an ID already in use is a further visit of that patient, whose earlier visits are
+/// listed; save names the scan after the ID; abort deletes the scan after a confirmation.
 @MainActor @Observable
 public final class PatientDataModel {
     /// What is typed in each field.
@@ -18,6 +30,10 @@ public final class PatientDataModel {
     public private(set) var edited: Set<PatientField> = []
     /// The IDs other scans use, ascending.
     public private(set) var usedIDs: [Int] = []
+    /// The earlier visits of the patient whose ID is typed, oldest first; empty for a new patient.
+    public private(set) var earlierVisits: [EarlierVisit] = []
+    /// The birth date a known patient already has, used when the field is left empty.
+    public private(set) var knownBirthDate: Date?
     /// Whether the abort confirmation is showing.
     public private(set) var isConfirmingAbort = false
     /// Why saving or aborting failed, if it did.
@@ -53,15 +69,45 @@ public final class PatientDataModel {
     public func setText(_ text: String, for field: PatientField) {
         texts[field] = text
         edited.insert(field)
+        if field == .patientID { lookUpPatient() }
+    }
+
+    /// A line saying the ID belongs to a known patient, nil for a new one.
+    public var knownPatientNote: String? {
+        guard !earlierVisits.isEmpty else { return nil }
+        return strings(.patientKnown, String(earlierVisits.count))
+    }
+
+    private func lookUpPatient() {
+        guard case .success(let id) = FieldParsing.wholeNumber(text(.patientID)), usedIDs.contains(id) else {
+            earlierVisits = []
+            knownBirthDate = nil
+            return
+        }
+        do {
+            let visits = try library.visits(ofPatient: id, excluding: session)
+            knownBirthDate = visits.last?.birthDate
+            earlierVisits = visits.map { v in
+                EarlierVisit(
+                    session: v.session.name.rawValue, date: strings.date(v.date),
+                    cvai: v.measurement.map { strings.decimal($0.cvai, digits: 1) + " %" } ?? strings(.patientNotMeasured))
+            }
+        } catch {
+            failure = strings.message(error)
+        }
     }
 
     /// Why a field's value is not accepted, nil when it is.
     public func problem(_ field: PatientField) -> FieldProblem? {
         switch field {
         case .patientID:
-            switch FieldParsing.wholeNumber(text(field)) {
+            if case .failure(let p) = FieldParsing.wholeNumber(text(field)) { return p }
+            return nil
+        case .birthDate:
+            guard !text(field).trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+            switch FieldParsing.date(text(field)) {
             case .failure(let p): return p
-            case .success(let id): return usedIDs.contains(id) ? .idInUse : nil
+            case .success(let date): return date > clock.now() ? .dateInFuture : nil
             }
         default:
             if case .failure(let p) = FieldParsing.decimal(text(field), range: Self.range(field)) { return p }
@@ -78,7 +124,8 @@ public final class PatientDataModel {
         switch problem {
         case .missing: return strings(.fieldMissing)
         case .notAWholeNumber: return strings(.fieldNotWholeNumber)
-        case .idInUse: return strings(.fieldIDInUse, usedIDs.map(String.init).joined(separator: ", "))
+        case .notADate: return strings(.fieldNotADate)
+        case .dateInFuture: return strings(.fieldDateInFuture)
         case .notANumber: return strings(.fieldNotANumber)
         case .twoSeparators: return strings(.fieldTwoSeparators)
         case .outOfRange(let r): return strings(.fieldOutOfRange, strings.decimal(r.lowerBound, digits: 0), strings.decimal(r.upperBound, digits: 0))
@@ -89,6 +136,7 @@ public final class PatientDataModel {
     public func label(_ field: PatientField) -> String {
         switch field {
         case .patientID: strings(.patientIDLabel)
+        case .birthDate: strings(.patientBirthDateLabel)
         case .length: strings(.patientLengthLabel)
         case .width: strings(.patientWidthLabel)
         case .diagonalA: strings(.patientDiagonalALabel)
@@ -112,7 +160,8 @@ public final class PatientDataModel {
         let calliper = CalliperMeasurements(
             lengthMM: value(.length), widthMM: value(.width), diagonalAMM: value(.diagonalA),
             diagonalBMM: value(.diagonalB), circumferenceMM: value(.circumference))
-        return PatientRecord(patientID: id, calliper: calliper, enteredAt: clock.now())
+        let birth = (try? FieldParsing.date(text(.birthDate)).get()) ?? knownBirthDate
+        return PatientRecord(patientID: id, calliper: calliper, enteredAt: clock.now(), birthDate: birth)
     }
 
     /// Writes `patient.json` and renames the scan after the ID, then opens the rating.

@@ -15,9 +15,10 @@ public enum StringKey: String, Sendable, CaseIterable {
     case errorRollback
     case errorSameName
     case errorSessionNotFound
-    case fieldIDInUse
     case fieldMissing
     case fieldNotANumber
+    case fieldNotADate
+    case fieldDateInFuture
     case fieldNotWholeNumber
     case fieldOutOfRange
     case fieldTwoSeparators
@@ -100,6 +101,9 @@ public enum StringKey: String, Sendable, CaseIterable {
     case patientDiagonalBLabel
     case patientDiagonalHint
     case patientIDLabel
+    case patientBirthDateLabel
+    case patientKnown
+    case patientNotMeasured
     case patientLengthLabel
     case patientSave
     case patientTitle

@@ -37,6 +37,15 @@ public struct Strings: Sendable {
         return text
     }
 
+    /// A day in the language's style: 14.03.2026 in German, 2026-03-14 in English.
+    public func date(_ date: Date, timeZone: TimeZone = .current) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = language == .de ? "dd.MM.yyyy" : "yyyy-MM-dd"
+        return formatter.string(from: date)
+    }
+
     /// A number with one decimal in the language's style (comma in German).
     public func decimal(_ value: Double, digits: Int = 1) -> String {
         let text = String(format: "%.\(digits)f", value)

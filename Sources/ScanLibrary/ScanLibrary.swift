@@ -78,7 +78,11 @@ public struct ScanLibrary: Sendable {
         }
     }
 
+    /// An underlying error in words: its own message where it has one (Foundation's generic
+    /// sentence says nothing), else its description.
     static func reason(_ error: any Error) -> String {
-        (error as? ScanLibraryError)?.description ?? error.localizedDescription
+        if let error = error as? ScanLibraryError { return error.description }
+        if error is LocalizedError || error is CocoaError || type(of: error) is NSError.Type { return error.localizedDescription }
+        return String(describing: error)
     }
 }

@@ -2,6 +2,7 @@ import AppModel
 import Cephalometry
 import Feedback
 import Foundation
+import Recording
 import ScanLibrary
 
 /// A clock that returns from every sleep at once, advancing its time, and records the sleeps.
@@ -42,9 +43,10 @@ final class RecordingPlayer: FeedbackPlayer {
     func speak(_ text: String, language: Language) { played.append("\(language.rawValue): \(text)") }
 }
 
-struct RecorderFailure: LocalizedError {
-    var errorDescription: String? { "camera unavailable" }
-}
+/// What a recorder throws when the disk is full: one of the product's own errors, so the tests
+/// see whether its message reaches the screen (a test double with its own LocalizedError would
+/// hide a product error that lacks one).
+let recorderFailure = ScanFileError.io(path: "scan.hscan", reason: "no space left on the device")
 
 /// A recorder that writes a small placeholder file and logs its calls.
 @MainActor
@@ -55,7 +57,7 @@ final class FakeRecorder: ScanRecorder {
 
     func start(writingTo url: URL, settings: FeedbackSettings, progress: @escaping @MainActor (ScanProgressReport) -> Void) async throws {
         calls.append("start")
-        if failStart { throw RecorderFailure() }
+        if failStart { throw recorderFailure }
         try Data("scan".utf8).write(to: url)
         self.progress = progress
     }
@@ -104,7 +106,7 @@ struct TestLibrary {
 
 /// The live file system, except that every move fails.
 struct NoMoveFileSystem: FileSystem {
-    struct Injected: LocalizedError { var errorDescription: String? { "injected failure" } }
+    struct Injected: Error, CustomStringConvertible { var description: String { "injected failure" } }
     let live = LiveFileSystem()
     func itemKind(at url: URL) -> ItemKind? { live.itemKind(at: url) }
     func contentsOfDirectory(at url: URL) throws -> [String] { try live.contentsOfDirectory(at: url) }

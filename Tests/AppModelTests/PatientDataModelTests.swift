@@ -39,7 +39,9 @@ struct PatientDataModelTests {
         (.patientID, "0", .notAWholeNumber),
         (.patientID, "-3", .notAWholeNumber),
         (.patientID, "1.5", .notAWholeNumber),
-        (.patientID, "7", .idInUse),
+        (.birthDate, "31.02.2024", .notADate),
+        (.birthDate, "2024/01/05", .notADate),
+        (.birthDate, "01.01.2099", .dateInFuture),
         (.length, "", .missing),
         (.length, "1,2.3", .twoSeparators),
         (.width, "12,,5", .twoSeparators),
@@ -66,7 +68,7 @@ struct PatientDataModelTests {
         #expect(try lib.library.patient(in: session) == nil)
     }
 
-    @Test func showsTheIDsInUse() throws {
+    @Test func anIDInUseIsAFurtherVisitWithTheEarlierOnesListed() throws {
         let lib = TestLibrary()
         defer { lib.cleanUp() }
         _ = try lib.savedSession(id: 7)
@@ -74,8 +76,22 @@ struct PatientDataModelTests {
         let session = try lib.library.createSession(date: Date(timeIntervalSince1970: 1_714_569_400))
         let model = PatientDataModel(session: session, library: lib.library, clock: TestClock(), strings: strings())
         #expect(model.usedIDs == [3, 7])
-        model.setText("3", for: .patientID)
-        #expect(model.errorMessage(.patientID) == "This ID is in use. IDs in use: 3, 7")
+        model.setText("4", for: .patientID)
+        #expect(model.knownPatientNote == nil && model.earlierVisits.isEmpty)
+        fill(model, id: "3")
+        #expect(model.problem(.patientID) == nil)
+        #expect(model.earlierVisits.map(\.session) == ["3_2024-05-01T10-31-00_Scan"])
+        #expect(model.earlierVisits.first?.cvai == "not measured")
+        #expect(model.knownPatientNote?.contains("further visit") == true)
+        model.setText("14.03.2024", for: .birthDate)
+        #expect(model.canSave)
+        var saved: ScanSession?
+        model.onSaved = { saved = $0 }
+        model.save()
+        #expect(saved?.name.id == "3")
+        #expect(try lib.library.visits(ofPatient: 3).count == 2)
+        let record = try #require(try lib.library.patient(in: saved!))
+        #expect(record.birthDate.map { ISO8601DateFormatter().string(from: $0) } == "2024-03-14T12:00:00Z")
     }
 
     @Test func abortDeletesTheScanAfterConfirmation() throws {

@@ -83,7 +83,7 @@ struct ScanModelTests {
         recorder.failStart = true
         await model.record()
         #expect(model.phase == .ready && model.session == nil && model.canClose)
-        #expect(model.alert == .failed("camera unavailable"))
+        #expect(model.alert == .failed("reading or writing scan.hscan failed: no space left on the device"))
         #expect(try lib.library.list().entries.isEmpty)
     }
 }

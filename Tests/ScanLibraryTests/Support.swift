@@ -22,7 +22,7 @@ struct TemporaryFolder {
 /// The live file system, except that the chosen call of one operation fails.
 struct FailingFileSystem: FileSystem {
     enum Operation: Sendable { case move, remove, write, create }
-    struct Injected: LocalizedError { var errorDescription: String? { "injected failure" } }
+    struct Injected: Error, CustomStringConvertible { var description: String { "injected failure" } }
 
     let live = LiveFileSystem()
     let operation: Operation
