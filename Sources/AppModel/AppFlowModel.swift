@@ -20,13 +20,17 @@ public struct AppDependencies {
     public var makeRecorder: @MainActor () -> any ScanRecorder
     /// A player for a recorded scan.
     public var makeReplayPlayer: @MainActor (ScanSession, FeedbackSettings) throws -> any ReplayPlayer
+    /// Reconstruction and measurement of a session.
+    public var processing: any SessionProcessing
 
-    /// Dependencies from their parts.
+    /// Dependencies from their parts; processing is the real one unless given.
     public init(
         library: ScanLibrary, settings: SettingsStore, storage: any StorageMonitor, thermal: any ThermalMonitor,
         clock: any AppClock, player: any FeedbackPlayer, makeRecorder: @escaping @MainActor () -> any ScanRecorder,
-        makeReplayPlayer: @escaping @MainActor (ScanSession, FeedbackSettings) throws -> any ReplayPlayer
+        makeReplayPlayer: @escaping @MainActor (ScanSession, FeedbackSettings) throws -> any ReplayPlayer,
+        processing: (any SessionProcessing)? = nil
     ) {
+        self.processing = processing ?? LiveSessionProcessing(library: library)
         self.library = library
         self.settings = settings
         self.storage = storage
@@ -48,6 +52,7 @@ public enum AppScreen {
     case rating(ScanRatingModel)
     case replaySelection(ReplaySelectionModel)
     case replay(ReplayModel, over: ReplaySelectionModel)
+    case results(ResultsModel, over: ReplaySelectionModel)
     case files(FilesModel)
     case rename(RenameModel, over: FilesModel)
     case settings(SettingsModel)
@@ -120,6 +125,11 @@ public final class AppFlowModel {
 
     private func makeReplaySelection() -> ReplaySelectionModel {
         let selection = ReplaySelectionModel(library: deps.library, strings: strings)
+        selection.onMeasure = { [unowned self, unowned selection] session in
+            let results = ResultsModel(session: session, library: deps.library, processing: deps.processing, strings: strings)
+            selection.resultsOpened()
+            screen = .results(results, over: selection)
+        }
         selection.onOpen = { [unowned self, unowned selection] session in
             do {
                 let player = try deps.makeReplayPlayer(session, settings)
@@ -134,6 +144,13 @@ public final class AppFlowModel {
             }
         }
         return selection
+    }
+
+    /// Closes the results screen, back to the replay selection.
+    public func closeResults() {
+        guard case .results(_, let selection) = screen else { return }
+        selection.reload()
+        screen = .replaySelection(selection)
     }
 
     private func makeFiles() -> FilesModel {

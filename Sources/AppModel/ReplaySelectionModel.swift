@@ -24,6 +24,8 @@ public final class ReplaySelectionModel {
     public private(set) var problems: [String] = []
     /// Called when a scan is chosen.
     @ObservationIgnored public var onOpen: (ScanSession) -> Void = { _ in }
+    /// Called when a scan's results are asked for.
+    @ObservationIgnored public var onMeasure: (ScanSession) -> Void = { _ in }
 
     @ObservationIgnored private let library: ScanLibrary
     @ObservationIgnored private let strings: Strings
@@ -58,6 +60,19 @@ public final class ReplaySelectionModel {
         message = nil
         onOpen(row.session)
     }
+
+    /// Whether a scan can be measured: all four landmarks are picked.
+    public func canMeasure(_ row: ReplayRow) -> Bool { row.status == .allSet }
+
+    /// Opens a scan's results (measuring it first if needed).
+    public func measure(_ row: ReplayRow) {
+        guard canMeasure(row) else { return }
+        message = nil
+        onMeasure(row.session)
+    }
+
+    /// The results screen opened over the list.
+    func resultsOpened() { message = nil }
 
     /// A replay closed: show whether its annotations were saved, and list again.
     public func replayClosed(_ result: ReplayCloseResult) {

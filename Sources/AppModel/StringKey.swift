@@ -104,6 +104,25 @@ public enum StringKey: String, Sendable, CaseIterable {
     case patientBirthDateLabel
     case patientKnown
     case patientNotMeasured
+    case resultsMeasure
+    case resultsMeasureAgain
+    case resultsRetry
+    case resultsCancelled
+    case resultsStageStarting
+    case resultsStageMarkers
+    case resultsStageSurface
+    case resultsStageLandmarks
+    case resultsStageReport
+    case resultsDiagonalA
+    case resultsDiagonalB
+    case resultsCranialIndex
+    case resultsCircumference
+    case resultsSeverity
+    case resultsFlattened
+    case resultsCalliperAgrees
+    case resultsCalliperDiffers
+    case resultsPicksDisagree
+    case resultsAgeWeeks
     case patientLengthLabel
     case patientSave
     case patientTitle

@@ -19,6 +19,9 @@ public struct LandmarkEstimate: Sendable, Codable, Equatable {
     public static let outlierFloor = 0.005
     /// ... and more than this many robust standard deviations.
     public static let outlierScale = 3.0
+    /// A pick lifted farther than this from the head's surface missed the head (it landed on
+    /// the background past an edge) and is set aside, unless every pick did.
+    public static let offSurfaceLimit = 0.03
     /// Picks that spread more than this (millimetres) deserve a second look.
     public static let doubtfulSpreadMM = 3.0
 
@@ -27,11 +30,13 @@ public struct LandmarkEstimate: Sendable, Codable, Equatable {
     /// so both are kept and their spread tells how far to trust them.
     public init(points: [SIMD3<Double>], residuals: [Double?]) {
         precondition(!points.isEmpty && residuals.count == points.count, "one residual per pick, at least one pick")
-        let median = Self.geometricMedian(points)
+        let onHead = points.indices.filter { (residuals[$0] ?? 0) <= Self.offSurfaceLimit }
+        let candidates = onHead.isEmpty ? Array(points.indices) : onHead
+        let median = Self.geometricMedian(candidates.map { points[$0] })
         let distances = points.map { length($0 - median) }
-        let scale = 1.4826 * Self.median(distances)
+        let scale = 1.4826 * Self.median(candidates.map { distances[$0] })
         let limit = max(Self.outlierFloor, Self.outlierScale * scale)
-        let kept = points.indices.filter { distances[$0] <= limit }
+        let kept = candidates.filter { distances[$0] <= limit }
         let mean = kept.reduce(SIMD3<Double>.zero) { $0 + points[$1] } / Double(kept.count)
         let squares = kept.reduce(0.0) { $0 + length_squared(points[$1] - mean) }
         point = mean

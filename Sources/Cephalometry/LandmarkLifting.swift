@@ -18,8 +18,9 @@ public struct LiftedPick: Sendable, Equatable {
     public var point: SIMD3<Double>
     /// Depth or ray.
     public var method: LiftMethod
-    /// Distance from the lifted point to the mesh's surface, metres: how well the frame's
-    /// depth and pose agree with the fused head there (nil without a mesh).
+    /// How well the frame agrees with the fused head there, metres: the distance between the
+    /// frame's own depth point and the surface point taken, or, where the surface was not
+    /// taken, from the lifted point to the nearest surface (nil without a mesh).
     public var residual: Double?
 }
 
@@ -41,20 +42,30 @@ extension HeadLandmarks {
             throw .cannotLift("pixel (\(pixel.x), \(pixel.y)) lies outside the \(k.width)×\(k.height) picture; pick inside it")
         }
         let ray = k.unproject(pixel, depth: 1)
+        let origin = meshFromCamera.translation
+        let direction = meshFromCamera.applyToVector(ray / length(ray))
         if let depthPixel = frame.depthIntrinsics.project(ray), let (z, method) = depth(at: depthPixel, in: frame.depth) {
             let point = meshFromCamera.apply(frame.depthIntrinsics.unproject(depthPixel, depth: z))
+            // The fused surface averages many frames' depth; where the pixel's ray meets it
+            // close to this frame's own depth, that is the same skin with less noise.
+            if let mesh, let t = mesh.firstHit(origin: origin, direction: direction) {
+                let hit = origin + direction * t
+                if length(hit - point) <= surfaceAgreement { return LiftedPick(point: hit, method: method, residual: length(hit - point)) }
+            }
             return LiftedPick(point: point, method: method, residual: mesh.map { $0.distance(to: point) })
         }
         guard let mesh else {
             throw .cannotLift("the depth has a hole at (\(pixel.x), \(pixel.y)); pick this landmark in another frame")
         }
-        let origin = meshFromCamera.translation
-        let direction = meshFromCamera.applyToVector(ray / length(ray))
         guard let t = mesh.firstHit(origin: origin, direction: direction) else {
             throw .cannotLift("the depth has a hole at (\(pixel.x), \(pixel.y)) and the pixel's ray misses the head; pick this landmark in another frame")
         }
         return LiftedPick(point: origin + direction * t, method: .meshRay, residual: 0)
     }
+
+    /// A frame's depth and the fused surface along the same ray count as the same skin within
+    /// this (metres); the surface is then taken, being less noisy.
+    public static let surfaceAgreement = 0.004
 
     /// Half-size of the window searched for valid depth around a pick in a small hole, in
     /// depth pixels (about 1.5 mm on the head at 30 cm).

@@ -14,6 +14,12 @@ public struct ProcessingProgress: Sendable, Equatable {
     public var stage: String
     public var done: Int
     public var total: Int
+
+    public init(stage: String, done: Int, total: Int) {
+        self.stage = stage
+        self.done = done
+        self.total = total
+    }
 }
 
 /// Settings of processing.
@@ -51,6 +57,21 @@ public struct ProcessingResult: Sendable {
     public var statistics: ReconstructionStatistics
     public var html: URL
     public var pdf: URL
+
+    public init(
+        measurement: HeadMeasurement, calliper: CalliperComparison?, landmarks: HeadLandmarks, estimates: [Landmark: LandmarkEstimate],
+        landmarksSource: String, reconstructed: Bool, statistics: ReconstructionStatistics, html: URL, pdf: URL
+    ) {
+        self.measurement = measurement
+        self.calliper = calliper
+        self.landmarks = landmarks
+        self.estimates = estimates
+        self.landmarksSource = landmarksSource
+        self.reconstructed = reconstructed
+        self.statistics = statistics
+        self.html = html
+        self.pdf = pdf
+    }
 }
 
 /// Turns a recorded session into a measurement: reconstruct (unless `head.ply` is current),

@@ -12,8 +12,10 @@ public struct SimulatedPick: Sendable, Equatable {
 }
 
 /// The therapist placing the four landmarks in the replay: each is picked in a few frames
-/// where it is truly in view, with a hand's error of a couple of pixels. It stands in for
-/// the person, so the demo and the tests measure with picks as a real session would.
+/// where it is truly in view, with a hand's error of a couple of pixels. Like a person, it
+/// pauses on views that face the landmark (an ear seen from the side, not past the cheek).
+/// It stands in for the person, so the demo and the tests measure with picks as a real
+/// session would.
 public struct SimulatedAnnotator: Sendable {
     /// Frames each landmark is picked in.
     public var picksPerLandmark = 2...3
@@ -39,17 +41,31 @@ public struct SimulatedAnnotator: Sendable {
                      ("leftTragion", landmarks.leftTragion), ("rightTragion", landmarks.rightTragion)]
         var out: [SimulatedPick] = []
         for (name, point) in named {
-            var candidates = frames.compactMap { frame in projection(of: point, in: frame, k).map { (frame.index, $0) } }
+            // The views that face the landmark most, then the rest, each group in random order.
+            let outward = normalized(point - Self.headCentre)
+            let seen = frames.compactMap { frame in projection(of: point, in: frame, k).map { (frame.index, $0, facing(outward, point, frame)) } }
+            let sorted = seen.sorted { $0.2 > $1.2 }
+            let best = sorted.prefix(max(12, sorted.count / 5))
+            var candidates = best.shuffled(using: &rng).map { ($0.0, $0.1) } + sorted.dropFirst(best.count).shuffled(using: &rng).map { ($0.0, $0.1) }
             let wanted = picksPerLandmark.lowerBound + rng.below(picksPerLandmark.count)
             var chosen: [Int] = []
             while chosen.count < wanted, !candidates.isEmpty {
-                let (index, (pixel, z)) = candidates.remove(at: rng.below(candidates.count))
+                let (index, (pixel, z)) = candidates.removeFirst()
                 guard chosen.allSatisfy({ abs($0 - index) >= minimumFrameGap }), isVisible(pixel, z: z, in: depth(index), k) else { continue }
                 chosen.append(index)
                 out.append(SimulatedPick(landmark: name, frameIndex: index, pixel: pixel + jitter(&rng)))
             }
         }
         return out
+    }
+
+    /// The head's centre, a little above the ear line in the head frame.
+    static let headCentre = SIMD3<Double>(0, 0, 0.02)
+
+    /// How squarely `frame`'s camera faces the landmark: 1 straight on, 0 from the side.
+    private func facing(_ outward: SIMD3<Double>, _ point: SIMD3<Double>, _ frame: FrameTruth) -> Double {
+        let m = frame.meshFromCamera
+        return dot(normalized(SIMD3(m[3], m[7], m[11]) - point), outward)
     }
 
     /// The landmark's pixel and camera depth in `frame`, nil when behind the camera or near the edge.

@@ -55,6 +55,10 @@ struct SessionProcessorTests {
         #expect(abs(two.spreadMM - 4) < 1e-9)
         #expect(two.isDoubtful)
         #expect(two.residualsMM == [1, nil])
+        // A pick lifted onto the background, far off the head, is set aside even among two.
+        let missed = LandmarkEstimate(points: [p, p + SIMD3(0, 0, 0.08)], residuals: [0.0005, 0.07])
+        #expect(missed.used == [0])
+        #expect(missed.point == p && missed.spreadMM == 0)
     }
 
     @Test func missingPicksAreNamed() throws {

@@ -1,0 +1,210 @@
+import Cephalometry
+import Foundation
+import Observation
+import Processing
+import ScanLibrary
+
+/// Where the results screen is.
+public enum ResultsPhase: Sendable, Equatable {
+    /// Not measured yet; the button starts processing.
+    case ready
+    /// Processing: the stage's name and the share done of the whole (0...1).
+    case processing(stage: String, fraction: Double)
+    case measured
+    /// Processing failed or was cancelled, with the reason; the button tries again.
+    case failed(String)
+}
+
+/// One row of the values: the 3D value, and the calliper's when entered.
+public struct ResultRow: Sendable, Equatable, Identifiable {
+    public var id: String { name }
+    public var name: String
+    public var value: String
+    public var calliper: String?
+
+    public init(name: String, value: String, calliper: String?) {
+        self.name = name
+        self.value = value
+        self.calliper = calliper
+    }
+}
+
+/// One visit in the trend list.
+public struct TrendRow: Sendable, Equatable, Identifiable {
+    public var id: String { session }
+    public var session: String
+    public var date: String
+    public var age: String?
+    public var cvai: String
+    public var isThisVisit: Bool
+}
+
+/// The results screen: processes the session (with progress and cancellation) unless it is
+/// measured, then shows the values, the severity, the calliper comparison, the patient's
+/// trend and the report to share.
+@MainActor @Observable
+public final class ResultsModel {
+    public private(set) var phase = ResultsPhase.ready
+    /// The values, when measured.
+    public private(set) var rows: [ResultRow] = []
+    /// "CHOA level 3: moderate …", when measured.
+    public private(set) var severity: String?
+    /// The CHOA level (1–5) for the badge's colour.
+    public private(set) var severityLevel: Int?
+    /// Whether calliper and 3D agree on the level, in words.
+    public private(set) var calliperVerdict: String?
+    /// The patient's measured visits, oldest first.
+    public private(set) var trend: [TrendRow] = []
+    /// Remarks on the landmarks (a landmark whose picks disagree), and measurement warnings.
+    public private(set) var notes: [String] = []
+    /// The PDF report to share, when written.
+    public private(set) var reportURL: URL?
+
+    @ObservationIgnored public let session: ScanSession
+    @ObservationIgnored private let library: ScanLibrary
+    @ObservationIgnored private let processing: any SessionProcessing
+    @ObservationIgnored private let strings: Strings
+    @ObservationIgnored private let cancelFlag = CancelFlag()
+
+    /// The results of `session`; shows a stored measurement at once.
+    public init(session: ScanSession, library: ScanLibrary, processing: any SessionProcessing, strings: Strings) {
+        self.session = session
+        self.library = library
+        self.processing = processing
+        self.strings = strings
+        loadStored()
+    }
+
+    /// The main button's label: measure, cancel, or try again.
+    public var buttonTitle: String {
+        switch phase {
+        case .ready: strings(.resultsMeasure)
+        case .processing: strings(.commonCancel)
+        case .measured: strings(.resultsMeasureAgain)
+        case .failed: strings(.resultsRetry)
+        }
+    }
+
+    /// The main button: start, cancel, or start again.
+    public func buttonTapped() async {
+        if case .processing = phase { return cancel() }
+        await process()
+    }
+
+    /// Processes the session; the screen shows the stages as they go.
+    public func process() async {
+        cancelFlag.reset()
+        phase = .processing(stage: strings(.resultsStageStarting), fraction: 0)
+        let flag = cancelFlag
+        do {
+            let result = try await processing.process(session, progress: { [weak self] p in
+                Task { @MainActor in self?.show(p) }
+            }, isCancelled: { flag.isSet })
+            show(result.measurement, calliper: result.calliper, estimates: result.estimates, report: result.pdf)
+        } catch ProcessingError.cancelled {
+            phase = .failed(strings(.resultsCancelled))
+        } catch {
+            phase = .failed(error.localizedDescription)
+        }
+    }
+
+    /// Asks processing to stop; the session stays as it was.
+    public func cancel() { cancelFlag.set() }
+
+    private func show(_ progress: ProcessingProgress) {
+        guard case .processing = phase else { return }
+        phase = .processing(stage: stageName(progress.stage), fraction: Self.fraction(progress))
+    }
+
+    /// The share of the whole job done: the marker pass is most of it.
+    public static func fraction(_ p: ProcessingProgress) -> Double {
+        let stages: [(String, Double)] = [
+            ("markers", 0.6), ("bundle adjustment", 0.05), ("fusion", 0.2), ("meshing", 0.05),
+            ("landmarks", 0.05), ("measuring", 0.025), ("report", 0.025),
+        ]
+        guard let index = stages.firstIndex(where: { $0.0 == p.stage }) else { return 0 }
+        let before = stages[..<index].reduce(0) { $0 + $1.1 }
+        let within = p.total > 0 ? min(1, Double(p.done) / Double(p.total)) : 0
+        return before + stages[index].1 * within
+    }
+
+    private func stageName(_ stage: String) -> String {
+        switch stage {
+        case "markers": strings(.resultsStageMarkers)
+        case "bundle adjustment", "fusion", "meshing": strings(.resultsStageSurface)
+        case "landmarks": strings(.resultsStageLandmarks)
+        default: strings(.resultsStageReport)
+        }
+    }
+
+    private func loadStored() {
+        do {
+            guard let record = try library.measurement(in: session) else { return }
+            let report = session.url.appendingPathComponent(ClinicalReportWriter.pdfFileName)
+            let estimates = Dictionary(uniqueKeysWithValues: (record.landmarkEstimates ?? [:]).compactMap { key, value in
+                Landmark(rawValue: key).map { ($0, value) }
+            })
+            show(record.measurement, calliper: record.calliper, estimates: estimates,
+                 report: FileManager.default.fileExists(atPath: report.path) ? report : nil)
+        } catch {
+            phase = .failed(strings.message(error))
+        }
+    }
+
+    private func show(_ m: HeadMeasurement, calliper: CalliperComparison?, estimates: [Landmark: LandmarkEstimate], report: URL?) {
+        let c = calliper?.calliper
+        func mm(_ v: Double?) -> String? { v.map { strings.decimal($0) + " mm" } }
+        rows = [
+            ResultRow(name: "CVAI", value: strings.decimal(m.cvai, digits: 2) + " %", calliper: calliper.map { strings.decimal($0.calliperCVAI, digits: 2) + " %" }),
+            ResultRow(name: "CVA", value: mm(m.cvaMM)!, calliper: mm(c?.cvaMM)),
+            ResultRow(name: strings(.resultsDiagonalA), value: mm(m.diagonalAMM)!, calliper: mm(c?.diagonalAMM)),
+            ResultRow(name: strings(.resultsDiagonalB), value: mm(m.diagonalBMM)!, calliper: mm(c?.diagonalBMM)),
+            ResultRow(name: strings(.resultsCranialIndex), value: strings.decimal(m.ci), calliper: calliper.map { strings.decimal($0.calliperCI) }),
+            ResultRow(name: strings(.resultsCircumference), value: mm(m.circumferenceMM)!, calliper: mm(c?.circumferenceMM ?? nil)),
+        ]
+        severityLevel = m.severityLevel.rawValue
+        severity = strings(.resultsSeverity, String(m.severityLevel.rawValue), strings(.resultsFlattened, m.flattenedSide.rawValue))
+        calliperVerdict = calliper.map { $0.severityAgrees ? strings(.resultsCalliperAgrees) : strings(.resultsCalliperDiffers, String($0.calliperSeverityLevel.rawValue)) }
+        notes = Landmark.allCases.compactMap { l in
+            estimates[l].flatMap { $0.isDoubtful ? strings(.resultsPicksDisagree, strings.landmarkName(l), strings.decimal($0.spreadMM)) : nil }
+        } + m.warnings.map(\.message)
+        reportURL = report
+        trend = loadTrend()
+        phase = .measured
+    }
+
+    private func loadTrend() -> [TrendRow] {
+        guard let patient = try? library.patient(in: session), let visits = try? library.visits(ofPatient: patient.patientID) else { return [] }
+        return visits.compactMap { v in
+            v.measurement.map {
+                TrendRow(session: v.session.name.rawValue, date: strings.date(v.date),
+                         age: v.ageWeeks.map { strings(.resultsAgeWeeks, strings.decimal($0, digits: 0)) },
+                         cvai: strings.decimal($0.cvai, digits: 2) + " %", isThisVisit: v.session.name == session.name)
+            }
+        }
+    }
+}
+
+/// A flag the processing task reads while the main actor sets it.
+final class CancelFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
+
+    func reset() {
+        lock.lock()
+        value = false
+        lock.unlock()
+    }
+}

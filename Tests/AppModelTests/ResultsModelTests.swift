@@ -1,0 +1,100 @@
+import AppModel
+import Cephalometry
+import Foundation
+import Processing
+import ScanLibrary
+import Testing
+
+/// Processing that reports two stages and then stores a known measurement, as the real one
+/// would; or waits for cancellation; or fails.
+struct FakeProcessing: SessionProcessing {
+    enum Mode: Sendable { case succeed, waitForCancel, fail }
+    let library: ScanLibrary
+    let mode: Mode
+    static let measurement = HeadMeasurement(diagonalA: 0.150, diagonalB: 0.140, length: 0.140, width: 0.115, perimeter: 0.420)
+
+    func process(
+        _ session: ScanSession, progress: @escaping @Sendable (ProcessingProgress) -> Void, isCancelled: @escaping @Sendable () -> Bool
+    ) async throws -> ProcessingResult {
+        progress(ProcessingProgress(stage: "markers", done: 5, total: 10))
+        switch mode {
+        case .fail: throw ProcessingError.missingPicks([.nasion])
+        case .waitForCancel:
+            while !isCancelled() { try await Task.sleep(for: .milliseconds(1)) }
+            throw ProcessingError.cancelled
+        case .succeed:
+            let landmarks = HeadLandmarks(nasion: SIMD3(0, 0.07, 0), noseTip: SIMD3(0, 0.09, -0.02), leftTragion: SIMD3(-0.06, 0, 0), rightTragion: SIMD3(0.06, 0, 0))
+            let patient = try library.patient(in: session)
+            let calliper = try patient.map { try CalliperComparison(Self.measurement, calliper: $0.calliper) }
+            try library.saveMeasurement(MeasurementRecord(measurement: Self.measurement, calliper: calliper, landmarks: landmarks, measuredAt: Date()), in: session)
+            return ProcessingResult(
+                measurement: Self.measurement, calliper: calliper, landmarks: landmarks,
+                estimates: [.nasion: LandmarkEstimate(points: [SIMD3(0, 0.07, 0), SIMD3(0.008, 0.07, 0)], residuals: [nil, nil])],
+                landmarksSource: "picks", reconstructed: true, statistics: .init(),
+                html: session.url.appendingPathComponent("report.html"), pdf: session.url.appendingPathComponent("report.pdf"))
+        }
+    }
+}
+
+@MainActor
+struct ResultsModelTests {
+    @Test func processingShowsItsStagesThenTheValuesSeverityCalliperAndTrend() async throws {
+        let lib = TestLibrary()
+        defer { lib.cleanUp() }
+        let earlier = try lib.savedSession(id: 4)
+        try lib.library.saveMeasurement(MeasurementRecord(
+            measurement: HeadMeasurement(diagonalA: 0.152, diagonalB: 0.138, length: 0.138, width: 0.114, perimeter: 0.410),
+            landmarks: HeadLandmarks(nasion: SIMD3(0, 0.07, 0), noseTip: SIMD3(0, 0.09, -0.02), leftTragion: SIMD3(-0.06, 0, 0), rightTragion: SIMD3(0.06, 0, 0)),
+            measuredAt: Date()), in: earlier)
+        let session = try lib.savedSession(id: 4, minute: 30)
+        let model = ResultsModel(session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .succeed), strings: strings())
+        #expect(model.phase == .ready && model.buttonTitle == "Measure")
+        await model.buttonTapped()
+        #expect(model.phase == .measured)
+        #expect(model.rows.first == ResultRow(name: "CVAI", value: "6.67 %", calliper: "3.33 %"))
+        #expect(model.severityLevel == 3)
+        #expect(model.calliperVerdict == "The calliper gives level 1.")
+        #expect(model.trend.map(\.cvai) == ["9.21 %", "6.67 %"])
+        #expect(model.trend.map(\.isThisVisit) == [false, true])
+        #expect(model.notes == ["The picks of nasion spread 4.0 mm; check them in the replay."])
+        #expect(model.reportURL?.lastPathComponent == "report.pdf")
+        // Opened again later, the stored measurement shows at once.
+        let reopened = ResultsModel(session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings())
+        #expect(reopened.phase == .measured && reopened.rows == model.rows)
+    }
+
+    @Test func cancellingStopsProcessingAndSaysNothingChanged() async throws {
+        let lib = TestLibrary()
+        defer { lib.cleanUp() }
+        let session = try lib.savedSession(id: 5)
+        let model = ResultsModel(session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .waitForCancel), strings: strings())
+        let running = Task { await model.process() }
+        while true {
+            if case .processing = model.phase { break }
+            await Task.yield()
+        }
+        #expect(model.buttonTitle == "Cancel")
+        await model.buttonTapped()
+        await running.value
+        #expect(model.phase == .failed("Measuring was cancelled; nothing was changed."))
+        #expect(model.buttonTitle == "Try again")
+        #expect(try lib.library.measurement(in: session) == nil)
+    }
+
+    @Test func aFailureShowsTheProcessingMessage() async throws {
+        let lib = TestLibrary()
+        defer { lib.cleanUp() }
+        let session = try lib.savedSession(id: 6)
+        let model = ResultsModel(session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings())
+        await model.process()
+        #expect(model.phase == .failed(ProcessingError.missingPicks([.nasion]).description))
+    }
+
+    @Test func progressSpansTheStagesInOrder() {
+        let fractions = [("markers", 0, 10), ("markers", 10, 10), ("fusion", 5, 10), ("landmarks", 1, 1), ("report", 1, 1)]
+            .map { ResultsModel.fraction(ProcessingProgress(stage: $0.0, done: $0.1, total: $0.2)) }
+        #expect(fractions == fractions.sorted())
+        #expect(abs(fractions.last! - 1) < 1e-12)
+        #expect(fractions.first == 0)
+    }
+}
