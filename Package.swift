@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Report", targets: ["Report"]),
         .library(name: "ScanLibrary", targets: ["ScanLibrary"]),
         .library(name: "AppModel", targets: ["AppModel"]),
+        .library(name: "HeadGestures", targets: ["HeadGestures"]),
         .executable(name: "headscan", targets: ["headscan"]),
     ],
     dependencies: [
@@ -58,6 +59,7 @@ let package = Package(
         .target(name: "Reconstruction", dependencies: ["Geometry", "Imaging", "Markers", "Recording"]),
         .target(name: "Report", dependencies: ["Geometry", "Cephalometry", "Feedback"]),
         .target(name: "ScanLibrary", dependencies: ["Geometry", "Recording", "Feedback", "Cephalometry"]),
+        .target(name: "HeadGestures", dependencies: ["Geometry"]),
         .target(
             name: "AppModel",
             dependencies: ["ScanLibrary", "Feedback", "Cephalometry", "Recording", "Markers", "Imaging", "Geometry"],
@@ -66,7 +68,7 @@ let package = Package(
             name: "headscan",
             dependencies: [
                 "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Cephalometry", "Feedback", "Reconstruction",
-                "Report", "ScanLibrary", "AppModel",
+                "Report", "ScanLibrary", "AppModel", "HeadGestures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
@@ -79,6 +81,7 @@ let package = Package(
         .testTarget(name: "ReportTests", dependencies: ["Report", "Cephalometry", "Feedback", "Geometry", "Simulation"]),
         .testTarget(name: "ScanLibraryTests", dependencies: ["ScanLibrary", "Cephalometry", "Feedback"]),
         .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry"]),
+        .testTarget(name: "HeadGesturesTests", dependencies: ["HeadGestures", "Geometry"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Markers", "Recording", "Geometry", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]
