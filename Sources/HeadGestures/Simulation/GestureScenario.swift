@@ -14,7 +14,7 @@ public enum GestureScenario: String, Sendable, CaseIterable, Codable {
         let face = SimulatedFace.random(using: &random)
         let start = SIMD3(random.uniform(-0.03...0.03), random.uniform(-0.02...0.02), random.uniform(0.4...0.55))
         let sway = HeadSway.random(degrees: 0.8, using: &random)
-        var builder = ScriptBuilder(random: random, distance: start.z)
+        var builder = ScriptBuilder(random: random, distance: start.z, target: seconds)
         builder.add(.rest(seconds: 2))
         while builder.seconds < seconds {
             switch self {
@@ -31,6 +31,8 @@ public enum GestureScenario: String, Sendable, CaseIterable, Codable {
 struct ScriptBuilder {
     var random: SimulationRandom
     var distance: Double
+    /// Seconds the script should last; a round stops once they are reached.
+    let target: Double
     var motions: [ScriptedMotion] = []
     var seconds = 0.0
 
@@ -44,12 +46,12 @@ struct ScriptBuilder {
     /// sometimes losing the face.
     mutating func addMixedRound() {
         let kinds = random.shuffled(["left", "right", "up", "down", "nod", "shake"])
-        for kind in kinds {
+        for kind in kinds where seconds < target {
             add(gesture(kind))
             add(.rest(seconds: random.uniform(1.0...2.0)))
             if random.chance(0.12) { addApproach() }
         }
-        if random.chance(0.3) {
+        if seconds < target, random.chance(0.3) {
             add(.faceLost(seconds: random.uniform(0.8...1.5), shift: SIMD2(random.uniform(-0.03...0.03), random.uniform(-0.02...0.02))))
             add(.rest(seconds: 2))
         }
