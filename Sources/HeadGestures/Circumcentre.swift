@@ -40,7 +40,7 @@ public struct HeadPointer: Sendable, Hashable {
     /// The pointer of `landmarks`, or why the three points cannot give one.
     public static func measure(_ landmarks: FaceLandmarks) -> Result<HeadPointer, DegenerateFace> {
         let a = landmarks.leftEye, b = landmarks.rightEye, c = landmarks.mouth
-        guard [a.x, a.y, b.x, b.y, c.x, c.y].allSatisfy(\.isFinite) else { return .failure(.notFinite) }
+        guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite, c.x.isFinite, c.y.isFinite else { return .failure(.notFinite) }
         let eyes = norm(b - a)
         guard eyes >= minimumEyeDistance else { return .failure(.eyesTooClose) }
         guard let centre = circumcentre(a, b, c) else { return .failure(.collinear) }
