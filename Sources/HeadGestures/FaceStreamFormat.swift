@@ -124,14 +124,17 @@ extension GestureSettings {
         do {
             settings = try JSONDecoder().decode(GestureSettings.self, from: Data(json.utf8))
         } catch let DecodingError.dataCorrupted(context) {
-            throw .unreadableSettings(context.codingPath.isEmpty && context.debugDescription.contains("unknown setting")
-                ? context.debugDescription : "\(context.debugDescription)")
+            throw .unreadableSettings(place(context) + context.debugDescription)
         } catch let DecodingError.typeMismatch(_, context) {
-            throw .unreadableSettings("\(context.codingPath.map(\.stringValue).joined(separator: ".")) has the wrong type")
+            throw .unreadableSettings(place(context) + "wrong type")
         } catch {
             throw .unreadableSettings("\(error)")
         }
         try settings.validate()
         return settings
+    }
+
+    private static func place(_ context: DecodingError.Context) -> String {
+        context.codingPath.isEmpty ? "" : context.codingPath.map(\.stringValue).joined(separator: ".") + ": "
     }
 }
