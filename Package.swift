@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Processing", targets: ["Processing"]),
         .library(name: "ScanLibrary", targets: ["ScanLibrary"]),
         .library(name: "AppModel", targets: ["AppModel"]),
+        .library(name: "HeadGestures", targets: ["HeadGestures"]),
         .executable(name: "headscan", targets: ["headscan"]),
     ],
     dependencies: [
@@ -64,15 +65,16 @@ let package = Package(
         .target(name: "Reconstruction", dependencies: ["Geometry", "Imaging", "Markers", "Recording"]),
         .target(name: "Report", dependencies: ["Geometry", "Cephalometry", "Feedback"]),
         .target(name: "ScanLibrary", dependencies: ["Geometry", "Recording", "Feedback", "Cephalometry"]),
+        .target(name: "HeadGestures", dependencies: ["Geometry"]),
         .target(
             name: "AppModel",
-            dependencies: ["ScanLibrary", "Feedback", "Cephalometry", "Recording", "Markers", "Imaging", "Geometry", "Scanning", "Processing", "Report"],
+            dependencies: ["ScanLibrary", "Feedback", "Cephalometry", "Recording", "Markers", "Imaging", "Geometry", "Scanning", "Processing", "Report", "HeadGestures"],
             resources: [.copy("Strings")]),
         .executableTarget(
             name: "headscan",
             dependencies: [
                 "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Cephalometry", "Feedback", "Reconstruction",
-                "Report", "ScanLibrary", "AppModel", "Scanning", "Processing",
+                "Report", "ScanLibrary", "AppModel", "Scanning", "Processing", "HeadGestures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
@@ -84,11 +86,12 @@ let package = Package(
         .testTarget(name: "FeedbackTests", dependencies: ["Feedback", "Markers", "Simulation", "Geometry", "Scanning"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Cephalometry", "Feedback", "Geometry", "Simulation"]),
         .testTarget(name: "ScanLibraryTests", dependencies: ["ScanLibrary", "Cephalometry", "Feedback"]),
-        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Processing"]),
+        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Processing", "HeadGestures"]),
         .testTarget(
             name: "ProcessingTests",
             dependencies: ["Processing", "ScanLibrary", "Cephalometry", "Reconstruction", "Recording", "Simulation", "Geometry", "Markers", "Imaging", "Report"]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Feedback", "Markers", "Recording", "Simulation", "Imaging", "Geometry"]),
+        .testTarget(name: "HeadGesturesTests", dependencies: ["HeadGestures", "Geometry"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Markers", "Recording", "Geometry", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]

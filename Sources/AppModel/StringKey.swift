@@ -38,6 +38,24 @@ public enum StringKey: String, Sendable, CaseIterable {
     case filesRename
     case filesStray
     case filesTitle
+    case gestureDirectionDown
+    case gestureDirectionLeft
+    case gestureDirectionRight
+    case gestureDirectionUp
+    case gestureEventLooked
+    case gestureEventNod
+    case gestureEventShake
+    case gestureEventStartedLooking
+    case gestureEventStartedTracking
+    case gestureEventStoppedLooking
+    case gestureEventStoppedTracking
+    case gestureModeContinuous
+    case gestureModeDiscrete
+    case gestureRecalibrate
+    case gestureStatusCalibrating
+    case gestureStatusNoFace
+    case gestureStatusTracking
+    case gestureTitle
     case homeFiles
     case homeInstructions
     case homeReplay

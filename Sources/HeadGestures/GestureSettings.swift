@@ -1,0 +1,119 @@
+/// Whether looks are reported while they last or once they are over.
+public enum GestureMode: String, Sendable, Codable, CaseIterable {
+    /// "Started looking left" when the head gets there, "stopped looking left" when it comes
+    /// back: for holding a direction (scrolling, steering).
+    case continuous
+    /// "Looked left" once the head has come back into the idle zone: one command per look.
+    case discrete
+}
+
+/// Every threshold of head-gesture recognition. Distances are in eye distances (the space
+/// between the eyes in the picture), so the same settings hold near the camera and far from it.
+///
+/// Decoding accepts any subset of the keys; missing ones keep their defaults.
+public struct GestureSettings: Sendable, Codable, Equatable {
+    /// Diameter of the idle zone around the calibrated centre (0.4): the natural sway of a
+    /// resting head and a shaking hand stay inside it.
+    public var idleZoneDiameter = 0.4
+    /// A look starts once the pointer is this far from the centre along its direction (0.3);
+    /// at least the idle radius.
+    public var movementThreshold = 0.3
+    /// Continuous or discrete looks (discrete).
+    public var mode = GestureMode.discrete
+    /// Frames analysed per second at most (0: every frame); frames arriving sooner are skipped.
+    public var detectionRate = 0.0
+    /// A look ends only once the pointer is back inside this fraction of the idle radius
+    /// below the radius (0.25), so that a head resting on the border does not chatter.
+    public var hysteresis = 0.25
+    /// Steady pointer samples calibration collects (10); the centre is the mean of the last 5.
+    public var calibrationSamples = 10
+    /// A jump of the pointer between two calibration samples larger than this restarts
+    /// calibration (0.2).
+    public var calibrationJump = 0.2
+    /// Seconds without a face after which tracking stops and calibration starts again when
+    /// the face returns (0.5); shorter gaps are bridged.
+    public var faceLossSeconds = 0.5
+    /// Whether nods and shakes are recognised (true).
+    public var recognisesNodsAndShakes = true
+    /// A look shorter than this many seconds may be part of a nod or shake (0.6).
+    public var quickLookSeconds = 0.6
+    /// Quick looks belong to one nod or shake when less than this many seconds apart (0.5);
+    /// a single quick look is reported this long after it, once no second one followed.
+    public var gestureGapSeconds = 0.5
+    /// Time constant in seconds with which the centre follows the head while it looks nowhere
+    /// (2; 0: never), so that a slowly changing posture is no gesture; while the face changes
+    /// size (leaning in or back) it follows within a quarter of a second.
+    public var centreFollowSeconds = 2.0
+
+    /// The defaults.
+    public init() {}
+
+    /// Half the idle zone's diameter.
+    public var idleRadius: Double {
+        get { idleZoneDiameter / 2 }
+        set { idleZoneDiameter = newValue * 2 }
+    }
+
+    /// Where a look ends: the idle radius shrunk by the hysteresis.
+    public var returnRadius: Double { idleRadius * (1 - hysteresis) }
+
+    /// Checks every value, naming the first one out of range and how to fix it.
+    public func validate() throws(GestureError) {
+        func require(_ ok: Bool, _ name: String, _ rule: String) throws(GestureError) {
+            if !ok { throw .invalidSetting(name: name, rule: rule) }
+        }
+        try require(idleZoneDiameter > 0 && idleZoneDiameter.isFinite, "idleZoneDiameter", "must be a positive number of eye distances, such as 0.4")
+        try require(movementThreshold >= idleRadius && movementThreshold.isFinite, "movementThreshold",
+                    "must be at least the idle radius (\(idleRadius)); raise it or make idleZoneDiameter smaller")
+        try require(detectionRate >= 0 && detectionRate.isFinite, "detectionRate", "must be 0 (every frame) or a positive number of frames per second")
+        try require((0..<1).contains(hysteresis), "hysteresis", "must lie in 0..<1, such as 0.25")
+        try require(calibrationSamples >= 5, "calibrationSamples", "must be at least 5, since the centre is the mean of the last 5")
+        try require(calibrationJump > 0, "calibrationJump", "must be a positive number of eye distances, such as 0.2")
+        try require(faceLossSeconds >= 0, "faceLossSeconds", "must not be negative")
+        try require(quickLookSeconds > 0, "quickLookSeconds", "must be positive, such as 0.6")
+        try require(gestureGapSeconds > 0, "gestureGapSeconds", "must be positive, such as 0.5")
+        try require(centreFollowSeconds >= 0, "centreFollowSeconds", "must be 0 (never) or a positive number of seconds")
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case idleZoneDiameter, movementThreshold, mode, detectionRate, hysteresis, calibrationSamples,
+            calibrationJump, faceLossSeconds, recognisesNodsAndShakes, quickLookSeconds, gestureGapSeconds,
+            centreFollowSeconds
+    }
+
+    /// The setting names a settings file may use, for help texts and error messages.
+    public static var keys: [String] { CodingKeys.allCases.map(\.rawValue) }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let given = (try? decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)) ?? []
+        if let name = Set(given).subtracting(Self.keys).sorted().first {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: [], debugDescription: "unknown setting \"\(name)\"; known: \(Self.keys.joined(separator: ", "))"))
+        }
+        var s = GestureSettings()
+        func read<T: Decodable>(_ key: CodingKeys, _ value: inout T) throws {
+            if let v = try c.decodeIfPresent(T.self, forKey: key) { value = v }
+        }
+        try read(.idleZoneDiameter, &s.idleZoneDiameter)
+        try read(.movementThreshold, &s.movementThreshold)
+        try read(.mode, &s.mode)
+        try read(.detectionRate, &s.detectionRate)
+        try read(.hysteresis, &s.hysteresis)
+        try read(.calibrationSamples, &s.calibrationSamples)
+        try read(.calibrationJump, &s.calibrationJump)
+        try read(.faceLossSeconds, &s.faceLossSeconds)
+        try read(.recognisesNodsAndShakes, &s.recognisesNodsAndShakes)
+        try read(.quickLookSeconds, &s.quickLookSeconds)
+        try read(.gestureGapSeconds, &s.gestureGapSeconds)
+        try read(.centreFollowSeconds, &s.centreFollowSeconds)
+        self = s
+    }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}

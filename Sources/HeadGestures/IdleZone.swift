@@ -1,0 +1,92 @@
+/// One look: the head went past the movement threshold in one direction and came back.
+public struct Look: Sendable, Hashable {
+    /// Which way.
+    public var direction: GestureDirection
+    /// When the pointer passed the movement threshold.
+    public var start: Double
+    /// When it came back (equal to `start` while the look lasts).
+    public var end: Double
+    /// The furthest reach in the direction, eye distances.
+    public var peak: Double
+
+    /// Seconds past the threshold.
+    public var duration: Double { end - start }
+}
+
+/// What changed in one frame: a look may end and another start (a shake swinging straight
+/// from left to right does both).
+public struct LookChange: Sendable, Hashable {
+    /// The look that ended in this frame.
+    public var ended: Look?
+    /// The look that started in this frame (its `peak` is the distance at the start).
+    public var started: Look?
+}
+
+/// The idle zone and the movement threshold: decides, frame by frame, whether the head rests
+/// or looks somewhere.
+///
+/// A look starts once the reach in the dominant direction is at least the movement threshold
+/// and ends once the reach in its direction falls below the return radius (the idle radius
+/// shrunk by the hysteresis). The idle-zone flag itself also has the hysteresis: leaving
+/// needs the radius, coming back the return radius.
+public struct IdleZone: Sendable {
+    /// Idle radius, eye distances.
+    public let radius: Double
+    /// Where a look ends and the zone is entered again.
+    public let returnRadius: Double
+    /// Where a look starts.
+    public let threshold: Double
+    /// Whether the pointer is in the zone.
+    public private(set) var isInside = true
+    /// The look under way, if any.
+    public private(set) var current: Look?
+
+    /// A zone with the settings' radius, hysteresis and threshold.
+    public init(settings: GestureSettings) {
+        radius = settings.idleRadius
+        returnRadius = settings.returnRadius
+        threshold = settings.movementThreshold
+    }
+
+    /// Takes this frame's offset from the centre (eye distances, upright image axes).
+    public mutating func update(offset: SIMD2<Double>, time: Double) -> LookChange {
+        let distance = norm(offset)
+        if isInside, distance > radius { isInside = false }
+        if !isInside, distance < returnRadius { isInside = true }
+        var change = LookChange()
+        if var look = current {
+            let reach = look.direction.reach(of: offset)
+            if reach < returnRadius {
+                look.end = time
+                current = nil
+                change.ended = look
+            } else {
+                look.peak = max(look.peak, reach)
+                current = look
+            }
+        }
+        if current == nil {
+            // Checked after an end, so that a shake swinging straight from left to right
+            // starts the next look in the same frame.
+            let direction = GestureDirection.dominant(offset)
+            let reach = direction.reach(of: offset)
+            if reach >= threshold {
+                current = Look(direction: direction, start: time, end: time, peak: reach)
+                change.started = current
+            }
+        }
+        return change
+    }
+
+    /// Ends everything without a look coming back (the face was lost); returns the look
+    /// that was under way.
+    public mutating func reset(time: Double) -> Look? {
+        defer {
+            current = nil
+            isInside = true
+        }
+        guard var look = current else { return nil }
+        look.end = time
+        return look
+    }
+}

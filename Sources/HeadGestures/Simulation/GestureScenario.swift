@@ -1,0 +1,102 @@
+/// Ready-made simulated sessions.
+public enum GestureScenario: String, Sendable, CaseIterable, Codable {
+    /// Looks in all four directions, nods, shakes, leaning in and out, the face lost now and
+    /// then, with rests between.
+    case mixed
+    /// The head only rests: nothing should happen.
+    case rest
+    /// The resting head comes closer to the camera and moves away again: nothing should happen.
+    case approach
+
+    /// A script of about `seconds` for this scenario; the same seed gives the same script.
+    public func script(seconds: Double, seed: UInt64) -> (script: HeadMotionScript, face: SimulatedFace) {
+        var random = SimulationRandom(seed: seed ^ 0x5EED_5C21_97AB)
+        let face = SimulatedFace.random(using: &random)
+        let start = SIMD3(random.uniform(-0.03...0.03), random.uniform(-0.02...0.02), random.uniform(0.4...0.55))
+        let sway = HeadSway.random(degrees: 0.8, using: &random)
+        var builder = ScriptBuilder(random: random, distance: start.z, target: seconds)
+        builder.add(.rest(seconds: 2))
+        while builder.seconds < seconds {
+            switch self {
+            case .mixed: builder.addMixedRound()
+            case .rest: builder.add(.rest(seconds: 5))
+            case .approach: builder.addApproachRound()
+            }
+        }
+        return (HeadMotionScript(motions: builder.motions, start: start, sway: sway), face)
+    }
+}
+
+/// Builds scenario scripts step by step.
+struct ScriptBuilder {
+    var random: SimulationRandom
+    var distance: Double
+    /// Seconds the script should last; a round stops once they are reached.
+    let target: Double
+    var motions: [ScriptedMotion] = []
+    var seconds = 0.0
+
+    mutating func add(_ motion: ScriptedMotion) {
+        motions.append(motion)
+        seconds += motion.seconds
+        if case .approach(let z, _) = motion { distance = z }
+    }
+
+    /// Every gesture once in a random order, rests between, sometimes leaning in or out and
+    /// sometimes losing the face.
+    mutating func addMixedRound() {
+        let kinds = random.shuffled(["left", "right", "up", "down", "nod", "shake"])
+        for kind in kinds where seconds < target {
+            add(gesture(kind))
+            add(.rest(seconds: random.uniform(1.0...2.0)))
+            if random.chance(0.12) { addApproach() }
+        }
+        if seconds < target, random.chance(0.3) {
+            add(.faceLost(seconds: random.uniform(0.8...1.5), shift: SIMD2(random.uniform(-0.03...0.03), random.uniform(-0.02...0.02))))
+            add(.rest(seconds: 2))
+        }
+    }
+
+    mutating func addApproachRound() {
+        addApproach()
+        add(.rest(seconds: random.uniform(0.5...1.5)))
+    }
+
+    private mutating func addApproach() {
+        let target = distance > 0.45 ? random.uniform(0.3...0.36) : random.uniform(0.5...0.6)
+        add(.approach(toDistance: target, seconds: random.uniform(1.5...3)))
+        add(.rest(seconds: random.uniform(0.5...1.0)))
+    }
+
+    private mutating func gesture(_ kind: String) -> ScriptedMotion {
+        switch kind {
+        case "nod":
+            return .nod(degrees: random.uniform(20...28), cycles: random.integer(2...3), cycleSeconds: random.uniform(0.45...0.6))
+        case "shake":
+            return .shake(
+                degrees: random.uniform(20...30), cycles: random.integer(2...3), cycleSeconds: random.uniform(0.5...0.65),
+                firstSide: random.chance(0.5) ? .left : .right)
+        default:
+            let direction = GestureDirection(rawValue: kind) ?? .left
+            return .look(direction, degrees: random.uniform(22...32), rampSeconds: random.uniform(0.2...0.35), holdSeconds: random.uniform(0.7...1.5))
+        }
+    }
+}
+
+/// A simulated session: script, stream and the truth for given settings.
+public struct SimulatedSession: Sendable {
+    /// The stream.
+    public var stream: SimulatedStream
+    /// The true gesture events.
+    public var truth: [TruthEvent]
+
+    /// The session of `scenario` with `seed`, as `simulator` sees it, judged with `settings`.
+    public init(
+        scenario: GestureScenario, seconds: Double, seed: UInt64, simulator: HeadMotionSimulator = HeadMotionSimulator(),
+        settings: GestureSettings = GestureSettings()
+    ) throws(GestureError) {
+        let (script, face) = scenario.script(seconds: seconds, seed: seed)
+        stream = simulator.run(script, face: face, seed: seed)
+        truth = try GestureTruth.events(of: stream, settings: settings)
+    }
+}

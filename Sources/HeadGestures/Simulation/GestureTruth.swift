@@ -1,0 +1,137 @@
+/// An event that truly happened in a simulated stream.
+public struct TruthEvent: Sendable, Hashable, Codable {
+    /// Seconds.
+    public var t: Double
+    /// Frame index.
+    public var frame: Int
+    /// The event's type name, as `GestureEvent.typeName`.
+    public var type: String
+    /// The direction, for looks.
+    public var direction: GestureDirection?
+
+    /// An event from its parts.
+    public init(t: Double, frame: Int, type: String, direction: GestureDirection? = nil) {
+        self.t = t
+        self.frame = frame
+        self.type = type
+        self.direction = direction
+    }
+}
+
+/// The events a stream truly holds for given settings: which ones comes from the script (a
+/// scripted look is one look, a nod one nod, leaning in nothing), when from the noise-free
+/// pointer crossing the settings' thresholds: a look starts where the exact offset reaches the
+/// movement threshold and ends where it falls back below the return radius.
+public enum GestureTruth {
+    /// Seconds after a step during which its return is still looked for.
+    static let tail = 0.3
+
+    /// The true gesture events of `stream` under `settings`, in time order.
+    public static func events(of stream: SimulatedStream, settings: GestureSettings) throws(GestureError) -> [TruthEvent] {
+        var result: [TruthEvent] = []
+        for step in stream.script.steps {
+            let first = Int((step.start * stream.fps).rounded(.up))
+            let last = min(stream.ideal.count, Int(((step.end + tail) * stream.fps).rounded(.down)) + 1)
+            guard first < last else { continue }
+            var scanner = Scanner(stream: stream, settings: settings, range: first..<last)
+            switch step.motion {
+            case .look(let d, let degrees, _, _):
+                let look = try scanner.next([d], what: "a look \(d.rawValue) of \(degrees)°")
+                result += scanner.report(look, discrete: true)
+            case .nod(let degrees, let cycles, _):
+                guard cycles >= 2 else { throw .invalidScript("a nod needs at least 2 cycles") }
+                var downs: [Swing] = []
+                for _ in 0..<cycles { downs.append(try scanner.next([.down], what: "a nod of \(degrees)°")) }
+                guard settings.recognisesNodsAndShakes else {
+                    result += downs.flatMap { scanner.report($0, discrete: true) }
+                    continue
+                }
+                try scanner.checkQuick(downs, what: "a nod")
+                result += downs.flatMap { scanner.report($0, discrete: false) }
+                result.append(scanner.event("nod", at: downs[1].end))
+            case .shake(let degrees, let cycles, _, _):
+                guard cycles >= 2 else { throw .invalidScript("a shake needs at least 2 cycles") }
+                var swings: [Swing] = []
+                for _ in 0..<(2 * cycles) { swings.append(try scanner.next([.left, .right], what: "a shake of \(degrees)°")) }
+                guard settings.recognisesNodsAndShakes else {
+                    result += swings.flatMap { scanner.report($0, discrete: true) }
+                    continue
+                }
+                try scanner.checkQuick(swings, what: "a shake")
+                result += swings.flatMap { scanner.report($0, discrete: false) }
+                result.append(scanner.event("shake", at: swings[3].end))
+            case .rest, .approach, .faceLost:
+                break
+            }
+        }
+        return result.sorted { ($0.frame, $0.type) < ($1.frame, $1.type) }
+    }
+
+    /// One excursion of the exact offset: frames where it passed the threshold and came back.
+    struct Swing {
+        var direction: GestureDirection
+        var start: Int
+        var end: Int
+    }
+
+    /// Walks the exact offsets of one step.
+    struct Scanner {
+        let stream: SimulatedStream
+        let settings: GestureSettings
+        let range: Range<Int>
+        var cursor: Int
+
+        init(stream: SimulatedStream, settings: GestureSettings, range: Range<Int>) {
+            self.stream = stream
+            self.settings = settings
+            self.range = range
+            cursor = range.lowerBound
+        }
+
+        /// The next swing in one of `directions`.
+        mutating func next(_ directions: [GestureDirection], what: String) throws(GestureError) -> Swing {
+            var start: (Int, GestureDirection)?
+            for k in cursor..<range.upperBound {
+                if let (s, d) = start {
+                    if d.reach(of: stream.ideal[k]) < settings.returnRadius {
+                        cursor = k + 1
+                        return Swing(direction: d, start: s, end: k)
+                    }
+                } else if let d = directions.first(where: { $0.reach(of: stream.ideal[k]) >= settings.movementThreshold }) {
+                    start = (k, d)
+                }
+            }
+            let peak = range.map { k in directions.map { $0.reach(of: stream.ideal[k]) }.max() ?? 0 }.max() ?? 0
+            throw .invalidScript(
+                "\(what) at \(Double(range.lowerBound) / stream.fps) s "
+                    + (start == nil
+                        ? "reaches only \(peak) eye distances, short of the movement threshold \(settings.movementThreshold); script a larger angle"
+                        : "does not come back into the idle zone; script a longer step"))
+        }
+
+        /// Requires the swings to be quick and close enough to form one gesture.
+        func checkQuick(_ swings: [Swing], what: String) throws(GestureError) {
+            for (i, s) in swings.enumerated() {
+                let duration = Double(s.end - s.start) / stream.fps
+                let gap = i > 0 ? Double(s.start - swings[i - 1].end) / stream.fps : 0
+                // A frame of slack either way: the engine sees the same crossings a frame apart.
+                guard duration + 1 / stream.fps <= settings.quickLookSeconds,
+                      gap + 1 / stream.fps <= settings.gestureGapSeconds
+                else { throw .invalidScript("\(what) at \(Double(s.start) / stream.fps) s is too slow to count as one; script shorter cycles") }
+            }
+        }
+
+        /// The look events of a swing: started/stopped in continuous mode, looked in discrete
+        /// mode when it is a look of its own.
+        func report(_ swing: Swing, discrete: Bool) -> [TruthEvent] {
+            if settings.mode == .continuous {
+                return [event("startedLooking", at: swing.start, swing.direction), event("stoppedLooking", at: swing.end, swing.direction)]
+            }
+            return discrete ? [event("looked", at: swing.end, swing.direction)] : []
+        }
+
+        func event(_ type: String, at frame: Int, _ direction: GestureDirection? = nil) -> TruthEvent {
+            TruthEvent(t: Double(frame) / stream.fps, frame: frame, type: type, direction: direction)
+        }
+    }
+}

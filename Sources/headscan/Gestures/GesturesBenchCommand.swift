@@ -1,0 +1,186 @@
+import ArgumentParser
+import Foundation
+import HeadGestures
+
+/// `headscan gestures bench`: accuracy and speed of gesture recognition on simulated sessions.
+struct GesturesBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmark gesture recognition on simulated sessions (build with -c release).",
+        discussion: """
+            Mixed sessions (looks in four directions of 22-32°, nods of 20-28° and shakes of \
+            20-30° with 2-3 cycles, rests, leaning in and out, the face lost now and then) with \
+            2 px landmark noise and 2 % detector dropouts, each run in discrete and in \
+            continuous mode: precision and recall per event kind against the simulator's \
+            truth (matched within half a second), and the timing error in frames. Resting \
+            sessions and leaning-in sessions count every gesture event as false. The engine's \
+            speed is timed over the mixed sessions' frames on one core.
+
+            Example:
+              swift run -c release headscan gestures bench --json
+            """)
+
+    @Option(help: "Mixed sessions (half as many resting and leaning-in ones).")
+    var sessions = 100
+
+    @Option(help: "Seconds per session.")
+    var seconds = 60.0
+
+    @Option(help: "First seed.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Standard deviation of each landmark coordinate, pixels.")
+    var noise = 2.0
+
+    @Option(help: "Share of frames the face detector misses.")
+    var dropouts = 0.02
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func validate() throws {
+        guard sessions >= 2 else { throw ValidationError("--sessions must be at least 2") }
+        guard seconds >= 10 else { throw ValidationError("--seconds must be at least 10") }
+    }
+
+    func run() throws {
+        var simulator = HeadMotionSimulator()
+        simulator.noisePixels = noise
+        simulator.dropoutRate = dropouts
+        var result = GesturesBenchResult(sessions: sessions, seconds: seconds, noisePixels: noise, dropoutRate: dropouts)
+        var progress = ProgressBar("gestures bench")
+        var allFrames: [[FaceFrame]] = []
+        for mode in GestureMode.allCases {
+            var settings = GestureSettings()
+            settings.mode = mode
+            var scores: [String: EventScore] = [:]
+            var delays = DelayCount()
+            for k in 0..<sessions {
+                let session = try SimulatedSession(
+                    scenario: .mixed, seconds: seconds, seed: seed + UInt64(k), simulator: simulator, settings: settings)
+                let detected = try GestureEvaluation.events(of: session.stream.frames, settings: settings)
+                for (kind, score) in EventScoring.score(detected: detected, truth: session.truth, fps: session.stream.fps) {
+                    scores[kind, default: EventScore()].add(score)
+                }
+                delays.add(detected: detected, session: session)
+                if mode == .discrete { allFrames.append(session.stream.frames) }
+                progress.update(k + 1 + (mode == .discrete ? 0 : sessions), of: 3 * sessions)
+            }
+            result.modes[mode.rawValue] = ModeResult(scores: scores, delays: delays)
+        }
+        for (i, scenario) in [GestureScenario.rest, .approach].enumerated() {
+            var falseEvents = 0
+            for k in 0..<(sessions / 2) {
+                let session = try SimulatedSession(scenario: scenario, seconds: seconds, seed: seed + UInt64(k), simulator: simulator)
+                falseEvents += try GestureEvaluation.falseGestures(in: session.stream.frames, settings: GestureSettings()).count
+                progress.update(2 * sessions + i * sessions / 2 + k + 1, of: 3 * sessions)
+            }
+            if scenario == .rest { result.restFalseEvents = falseEvents } else { result.approachFalseEvents = falseEvents }
+        }
+        result.framesPerSecond = try measureSpeed(allFrames)
+        if json { try printJSON(result) } else { print(result.text) }
+    }
+
+    /// Engine frames per second over the sessions' frames, repeated for at least a second.
+    private func measureSpeed(_ sessions: [[FaceFrame]]) throws -> Double {
+        var frames = 0, sink = 0
+        var buffer: [GestureEvent] = []
+        buffer.reserveCapacity(16)
+        let clock = ContinuousClock()
+        let start = clock.now
+        repeat {
+            for session in sessions {
+                var engine = try GestureEngine()
+                for frame in session {
+                    buffer.removeAll(keepingCapacity: true)
+                    engine.process(frame, into: &buffer)
+                    sink &+= buffer.count
+                }
+                frames += session.count
+            }
+        } while (clock.now - start).seconds < 1
+        if sink == Int.min { print(sink) }
+        return Double(frames) / (clock.now - start).seconds
+    }
+}
+
+/// Timing errors beyond 3 frames, and how many of them a detector dropout explains (the face
+/// was missing between the true moment and the report).
+struct DelayCount: Encodable {
+    var late = 0
+    var lateAtDropouts = 0
+
+    mutating func add(detected: [TimedGestureEvent], session: SimulatedSession) {
+        let fps = session.stream.fps
+        for truth in session.truth {
+            let kind = EventScoring.kind(type: truth.type, direction: truth.direction)
+            let nearest = detected.filter { EventScoring.kind(type: $0.event.typeName, direction: $0.event.direction) == kind }
+                .map { Int(($0.time * fps).rounded()) }.min { abs($0 - truth.frame) < abs($1 - truth.frame) }
+            guard let frame = nearest, abs(frame - truth.frame) > 3, abs(frame - truth.frame) <= 15 else { continue }
+            late += 1
+            let range = min(frame, truth.frame)...max(frame, truth.frame)
+            if range.contains(where: { session.stream.frames[$0].face == nil }) { lateAtDropouts += 1 }
+        }
+    }
+}
+
+/// One mode's figures.
+struct ModeResult: Encodable {
+    struct Kind: Encodable {
+        var precision: Double
+        var recall: Double
+        var truePositives: Int
+        var falsePositives: Int
+        var falseNegatives: Int
+        var within3Frames: Double
+        var maxFrameError: Int
+        var meanFrameError: Double
+    }
+
+    var kinds: [String: Kind]
+    var overall: Kind
+    var lateBeyond3Frames: DelayCount
+
+    init(scores: [String: EventScore], delays: DelayCount) {
+        func kind(_ s: EventScore) -> Kind {
+            Kind(precision: s.precision, recall: s.recall, truePositives: s.truePositives, falsePositives: s.falsePositives,
+                 falseNegatives: s.falseNegatives, within3Frames: s.within(3), maxFrameError: s.maxFrameError, meanFrameError: s.meanFrameError)
+        }
+        kinds = scores.mapValues(kind)
+        overall = kind(scores.values.reduce(into: EventScore()) { $0.add($1) })
+        lateBeyond3Frames = delays
+    }
+}
+
+/// `gestures bench --json`.
+struct GesturesBenchResult: Encodable {
+    var sessions: Int
+    var seconds: Double
+    var noisePixels: Double
+    var dropoutRate: Double
+    var modes: [String: ModeResult] = [:]
+    var restFalseEvents = 0
+    var approachFalseEvents = 0
+    var framesPerSecond = 0.0
+
+    var text: String {
+        var lines = [String(format: "Head gestures on %d simulated %.0f s sessions (%.1f px landmark noise, %.0f %% dropouts, 30 fps):",
+                            sessions, seconds, noisePixels, dropoutRate * 100)]
+        for (name, mode) in modes.sorted(by: { $0.key > $1.key }) {
+            lines.append("\(name) mode")
+            lines.append("  " + "event".padding(toLength: 22, withPad: " ", startingAt: 0)
+                + "precision  recall  within 3 frames  max error  mean error  (matched, false, missed)")
+            for (kind, k) in mode.kinds.sorted(by: { $0.key < $1.key }) + [("all", mode.overall)] {
+                lines.append("  " + kind.padding(toLength: 22, withPad: " ", startingAt: 0)
+                    + String(format: "%9.3f  %6.3f  %13.1f %%  %9d  %10.2f  (%d, %d, %d)",
+                             k.precision, k.recall, k.within3Frames * 100, k.maxFrameError, k.meanFrameError,
+                             k.truePositives, k.falsePositives, k.falseNegatives))
+            }
+            lines.append("  later than 3 frames: \(mode.lateBeyond3Frames.late), of them \(mode.lateBeyond3Frames.lateAtDropouts) with the face missed in between")
+        }
+        lines.append("resting (\(sessions / 2) × \(Int(seconds)) s, \(noisePixels) px noise): \(restFalseEvents) gesture events")
+        lines.append("leaning in and out (\(sessions / 2) × \(Int(seconds)) s): \(approachFalseEvents) gesture events")
+        lines.append(String(format: "engine: %.0f frames per second (%.2f µs per frame) on one core", framesPerSecond, 1e6 / framesPerSecond))
+        return lines.joined(separator: "\n")
+    }
+}
