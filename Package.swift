@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Report", targets: ["Report"]),
         .library(name: "ScanLibrary", targets: ["ScanLibrary"]),
         .library(name: "AppModel", targets: ["AppModel"]),
+        .library(name: "RangeOfMotion", targets: ["RangeOfMotion"]),
         .executable(name: "headscan", targets: ["headscan"]),
     ],
     dependencies: [
@@ -56,7 +57,8 @@ let package = Package(
         .target(name: "Feedback", dependencies: ["Geometry", "Imaging", "Markers"]),
         .target(name: "Cephalometry", dependencies: ["Geometry", "Imaging", "Recording"]),
         .target(name: "Reconstruction", dependencies: ["Geometry", "Imaging", "Markers", "Recording"]),
-        .target(name: "Report", dependencies: ["Geometry", "Cephalometry", "Feedback"]),
+        .target(name: "RangeOfMotion", dependencies: ["Geometry"]),
+        .target(name: "Report", dependencies: ["Geometry", "Cephalometry", "Feedback", "RangeOfMotion"]),
         .target(name: "ScanLibrary", dependencies: ["Geometry", "Recording", "Feedback", "Cephalometry"]),
         .target(
             name: "AppModel",
@@ -66,7 +68,7 @@ let package = Package(
             name: "headscan",
             dependencies: [
                 "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Cephalometry", "Feedback", "Reconstruction",
-                "Report", "ScanLibrary", "AppModel",
+                "Report", "ScanLibrary", "AppModel", "RangeOfMotion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
@@ -79,6 +81,7 @@ let package = Package(
         .testTarget(name: "ReportTests", dependencies: ["Report", "Cephalometry", "Feedback", "Geometry", "Simulation"]),
         .testTarget(name: "ScanLibraryTests", dependencies: ["ScanLibrary", "Cephalometry", "Feedback"]),
         .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry"]),
+        .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report", "Geometry"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Markers", "Recording", "Geometry", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]
