@@ -75,7 +75,7 @@ struct RomAnalyzeCommand: ParsableCommand {
         if let fps { sequence = sequence.sampled(framesPerSecond: fps) }
         let chosenSide = side ?? sequence.likelyFilmedSide
         let analysis = try RangeOfMotionAnalyzer(settings: RomInput.settings(settings)).analyze(sequence, side: chosenSide)
-        var output = RomAnalyzeOutput(analysis, sideGuessed: side == nil)
+        var output = RangeOfMotionSummary(analysis, sideGuessed: side == nil)
         let date = Date()
         let source = fileURL(poses).lastPathComponent
         var earlier: [RangeOfMotionRecord] = []

@@ -1,28 +1,32 @@
-import Foundation
-import RangeOfMotion
+/// An analysis in the flat form scripts read (`headscan rom analyze --json`): every key is
+/// always present, null when it has no value, so each output has the same shape.
+public struct RangeOfMotionSummary: Encodable, Sendable {
+    public var analysis: RangeOfMotionAnalysis
+    /// Whether the side was chosen from the poses rather than given.
+    public var sideGuessed = false
+    /// Where the measurement was stored, if it was.
+    public var stored: String?
+    /// The report files written, if any.
+    public var report: [String]?
 
-/// What `headscan rom analyze` prints. Keys without a value are written as null, so every
-/// output has the same shape.
-struct RomAnalyzeOutput: Encodable {
-    let analysis: RangeOfMotionAnalysis
-    let sideGuessed: Bool
-    var stored: String?
-    var report: [String]?
-
-    init(_ analysis: RangeOfMotionAnalysis, sideGuessed: Bool) {
+    public init(_ analysis: RangeOfMotionAnalysis, sideGuessed: Bool = false) {
         self.analysis = analysis
         self.sideGuessed = sideGuessed
     }
 
-    private enum Key: String, CodingKey {
+    /// Every top-level key, in the order of the documentation.
+    public static let keys = Key.allCases.map(\.rawValue)
+
+    public enum Key: String, CodingKey, CaseIterable {
         case side, sideGuessed, accepted, minAngle, maxAngle, minFrame, maxFrame, minTime, maxTime, flexion
         case `extension`, neutralZero, framesPassed, framesTotal, passedShare, requiredShare, rejections, refusal
         case warnings, flexionSense, frames, stored, report
     }
 
+    /// One frame: t, angle, smoothedAngle, passed, reason (null when passed).
     private struct Frame: Encodable {
         let frame: FrameResult
-        private enum Key: String, CodingKey { case index, t, angle, smoothedAngle, passed, reason }
+        enum Key: String, CodingKey { case index, t, angle, smoothedAngle, passed, reason }
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: Key.self)
             try c.encode(frame.index, forKey: .index)
@@ -34,7 +38,7 @@ struct RomAnalyzeOutput: Encodable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
         let a = analysis, q = a.quality, nz = a.neutralZero
         try c.encode(a.side.rawValue, forKey: .side)
@@ -60,26 +64,5 @@ struct RomAnalyzeOutput: Encodable {
         try c.encode(a.frames.map(Frame.init), forKey: .frames)
         try c.encode(stored, forKey: .stored)
         try c.encode(report, forKey: .report)
-    }
-
-    var text: String {
-        let a = analysis, q = a.quality
-        func deg(_ v: Double) -> String { String(format: "%.1f°", v) }
-        var lines: [String] = []
-        let sideNote = sideGuessed ? " (the side seen best; choose with --side)" : ""
-        if a.accepted, let nz = a.neutralZero, let low = a.minimum, let high = a.maximum {
-            lines.append("\(a.side.rawValue) knee\(sideNote): extension/flexion \(nz.notation) (neutral-zero)")
-            lines.append("  smallest angle  \(deg(low.angle)) at frame \(low.index) (\(String(format: "%.2f", low.time)) s)")
-            lines.append("  largest angle   \(deg(high.angle)) at frame \(high.index) (\(String(format: "%.2f", high.time)) s)")
-            lines.append("  flexion \(deg(nz.flexionDegrees)), extension \(deg(nz.extensionDegrees))")
-        } else {
-            lines.append("\(a.side.rawValue) knee\(sideNote): not measured, \(q.refusalText)")
-        }
-        lines.append("  frames passed   \(q.framesPassed) of \(q.framesTotal) (\(Int((q.passedShare * 100).rounded())) %), needed \(Int((q.requiredShare * 100).rounded())) %: \(a.accepted ? "accepted" : "refused")")
-        if !q.rejectionPhrases.isEmpty { lines.append("  rejected        " + q.rejectionPhrases.joined(separator: ", ")) }
-        lines += a.warnings.map { "warning: \($0.message)" }
-        if let stored { lines.append("stored \(stored)") }
-        for path in report ?? [] { lines.append("wrote \(path)") }
-        return lines.joined(separator: "\n")
     }
 }
