@@ -122,7 +122,7 @@ public struct KneeReport: Sendable {
         smoothingWindow > 1
             ? "Smallest and largest angle come from the angle smoothed over \(smoothingWindow) neighbouring frames (running median); frames that failed a quality check are left out."
             : "Smallest and largest angle come from single frames; frames that failed a quality check are left out.",
-        "The angle in a picture equals the knee's only when the camera looks at the leg from the side; filmed at a slant, bent angles read too open.",
+        "The angle in a picture equals the knee's only when the camera looks at the leg from the side; filmed at a slant a slight bend looks slighter and a deep bend deeper, so flexion reads too large.",
     ] }
 }
 
