@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "ScanLibrary", dependencies: ["Geometry", "Recording", "Feedback", "Cephalometry"]),
         .target(
             name: "AppModel",
-            dependencies: ["ScanLibrary", "Feedback", "Cephalometry", "Recording", "Markers", "Imaging", "Geometry"],
+            dependencies: ["ScanLibrary", "Feedback", "Cephalometry", "Recording", "Markers", "Imaging", "Geometry", "RangeOfMotion", "Report"],
             resources: [.copy("Strings")]),
         .executableTarget(
             name: "headscan",
@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "FeedbackTests", dependencies: ["Feedback", "Markers", "Simulation", "Geometry"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Cephalometry", "Feedback", "Geometry", "Simulation"]),
         .testTarget(name: "ScanLibraryTests", dependencies: ["ScanLibrary", "Cephalometry", "Feedback"]),
-        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry"]),
+        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "RangeOfMotion"]),
         .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report", "Geometry"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Markers", "Recording", "Geometry", "Imaging"]),
     ],
