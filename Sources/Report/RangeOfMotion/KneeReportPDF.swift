@@ -16,6 +16,7 @@ public enum KneeReportPDF {
         layout.list("Warnings", report.warnings, color: RGBColor(hex: 0xAA3333))
         layout.sideBySide("Smallest and largest angle", [report.minimumFigure, report.maximumFigure].compactMap { $0 }, width: 150)
         layout.figure("Knee angle over the video", report.chart, width: layout.contentWidth, caption: nil)
+        layout.ensure(110)
         layout.heading("Quality checks")
         layout.facts(report.quality)
         layout.list("Rejected frames", report.rejections)
