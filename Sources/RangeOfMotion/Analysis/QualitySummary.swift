@@ -30,11 +30,14 @@ public struct QualitySummary: Sendable, Equatable, Codable {
             .map { "\($0.value) × \($0.key.phrase)" }
     }
 
+    /// What to do about a refused video.
+    public static let refusalAdvice = "film again from the side, in good light, with the whole leg from hip to foot in the picture"
+
     /// Why a video was refused and what to do, in one sentence.
     public var refusalText: String {
         let reasons = rejectionPhrases.isEmpty ? "" : " (rejected: \(rejectionPhrases.joined(separator: ", ")))"
         return "only \(framesPassed) of \(framesTotal) frames (\(Self.percent(passedShare))) passed the quality checks, "
-            + "\(Self.percent(requiredShare)) are needed\(reasons); film again from the side, in good light, with the whole leg from hip to foot in the picture"
+            + "\(Self.percent(requiredShare)) are needed\(reasons); \(Self.refusalAdvice)"
     }
 
     /// "55 %", whole percent.

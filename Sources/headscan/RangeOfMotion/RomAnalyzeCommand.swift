@@ -11,8 +11,10 @@ struct RomAnalyzeCommand: ParsableCommand {
         discussion: """
             POSES is a JSON file of the frames already sampled from the video (3 per second):
               {"width": 1080, "height": 1920, "frames": [
-                {"t": 0.0, "keypoints": {"left_hip": [512.0, 880.5, 0.92], "left_knee": [530.1, 1130.2, 0.88],
-                                         "left_ankle": [520.4, 1370.8, 0.90], "right_hip": [505.2, 884.0, 0.71], …}},
+                {"t": 0.0, "keypoints": {
+                  "left_hip": [512.0, 880.5, 0.92], "left_knee": [530.1, 1130.2, 0.88],
+                  "left_ankle": [520.4, 1370.8, 0.90], "right_hip": [505.2, 884.0, 0.71],
+                  …}},
                 {"t": 0.333, "keypoints": {…}}]}
             Keypoints use COCO's names (nose, left_eye … left_hip, right_hip, left_knee, \
             right_knee, left_ankle, right_ankle) as [x, y, confidence] in pixels, x right and y \
@@ -37,7 +39,8 @@ struct RomAnalyzeCommand: ParsableCommand {
             Examples:
               headscan rom simulate --out poses.json
               headscan rom analyze poses.json --side left
-              headscan rom analyze poses.json --side left --json --report out --patient 12 --root ROM
+              headscan rom analyze poses.json --side left --json --report out
+              headscan rom analyze poses.json --patient 12 --root ROM
             """)
 
     @Argument(help: "The poses file (JSON, see above).")

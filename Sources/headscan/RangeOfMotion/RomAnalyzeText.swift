@@ -14,10 +14,11 @@ extension RangeOfMotionSummary {
             lines.append("  largest angle   \(deg(high.angle)) at frame \(high.index) (\(String(format: "%.2f", high.time)) s)")
             lines.append("  flexion \(deg(nz.flexionDegrees)), extension \(deg(nz.extensionDegrees))")
         } else {
-            lines.append("\(a.side.rawValue) knee\(sideNote): not measured, \(q.refusalText)")
+            lines.append("\(a.side.rawValue) knee\(sideNote): not measured, the video is refused")
         }
         lines.append("  frames passed   \(q.framesPassed) of \(q.framesTotal) (\(Int((q.passedShare * 100).rounded())) %), needed \(Int((q.requiredShare * 100).rounded())) %: \(a.accepted ? "accepted" : "refused")")
         if !q.rejectionPhrases.isEmpty { lines.append("  rejected        " + q.rejectionPhrases.joined(separator: ", ")) }
+        if !a.accepted { lines.append("  " + QualitySummary.refusalAdvice) }
         lines += a.warnings.map { "warning: \($0.message)" }
         if let stored { lines.append("stored \(stored)") }
         for path in report ?? [] { lines.append("wrote \(path)") }

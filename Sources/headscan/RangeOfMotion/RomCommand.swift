@@ -14,7 +14,8 @@ struct RomCommand: ParsableCommand {
 
             Examples:
               headscan rom simulate --out poses.json
-              headscan rom analyze poses.json --side left --report out --patient 12 --root ROM
+              headscan rom analyze poses.json --side left --report out
+              headscan rom analyze poses.json --side left --patient 12 --root ROM
               headscan rom history --patient 12 --root ROM
             """,
         subcommands: [RomAnalyzeCommand.self, RomSimulateCommand.self, RomHistoryCommand.self, RomBenchCommand.self])
