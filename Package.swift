@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ScanLibrary", targets: ["ScanLibrary"]),
         .library(name: "AppModel", targets: ["AppModel"]),
         .library(name: "HeadGestures", targets: ["HeadGestures"]),
+        .library(name: "RangeOfMotion", targets: ["RangeOfMotion"]),
         .executable(name: "headscan", targets: ["headscan"]),
     ],
     dependencies: [
@@ -63,18 +64,19 @@ let package = Package(
             dependencies: ["Cephalometry", "Feedback", "Geometry", "Markers", "Reconstruction", "Recording", "Report", "ScanLibrary"]),
         .target(name: "Cephalometry", dependencies: ["Geometry", "Imaging", "Recording"]),
         .target(name: "Reconstruction", dependencies: ["Geometry", "Imaging", "Markers", "Recording"]),
-        .target(name: "Report", dependencies: ["Geometry", "Cephalometry", "Feedback"]),
+        .target(name: "RangeOfMotion", dependencies: ["Geometry"]),
+        .target(name: "Report", dependencies: ["Geometry", "Cephalometry", "Feedback", "RangeOfMotion"]),
         .target(name: "ScanLibrary", dependencies: ["Geometry", "Recording", "Feedback", "Cephalometry"]),
         .target(name: "HeadGestures", dependencies: ["Geometry"]),
         .target(
             name: "AppModel",
-            dependencies: ["ScanLibrary", "Feedback", "Cephalometry", "Recording", "Markers", "Imaging", "Geometry", "Scanning", "Processing", "Report", "HeadGestures"],
+            dependencies: ["ScanLibrary", "Feedback", "Cephalometry", "Recording", "Markers", "Imaging", "Geometry", "Scanning", "Processing", "Report", "HeadGestures", "RangeOfMotion"],
             resources: [.copy("Strings")]),
         .executableTarget(
             name: "headscan",
             dependencies: [
                 "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Cephalometry", "Feedback", "Reconstruction",
-                "Report", "ScanLibrary", "AppModel", "Scanning", "Processing", "HeadGestures",
+                "Report", "ScanLibrary", "AppModel", "Scanning", "Processing", "HeadGestures", "RangeOfMotion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
@@ -86,12 +88,13 @@ let package = Package(
         .testTarget(name: "FeedbackTests", dependencies: ["Feedback", "Markers", "Simulation", "Geometry", "Scanning"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Cephalometry", "Feedback", "Geometry", "Simulation"]),
         .testTarget(name: "ScanLibraryTests", dependencies: ["ScanLibrary", "Cephalometry", "Feedback"]),
-        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Processing", "HeadGestures"]),
+        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Processing", "HeadGestures", "RangeOfMotion"]),
         .testTarget(
             name: "ProcessingTests",
             dependencies: ["Processing", "ScanLibrary", "Cephalometry", "Reconstruction", "Recording", "Simulation", "Geometry", "Markers", "Imaging", "Report"]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Feedback", "Markers", "Recording", "Simulation", "Imaging", "Geometry"]),
         .testTarget(name: "HeadGesturesTests", dependencies: ["HeadGestures", "Geometry"]),
+        .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report", "Geometry"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Markers", "Recording", "Geometry", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]

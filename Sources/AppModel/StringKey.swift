@@ -98,6 +98,42 @@ public enum StringKey: String, Sendable, CaseIterable {
     case instrVibrationAction
     case instrVibrationText
     case instrVibrationTitle
+    case kneeContinue
+    case kneeDone
+    case kneeFailedRefused
+    case kneeFailedSave
+    case kneeFailedTitle
+    case kneeFailedVideo
+    case kneeHistoryRefused
+    case kneeHistoryTitle
+    case kneeInstructionsTitle
+    case kneeLeftKnee
+    case kneeProcessingProgress
+    case kneeProcessingTitle
+    case kneeResultExtension
+    case kneeResultFlexion
+    case kneeResultForm
+    case kneeResultFrames
+    case kneeResultMostBent
+    case kneeResultStraightest
+    case kneeResultTitle
+    case kneeRetry
+    case kneeRightKnee
+    case kneeSideLeft
+    case kneeSideRight
+    case kneeSideTitle
+    case kneeStepHold
+    case kneeStepMove
+    case kneeStepPhone
+    case kneeStepSide
+    case kneeWarningFewFrames
+    case kneeWarningLeftPicture
+    case kneeWarningNotSideOn
+    case kneeWarningSmallMotion
+    case kneeWarningUnknownSense
+    case kneeWelcomeNoResults
+    case kneeWelcomeStart
+    case kneeWelcomeTitle
     case landmarkLeftTragion
     case landmarkNasion
     case landmarkNoseTip

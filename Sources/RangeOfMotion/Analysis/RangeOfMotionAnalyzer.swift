@@ -1,0 +1,94 @@
+/// Measures a knee's range of motion from the poses of one video: gates each frame, reads
+/// the knee angle, smooths it over time and takes its smallest and largest value.
+public struct RangeOfMotionAnalyzer: Sendable {
+    public let settings: RangeOfMotionSettings
+
+    /// An analyser with checked settings.
+    public init(settings: RangeOfMotionSettings = RangeOfMotionSettings()) throws(RangeOfMotionError) {
+        try settings.validate()
+        self.settings = settings
+    }
+
+    /// The measurement of `side`'s knee. A video with too few good frames is not an error
+    /// here: the analysis says so (`accepted`), so that its reasons can be shown.
+    public func analyze(_ poses: PoseSequence, side: BodySide) throws(RangeOfMotionError) -> RangeOfMotionAnalysis {
+        try poses.validate()
+        let gates = FrameGates(settings: settings, width: poses.width, height: poses.height, side: side)
+        let legs = poses.frames.map { FrameLegs($0, side: side) }
+        var reasons = legs.map(gates.basicReason)
+        let sense = FlexionSense.estimate(reasons.indices.compactMap { reasons[$0] == nil ? legs[$0] : nil })
+        for i in reasons.indices where reasons[i] == nil {
+            reasons[i] = gates.orderReason(legs[i]!, flexionSense: sense)
+        }
+        applySwapGate(legs, &reasons, flexionSense: sense)
+        applyLengthGate(legs, &reasons)
+        let reading = settings.detectHyperextension ? sense : nil
+        let angles = legs.map { leg in
+            leg.flatMap { KneeAngle.onFlexionSide(hip: $0.hip.position, knee: $0.knee.position, ankle: $0.ankle.position, flexionSense: reading) }
+        }
+        let frames = frameResults(poses, angles: angles, reasons: reasons)
+        let quality = QualitySummary(
+            framesTotal: frames.count, framesPassed: frames.filter(\.passed).count,
+            requiredShare: settings.minimumPassedShare, rejections: Self.count(reasons))
+        let extremes = extremes(frames, legs: legs)
+        var analysis = RangeOfMotionAnalysis(
+            side: side, width: poses.width, height: poses.height, settings: settings, frames: frames, quality: quality,
+            minimum: extremes?.minimum, maximum: extremes?.maximum, flexionSense: sense, warnings: [])
+        analysis.warnings = WarningRules(settings: settings, gates: gates).warnings(analysis, legs: legs)
+        return analysis
+    }
+
+    /// Marks frames whose legs fit better exchanged, among those that passed so far.
+    private func applySwapGate(_ legs: [FrameLegs?], _ reasons: inout [RejectionReason?], flexionSense: Int?) {
+        guard let margin = settings.legSwapMargin else { return }
+        let candidates = reasons.indices.filter { reasons[$0] == nil }
+        let passes = LegSwapGate(margin: margin).passes(
+            candidates.map { legs[$0]!.pose(minimumConfidence: settings.minimumConfidence) }, flexionSense: flexionSense)
+        for (i, pass) in zip(candidates, passes) where !pass { reasons[i] = .legsSwapped }
+    }
+
+    /// Marks frames whose thigh or shank jumps, among those that passed every other gate.
+    private func applyLengthGate(_ legs: [FrameLegs?], _ reasons: inout [RejectionReason?]) {
+        guard let tolerance = settings.segmentLengthTolerance else { return }
+        let candidates = reasons.indices.filter { reasons[$0] == nil }
+        let gate = SegmentLengthGate(tolerance: tolerance, window: settings.segmentLengthWindow)
+        let passes = gate.passes(candidates.map { legs[$0]!.pose(minimumConfidence: nil) })
+        for (i, pass) in zip(candidates, passes) where !pass { reasons[i] = .segmentLength }
+    }
+
+    /// Per-frame results, the passed frames' angles smoothed by a running median.
+    private func frameResults(_ poses: PoseSequence, angles: [Double?], reasons: [RejectionReason?]) -> [FrameResult] {
+        var frames = poses.frames.indices.map { i in
+            FrameResult(index: i, time: poses.frames[i].time, angle: angles[i], passed: reasons[i] == nil, reason: reasons[i])
+        }
+        let passed = frames.indices.filter { frames[$0].passed }
+        let smoothed = RunningMedian.centred(passed.map { angles[$0]! }, window: settings.smoothingWindow)
+        for (i, value) in zip(passed, smoothed) { frames[i].smoothedAngle = value }
+        return frames
+    }
+
+    /// The first frames with the smallest and the largest smoothed angle, each with the
+    /// angle held there.
+    private func extremes(_ frames: [FrameResult], legs: [FrameLegs?]) -> (minimum: ExtremeFrame, maximum: ExtremeFrame)? {
+        let passed = frames.filter(\.passed)
+        guard let low = passed.min(by: { $0.smoothedAngle! < $1.smoothedAngle! }),
+              let high = passed.max(by: { $0.smoothedAngle! < $1.smoothedAngle! })
+        else { return nil }
+        func extreme(_ f: FrameResult) -> ExtremeFrame {
+            let held = passed.filter { abs($0.smoothedAngle! - f.smoothedAngle!) <= settings.extremeBand }
+            let angle = settings.extremeBand > 0 ? RunningMedian.median(held.map { $0.angle! }) : f.smoothedAngle!
+            return ExtremeFrame(
+                index: f.index, time: f.time, angle: angle, frameAngle: f.smoothedAngle!, heldFrames: settings.extremeBand > 0 ? held.count : 1,
+                pose: legs[f.index]!.pose(minimumConfidence: settings.minimumConfidence))
+        }
+        // `max(by:)` returns the last of equal maxima; the report names the first.
+        let firstHigh = passed.first { $0.smoothedAngle! == high.smoothedAngle! }!
+        return (extreme(low), extreme(firstHigh))
+    }
+
+    private static func count(_ reasons: [RejectionReason?]) -> [RejectionReason: Int] {
+        var counts: [RejectionReason: Int] = [:]
+        for reason in reasons.compactMap({ $0 }) { counts[reason, default: 0] += 1 }
+        return counts
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// The body of the simulated patient, metres. World frame: x forward (the way the patient
+/// faces), y to the patient's left, z up, origin on the floor between the feet.
+public struct LegDimensions: Sendable, Equatable, Codable {
+    public var thigh = 0.43
+    public var shank = 0.42
+    /// Distance between the two hip joints.
+    public var hipSpacing = 0.18
+    /// Height of the hip joints above the floor, standing.
+    public var hipHeight = 0.92
+
+    public init() {}
+}
+
+/// Standing knee flexion, the exercise the patient films: from the straightest position,
+/// bend the knee bringing the heel up behind, hold, straighten, hold, again.
+public struct KneeMotion: Sendable, Equatable, Codable {
+    /// Degrees past straight at the straight end (hyperextension); negative when the knee
+    /// stops short of straight (an extension deficit).
+    public var extensionDegrees = 5.0
+    /// Knee flexion at the bent end, degrees.
+    public var flexionDegrees = 130.0
+    /// One bend and straighten, seconds.
+    public var cycleSeconds = 5.0
+    /// Time held at each end, seconds (patients are told to hold for a moment).
+    public var holdSeconds = 0.8
+    /// Seconds into the cycle at the video's start.
+    public var phaseSeconds = 0.0
+    /// Hip flexion at full knee flexion, degrees: the thigh drifts forward a little.
+    public var hipFlexionDegrees = 5.0
+    /// The leg turned outward from the sagittal plane, degrees.
+    public var abductionDegrees = 3.0
+
+    public init() {}
+
+    /// Knee flexion at `time`, degrees (negative: hyperextended).
+    public func flexion(at time: Double) -> Double {
+        let low = -extensionDegrees, high = flexionDegrees
+        let move = max(0.01, cycleSeconds / 2 - holdSeconds)
+        var t = (time + phaseSeconds).truncatingRemainder(dividingBy: cycleSeconds)
+        if t < 0 { t += cycleSeconds }
+        func ease(_ u: Double) -> Double { (1 - cos(.pi * min(1, max(0, u)))) / 2 }
+        let half = cycleSeconds / 2
+        if t < holdSeconds { return low }
+        if t < half { return low + (high - low) * ease((t - holdSeconds) / move) }
+        if t < half + holdSeconds { return high }
+        return high + (low - high) * ease((t - half - holdSeconds) / move)
+    }
+}
+
+/// Both legs' joints in 3D at one moment.
+public struct LegJoints3D: Sendable, Equatable {
+    public var hip, knee, ankle: SIMD3<Double>
+    public var otherHip, otherKnee, otherAnkle: SIMD3<Double>
+    /// The measured knee's interior angle on the flexion side, degrees (180 = straight).
+    public var trueAngle: Double
+}
+
+/// The simulated patient: one leg moving, the other standing.
+public struct StandingLeg: Sendable, Equatable {
+    public var dimensions = LegDimensions()
+    public var motion = KneeMotion()
+    /// The leg being measured.
+    public var side = BodySide.left
+
+    public init(dimensions: LegDimensions = LegDimensions(), motion: KneeMotion = KneeMotion(), side: BodySide = .left) {
+        self.dimensions = dimensions
+        self.motion = motion
+        self.side = side
+    }
+
+    /// +1 for the left leg (world +y), -1 for the right.
+    var lateral: Double { side == .left ? 1 : -1 }
+
+    /// The joints at `time`.
+    public func joints(at time: Double) -> LegJoints3D {
+        let phi = motion.flexion(at: time)
+        let range = max(1, motion.flexionDegrees + motion.extensionDegrees)
+        let theta = motion.hipFlexionDegrees * (phi + motion.extensionDegrees) / range
+        let hip = SIMD3(0, lateral * dimensions.hipSpacing / 2, dimensions.hipHeight)
+        let (knee, ankle) = leg(from: hip, hipFlexion: theta, kneeFlexion: phi, abduction: lateral * motion.abductionDegrees)
+        let otherHip = SIMD3(0, -lateral * dimensions.hipSpacing / 2, dimensions.hipHeight)
+        let (otherKnee, otherAnkle) = leg(from: otherHip, hipFlexion: 0, kneeFlexion: 3, abduction: -lateral * 2)
+        return LegJoints3D(hip: hip, knee: knee, ankle: ankle, otherHip: otherHip, otherKnee: otherKnee, otherAnkle: otherAnkle, trueAngle: 180 - phi)
+    }
+
+    /// Knee and ankle of a leg hanging from `hip`: the thigh tilted forward by the hip
+    /// flexion, the shank turned back from it by the knee flexion, all in the sagittal
+    /// plane, then the whole leg turned out about the forward axis.
+    private func leg(from hip: SIMD3<Double>, hipFlexion: Double, kneeFlexion: Double, abduction: Double) -> (SIMD3<Double>, SIMD3<Double>) {
+        let rad = Double.pi / 180
+        func direction(_ degreesForward: Double) -> SIMD3<Double> {
+            let a = degreesForward * rad, g = abduction * rad
+            let v = SIMD3(sin(a), 0, -cos(a))
+            return SIMD3(v.x, v.y * cos(g) - v.z * sin(g), v.y * sin(g) + v.z * cos(g))
+        }
+        let knee = hip + dimensions.thigh * direction(hipFlexion)
+        let ankle = knee + dimensions.shank * direction(hipFlexion - kneeFlexion)
+        return (knee, ankle)
+    }
+}

@@ -1,0 +1,111 @@
+/// The benchmark's figures for one view angle. Angles in degrees, shares in 0...1.
+public struct ViewFigures: Sendable, Equatable, Codable {
+    public var viewDegrees: Double
+    /// Keypoint noise and per-video joint offset of the simulation, pixels.
+    public var noisePixels: Double
+    public var offsetPixels: Double
+    public var videos: Int
+    /// Videos with enough good frames.
+    public var acceptedVideos: Int
+    /// |smoothed angle − true 3D angle| over the passed frames of accepted videos.
+    public var medianError: Double
+    public var p95Error: Double
+    /// The same before smoothing.
+    public var medianRawError: Double
+    public var p95RawError: Double
+    /// |measured − true| of the smallest and largest angle, over accepted videos.
+    public var minAngleMedianError: Double
+    public var minAngleWorstError: Double
+    public var maxAngleMedianError: Double
+    public var maxAngleWorstError: Double
+    /// Accepted videos whose smallest and largest angle are both within 3° of the truth.
+    public var extremesWithin3Degrees: Double
+    /// Clean frames that passed every gate.
+    public var cleanPassShare: Double
+    /// Corrupted frames rejected, all of them and only those whose mistake moves the angle
+    /// by more than the harmful threshold.
+    public var corruptedRejectedShare: Double
+    public var harmfulRejectedShare: Double
+    public var corruptedFrames: Int
+    public var harmfulFrames: Int
+    /// Rejected share by kind of mistake.
+    public var rejectedShareByCorruption: [String: Double]
+    /// Videos warned that the camera is not at the patient's side.
+    public var notSideOnWarnings: Int
+    /// Analysis time per video (median), seconds.
+    public var secondsPerVideo: Double
+}
+
+/// Collects one view's videos.
+struct ViewTally {
+    var videos = 0, accepted = 0, sideWarnings = 0
+    var errors: [Double] = [], rawErrors: [Double] = []
+    var minErrors: [Double] = [], maxErrors: [Double] = []
+    var clean = 0, cleanPassed = 0, corrupted = 0, corruptedRejected = 0, harmful = 0, harmfulRejected = 0
+    var byKind: [PoseCorruption: (count: Int, rejected: Int)] = [:]
+    var seconds: [Double] = []
+
+    mutating func add(_ video: SimulatedVideo, _ analysis: RangeOfMotionAnalysis, seconds time: Double, harmfulDegrees: Double) {
+        videos += 1
+        seconds.append(time)
+        if analysis.warnings.contains(where: { if case .notSideOn = $0 { true } else { false } }) { sideWarnings += 1 }
+        for (frame, mark) in zip(analysis.frames, video.corruptions) {
+            countGate(frame, mark, cleanAngle: video.cleanImageAngles[frame.index], harmfulDegrees: harmfulDegrees)
+        }
+        guard analysis.accepted, let low = analysis.minimum, let high = analysis.maximum else { return }
+        accepted += 1
+        for frame in analysis.frames where frame.passed {
+            errors.append(abs(frame.smoothedAngle! - video.trueAngles[frame.index]))
+            rawErrors.append(abs(frame.angle! - video.trueAngles[frame.index]))
+        }
+        minErrors.append(abs(low.angle - video.trueMinimum))
+        maxErrors.append(abs(high.angle - video.trueMaximum))
+    }
+
+    private mutating func countGate(_ frame: FrameResult, _ mark: PoseCorruption?, cleanAngle: Double, harmfulDegrees: Double) {
+        guard let mark else {
+            clean += 1
+            if frame.passed { cleanPassed += 1 }
+            return
+        }
+        corrupted += 1
+        if !frame.passed { corruptedRejected += 1 }
+        var kind = byKind[mark] ?? (0, 0)
+        kind.count += 1
+        if !frame.passed { kind.rejected += 1 }
+        byKind[mark] = kind
+        let moved = frame.angle.map { abs($0 - cleanAngle) } ?? .infinity
+        if mark == .lowConfidence || moved > harmfulDegrees {
+            harmful += 1
+            if !frame.passed { harmfulRejected += 1 }
+        }
+    }
+
+    func figures(view: Double, noisePixels: Double, offsetPixels: Double) -> ViewFigures {
+        func share(_ a: Int, _ b: Int) -> Double { b == 0 ? 0 : Double(a) / Double(b) }
+        let within = zip(minErrors, maxErrors).filter { $0 <= 3 && $1 <= 3 }.count
+        return ViewFigures(
+            viewDegrees: view, noisePixels: noisePixels, offsetPixels: offsetPixels, videos: videos, acceptedVideos: accepted,
+            medianError: Statistics.quantile(errors, 0.5), p95Error: Statistics.quantile(errors, 0.95),
+            medianRawError: Statistics.quantile(rawErrors, 0.5), p95RawError: Statistics.quantile(rawErrors, 0.95),
+            minAngleMedianError: Statistics.quantile(minErrors, 0.5), minAngleWorstError: minErrors.max() ?? 0,
+            maxAngleMedianError: Statistics.quantile(maxErrors, 0.5), maxAngleWorstError: maxErrors.max() ?? 0,
+            extremesWithin3Degrees: share(within, minErrors.count), cleanPassShare: share(cleanPassed, clean),
+            corruptedRejectedShare: share(corruptedRejected, corrupted), harmfulRejectedShare: share(harmfulRejected, harmful),
+            corruptedFrames: corrupted, harmfulFrames: harmful,
+            rejectedShareByCorruption: Dictionary(uniqueKeysWithValues: byKind.map { ($0.key.rawValue, share($0.value.rejected, $0.value.count)) }),
+            notSideOnWarnings: sideWarnings, secondsPerVideo: Statistics.quantile(seconds, 0.5))
+    }
+}
+
+/// Order statistics.
+enum Statistics {
+    /// The `q` quantile by linear interpolation between order statistics; 0 when empty.
+    static func quantile(_ values: [Double], _ q: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        let position = q * Double(sorted.count - 1)
+        let lower = Int(position.rounded(.down)), upper = min(lower + 1, sorted.count - 1)
+        return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
+    }
+}

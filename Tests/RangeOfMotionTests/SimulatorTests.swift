@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import RangeOfMotion
+
+@Suite("Leg simulator")
+struct SimulatorTests {
+    @Test("the same seed gives the same video, another seed another")
+    func deterministic() {
+        let simulator = LegSimulator()
+        #expect(simulator.video(seed: 7) == simulator.video(seed: 7))
+        #expect(simulator.video(seed: 7).poses != simulator.video(seed: 8).poses)
+    }
+
+    @Test("the true angle is the 3D angle between knee→hip and knee→ankle, on the flexion side")
+    func truth() {
+        var leg = StandingLeg()
+        leg.motion.abductionDegrees = 4
+        leg.motion.hipFlexionDegrees = 7
+        for t in stride(from: 0.0, to: 5, by: 0.37) {
+            let j = leg.joints(at: t)
+            let a = j.hip - j.knee, b = j.ankle - j.knee
+            let interior = acos((a * b).sum() / (((a * a).sum() * (b * b).sum()).squareRoot())) * 180 / .pi
+            let flexion = leg.motion.flexion(at: t)
+            #expect(abs(j.trueAngle - (180 - flexion)) < 1e-9)
+            #expect(abs(interior - (180 - abs(flexion))) < 1e-6)
+        }
+    }
+
+    @Test("the motion holds at both ends of the range")
+    func motion() {
+        let m = KneeMotion()
+        #expect(m.flexion(at: 0.1) == -m.extensionDegrees)
+        #expect(m.flexion(at: m.cycleSeconds / 2 + 0.1) == m.flexionDegrees)
+        #expect(m.flexion(at: m.cycleSeconds + 0.1) == -m.extensionDegrees)
+    }
+
+    /// The image angles of a noiseless, unspoiled video seen from `view` degrees.
+    private func imageAngles(view: Double) -> (image: [Double], truth: [Double]) {
+        var s = LegSimulation()
+        s.noisePixels = 0
+        s.corruptedShare = 0
+        s.leg.motion.abductionDegrees = 0
+        s.camera.viewDegrees = view
+        let video = LegSimulator(s).video(seed: 3)
+        return (video.cleanImageAngles, video.trueAngles)
+    }
+
+    @Test("from the side a pinhole camera shows the knee angle as it is")
+    func sideView() {
+        let (image, truth) = imageAngles(view: 0)
+        #expect(zip(image, truth).allSatisfy { abs($0 - $1) < 1e-6 })
+    }
+
+    @Test("at a slant the image angle is not the 3D angle: slight bends look slighter, deep bends deeper")
+    func slantedView() {
+        for view in [30.0, 60] {
+            let (image, truth) = imageAngles(view: view)
+            let slight = zip(image, truth).filter { (110...165).contains($0.1) }
+            let deep = zip(image, truth).filter { (15...75).contains($0.1) }
+            #expect(!slight.isEmpty && slight.allSatisfy { $0.0 > $0.1 + 0.5 })
+            #expect(!deep.isEmpty && deep.allSatisfy { $0.0 < $0.1 - 0.5 })
+        }
+        let at30 = imageAngles(view: 30), at60 = imageAngles(view: 60)
+        let worst30 = zip(at30.image, at30.truth).map { abs($0 - $1) }.max()!
+        let worst60 = zip(at60.image, at60.truth).map { abs($0 - $1) }.max()!
+        #expect(worst60 > worst30 && worst30 > 2)
+    }
+
+    @Test("spoiled frames carry their mistake; a low-confidence joint is below 0.3")
+    func corruptions() {
+        var s = LegSimulation()
+        s.corruptedShare = 1
+        s.corruptions = [.lowConfidence]
+        let video = LegSimulator(s).video(seed: 5)
+        #expect(video.corruptions.allSatisfy { $0 == .lowConfidence })
+        #expect(video.poses.frames.allSatisfy { f in Side.lowest(f) < 0.3 })
+    }
+
+    @Test("on simulated videos from the side the measurement meets its targets, with room for the seed")
+    func accuracy() throws {
+        var bench = SimulationBenchmark()
+        bench.videosPerView = 6
+        bench.viewAngles = [0]
+        let side = try #require(try bench.run().first)
+        #expect(side.acceptedVideos == 6)
+        #expect(side.medianError < 2 && side.p95Error < 5)
+        #expect(side.minAngleWorstError < 3 && side.maxAngleWorstError < 3)
+        #expect(side.cleanPassShare >= 0.95 && side.harmfulRejectedShare >= 0.9)
+    }
+
+    @Test("at 60° off the side the errors are large, and the gates and warnings say so")
+    func steepView() throws {
+        var bench = SimulationBenchmark()
+        bench.videosPerView = 4
+        bench.viewAngles = [60]
+        let steep = try #require(try bench.run().first)
+        #expect(steep.medianError > 4)
+        #expect(steep.notSideOnWarnings == 4)
+        #expect(steep.cleanPassShare < 0.9)
+    }
+}
+
+/// The measured leg's lowest confidence in a frame of the simulated left leg.
+private enum Side {
+    static func lowest(_ frame: PoseFrame) -> Double {
+        BodySide.left.leg.all.map { frame[$0]?.confidence ?? 0 }.min()!
+    }
+}
