@@ -28,8 +28,14 @@ fi
 
 swift build -c release --product headscan >/dev/null
 bin=.build/release/headscan
-echo "running the demo into $out/library ..."
-"$bin" demo --out "$out/library" --json > "$out/demo.json"
+# Three visits of one patient, five and ten weeks apart, so the last report draws the trend.
+first=$(date -d "-70 days" +%F); second=$(date -d "-35 days" +%F)
+echo "running the demo three times into $out/library (patient 1 on $first, $second and today) ..."
+"$bin" demo --out "$out/library" --date "$first" --cvai 9 --seed 11 --json > "$out/visit1.json"
+patient=$(python3 -c 'import json,sys,os; print(os.path.basename(json.load(open(sys.argv[1]))["session"]).split("_")[0])' "$out/visit1.json")
+"$bin" demo --out "$out/library" --patient "$patient" --date "$second" --cvai 8 --seed 12 --json > "$out/visit2.json"
+"$bin" demo --out "$out/library" --patient "$patient" --json > "$out/demo.json"
+"$bin" trend "$patient" --root "$out/library" --json > "$out/trend.json"
 session=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["session"])' "$out/demo.json")
 
 python3 - "$session" "$out" <<'PY'
@@ -93,6 +99,19 @@ for name, value in values.items():
     in_html = re.search(r"<th>" + re.escape(name) + r"[^<]*(<span[^>]*>[^<]*</span>)?</th><td>" + re.escape(shown) + "</td>", html) is not None
     print(f"{name:14s} measure --json {shown:>8s}   PDF {'ok' if in_pdf else 'MISSING'}   HTML {'ok' if in_html else 'MISSING'}")
     if not (in_pdf and in_html): failures.append(f"{name} {shown} not in both reports")
+trend = json.load(open(f"{out}/trend.json"))
+visits = [json.load(open(f"{out}/{name}.json")) for name in ("visit1", "visit2", "demo")]
+measured = [v for v in trend["visits"] if v["measured"]]
+print(f"trend: {len(measured)} measured visits, CVAI " + ", ".join(f"{v['cvai']:.2f}" for v in measured))
+if len(measured) != 3: failures.append(f"trend lists {len(measured)} measured visits, not 3")
+for v, demo in zip(measured, visits):
+    if abs(v["cvai"] - demo["measured"]["cvai"]) > 1e-9: failures.append(f"trend CVAI {v['cvai']} differs from the visit's {demo['measured']['cvai']}")
+    shown = f"CVAI {v['cvai']:.2f} %"
+    if shown not in text or shown not in html: failures.append(f"the report's visit list lacks {shown}")
+if "Visits of this patient" not in text or "Visits of this patient" not in html: failures.append("the report has no trend")
+flat = re.sub(r"\s+", " ", text)
+if "picked on the scan's frames" not in flat or "picked on the scan&#39;s frames" not in html and "picked on the scan's frames" not in html:
+    failures.append("the report does not say where the landmarks came from")
 level = str(m["severityLevel"])
 if f"CHOA level {level}" not in text or f"CHOA level {level}" not in html: failures.append("severity level differs")
 if failures:

@@ -1,9 +1,9 @@
 import ArgumentParser
 
 /// `headscan bench`: release-mode measurements of the parts that must be fast.
-struct BenchCommand: ParsableCommand {
+struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure speed and size (build with -c release for meaningful figures).",
-        subcommands: [FormatBenchCommand.self, SimulationBenchCommand.self, FeedbackBenchCommand.self, MeasureBenchCommand.self])
+        subcommands: [FormatBenchCommand.self, SimulationBenchCommand.self, FeedbackBenchCommand.self, MeasureBenchCommand.self, PipelineBenchCommand.self])
 }

@@ -28,6 +28,7 @@ struct DemoCommand: ParsableCommand {
             Examples:
               headscan demo
               headscan demo --scenario ideal --cvai 10 --flat-side left --out /tmp/demo
+              headscan demo --patient 1 --date 2026-09-01 --cvai 8   # an earlier visit of patient 1: its report shows the trend
             """)
 
     @Option(help: "How the infant and the therapist behave: \(Scenario.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -51,6 +52,12 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "The flattened side: left or right.")
     var flatSide = "right"
 
+    @Option(help: "Record the scan as a further visit of this patient ID (default: a new patient).")
+    var patient: Int?
+
+    @Option(help: "The visit's date, YYYY-MM-DD (default: now), to build up a patient's earlier visits.")
+    var date: String?
+
     @Flag(help: "Print the summary as one line of JSON.")
     var json = false
 
@@ -59,6 +66,16 @@ struct DemoCommand: ParsableCommand {
         guard FlatSide(rawValue: flatSide) != nil else { throw ValidationError("--flat-side must be left or right") }
         guard seconds >= 10, seconds <= 300 else { throw ValidationError("--seconds must be in 10...300") }
         guard cvai >= 0, cvai <= 20 else { throw ValidationError("--cvai must be in 0...20") }
+        if let patient, patient < 1 { throw ValidationError("--patient is a whole number from 1") }
+        if let date, Self.visitDate(date) == nil { throw ValidationError("--date must be YYYY-MM-DD, not \(date)") }
+    }
+
+    /// Ten in the morning of `text` (YYYY-MM-DD), local time.
+    static func visitDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.date(from: text + " 10:00")
     }
 
     func run() throws {
@@ -70,17 +87,20 @@ struct DemoCommand: ParsableCommand {
         let log = DemoLog(quiet: json)
         log.title(simulator)
 
-        var session = try library.createSession(date: Date())
+        let visitDate = date.flatMap(Self.visitDate) ?? Date()
+        var session = try library.createSession(date: visitDate)
         log.step(1, "Scanning: the simulated therapist follows the vibration and speech")
         var bar = ProgressBar("  scanning")
         let scan = try GuidedScan(simulator: simulator, stopAfterDone: fullLength ? nil : 2)
             .record(to: session.scanURL) { bar.update($0, of: $1) }
         log.scanned(scan)
 
-        log.step(2, "Patient data: a new patient ID and simulated calliper values")
+        log.step(2, patient == nil ? "Patient data: a new patient ID and simulated calliper values" : "Patient data: a further visit and simulated calliper values")
         let calliper = SimulatedCalliper.measure(simulator.head.measurements, seed: seed)
-        let patientID = try library.nextFreePatientID()
-        session = try library.savePatient(PatientRecord(patientID: patientID, calliper: calliper, enteredAt: Date()), in: session)
+        let patientID = try patient ?? library.nextFreePatientID()
+        // A new simulated patient is 16 weeks old; further visits keep the birth date given first.
+        let birth = patient == nil ? visitDate.addingTimeInterval(-16 * 7 * 86_400) : nil
+        session = try library.savePatient(PatientRecord(patientID: patientID, calliper: calliper, enteredAt: visitDate, birthDate: birth), in: session)
         try save(scan.timeline, as: ClinicalReportWriter.timelineFileName, in: session)
         try save(simulator.truth(frames: scan.frames, meshFile: "truth.ply"), as: SessionFolder.truthFileName, in: session)
         try Data(PLY.encode(simulator.mesh, comment: "HeadScan simulated head, metres, head frame"))
