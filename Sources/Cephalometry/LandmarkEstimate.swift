@@ -11,9 +11,11 @@ public struct LandmarkEstimate: Sendable, Codable, Equatable {
     public var used: [Int]
     /// Root-mean-square distance of the kept picks from the point, millimetres.
     public var spreadMM: Double
-    /// Per pick, the distance of its lifted point from the mesh's surface, millimetres (nil
-    /// where not known, as for a point given in 3D).
+    /// Per lifted pick, the distance of its lifted point from the mesh's surface, millimetres
+    /// (nil where not known, as for a point given in 3D).
     public var residualsMM: [Double?]
+    /// Why picks could not be lifted at all (they count in `picks`, not in `used`).
+    public var unusable: [String] = []
 
     /// A pick lies off the others when it is farther than this from their median ...
     public static let outlierFloor = 0.005
@@ -44,6 +46,18 @@ public struct LandmarkEstimate: Sendable, Codable, Equatable {
         used = kept
         spreadMM = (squares / Double(kept.count)).squareRoot() * 1000
         residualsMM = residuals.map { $0.map { $0 * 1000 } }
+    }
+
+    private enum CodingKeys: String, CodingKey { case point, picks, used, spreadMM, residualsMM, unusable }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        point = try c.decode(SIMD3<Double>.self, forKey: .point)
+        picks = try c.decode(Int.self, forKey: .picks)
+        used = try c.decode([Int].self, forKey: .used)
+        spreadMM = try c.decode(Double.self, forKey: .spreadMM)
+        residualsMM = try c.decode([Double?].self, forKey: .residualsMM)
+        unusable = try c.decodeIfPresent([String].self, forKey: .unusable) ?? []
     }
 
     /// Whether the picks spread so much that the landmark should be checked.

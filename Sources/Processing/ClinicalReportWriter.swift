@@ -75,9 +75,11 @@ public struct ClinicalReportWriter {
                 : "Landmarks: given as points in 3D.",
         ]
         for landmark in Landmark.allCases {
-            guard let e = estimates[landmark.rawValue], e.isDoubtful || e.used.count < e.picks else { continue }
+            guard let e = estimates[landmark.rawValue] else { continue }
+            notes += e.unusable.map { "Set aside: \($0)." }
+            guard e.isDoubtful || e.used.count + e.unusable.count < e.picks else { continue }
             notes.append(String(format: "Check %@: its %d picks spread %.1f mm%@.", landmark.rawValue, e.picks, e.spreadMM,
-                                e.used.count < e.picks ? ", \(e.picks - e.used.count) set aside as far from the others" : ""))
+                                e.used.count + e.unusable.count < e.picks ? ", \(e.picks - e.used.count - e.unusable.count) set aside as far from the others" : ""))
         }
         return notes
     }

@@ -24,15 +24,32 @@ struct PickLifter {
         var done = 0
         var out: [Landmark: LandmarkEstimate] = [:]
         for landmark in Landmark.allCases {
-            var points: [SIMD3<Double>] = [], residuals: [Double?] = []
-            for pick in annotations.landmarks[landmark] ?? [] {
+            var points: [SIMD3<Double>] = [], residuals: [Double?] = [], lifted: [Int] = []
+            var failures: [ProcessingError] = []
+            for (index, pick) in (annotations.landmarks[landmark] ?? []).enumerated() {
                 progress(done, total)
-                let (point, residual) = try lift(pick, of: landmark)
-                points.append(point)
-                residuals.append(residual)
                 done += 1
+                do {
+                    let (point, residual) = try lift(pick, of: landmark)
+                    points.append(point)
+                    residuals.append(residual)
+                    lifted.append(index)
+                } catch {
+                    failures.append(error)
+                }
             }
-            if !points.isEmpty { out[landmark] = LandmarkEstimate(points: points, residuals: residuals) }
+            // A pick that cannot be lifted (its frame is damaged, or shows too few markers to
+            // place the camera) is set aside while the landmark has others; with none left,
+            // the first reason is the error.
+            guard !points.isEmpty else {
+                if let first = failures.first { throw first }
+                continue
+            }
+            var estimate = LandmarkEstimate(points: points, residuals: residuals)
+            estimate.used = estimate.used.map { lifted[$0] }
+            estimate.picks += failures.count
+            estimate.unusable = failures.map(\.description)
+            out[landmark] = estimate
         }
         return out
     }

@@ -91,6 +91,7 @@ struct ProcessOutput: Encodable {
         var used: Int
         var spreadMM: Double
         var residualsMM: [Double?]
+        var unusable: [String]
     }
 
     var cvai, cvaMM, ci, circumferenceMM, diagonalAMM, diagonalBMM, lengthMM, widthMM, sliceHeightMM: Double
@@ -114,7 +115,7 @@ struct ProcessOutput: Encodable {
         landmarksSource = r.landmarksSource
         landmarks = Dictionary(uniqueKeysWithValues: r.estimates.map { landmark, e in
             (landmark.rawValue, LandmarkOutput(point: [e.point.x, e.point.y, e.point.z], picks: e.picks, used: e.used.count,
-                                               spreadMM: e.spreadMM, residualsMM: e.residualsMM))
+                                               spreadMM: e.spreadMM, residualsMM: e.residualsMM, unusable: e.unusable))
         })
         reconstructed = r.reconstructed
         calliper = r.calliper
@@ -137,6 +138,7 @@ struct ProcessOutput: Encodable {
             guard let l = landmarks[name] else { continue }
             let residuals = l.residualsMM.map { $0.map { f($0) } ?? "–" }.joined(separator: ", ")
             lines.append("  \(name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(l.used)/\(l.picks) picks, spread \(f(l.spreadMM)) mm, off the surface \(residuals) mm")
+            lines += l.unusable.map { "    set aside: \($0)" }
         }
         if let c = calliper {
             lines.append("calliper        CVAI \(f(c.calliperCVAI)) % (3D − calliper \(f(c.cvaiDifference)))")

@@ -73,11 +73,18 @@ struct SessionProcessorTests {
         }
     }
 
-    @Test func aPickOnAFrameTheScanDoesNotHaveSaysSo() throws {
+    @Test func aPickThatCannotBeLiftedIsSetAsideOrNamedWhenItIsTheOnlyOne() throws {
         let fixture = try LiftingFixture()
         defer { fixture.remove() }
         var annotations = fixture.exactPicks()
         annotations.pick(.nasion, frameIndex: 99, pixel: SIMD2(80, 60))
+        try fixture.library.saveAnnotations(annotations, in: fixture.session)
+        let result = try SessionProcessor(library: fixture.library).process(fixture.session)
+        let nasion = try #require(result.estimates[.nasion])
+        #expect(nasion.picks == 3 && nasion.used == [0, 1])
+        #expect(nasion.unusable.count == 1 && nasion.unusable[0].contains("frame 99"))
+
+        annotations.landmarks[.nasion] = [.pixel(frameIndex: 99, pixel: SIMD2(80, 60))]
         try fixture.library.saveAnnotations(annotations, in: fixture.session)
         let error = #expect(throws: ProcessingError.self) { try SessionProcessor(library: fixture.library).process(fixture.session) }
         #expect(error?.description.contains("frame 99") == true)

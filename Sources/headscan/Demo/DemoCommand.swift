@@ -82,7 +82,8 @@ struct DemoCommand: ParsableCommand {
         let clock = ContinuousClock()
         let started = clock.now
         let head = HeadParameters(cvai: cvai, flatSide: FlatSide(rawValue: flatSide)!)
-        let simulator = try Simulator(.init(scenario: try Scenario.named(scenario), seed: seed, seconds: seconds, head: head))
+        let configuration = Simulator.Configuration(scenario: try Scenario.named(scenario), seed: seed, seconds: seconds, head: head)
+        var simulator = try Simulator(configuration)
         let library = ScanLibrary(root: fileURL(out))
         let log = DemoLog(quiet: json)
         log.title(simulator)
@@ -91,9 +92,21 @@ struct DemoCommand: ParsableCommand {
         var session = try library.createSession(date: visitDate)
         log.step(1, "Scanning: the simulated therapist follows the vibration and speech")
         var bar = ProgressBar("  scanning")
-        let scan = try GuidedScan(simulator: simulator, stopAfterDone: fullLength ? nil : 2)
+        var scan = try GuidedScan(simulator: simulator, stopAfterDone: fullLength ? nil : 2)
             .record(to: session.scanURL) { bar.update($0, of: $1) }
         log.scanned(scan)
+        var annotations = try Self.simulatedPicks(simulator, frames: scan.frames, scan: session.scanURL, seed: seed)
+        if !annotations.isComplete, !fullLength {
+            // The replay shows a landmark in no usable frame (an ear never seen from its side):
+            // the therapist scans again and goes on for the whole time.
+            log.rescan(annotations.missing)
+            simulator = try Simulator(configuration)
+            try FileManager.default.removeItem(at: session.scanURL)
+            var again = ProgressBar("  scanning again")
+            scan = try GuidedScan(simulator: simulator, stopAfterDone: nil).record(to: session.scanURL) { again.update($0, of: $1) }
+            log.scanned(scan)
+            annotations = try Self.simulatedPicks(simulator, frames: scan.frames, scan: session.scanURL, seed: seed)
+        }
 
         log.step(2, patient == nil ? "Patient data: a new patient ID and simulated calliper values" : "Patient data: a further visit and simulated calliper values")
         let calliper = SimulatedCalliper.measure(simulator.head.measurements, seed: seed)
@@ -108,7 +121,6 @@ struct DemoCommand: ParsableCommand {
         log.patient(patientID, session: session)
 
         log.step(3, "Landmarks: a simulated therapist picks each one in 2–3 frames of the replay (±2 px)")
-        let annotations = try Self.simulatedPicks(simulator, frames: scan.frames, scan: session.scanURL, seed: seed)
         try library.saveAnnotations(annotations, in: session)
         log.picked(annotations)
 

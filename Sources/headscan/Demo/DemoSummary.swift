@@ -28,6 +28,10 @@ struct DemoLog {
 
     func patient(_ id: Int, session: ScanSession) { say("      patient ID \(id); session \(session.url.path)") }
 
+    func rescan(_ missing: [Landmark]) {
+        say("      the replay shows \(missing.map(\.rawValue).joined(separator: " and ")) in no usable frame: the therapist scans again, for the whole time")
+    }
+
     func picked(_ annotations: AnnotationsRecord) {
         say("      " + Landmark.allCases.map { "\($0.rawValue) in \(annotations.landmarks[$0]?.count ?? 0) frames" }.joined(separator: ", "))
     }
