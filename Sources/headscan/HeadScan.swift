@@ -1,4 +1,5 @@
 import ArgumentParser
+import Recording
 
 /// The `headscan` command-line tool: inspect, convert and benchmark infant head scans.
 @main
@@ -6,6 +7,7 @@ struct HeadScan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "headscan",
         abstract: "Record, inspect and measure infant head scans (plagiocephaly).",
+        version: HeadScanVersion.current,
         discussion: """
             A scan is one .hscan file: colour and depth frames from the TrueDepth camera while \
             the operator walks around the infant. Start with `headscan demo`: it simulates a \
