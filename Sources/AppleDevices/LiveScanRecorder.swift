@@ -43,8 +43,24 @@ public final class LiveScanRecorder: ScanRecorder {
         // The header needs the camera's intrinsics: they come with the first frame.
         guard let first = try await Self.firstFrame(from: camera, timeout: 3) else {
             camera.stop()
+            UIApplication.shared.isIdleTimerDisabled = false
             throw CameraError.noFrames
         }
+        do {
+            try begin(with: first, writingTo: url, settings: settings, progress: progress)
+        } catch {
+            // Nothing is recorded: the camera and the idle timer go back to normal.
+            camera.stop()
+            UIApplication.shared.isIdleTimerDisabled = false
+            throw error
+        }
+    }
+
+    private func begin(
+        with first: RGBDFrame, writingTo url: URL, settings: FeedbackSettings,
+        progress: @escaping @MainActor (ScanProgressReport) -> Void
+    ) throws {
+        let camera = self.camera
         let header = ScanHeader(
             device: UIDevice.current.model, appVersion: HeadScanVersion.current,
             colorIntrinsics: first.colorIntrinsics, depthIntrinsics: first.depthIntrinsics,
