@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "AppModel", targets: ["AppModel"]),
         .library(name: "HeadGestures", targets: ["HeadGestures"]),
         .library(name: "RangeOfMotion", targets: ["RangeOfMotion"]),
+        .library(name: "AppleDevices", targets: ["AppleDevices"]),
         .executable(name: "headscan", targets: ["headscan"]),
     ],
     dependencies: [
@@ -72,6 +73,11 @@ let package = Package(
             name: "AppModel",
             dependencies: ["ScanLibrary", "Feedback", "Cephalometry", "Recording", "Markers", "Imaging", "Geometry", "Scanning", "Processing", "Report", "HeadGestures", "RangeOfMotion"],
             resources: [.copy("Strings")]),
+        // TrueDepth capture, haptics, speech and device status for the iPhone app; its files
+        // compile to nothing on Linux.
+        .target(
+            name: "AppleDevices",
+            dependencies: ["AppModel", "Feedback", "Scanning", "Recording", "Markers", "Imaging", "Geometry", "ScanLibrary"]),
         .executableTarget(
             name: "headscan",
             dependencies: [

@@ -1,6 +1,9 @@
 /// The key of every user-facing text; `Strings/en.json` and `Strings/de.json` hold one
 /// entry per case (a test checks both).
 public enum StringKey: String, Sendable, CaseIterable {
+    case cameraDeniedMessage
+    case cameraDeniedTitle
+    case cameraOpenSettings
     case commonCancel
     case commonClose
     case commonOK

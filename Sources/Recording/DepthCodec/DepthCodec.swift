@@ -48,7 +48,12 @@ public enum DepthCodec {
         let result = bytes.withUnsafeBytes { raw -> Result<DepthImage, DepthCodecError> in
             do throws(DepthCodecError) { return .success(try decode(raw)) } catch { return .failure(error) }
         }
-        return try result.get()
+        // A switch rather than `result.get()`: older standard libraries (the iOS 17 SDK's)
+        // declare `get()` as throwing `any Error`.
+        switch result {
+        case .success(let image): return image
+        case .failure(let error): throw error
+        }
     }
 
     /// Restores a depth map from bytes in place, e.g. a slice of a memory-mapped recording.

@@ -1,0 +1,108 @@
+import AppModel
+import Feedback
+import SwiftUI
+
+@MainActor
+struct FilesView: View {
+    let model: FilesModel
+    let strings: Strings
+    let close: () -> Void
+
+    var body: some View {
+        List {
+            ForEach(model.hints, id: \.self) { Text($0).font(.footnote).foregroundStyle(.secondary) }
+            if let message = model.message { Text(message) }
+            ForEach(model.rows) { row in
+                HStack {
+                    if model.isEditing {
+                        Image(systemName: model.selection.contains(row.id) ? "checkmark.circle.fill" : "circle")
+                    }
+                    VStack(alignment: .leading) {
+                        Text(row.session.name.rawValue)
+                        Text(row.status).font(.caption).foregroundStyle(.secondary)
+                        ForEach(row.problems, id: \.self) { Text($0).font(.caption).foregroundStyle(.orange) }
+                    }
+                    Spacer()
+                    if !model.isEditing {
+                        // The whole session folder, for researchers without a Mac at hand.
+                        ShareLink(item: row.session.url) { Image(systemName: "square.and.arrow.up") }
+                    }
+                }
+                .contentShape(Rectangle())
+                .onTapGesture { if model.isEditing { model.toggleSelection(row) } }
+            }
+            ForEach(model.strays, id: \.self) { Text($0).font(.caption).foregroundStyle(.secondary) }
+        }
+        .onAppear { model.reload() }
+        .toolbar {
+            ToolbarItemGroup(placement: .bottomBar) {
+                Button(model.editButtonTitle) { model.toggleEditing() }
+                Spacer()
+                Button(strings(.filesRename)) { model.renameSelected() }.disabled(!model.canRename)
+                Button(strings(.filesDelete), role: .destructive) { model.requestDelete() }.disabled(!model.canDelete)
+            }
+        }
+        .confirmationDialog(
+            model.deleteQuestion,
+            isPresented: Binding(get: { model.isConfirmingDelete }, set: { if !$0 { model.cancelDelete() } }),
+            titleVisibility: .visible
+        ) {
+            Button(strings(.filesDelete), role: .destructive) { model.confirmDelete() }
+            Button(strings(.commonCancel), role: .cancel) { model.cancelDelete() }
+        }
+        .screenBar(strings(.filesTitle), close: strings(.commonClose), action: close)
+    }
+}
+
+@MainActor
+struct RenameView: View {
+    @Bindable var model: RenameModel
+    let strings: Strings
+
+    var body: some View {
+        Form {
+            LabeledContent(strings(.renameCurrent), value: model.currentName)
+            TextField(strings(.renameNew), text: $model.newName)
+                .textInputAutocapitalization(.never)
+                .autocorrectionDisabled()
+            Text(model.formatHint).font(.footnote).foregroundStyle(.secondary)
+            if let problem = model.problem { Text(problem).font(.caption).foregroundStyle(.red) }
+            if let result = model.result { Text(result).foregroundStyle(model.succeeded ? .green : .red) }
+            Button(strings(.renameButton)) { Task { await model.rename() } }.disabled(!model.canRename)
+        }
+        .screenBar(strings(.renameTitle), close: strings(.commonCancel), action: model.cancel)
+    }
+}
+
+@MainActor
+struct SettingsView: View {
+    @Bindable var model: SettingsModel
+    let strings: Strings
+    let close: () -> Void
+
+    var body: some View {
+        Form {
+            let titles = model.sectionTitles
+            Section(titles.count > 0 ? titles[0] : "") {
+                Stepper("\(strings(.settingsMarkerCount)): \(model.markerCount)", value: $model.markerCount, in: 1...200)
+            }
+            Section(titles.count > 1 ? titles[1] : "") {
+                Picker(strings(.settingsProgressAudio), selection: $model.progressIncrement) {
+                    ForEach(ProgressIncrement.allCases, id: \.self) { Text(model.title($0)).tag($0) }
+                }
+                Picker(strings(.settingsPositionAudio), selection: $model.positionAudio) {
+                    ForEach(PositionAudio.allCases, id: \.self) { Text(model.title($0)).tag($0) }
+                }
+                Picker(strings(.settingsPhrasing), selection: $model.phrasing) {
+                    ForEach(Phrasing.allCases, id: \.self) { Text(model.title($0)).tag($0) }
+                }
+                Picker(strings(.settingsLanguage), selection: $model.language) {
+                    ForEach(Language.allCases, id: \.self) { Text(model.title($0)).tag($0) }
+                }
+            }
+            if let problem = model.problem { Text(problem).foregroundStyle(.red) }
+            Button(strings(.settingsReset), role: .destructive) { model.resetToDefaults() }
+        }
+        .screenBar(strings(.settingsTitle), close: strings(.commonClose), action: close)
+    }
+}

@@ -1,0 +1,64 @@
+import AppModel
+import SwiftUI
+
+@MainActor
+struct ResultsView: View {
+    let model: ResultsModel
+    let strings: Strings
+    let close: () -> Void
+
+    var body: some View {
+        List {
+            Section {
+                switch model.phase {
+                case .ready, .measured: EmptyView()
+                case .processing(let stage, let fraction): ProgressView(stage, value: fraction)
+                case .failed(let why): Text(why).foregroundStyle(.red)
+                }
+                Button(model.buttonTitle) { Task { await model.buttonTapped() } }.buttonStyle(.borderedProminent)
+            }
+            if !model.rows.isEmpty {
+                Section {
+                    ForEach(model.rows) { row in
+                        HStack {
+                            Text(row.name)
+                            Spacer()
+                            VStack(alignment: .trailing) {
+                                Text(row.value).monospacedDigit()
+                                if let calliper = row.calliper { Text(calliper).font(.caption).foregroundStyle(.secondary) }
+                            }
+                        }
+                    }
+                    if let severity = model.severity { Text(severity).font(.headline).foregroundStyle(severityColour) }
+                    if let verdict = model.calliperVerdict { Text(verdict).font(.footnote) }
+                }
+            }
+            if !model.trend.isEmpty {
+                Section {
+                    ForEach(model.trend) { row in
+                        HStack {
+                            Text(row.date).fontWeight(row.isThisVisit ? .bold : .regular)
+                            if let age = row.age { Text(age).foregroundStyle(.secondary) }
+                            Spacer()
+                            Text(row.cvai).monospacedDigit()
+                        }
+                    }
+                }
+            }
+            ForEach(model.notes, id: \.self) { Text($0).font(.footnote).foregroundStyle(.secondary) }
+            if let report = model.reportURL {
+                ShareLink(item: report) { Label("PDF", systemImage: "square.and.arrow.up") }
+            }
+        }
+        .screenBar(model.session.name.rawValue, close: strings(.commonClose), action: close)
+    }
+
+    private var severityColour: Color {
+        switch model.severityLevel ?? 0 {
+        case ...1: .green
+        case 2: .yellow
+        case 3: .orange
+        default: .red
+        }
+    }
+}

@@ -1,0 +1,132 @@
+#if os(iOS)
+import AudioToolbox
+import CoreHaptics
+import Feedback
+import Foundation
+
+/// The continuous "position not ideal" vibration.
+///
+/// A CoreHaptics continuous pattern plays from `start()` until `stop()`, which ends it at once.
+/// The engine restarts itself after the system stops or resets it (audio interruptions, the
+/// app going to the background). Where CoreHaptics is unsupported the phone's vibration
+/// sound repeats instead.
+public final class HapticFeedback: @unchecked Sendable {
+    private let lock = NSLock()
+    private var engine: CHHapticEngine?
+    private var player: CHHapticAdvancedPatternPlayer?
+    private var isOn = false
+    private var fallbackTimer: DispatchSourceTimer?
+    private let supportsHaptics: Bool
+    private let queue = DispatchQueue(label: "HeadScan.HapticFeedback")
+
+    /// A vibration; the engine starts with the first `start()`.
+    public init() {
+        supportsHaptics = CHHapticEngine.capabilitiesForHardware().supportsHaptics
+    }
+
+    /// Whether the vibration is on.
+    public var isPlaying: Bool { lock.withLock { isOn } }
+
+    /// Starts the continuous vibration (nothing when it already runs).
+    public func start() {
+        let wasOn = lock.withLock { () -> Bool in
+            defer { isOn = true }
+            return isOn
+        }
+        guard !wasOn else { return }
+        if supportsHaptics {
+            do {
+                try startPattern()
+            } catch {
+                startFallback()
+            }
+        } else {
+            startFallback()
+        }
+    }
+
+    /// Stops the vibration at once.
+    public func stop() {
+        let (player, timer) = lock.withLock { () -> (CHHapticAdvancedPatternPlayer?, DispatchSourceTimer?) in
+            isOn = false
+            defer { fallbackTimer = nil }
+            return (self.player, fallbackTimer)
+        }
+        try? player?.stop(atTime: CHHapticTimeImmediate)
+        timer?.cancel()
+    }
+
+    /// Vibrates for `seconds` (the demonstration on the instructions screen).
+    public func pulse(seconds: Double = 1) {
+        start()
+        queue.asyncAfter(deadline: .now() + seconds) { [weak self] in self?.stop() }
+    }
+
+    private func makeEngine() throws -> CHHapticEngine {
+        if let engine = lock.withLock({ self.engine }) { return engine }
+        let engine = try CHHapticEngine()
+        engine.playsHapticsOnly = true
+        engine.isAutoShutdownEnabled = false
+        engine.stoppedHandler = { [weak self] _ in
+            // The system stopped the engine: a new player is needed next time.
+            self?.lock.withLock { self?.player = nil }
+        }
+        engine.resetHandler = { [weak self] in
+            guard let self else { return }
+            lock.withLock { self.player = nil }
+            try? engine.start()
+            if isPlaying {
+                lock.withLock { self.isOn = false }
+                start()
+            }
+        }
+        lock.withLock { self.engine = engine }
+        return engine
+    }
+
+    private func startPattern() throws {
+        let engine = try makeEngine()
+        try engine.start()
+        let event = CHHapticEvent(
+            eventType: .hapticContinuous,
+            parameters: [
+                CHHapticEventParameter(parameterID: .hapticIntensity, value: 0.8),
+                CHHapticEventParameter(parameterID: .hapticSharpness, value: 0.4),
+            ],
+            relativeTime: 0, duration: 30)
+        let pattern = try CHHapticPattern(events: [event], parameters: [])
+        let player = try engine.makeAdvancedPlayer(with: pattern)
+        player.loopEnabled = true
+        lock.withLock { self.player = player }
+        try player.start(atTime: CHHapticTimeImmediate)
+    }
+
+    private func startFallback() {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now(), repeating: 0.5)
+        timer.setEventHandler { AudioServicesPlaySystemSound(kSystemSoundID_Vibrate) }
+        lock.withLock { fallbackTimer = timer }
+        timer.resume()
+    }
+}
+
+/// The guide's vibration events on the phone: on at `hapticStart`, off at `hapticStop`, at
+/// completion and at the end.
+public struct HapticSink: FeedbackSink {
+    /// The vibration played.
+    public let haptics: HapticFeedback
+
+    /// A sink vibrating with `haptics`.
+    public init(haptics: HapticFeedback) { self.haptics = haptics }
+
+    public mutating func receive(_ event: TimedFeedbackEvent) {
+        switch event.event {
+        case .hapticStart: haptics.start()
+        case .hapticStop, .completed: haptics.stop()
+        default: break
+        }
+    }
+
+    public mutating func finish(at time: Double) { haptics.stop() }
+}
+#endif

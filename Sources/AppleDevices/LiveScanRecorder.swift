@@ -1,0 +1,169 @@
+#if os(iOS)
+import AppModel
+import Feedback
+import Foundation
+import Markers
+import Recording
+import Scanning
+import UIKit
+
+/// Records a scan on the phone: TrueDepth frames through the shared live pipeline
+/// (`LiveScan`: every frame written, the newest guided) with vibration and speech.
+///
+/// The camera's callback only submits frames; writing and guidance run in a detached task,
+/// off the main actor. Progress comes back to the main actor for the scan screen.
+@MainActor
+public final class LiveScanRecorder: ScanRecorder {
+    private let camera = TrueDepthCamera()
+    private let haptics: HapticFeedback
+    private let speech: SpeechOutput
+    private let layout: CapLayout
+    private var live: LiveScan?
+    private var running: Task<LiveScanStatistics, any Error>?
+
+    /// Statistics of the last finished scan (frames written, skipped by the guide, …).
+    public private(set) var lastStatistics: LiveScanStatistics?
+
+    /// A recorder for scans with `layout`'s cap.
+    public init(layout: CapLayout = .standard, haptics: HapticFeedback = HapticFeedback(), speech: SpeechOutput = SpeechOutput()) {
+        self.layout = layout
+        self.haptics = haptics
+        self.speech = speech
+    }
+
+    public func start(
+        writingTo url: URL, settings: FeedbackSettings, progress: @escaping @MainActor (ScanProgressReport) -> Void
+    ) async throws {
+        guard await CameraPermission.request() == .authorized else { throw CameraError.notAuthorized }
+        speech.activate()
+        UIApplication.shared.isIdleTimerDisabled = true
+        let camera = self.camera
+        camera.resetClock()
+        try await Self.offMain { try camera.start() }
+        // The header needs the camera's intrinsics: they come with the first frame.
+        guard let first = try await Self.firstFrame(from: camera, timeout: 3) else {
+            camera.stop()
+            UIApplication.shared.isIdleTimerDisabled = false
+            throw CameraError.noFrames
+        }
+        do {
+            try begin(with: first, writingTo: url, settings: settings, progress: progress)
+        } catch {
+            // Nothing is recorded: the camera and the idle timer go back to normal.
+            camera.stop()
+            UIApplication.shared.isIdleTimerDisabled = false
+            throw error
+        }
+    }
+
+    private func begin(
+        with first: RGBDFrame, writingTo url: URL, settings: FeedbackSettings,
+        progress: @escaping @MainActor (ScanProgressReport) -> Void
+    ) throws {
+        let camera = self.camera
+        let header = ScanHeader(
+            device: UIDevice.current.model, appVersion: HeadScanVersion.current,
+            colorIntrinsics: first.colorIntrinsics, depthIntrinsics: first.depthIntrinsics,
+            capLayoutName: layout.name, settings: Self.headerSettings(settings))
+        let writer = try ScanWriter(url: url, header: header)
+        let sinks: [any PipelineSink] = [
+            FeedbackEventSink(HapticSink(haptics: haptics)),
+            FeedbackEventSink(LiveSpeechSink(output: speech, settings: settings)),
+            ClosureSink { frame, guide in
+                let report = ScanProgressReport(
+                    percent: frame.update.progress.percent, colour: frame.update.progress.colour, completed: guide.completed)
+                Task { @MainActor in progress(report) }
+            },
+        ]
+        let guide = try FrameGuide(layout: layout, settings: settings, sinks: sinks)
+        let live = LiveScan(guide: guide, writer: writer)
+        self.live = live
+        running = Task.detached(priority: .userInitiated) { try await live.run() }
+        live.submit(first)
+        camera.onFrame = { live.submit($0) }
+    }
+
+    public func pause() async {
+        live?.pause()
+        haptics.stop()
+        speech.stop()
+        let camera = self.camera
+        try? await Self.offMain { camera.stop() }
+    }
+
+    public func resume() async throws {
+        let camera = self.camera
+        try await Self.offMain { try camera.start() }
+        live?.resume()
+    }
+
+    public func stop() async throws {
+        let camera = self.camera
+        camera.onFrame = nil
+        try? await Self.offMain { camera.stop() }
+        live?.end()
+        haptics.stop()
+        UIApplication.shared.isIdleTimerDisabled = false
+        defer {
+            live = nil
+            running = nil
+        }
+        if let running {
+            lastStatistics = try await running.value
+        }
+    }
+
+    /// The settings as the scan file's header records them.
+    nonisolated static func headerSettings(_ settings: FeedbackSettings) -> [String: String] {
+        [
+            "markerCount": "\(settings.markerCount)", "progressIncrement": settings.progressIncrement.rawValue,
+            "positionAudio": settings.positionAudio.rawValue, "phrasing": settings.phrasing.rawValue,
+            "language": settings.language.rawValue,
+        ]
+    }
+
+    /// Runs blocking camera work on a background queue.
+    nonisolated private static func offMain(_ work: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global(qos: .userInitiated).async {
+                do {
+                    try work()
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    /// The camera's first frame, or nil when none comes within `timeout` seconds.
+    nonisolated private static func firstFrame(from camera: TrueDepthCamera, timeout: Double) async throws -> RGBDFrame? {
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(timeout))
+            camera.stop()  // ends the wait with nil
+        }
+        defer { watchdog.cancel() }
+        return try await camera.nextFrame()
+    }
+}
+
+/// Vibration and speech for the demonstrations on the home and instructions screens.
+@MainActor
+public final class DeviceFeedbackPlayer: FeedbackPlayer {
+    private let haptics: HapticFeedback
+    private let speech: SpeechOutput
+
+    /// A player using the phone's vibration and voice.
+    public init(haptics: HapticFeedback = HapticFeedback(), speech: SpeechOutput = SpeechOutput()) {
+        self.haptics = haptics
+        self.speech = speech
+    }
+
+    public func playVibration() { haptics.pulse(seconds: 1) }
+
+    public func speak(_ text: String, language: Language) {
+        speech.activate()
+        speech.speak(text, language: language)
+    }
+}
+#endif
