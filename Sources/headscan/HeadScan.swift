@@ -7,13 +7,13 @@ struct HeadScan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "headscan",
         abstract: "Record, inspect and measure infant head scans (plagiocephaly).",
-        version: HeadScanVersion.current,
         discussion: """
             A scan is one .hscan file: colour and depth frames from the TrueDepth camera while \
             the operator walks around the infant. Start with `headscan demo`: it simulates a \
             guided scan, reconstructs and measures the head and writes a clinical report. \
             `headscan inspect FILE` shows what a recording holds.
             """,
+        version: HeadScanVersion.current,
         subcommands: [
             InspectCommand.self, ReplayCommand.self, GuideCommand.self, ExportCommand.self, ImportTUMCommand.self,
             SimulateCommand.self, SynthesizeCommand.self, DetectCommand.self, MarkersCommand.self, BenchCommand.self, ReconstructCommand.self,
