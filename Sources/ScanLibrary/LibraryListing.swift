@@ -22,6 +22,8 @@ public struct LibraryEntry: Sendable, Equatable {
     public var isMeasured: Bool
     /// Whether the reconstructed mesh exists.
     public var hasMesh: Bool
+    /// The parent's research decision: nil when not asked yet.
+    public var researchConsent: Bool?
     /// Documents that could not be read; the entry is listed all the same.
     public var problems: [ScanLibraryError]
 }

@@ -38,6 +38,7 @@ extension ScanLibrary {
         }
         let patient = read(PatientRecord.self)
         let annotations = read(AnnotationsRecord.self)
+        let consent = read(ConsentRecord.self)
         // Read only to report damage; their presence is what the listing shows.
         _ = read(RatingRecord.self)
         _ = read(MeasurementRecord.self)
@@ -45,7 +46,8 @@ extension ScanLibrary {
         return LibraryEntry(
             session: session, hasScan: has(session.scanURL), patientID: patient?.patientID,
             isRated: has(session.ratingURL), annotationStatus: annotations?.isComplete == true ? .allSet : .toDo,
-            isMeasured: has(session.measurementURL), hasMesh: has(session.meshURL), problems: problems)
+            isMeasured: has(session.measurementURL), hasMesh: has(session.meshURL), researchConsent: consent?.researchUse,
+            problems: problems)
     }
 
     /// The patient IDs in use, from every readable `patient.json` and every session named by

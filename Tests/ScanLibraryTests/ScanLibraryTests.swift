@@ -193,3 +193,19 @@ struct ScanLibraryTests {
 
 let headLandmarks = HeadLandmarks(
     nasion: [0, 0.08, 0.02], noseTip: [0, 0.1, -0.01], leftTragion: [-0.06, 0, 0], rightTragion: [0.06, 0, 0])
+
+struct ConsentTests {
+    @Test func consentIsRecordedAndListed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let lib = ScanLibrary(root: folder.url)
+        let session = try lib.createSession(date: Date(timeIntervalSince1970: 1_714_559_400))
+        #expect(try lib.consent(in: session) == nil)
+        #expect(try lib.list().entries.first?.researchConsent == nil)
+        try lib.saveConsent(ConsentRecord(researchUse: true, decidedAt: Date(timeIntervalSince1970: 1_714_559_500), recordedBy: "test"), in: session)
+        #expect(try lib.consent(in: session)?.researchUse == true)
+        #expect(try lib.list().entries.first?.researchConsent == true)
+        try lib.saveConsent(ConsentRecord(researchUse: false, decidedAt: Date(timeIntervalSince1970: 1_714_559_600), recordedBy: "test"), in: session)
+        #expect(try lib.list().entries.first?.researchConsent == false)
+    }
+}
