@@ -52,10 +52,12 @@ public enum AppScreen {
     case rating(ScanRatingModel)
     case replaySelection(ReplaySelectionModel)
     case replay(ReplayModel, over: ReplaySelectionModel)
-    case results(ResultsModel, over: ReplaySelectionModel)
     case files(FilesModel)
     case rename(RenameModel, over: FilesModel)
     case settings(SettingsModel)
+    case onboarding(OnboardingModel)
+    case consent(ConsentModel)
+    case results(ResultsModel, over: ReplaySelectionModel)
 }
 
 /// The app's navigation: Scan → patient data → rating → home, and the other screens from
@@ -84,6 +86,11 @@ public final class AppFlowModel {
         strings = texts
         home = HomeModel(storage: dependencies.storage, thermal: dependencies.thermal, player: dependencies.player, strings: texts)
         home.onOpen = { [unowned self] in self.open($0) }
+        if OnboardingModel.isNeeded(dependencies.settings.store) {
+            let onboarding = OnboardingModel(store: dependencies.settings.store, strings: texts)
+            onboarding.onFinished = { [unowned self] in goHome() }
+            screen = .onboarding(onboarding)
+        }
     }
 
     /// Back to home, refreshing its status.
@@ -116,9 +123,13 @@ public final class AppFlowModel {
         let model = PatientDataModel(session: session, library: deps.library, clock: deps.clock, strings: strings)
         model.onAborted = { [unowned self] in goHome() }
         model.onSaved = { [unowned self] saved in
-            let rating = ScanRatingModel(session: saved, library: deps.library, settings: settings, clock: deps.clock, strings: strings)
-            rating.onFinished = { [unowned self] in goHome() }
-            screen = .rating(rating)
+            let consent = ConsentModel(session: saved, library: deps.library, clock: deps.clock, strings: strings)
+            consent.onDecided = { [unowned self] _ in
+                let rating = ScanRatingModel(session: saved, library: deps.library, settings: settings, clock: deps.clock, strings: strings)
+                rating.onFinished = { [unowned self] in goHome() }
+                screen = .rating(rating)
+            }
+            screen = .consent(consent)
         }
         return model
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Observation
 import ScanLibrary
 
@@ -116,6 +117,16 @@ public final class FilesModel {
         reload()
     }
 
+    /// Packs a session into a zip file in `folder` to share; nil with a message when it fails.
+    public func archive(_ row: FileRow, into folder: URL) -> URL? {
+        do {
+            return try SessionArchive.write(row.session, to: folder.appendingPathComponent(row.id + ".zip"))
+        } catch {
+            message = strings(.filesArchiveFailed, error.description)
+            return nil
+        }
+    }
+
     private func status(_ entry: LibraryEntry) -> String {
         var parts: [String] = []
         if !entry.hasScan { parts.append(strings(.filesNoScan)) }
@@ -123,6 +134,11 @@ public final class FilesModel {
         if entry.isRated { parts.append(strings(.filesRated)) }
         parts.append(entry.annotationStatus == .allSet ? strings(.tagAllSet) : strings(.tagToDo))
         if entry.isMeasured { parts.append(strings(.filesMeasured)) }
+        switch entry.researchConsent {
+        case true?: parts.append(strings(.filesConsentYes))
+        case false?: parts.append(strings(.filesConsentNo))
+        case nil: parts.append(strings(.filesConsentOpen))
+        }
         return parts.joined(separator: " · ")
     }
 }

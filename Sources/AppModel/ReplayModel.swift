@@ -1,4 +1,5 @@
 import Feedback
+import Markers
 import Observation
 import ScanLibrary
 
@@ -207,6 +208,26 @@ public final class ReplayModel {
 }
 
 extension Strings {
+    /// A head region's name.
+    func regionName(_ region: HeadRegion) -> String {
+        switch region {
+        case .front: self(.regionFront)
+        case .left: self(.regionLeft)
+        case .right: self(.regionRight)
+        case .back: self(.regionBack)
+        case .top: self(.regionTop)
+        }
+    }
+
+    /// The face's or an ear's name.
+    func featureName(_ feature: HeadFeature) -> String {
+        switch feature {
+        case .face: self(.featureFace)
+        case .leftEar: self(.featureLeftEar)
+        case .rightEar: self(.featureRightEar)
+        }
+    }
+
     /// A landmark's name.
     func landmarkName(_ landmark: Landmark) -> String {
         switch landmark {

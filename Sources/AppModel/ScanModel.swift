@@ -1,4 +1,5 @@
 import Feedback
+import Markers
 import Foundation
 import Observation
 import ScanLibrary
@@ -167,6 +168,24 @@ public final class ScanModel {
     /// The system reported a new thermal state: alert while recording when it is too hot.
     public func thermalStateChanged(_ state: ThermalState) {
         if !state.allowsScanning, phase == .recording || phase == .ready { alert = .overheating }
+    }
+
+    /// What the scan captured, shown after it stopped: regions, ears and face, missing markers.
+    public var summary: [String] {
+        guard phase == .saved || phase == .stopping else { return [] }
+        let p = progress
+        var lines: [String] = []
+        if !p.completed { lines.append(strings(.summaryNotDone)) }
+        let missingRegions = HeadRegion.allCases.filter { !p.regionsCovered.contains($0) }
+        lines.append(strings(.summaryRegions, p.regionsCovered.map(strings.regionName).joined(separator: ", ")))
+        if !missingRegions.isEmpty { lines.append(strings(.summaryRegionsMissing, missingRegions.map(strings.regionName).joined(separator: ", "))) }
+        let missingFeatures = HeadFeature.allCases.filter { !p.featuresSeen.contains($0) }
+        lines.append(missingFeatures.isEmpty
+            ? strings(.summaryFeatures) : strings(.summaryFeaturesMissing, missingFeatures.map(strings.featureName).joined(separator: ", ")))
+        lines.append(p.missingMarkers.isEmpty
+            ? strings(.summaryAllMarkers)
+            : strings(.summaryMarkersMissing, String(p.missingMarkers.count), p.missingMarkers.map(String.init).joined(separator: ", ")))
+        return lines
     }
 
     /// Closes the screen, when allowed.

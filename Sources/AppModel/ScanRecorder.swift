@@ -1,4 +1,5 @@
 import Feedback
+import Markers
 import Foundation
 
 /// Records a scan: camera frames through the scan guide into the scan file, with feedback.
@@ -18,19 +19,38 @@ public protocol ScanRecorder: AnyObject {
     func stop() async throws
 }
 
-/// What the scan screen shows of the guide's progress.
+/// What the scan screen shows of the guide's progress, and the summary after the scan.
 public struct ScanProgressReport: Sendable, Equatable {
     /// Unique markers seen / markers on the cap, percent.
     public var percent: Int
-    /// Traffic-light colour of the progress bar.
+    /// Traffic-light colour of the progress bar by share of markers seen.
     public var colour: ProgressColour
-    /// Whether the guide announced completion.
+    /// Whether the guide announced completion ("done" was said).
     public var completed: Bool
+    /// Regions of the head covered so far.
+    public var regionsCovered: [HeadRegion]
+    /// Ears and face seen in the picture so far.
+    public var featuresSeen: [HeadFeature]
+    /// Cap markers never seen (fallen off, or not scanned yet).
+    public var missingMarkers: [Int]
 
     /// A report from its values.
-    public init(percent: Int, colour: ProgressColour, completed: Bool = false) {
+    public init(
+        percent: Int, colour: ProgressColour, completed: Bool = false, regionsCovered: [HeadRegion] = [],
+        featuresSeen: [HeadFeature] = [], missingMarkers: [Int] = []
+    ) {
         self.percent = percent
         self.colour = colour
         self.completed = completed
+        self.regionsCovered = regionsCovered
+        self.featuresSeen = featuresSeen
+        self.missingMarkers = missingMarkers
+    }
+
+    /// The bar's colour: green only once "done" was said, even when every marker was seen
+    /// (the guide may still wait for an ear or the face).
+    public var barColour: ProgressColour {
+        if completed { return .green }
+        return colour == .green ? .orange : colour
     }
 }

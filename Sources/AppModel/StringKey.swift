@@ -180,6 +180,38 @@ public enum StringKey: String, Sendable, CaseIterable {
     case resultsCalliperDiffers
     case resultsPicksDisagree
     case resultsAgeWeeks
+    case summaryRegions
+    case summaryRegionsMissing
+    case summaryFeatures
+    case summaryFeaturesMissing
+    case summaryMarkersMissing
+    case summaryAllMarkers
+    case summaryNotDone
+    case regionFront
+    case regionLeft
+    case regionRight
+    case regionBack
+    case regionTop
+    case featureFace
+    case featureLeftEar
+    case featureRightEar
+    case consentTitle
+    case consentQuestion
+    case consentYes
+    case consentNo
+    case consentSaveFailed
+    case onboardingWhatTitle
+    case onboardingWhatText
+    case onboardingHowTitle
+    case onboardingHowText
+    case onboardingDataTitle
+    case onboardingDataText
+    case onboardingNext
+    case onboardingStart
+    case filesConsentYes
+    case filesConsentNo
+    case filesConsentOpen
+    case filesArchiveFailed
     case patientLengthLabel
     case patientSave
     case patientTitle

@@ -70,8 +70,10 @@ public final class LiveScanRecorder: ScanRecorder {
             FeedbackEventSink(HapticSink(haptics: haptics)),
             FeedbackEventSink(LiveSpeechSink(output: speech, settings: settings)),
             ClosureSink { frame, guide in
+                let p = frame.update.progress
                 let report = ScanProgressReport(
-                    percent: frame.update.progress.percent, colour: frame.update.progress.colour, completed: guide.completed)
+                    percent: p.percent, colour: p.colour, completed: guide.completed, regionsCovered: p.regionsCovered,
+                    featuresSeen: p.featuresSeen, missingMarkers: guide.missingIDs)
                 Task { @MainActor in progress(report) }
             },
         ]

@@ -6,7 +6,8 @@ import Testing
 
 @MainActor
 struct AppFlowTests {
-    func makeFlow(_ lib: TestLibrary, store: InMemoryKeyValueStore = InMemoryKeyValueStore()) throws -> (AppFlowModel, TestClock) {
+    /// A flow whose introduction was seen already, unless `store` says otherwise.
+    func makeFlow(_ lib: TestLibrary, store: InMemoryKeyValueStore = InMemoryKeyValueStore([OnboardingModel.seenKey: .bool(true)])) throws -> (AppFlowModel, TestClock) {
         let clock = TestClock()
         let deps = AppDependencies(
             library: lib.library, settings: SettingsStore(store: store), storage: FakeStorage(freeBytes: 10_000_000_000),
@@ -30,6 +31,8 @@ struct AppFlowTests {
             patient.setText(text, for: field)
         }
         patient.save()
+        guard case .consent(let consent) = flow.screen else { Issue.record("expected the consent step"); return }
+        consent.decide(researchUse: true)
         guard case .rating(let rating) = flow.screen else { Issue.record("expected the rating"); return }
         rating.scanQuality = 4
         rating.save()
@@ -37,6 +40,25 @@ struct AppFlowTests {
         let entry = try #require(try lib.library.list().entries.first)
         #expect(entry.session.name.rawValue == "31_2024-05-01T10-30-00_Scan")
         #expect(entry.patientID == 31 && entry.isRated && entry.hasScan && entry.annotationStatus == .toDo)
+        #expect(entry.researchConsent == true)
+    }
+
+    @Test func theIntroductionShowsOnFirstLaunchOnly() throws {
+        let lib = TestLibrary()
+        defer { lib.cleanUp() }
+        let store = InMemoryKeyValueStore()
+        let (flow, _) = try makeFlow(lib, store: store)
+        guard case .onboarding(let intro) = flow.screen else { Issue.record("expected the introduction"); return }
+        #expect(intro.pages.count == 3)
+        #expect(intro.pages[2].text.contains("auf diesem Telefon"))
+        #expect(intro.buttonTitle == "Weiter")
+        intro.advance()
+        intro.advance()
+        #expect(intro.buttonTitle == "Los geht's")
+        intro.advance()
+        guard case .home = flow.screen else { Issue.record("expected home"); return }
+        let (again, _) = try makeFlow(lib, store: store)
+        guard case .home = again.screen else { Issue.record("the introduction showed twice"); return }
     }
 
     @Test func abortingThePatientDataDeletesTheScan() async throws {

@@ -1,0 +1,60 @@
+import AppModel
+import Feedback
+import Foundation
+import Markers
+import ScanLibrary
+import Testing
+
+@MainActor
+struct ScanSummaryAndFilesTests {
+    @Test func theBarTurnsGreenOnlyWhenDoneIsSaid() {
+        #expect(ScanProgressReport(percent: 100, colour: .green).barColour == .orange)
+        #expect(ScanProgressReport(percent: 93, colour: .orange, completed: true).barColour == .green)
+        #expect(ScanProgressReport(percent: 30, colour: .red).barColour == .red)
+    }
+
+    @Test func theSummarySaysWhatWasCapturedAndWhatIsMissing() async throws {
+        let lib = TestLibrary()
+        defer { lib.cleanUp() }
+        let recorder = FakeRecorder()
+        let model = ScanModel(
+            library: lib.library, recorder: recorder, storage: FakeStorage(freeBytes: 10_000_000_000), thermal: FakeThermal(),
+            settings: FeedbackSettings(), clock: TestClock(), strings: strings())
+        await model.record()
+        #expect(model.summary.isEmpty)
+        recorder.progress?(ScanProgressReport(
+            percent: 91, colour: .orange, completed: true, regionsCovered: [.front, .left, .right, .back, .top],
+            featuresSeen: [.face, .leftEar], missingMarkers: [12, 40]))
+        await model.stop()
+        #expect(model.summary == [
+            "Covered: forehead, left side, right side, back of the head, top of the head.",
+            "Not in the scan: right ear.",
+            "2 markers never seen: 12, 40.",
+        ])
+    }
+
+    @Test func filesShowConsentAndPackASessionAsAZip() throws {
+        let lib = TestLibrary()
+        defer { lib.cleanUp() }
+        let session = try lib.savedSession(id: 8)
+        try Data("a measured head".utf8).write(to: session.meshURL)
+        let files = FilesModel(library: lib.library, strings: strings())
+        #expect(files.rows.first?.status.contains("research: not asked") == true)
+        try lib.library.saveConsent(ConsentRecord(researchUse: false, decidedAt: Date(), recordedBy: "test"), in: session)
+        files.reload()
+        #expect(files.rows.first?.status.contains("research: no") == true)
+
+        let zip = try #require(files.archive(files.rows[0], into: lib.folder))
+        let unzipped = lib.folder.appendingPathComponent("unzipped")
+        try FileManager.default.createDirectory(at: unzipped, withIntermediateDirectories: true)
+        let unzip = Process()
+        unzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        unzip.arguments = ["python3", "-c", "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; z.extractall(sys.argv[2])", zip.path, unzipped.path]
+        try unzip.run()
+        unzip.waitUntilExit()
+        #expect(unzip.terminationStatus == 0, "python's zipfile reads the archive and every CRC matches")
+        let copy = unzipped.appendingPathComponent(session.name.rawValue)
+        #expect(try Data(contentsOf: copy.appendingPathComponent("head.ply")) == Data("a measured head".utf8))
+        #expect(try Data(contentsOf: copy.appendingPathComponent("consent.json")) == Data(contentsOf: session.url.appendingPathComponent("consent.json")))
+    }
+}
