@@ -1,4 +1,5 @@
 import AppModel
+import Foundation
 import Feedback
 import SwiftUI
 
@@ -7,6 +8,8 @@ struct FilesView: View {
     let model: FilesModel
     let strings: Strings
     let close: () -> Void
+    /// The zip just packed, offered in the share sheet.
+    @State private var zip: URL?
 
     var body: some View {
         List {
@@ -24,14 +27,19 @@ struct FilesView: View {
                     }
                     Spacer()
                     if !model.isEditing {
-                        // The whole session folder, for researchers without a Mac at hand.
-                        ShareLink(item: row.session.url) { Image(systemName: "square.and.arrow.up") }
+                        // The session as one zip file, for researchers without a Mac at hand.
+                        Button { zip = model.archive(row, into: FileManager.default.temporaryDirectory) } label: {
+                            Image(systemName: "square.and.arrow.up")
+                        }
                     }
                 }
                 .contentShape(Rectangle())
                 .onTapGesture { if model.isEditing { model.toggleSelection(row) } }
             }
             ForEach(model.strays, id: \.self) { Text($0).font(.caption).foregroundStyle(.secondary) }
+        }
+        .sheet(isPresented: Binding(get: { zip != nil }, set: { if !$0 { zip = nil } })) {
+            if let zip { ShareLink(item: zip) { Label(zip.lastPathComponent, systemImage: "doc.zipper") }.padding() }
         }
         .onAppear { model.reload() }
         .toolbar {

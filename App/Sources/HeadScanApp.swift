@@ -83,6 +83,8 @@ struct RootView: View {
         case .files(let model): FilesView(model: model, strings: strings, close: flow.goHome)
         case .rename(let model, _): RenameView(model: model, strings: strings)
         case .settings(let model): SettingsView(model: model, strings: strings, close: flow.goHome)
+        case .onboarding(let model): OnboardingView(model: model)
+        case .consent(let model): ConsentView(model: model)
         }
     }
 }

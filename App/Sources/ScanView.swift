@@ -49,10 +49,11 @@ struct ScanView: View {
             MarkerCloudPlaceholder(progress: model.progress.percent)
                 .opacity(isDark ? 0.08 : 1)
             ProgressView(value: Double(model.progress.percent), total: 100)
-                .tint(model.progress.colour.color)
+                .tint(model.progress.barColour.color)
                 .scaleEffect(x: 1, y: 3)
             Text("\(model.progress.percent) %").monospacedDigit()
             if let confirmation = model.confirmation { Text(confirmation).font(.title.bold()) }
+            ForEach(model.summary, id: \.self) { Text($0).font(.callout) }
             HStack(spacing: 24) {
                 Button(model.primaryButtonTitle) { Task { await model.primaryAction() } }
                     .buttonStyle(.borderedProminent)
