@@ -121,9 +121,9 @@ public struct ClinicalReport: Sendable {
         timelineFacts = inputs.timeline.map(Self.timelineFacts) ?? []
         meshFile = inputs.meshFile
         meshHelp = [
-            "\(inputs.meshFile) is a triangle mesh in metres (PLY), in the head frame of the measurement.",
+            "\(inputs.meshFile) is a triangle mesh in metres (PLY), in the frame of the scan's first keyframe; measurement.json holds the landmarks in the same frame.",
             "Open it with MeshLab or CloudCompare, in Blender with File > Import > Stanford PLY, or on a Mac with Preview or Reality Composer.",
-            "Measure it again with: headscan measure \(inputs.meshFile) --landmarks annotations.json",
+            "Measure it again with: headscan measure \(inputs.meshFile) --landmarks measurement.json",
         ]
         notes = inputs.notes
         warnings = m.warnings.map(\.message)

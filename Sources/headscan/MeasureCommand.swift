@@ -84,7 +84,7 @@ struct MeasureCommand: ParsableCommand {
             decoder.dateDecodingStrategy = .iso8601
             if let annotations = try? decoder.decode(AnnotationsRecord.self, from: data) {
                 guard let points = annotations.headLandmarks else {
-                    throw ValidationError("the annotations place the landmarks in frames but not yet in 3D; measure the session with the app or give the points in metres")
+                    throw SessionFolderError("the annotations pick the landmarks on frames, not yet in 3D; measure the session with `headscan process SESSION_DIR` (it lifts the picks), or give measurement.json or points in metres")
                 }
                 return points
             }

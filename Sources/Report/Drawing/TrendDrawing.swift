@@ -34,7 +34,9 @@ enum TrendDrawing {
         let first = visits[0].date, last = visits[visits.count - 1].date
         let span = max(last.timeIntervalSince(first), 1)
         let maxCVAI = max(12, (visits.map(\.cvai).max() ?? 0) + 1)
-        func x(_ date: Date) -> Double { left + (width - left - right) * date.timeIntervalSince(first) / span }
+        // Points keep clear of the axis labels and the level names.
+        let inset = 24.0
+        func x(_ date: Date) -> Double { left + inset + (width - left - right - 2 * inset - 20) * date.timeIntervalSince(first) / span }
         func y(_ cvai: Double) -> Double { top + height * (1 - cvai / maxCVAI) }
         let label = RGBColor(hex: 0x555555)
         // CHOA bands from level 1 (below 3.5 %) to level 5 (above 11 %).
