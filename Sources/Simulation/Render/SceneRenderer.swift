@@ -134,13 +134,23 @@ final class SceneRenderer {
     private func paper(_ plane: StickerPlane, code: UInt64, pixel: Int) -> SIMD3<Float> {
         let x = Double(pixel % intrinsics.width), y = Double(pixel / intrinsics.width)
         let cells = markerCells + 4
+        func sample(_ sx: Int, _ sy: Int) -> (Double, Double)? {
+            plane.coordinates(of: SIMD3(
+                (x + (Double(sx) - 1.5) / 4 - intrinsics.cx) / intrinsics.fx,
+                (y + (Double(sy) - 1.5) / 4 - intrinsics.cy) / intrinsics.fy, 1))
+        }
+        // The plane maps the pixel's sample grid projectively, so the 16 samples lie inside the
+        // quadrilateral of the 4 outer ones: when those share one cell, or all lie off one side
+        // of the paper, so do the other 12, and the 16-sample average is known at once.
+        if let a = sample(0, 0), let b = sample(3, 0), let c = sample(0, 3), let d = sample(3, 3),
+            let uniform = uniformPaper(a, b, c, d, cells: cells, code: code)
+        {
+            return uniform
+        }
         var ink = 0, inside = 0
         for sy in 0..<4 {
             for sx in 0..<4 {
-                let ray = SIMD3(
-                    (x + (Double(sx) - 1.5) / 4 - intrinsics.cx) / intrinsics.fx,
-                    (y + (Double(sy) - 1.5) / 4 - intrinsics.cy) / intrinsics.fy, 1)
-                guard let (u, v) = plane.coordinates(of: ray) else { continue }
+                guard let (u, v) = sample(sx, sy) else { continue }
                 guard u >= 0, u < 1, v >= 0, v < 1 else { continue }
                 inside += 1
                 let column = Int(u * Double(cells)), row = Int(v * Double(cells))
@@ -149,6 +159,22 @@ final class SceneRenderer {
         }
         let paperShare = Float(inside) / 16, inkShare = Float(ink) / 16
         return Palette.ink * inkShare + Palette.paperWhite * (paperShare - inkShare) + Palette.fabric * (1 - paperShare)
+    }
+
+    /// The colour of a pixel whose four outer samples fall in one cell of the paper or all off
+    /// one side of it; nil when the pixel straddles an edge and needs every sample.
+    @inline(__always)
+    private func uniformPaper(
+        _ a: (Double, Double), _ b: (Double, Double), _ c: (Double, Double), _ d: (Double, Double), cells: Int, code: UInt64
+    ) -> SIMD3<Float>? {
+        let uLow = min(min(a.0, b.0), min(c.0, d.0)), uHigh = max(max(a.0, b.0), max(c.0, d.0))
+        let vLow = min(min(a.1, b.1), min(c.1, d.1)), vHigh = max(max(a.1, b.1), max(c.1, d.1))
+        if uHigh < 0 || uLow >= 1 || vHigh < 0 || vLow >= 1 { return Palette.fabric }
+        guard uLow >= 0, uHigh < 1, vLow >= 0, vHigh < 1 else { return nil }
+        let n = Double(cells)
+        let column = Int(uLow * n), row = Int(vLow * n)
+        guard Int(uHigh * n) == column, Int(vHigh * n) == row else { return nil }
+        return !blankStickers && isInk(row: row, column: column, code: code) ? Palette.ink : Palette.paperWhite
     }
 
     /// Whether a cell of the paper (white margin, black border, code bits) is printed black.
