@@ -55,7 +55,7 @@ let package = Package(
         .target(
             name: "Markers", dependencies: ["Geometry", "Imaging"],
             exclude: ["Dictionaries/generate_dictionaries.py"]),
-        .target(name: "Recording", dependencies: ["Geometry", "Imaging"]),
+        .target(name: "Recording", dependencies: ["Geometry", "Imaging", "Markers"]),
         .target(name: "Simulation", dependencies: ["Geometry", "Imaging", "Markers", "Recording", "Feedback", "Scanning"]),
         .target(name: "Feedback", dependencies: ["Geometry", "Imaging", "Markers"]),
         .target(name: "Scanning", dependencies: ["Feedback", "Markers", "Recording"]),
