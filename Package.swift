@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "Geometry", "Markers", "Recording", "Simulation", "Imaging"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "MarkersTests", dependencies: ["Markers", "Imaging", "Geometry"]),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Imaging"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Imaging", "Markers"]),
         .testTarget(name: "CephalometryTests", dependencies: ["Cephalometry", "Geometry", "Simulation", "Recording", "Imaging"]),
         .testTarget(name: "FeedbackTests", dependencies: ["Feedback", "Markers", "Simulation", "Geometry", "Scanning"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Cephalometry", "Feedback", "Geometry", "Simulation"]),
