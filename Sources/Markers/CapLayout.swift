@@ -124,7 +124,9 @@ public struct CapLayout: Sendable, Hashable, Codable {
         var outside: [Int] = []
         for marker in markers {
             if !seen.insert(marker.id).inserted, !duplicates.contains(marker.id) { duplicates.append(marker.id) }
-            if let dictionary, marker.id < 0 || marker.id >= dictionary.count { outside.append(marker.id) }
+            if let dictionary, marker.id < 0 || marker.id >= dictionary.count, !outside.contains(marker.id) {
+                outside.append(marker.id)
+            }
             if let side = marker.sideMillimetres, !(side > 0) || !side.isFinite {
                 problems.append("marker \(marker.id): sideMillimetres must be positive, not \(side)")
             }
