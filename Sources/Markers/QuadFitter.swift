@@ -49,9 +49,18 @@ struct QuadFitter {
             guard let best else { return nil }
             order.insert(best.index, at: best.chain + 1)
         }
-        relax(points, corners: &order)
         let tolerance = max(minTolerance, accuracyRate * Double(n))
-        for k in 0..<4 where !fitsChord(points, from: order[k], to: order[(k + 1) % 4], tolerance: tolerance) {
+        func fits(_ order: [Int]) -> Bool {
+            (0..<4).allSatisfy { fitsChord(points, from: order[$0], to: order[($0 + 1) % 4], tolerance: tolerance) }
+        }
+        // The relaxed corners are the outline's; when a bump (occlusion, a blurred neighbour)
+        // draws a relaxed corner onto itself so that the sides no longer fit, the corners as
+        // first found may still fit.
+        var relaxed = order
+        relax(points, corners: &relaxed)
+        if fits(relaxed) {
+            order = relaxed
+        } else if !fits(order) {
             return nil
         }
         var corners = order.map { SIMD2<Double>(Double(points[$0].x), Double(points[$0].y)) }
