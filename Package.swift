@@ -56,7 +56,7 @@ let package = Package(
         .target(
             name: "Markers", dependencies: ["Geometry", "Imaging"],
             exclude: ["Dictionaries/generate_dictionaries.py"]),
-        .target(name: "Recording", dependencies: ["Geometry", "Imaging"]),
+        .target(name: "Recording", dependencies: ["Geometry", "Imaging", "Markers"]),
         .target(name: "Simulation", dependencies: ["Geometry", "Imaging", "Markers", "Recording", "Feedback", "Scanning"]),
         .target(name: "Feedback", dependencies: ["Geometry", "Imaging", "Markers"]),
         .target(name: "Scanning", dependencies: ["Feedback", "Markers", "Recording"]),
@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "Geometry", "Markers", "Recording", "Simulation", "Imaging"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "MarkersTests", dependencies: ["Markers", "Imaging", "Geometry"]),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Imaging"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Imaging", "Markers"]),
         .testTarget(name: "CephalometryTests", dependencies: ["Cephalometry", "Geometry", "Simulation", "Recording", "Imaging"]),
         .testTarget(name: "FeedbackTests", dependencies: ["Feedback", "Markers", "Simulation", "Geometry", "Scanning"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Cephalometry", "Feedback", "Geometry", "Simulation"]),

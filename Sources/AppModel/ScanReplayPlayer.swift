@@ -19,7 +19,7 @@ public final class ScanReplayPlayer: ReplayPlayer {
     /// unless `layout` is given.
     public init(url: URL, settings: FeedbackSettings, layout: CapLayout? = nil) throws {
         reader = try ScanReader(url: url)
-        self.layout = try layout ?? CapLayout.named(reader.header.capLayoutName)
+        self.layout = try layout ?? reader.header.layout()
         self.settings = settings
         guide = try FrameGuide(layout: self.layout, settings: settings)
     }

@@ -21,6 +21,10 @@ struct BitReader {
         var contrast: Double
         /// Inner cells whose mean lay close to the threshold (within a tenth of the contrast).
         var uncertainBits: Int
+        /// Mean distance of the inner cells from the threshold, in gray levels.
+        var meanMargin: Double
+        /// Smallest distance of an inner cell from the threshold, in gray levels.
+        var minMargin: Double
     }
 
     /// Reads the candidate with `corners` (clockwise on screen), or nil for degenerate corners.
@@ -75,17 +79,22 @@ struct BitReader {
             for value in border where value > threshold { borderErrors += 1 }
             var code: UInt64 = 0
             var uncertain = 0
+            var marginSum = 0.0, marginMin = Double.infinity
             let margin = 0.1 * contrast
             for row in 1...markerSize {
                 for column in 1...markerSize {
                     let value = means[row * cells + column]
                     code = code << 1 | (value > threshold ? 1 : 0)
-                    if abs(value - threshold) < margin { uncertain += 1 }
+                    let distance = abs(value - threshold)
+                    if distance < margin { uncertain += 1 }
+                    marginSum += distance
+                    marginMin = min(marginMin, distance)
                 }
             }
             return Reading(
                 code: code, borderErrors: borderErrors, borderCells: borderCount,
-                contrast: contrast, uncertainBits: uncertain)
+                contrast: contrast, uncertainBits: uncertain,
+                meanMargin: marginSum / Double(markerSize * markerSize), minMargin: marginMin)
         }
     }
 

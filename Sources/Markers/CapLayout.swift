@@ -5,17 +5,38 @@ public enum HeadRegion: String, Sendable, Hashable, Codable, CaseIterable {
     case front, left, right, back, top
 }
 
+/// Where a marker sits on the template head: the direction from the head's centre, as the
+/// simulator's head model uses it.
+public struct CapPlacement: Sendable, Hashable, Codable {
+    /// Angle around the head, degrees: 0 right ear, 90 forehead, 180 left ear, 270 back.
+    public var azimuthDegrees: Double
+    /// Angle above the ear-to-ear plane, degrees: 90 is the crown.
+    public var elevationDegrees: Double
+
+    /// A placement.
+    public init(azimuthDegrees: Double, elevationDegrees: Double) {
+        self.azimuthDegrees = azimuthDegrees
+        self.elevationDegrees = elevationDegrees
+    }
+}
+
 /// One marker on the cap.
 public struct CapMarker: Sendable, Hashable, Codable {
     /// Its ID in the cap's dictionary.
     public var id: Int
     /// The part of the head it covers.
     public var region: HeadRegion
+    /// Its printed side in millimetres when it differs from the cap's `markerSideMillimetres`.
+    public var sideMillimetres: Double?
+    /// Where it sits on the template head; without one, the region's next free spot is used.
+    public var placement: CapPlacement?
 
     /// A marker entry.
-    public init(id: Int, region: HeadRegion) {
+    public init(id: Int, region: HeadRegion, sideMillimetres: Double? = nil, placement: CapPlacement? = nil) {
         self.id = id
         self.region = region
+        self.sideMillimetres = sideMillimetres
+        self.placement = placement
     }
 }
 
@@ -50,6 +71,20 @@ public struct CapLayout: Sendable, Hashable, Codable {
         try MarkerDictionary.named(dictionaryName)
     }
 
+    /// Printed side of marker `id` in metres: its own size when the layout gives one.
+    public func side(of id: Int) -> Double {
+        (markers.first { $0.id == id }?.sideMillimetres).map { $0 / 1000 } ?? markerSide
+    }
+
+    /// Printed sides in metres of the markers whose size differs from `markerSide`, by ID.
+    public var sideOverrides: [Int: Double] {
+        var sides: [Int: Double] = [:]
+        for marker in markers {
+            if let mm = marker.sideMillimetres, mm != markerSideMillimetres { sides[marker.id] = mm / 1000 }
+        }
+        return sides
+    }
+
     /// The region of marker `id`, or nil when the cap has no such marker.
     public func region(of id: Int) -> HeadRegion? {
         markers.first { $0.id == id }?.region
@@ -60,21 +95,56 @@ public struct CapLayout: Sendable, Hashable, Codable {
         markers.filter { $0.region == region }.map(\.id)
     }
 
-    /// Checks that the dictionary exists, every ID is in it and appears once, and the size
-    /// is positive.
+    /// Checks that the dictionary exists, every ID is in it and appears once, and every size
+    /// is positive; throws with every problem found.
     public func validate() throws(MarkerError) {
-        let dictionary = try dictionary()
-        guard markerSideMillimetres > 0 else {
-            throw .invalidLayout("marker side must be positive, not \(markerSideMillimetres) mm")
+        let found = problems()
+        guard found.isEmpty else { throw .invalidLayout(found.joined(separator: "; ")) }
+    }
+
+    /// Everything wrong with the layout, each worded so it can be fixed in the file; empty
+    /// when it is usable.
+    public func problems() -> [String] {
+        var problems: [String] = []
+        if name.trimmingCharacters(in: .whitespaces).isEmpty { problems.append("the name is empty; give the cap a name") }
+        let dictionary: MarkerDictionary?
+        do {
+            dictionary = try self.dictionary()
+        } catch {
+            dictionary = nil
+            problems.append(
+                "dictionary \"\(dictionaryName)\" is unknown; use one of \(MarkerDictionary.predefinedNames.joined(separator: ", "))")
         }
-        guard !markers.isEmpty else { throw .invalidLayout("the cap has no markers") }
+        if !(markerSideMillimetres > 0) || !markerSideMillimetres.isFinite {
+            problems.append("markerSideMillimetres must be a positive number of millimetres, not \(markerSideMillimetres)")
+        }
+        if markers.isEmpty { problems.append("the cap has no markers; list at least one under \"markers\"") }
         var seen = Set<Int>()
+        var duplicates: [Int] = []
+        var outside: [Int] = []
         for marker in markers {
-            _ = try dictionary.code(id: marker.id)
-            guard seen.insert(marker.id).inserted else {
-                throw .invalidLayout("marker ID \(marker.id) appears more than once")
+            if !seen.insert(marker.id).inserted, !duplicates.contains(marker.id) { duplicates.append(marker.id) }
+            if let dictionary, marker.id < 0 || marker.id >= dictionary.count, !outside.contains(marker.id) {
+                outside.append(marker.id)
+            }
+            if let side = marker.sideMillimetres, !(side > 0) || !side.isFinite {
+                problems.append("marker \(marker.id): sideMillimetres must be positive, not \(side)")
+            }
+            if let placement = marker.placement {
+                if !(-90...90).contains(placement.elevationDegrees) {
+                    problems.append("marker \(marker.id): elevationDegrees must lie in -90...90, not \(placement.elevationDegrees)")
+                }
+                if !placement.azimuthDegrees.isFinite {
+                    problems.append("marker \(marker.id): azimuthDegrees must be a number")
+                }
             }
         }
+        for id in duplicates { problems.append("marker ID \(id) appears more than once") }
+        if let dictionary, !outside.isEmpty {
+            problems.append(
+                "marker IDs \(outside.map(String.init).joined(separator: ", ")) are not in dictionary \(dictionaryName), which has IDs 0-\(dictionary.count - 1)")
+        }
+        return problems
     }
 
     /// The cap used in the study: 57 markers of 4x4_100 (IDs 0-56), 14 mm, 12 each on the
@@ -101,11 +171,56 @@ public struct CapLayout: Sendable, Hashable, Codable {
             markers: try c.decode([CapMarker].self, forKey: .markers))
     }
 
-    /// Reads and validates a layout from JSON.
-    public static func decode(json: [UInt8]) throws -> CapLayout {
-        let layout = try JSONDecoder().decode(CapLayout.self, from: Data(json))
+    /// Reads and validates a layout from JSON; a malformed file is reported with the key or
+    /// value at fault.
+    public static func decode(json: [UInt8]) throws(MarkerError) -> CapLayout {
+        let layout: CapLayout
+        do {
+            layout = try JSONDecoder().decode(CapLayout.self, from: Data(json))
+        } catch let error as DecodingError {
+            throw .invalidLayout(describe(error))
+        } catch {
+            throw .invalidLayout("the file is not JSON (\(error.localizedDescription))")
+        }
         try layout.validate()
         return layout
+    }
+
+    /// A decoding error as a sentence about the file.
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            let text = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return text.isEmpty ? "the top level" : String(text.drop { $0 == "." })
+        }
+        let regions = HeadRegion.allCases.map(\.rawValue).joined(separator: ", ")
+        switch error {
+        case .keyNotFound(let key, let context):
+            let at = context.codingPath.isEmpty ? "" : " in \(path(context.codingPath))"
+            return "\"\(key.stringValue)\" is missing\(at); a layout needs name, dictionaryName, markerSideMillimetres and markers (each with id and region)"
+        case .typeMismatch(let type, let context):
+            return "\(path(context.codingPath)) should be \(describe(type))"
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)) is null but should be \(describe(type))"
+        case .dataCorrupted(let context):
+            if context.codingPath.last?.stringValue == "region" {
+                return "\(path(context.codingPath)) is not a head region; use one of \(regions)"
+            }
+            return context.codingPath.isEmpty
+                ? "the file is not valid JSON"
+                : "\(path(context.codingPath)) is invalid: \(context.debugDescription)"
+        @unknown default:
+            return "the file could not be read as a cap layout"
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type: "a whole number"
+        case is Double.Type: "a number"
+        case is [CapMarker].Type: "a list of markers"
+        default: "\(type)"
+        }
     }
 
     /// The layout as pretty-printed JSON with sorted keys.

@@ -31,6 +31,20 @@ public struct MarkerDetector: Sendable {
         }
     }
 
+    /// The markers in `image`, largest first, with what each stage did written to
+    /// `diagnostics` (slower: every rejected candidate is recorded).
+    public func detect(in image: GrayImage, diagnostics: inout DetectionDiagnostics) -> [DetectedMarker] {
+        guard image.width >= 8, image.height >= 8 else { return [] }
+        var scratch = Scratch()
+        scratch.diagnostics = DetectionDiagnostics()
+        let markers = image.pixels.withUnsafeBufferPointer { buffer in
+            let view = GrayImageView(pixels: buffer.baseAddress!, width: image.width, height: image.height)
+            return detect(in: view, scratch: &scratch)
+        }
+        diagnostics = scratch.diagnostics ?? DetectionDiagnostics()
+        return markers
+    }
+
     /// The markers in an RGBA image (converted to BT.601 luma first).
     public func detect(in image: RGBAImage) -> [DetectedMarker] {
         detect(in: image.grayscale())
@@ -41,6 +55,8 @@ public struct MarkerDetector: Sendable {
         var integral: [UInt32] = []
         var binary: [Int8] = []
         var contour: [SIMD2<Int32>] = []
+        /// Collected only when asked for.
+        var diagnostics: DetectionDiagnostics?
     }
 
     private func detect(in image: GrayImageView, scratch: inout Scratch) -> [DetectedMarker] {
@@ -49,9 +65,9 @@ public struct MarkerDetector: Sendable {
         let whole = PixelRegion(x: 0, y: 0, width: image.width, height: image.height)
         var rejected: [PixelRegion] = []
         let quads = candidates(in: image, region: whole, window: p.thresholdWindow, scratch: &scratch, rejected: &rejected)
-        var found = quads.compactMap { decode(image, quad: $0) }
+        var found = quads.compactMap { decode(image, quad: $0, diagnostics: &scratch.diagnostics) }
         found += recovered(in: image, around: rejected, outside: found, scratch: &scratch)
-        return removingNested(found)
+        return removingNested(found, diagnostics: &scratch.diagnostics)
     }
 
     /// Looks again with the smaller `recoveryWindow` around contours that were short enough
@@ -71,11 +87,12 @@ public struct MarkerDetector: Sendable {
             // nothing new.
             if searched.contains(where: { $0.contains(region) }) { continue }
             searched.append(region)
+            scratch.diagnostics?.recoveryRegions += 1
             let quads = candidates(in: image, region: region, window: parameters.recoveryWindow, scratch: &scratch, rejected: &none)
             for quad in quads {
                 let middle = quad.reduce(.zero, +) / 4
                 if found.contains(where: { contains($0.corners, middle) }) { continue }
-                if let marker = decode(image, quad: quad) { recovered.append(marker) }
+                if let marker = decode(image, quad: quad, diagnostics: &scratch.diagnostics) { recovered.append(marker) }
             }
         }
         return recovered
@@ -97,6 +114,7 @@ public struct MarkerDetector: Sendable {
         let tracer = ContourTracer(maxLength: maxPerimeter, minLength: max(8, p.minPerimeter))
         let fitter = QuadFitter(accuracyRate: p.polygonAccuracyRate, minTolerance: 1.0, minSideRate: p.minSideRate)
         var quads: [[SIMD2<Double>]] = []
+        var contours = 0
         let margin = p.minDistanceToBorder
         let maxX = Double(image.width - 1) - margin, maxY = Double(image.height - 1) - margin
         let origin = SIMD2(Int32(region.x), Int32(region.y))
@@ -106,6 +124,7 @@ public struct MarkerDetector: Sendable {
         ) { points in
             let box = boundingBox(points)
             if !isWhole && touchesEdge(box, of: region) { return }
+            contours += 1
             guard let quad = fitter.fit(points) else {
                 // Thin or long contours are texture: a marker they swallowed would make them
                 // at least a marker's side across in both directions.
@@ -119,33 +138,51 @@ public struct MarkerDetector: Sendable {
             }
             quads.append(quad)
         }
+        scratch.diagnostics?.contours += contours
+        scratch.diagnostics?.quadrilaterals += quads.count
         return quads
     }
 
     /// The marker read from a candidate quadrilateral, or nil when any check fails.
-    private func decode(_ image: GrayImageView, quad: [SIMD2<Double>]) -> DetectedMarker? {
+    private func decode(
+        _ image: GrayImageView, quad: [SIMD2<Double>], diagnostics: inout DetectionDiagnostics?
+    ) -> DetectedMarker? {
         let p = parameters
         let reader = BitReader(markerSize: dictionary.markerSize)
+        func reject(_ reason: DetectionDiagnostics.Reason, _ corners: [SIMD2<Double>], nearest: Int? = nil) -> DetectedMarker? {
+            diagnostics?.rejections.append(.init(corners: corners, reason: reason, nearestDistance: nearest))
+            return nil
+        }
         // Rough corners may be a pixel off, so this first look only asks for a dark
         // border; the code is read once the corners are refined.
-        guard let rough = reader.read(image, corners: quad),
-              rough.contrast >= p.minContrast,
-              Double(rough.borderErrors) <= 0.5 * Double(rough.borderCells)
-        else { return nil }
+        guard let rough = reader.read(image, corners: quad) else { return reject(.degenerate, quad) }
+        guard rough.contrast >= p.minContrast else { return reject(.lowContrast, quad) }
+        guard Double(rough.borderErrors) <= 0.5 * Double(rough.borderCells) else { return reject(.border, quad) }
+        diagnostics?.borderChecked += 1
         var corners = quad
         if p.refineCorners {
-            guard let refined = EdgeRefiner().refine(image, corners: quad, cells: dictionary.markerSize + 2) else { return nil }
+            guard let refined = EdgeRefiner().refine(image, corners: quad, cells: dictionary.markerSize + 2) else {
+                return reject(.refinement, quad)
+            }
             corners = refined
         }
+        diagnostics?.refined += 1
         let maxCorrection = Int(Double(dictionary.maxCorrectionBits) * p.errorCorrectionRate)
-        guard let reading = reader.read(image, corners: corners),
-              reading.contrast >= p.minContrast,
-              Double(reading.borderErrors) <= p.maxBorderErrorRate * Double(reading.borderCells),
-              let match = dictionary.identify(reading.code, maxDistance: maxCorrection)
-        else { return nil }
+        guard let reading = reader.read(image, corners: corners) else { return reject(.degenerate, corners) }
+        guard reading.contrast >= p.minContrast else { return reject(.lowContrast, corners) }
+        guard Double(reading.borderErrors) <= p.maxBorderErrorRate * Double(reading.borderCells) else {
+            return reject(.border, corners)
+        }
+        guard let match = dictionary.identify(reading.code, maxDistance: maxCorrection) else {
+            let nearest = diagnostics == nil ? nil : dictionary.identify(reading.code, maxDistance: 64)?.distance
+            return reject(.unknownCode, corners, nearest: nearest)
+        }
+        diagnostics?.decoded += 1
         // Corner i of the marker as drawn sits where the observation put corner i + rotation.
         let ordered = (0..<4).map { corners[($0 + match.rotation) % 4] }
-        return DetectedMarker(id: match.id, corners: ordered, correctedBits: match.distance)
+        return DetectedMarker(
+            id: match.id, corners: ordered, correctedBits: match.distance, decisionMargin: reading.meanMargin,
+            minimumMargin: reading.minMargin, contrast: reading.contrast)
     }
 
     /// The smallest region holding every point.
@@ -178,12 +215,17 @@ public struct MarkerDetector: Sendable {
 
     /// Drops detections whose centre lies inside a larger detection: a block of black data
     /// cells can itself look like a small marker.
-    private func removingNested(_ markers: [DetectedMarker]) -> [DetectedMarker] {
+    private func removingNested(_ markers: [DetectedMarker], diagnostics: inout DetectionDiagnostics?) -> [DetectedMarker] {
         let sorted = markers.sorted { $0.perimeter > $1.perimeter }
         var kept: [DetectedMarker] = []
-        for marker in sorted where !kept.contains(where: { contains($0.corners, marker.centre) }) {
-            kept.append(marker)
+        for marker in sorted {
+            if kept.contains(where: { contains($0.corners, marker.centre) }) {
+                diagnostics?.rejections.append(.init(corners: marker.corners, reason: .nested, nearestDistance: nil))
+            } else {
+                kept.append(marker)
+            }
         }
+        diagnostics?.reported = kept.count
         return kept
     }
 

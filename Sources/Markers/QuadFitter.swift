@@ -1,10 +1,19 @@
 /// Decides whether a traced contour is a convex quadrilateral and, if so, finds its corners.
 ///
-/// Instead of general Douglas–Peucker simplification, it looks for the four corners directly
-/// (the contour point farthest from an arbitrary one is a corner, and so is the point farthest
-/// from that), adds the two points farthest from the chords between corners, then checks
-/// that every contour point lies within the tolerance of the four sides. A few passes over
-/// the points, no per-point allocation.
+/// Instead of general Douglas–Peucker simplification, it looks for the four corners directly:
+/// the contour point farthest from the contour's centroid is a corner, and so is the point
+/// farthest from that; the two points farthest from the chords between corners are added;
+/// then each corner in turn is moved to the point of its stretch of contour farthest from
+/// the chord joining its two neighbours, until none moves (each move enlarges the
+/// quadrilateral, so this ends at the four true corners of a convex outline). Finally every
+/// contour point must lie within the tolerance of the four sides. A few passes over the
+/// points, no per-point allocation.
+///
+/// The relaxation matters for foreshortened markers, whose two first corners are neighbours
+/// rather than opposite: the third is then the point farthest from a side whose opposite side
+/// runs almost parallel to it, so any point along that side may win by the staircase of its
+/// pixels, and without relaxation the quadrilateral came out with a corner in the middle of a
+/// side and was rejected — depending on the raster orientation of the picture.
 struct QuadFitter {
     /// Largest allowed distance of a contour point from its side, as a fraction of the
     /// contour length (OpenCV's polygonalApproxAccuracyRate).
@@ -19,7 +28,12 @@ struct QuadFitter {
     func fit(_ points: UnsafeBufferPointer<SIMD2<Int32>>) -> [SIMD2<Double>]? {
         let n = points.count
         guard n >= 8 else { return nil }
-        let a = farthest(points, from: points[0])
+        // Start from the centroid, not from wherever the tracer began the contour, so the
+        // corners found do not depend on the raster's orientation.
+        var sum = SIMD2<Int64>.zero
+        for point in points { sum &+= SIMD2(Int64(point.x), Int64(point.y)) }
+        let centroid = SIMD2(Int32(truncatingIfNeeded: sum.x / Int64(n)), Int32(truncatingIfNeeded: sum.y / Int64(n)))
+        let a = farthest(points, from: centroid)
         let b = farthest(points, from: points[a])
         guard a != b else { return nil }
         // Both are corners, but for a strongly foreshortened marker they may be neighbours
@@ -36,7 +50,17 @@ struct QuadFitter {
             order.insert(best.index, at: best.chain + 1)
         }
         let tolerance = max(minTolerance, accuracyRate * Double(n))
-        for k in 0..<4 where !fitsChord(points, from: order[k], to: order[(k + 1) % 4], tolerance: tolerance) {
+        func fits(_ order: [Int]) -> Bool {
+            (0..<4).allSatisfy { fitsChord(points, from: order[$0], to: order[($0 + 1) % 4], tolerance: tolerance) }
+        }
+        // The relaxed corners are the outline's; when a bump (occlusion, a blurred neighbour)
+        // draws a relaxed corner onto itself so that the sides no longer fit, the corners as
+        // first found may still fit.
+        var relaxed = order
+        relax(points, corners: &relaxed)
+        if fits(relaxed) {
+            order = relaxed
+        } else if !fits(order) {
             return nil
         }
         var corners = order.map { SIMD2<Double>(Double(points[$0].x), Double(points[$0].y)) }
@@ -60,6 +84,29 @@ struct QuadFitter {
             let out = corner - centre
             let length = (out * out).sum().squareRoot()
             return length > 0 ? corner + out * (0.7 / length) : corner
+        }
+    }
+
+    /// Moves each corner to the point between its neighbours farthest from the chord joining
+    /// them, while any corner moves. Every move strictly enlarges the quadrilateral's area, so
+    /// it ends; a few passes suffice in practice.
+    private func relax(_ points: UnsafeBufferPointer<SIMD2<Int32>>, corners order: inout [Int]) {
+        for _ in 0..<8 {
+            var moved = false
+            for k in 0..<4 {
+                let previous = order[(k + 3) % 4], next = order[(k + 1) % 4]
+                guard let found = farthestFromChord(points, from: previous, to: next), found.index != order[k] else { continue }
+                let p = points[previous], q = points[next], current = points[order[k]]
+                let dx = Int64(q.x - p.x), dy = Int64(q.y - p.y)
+                let now = abs(dx * Int64(current.y - p.y) - dy * Int64(current.x - p.x))
+                let candidate = points[found.index]
+                let better = abs(dx * Int64(candidate.y - p.y) - dy * Int64(candidate.x - p.x))
+                if better > now {
+                    order[k] = found.index
+                    moved = true
+                }
+            }
+            if !moved { return }
         }
     }
 

@@ -95,7 +95,7 @@ public struct SessionProcessor: Sendable {
         let annotations = try library.annotations(in: session) ?? AnnotationsRecord()
         guard annotations.isComplete else { throw ProcessingError.missingPicks(annotations.missing) }
         let reader = try ScanReader(url: session.scanURL)
-        let layout = try CapLayout.named(reader.header.capLayoutName)
+        let layout = try reader.header.layout()
         let (record, mesh, reconstructed) = try reconstruction(session, reader: reader, layout: layout, progress: progress, isCancelled: isCancelled)
         if isCancelled() { throw ProcessingError.cancelled }
 

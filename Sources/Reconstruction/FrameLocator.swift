@@ -29,7 +29,7 @@ public struct FrameLocator: Sendable {
         self.map = map
         self.keyframes = keyframes
         detector = MarkerDetector(dictionary: try layout.dictionary())
-        lifter = MarkerLifter(markerSide: layout.markerSide)
+        lifter = MarkerLifter(layout: layout)
         validIDs = Set(layout.ids)
     }
 

@@ -33,6 +33,8 @@ public struct MarkerObservation: Sendable, Hashable {
 public struct MarkerLifter: Sendable {
     /// Printed side length of the markers, metres.
     public var markerSide: Double
+    /// Printed sides of the markers whose side differs from `markerSide`, metres, by ID.
+    public var sides: [Int: Double] = [:]
     /// Fewest depth pixels for a plane fit; below this PnP is used.
     public var minimumDepthPixels = 24
     /// Fraction of the quad (about its centre) sampled for the plane; the margin keeps clear
@@ -40,7 +42,18 @@ public struct MarkerLifter: Sendable {
     public var interiorFraction = 0.8
 
     /// A lifter for markers of the given side.
-    public init(markerSide: Double) { self.markerSide = markerSide }
+    public init(markerSide: Double, sides: [Int: Double] = [:]) {
+        self.markerSide = markerSide
+        self.sides = sides
+    }
+
+    /// A lifter for the markers of `layout`, each with its own printed side.
+    public init(layout: CapLayout) {
+        self.init(markerSide: layout.markerSide, sides: layout.sideOverrides)
+    }
+
+    /// The printed side of marker `id`, metres.
+    public func side(of id: Int) -> Double { sides[id] ?? markerSide }
 
     /// 3D corners of every detection; detections that fail both routes are left out.
     public func lift(
@@ -53,9 +66,10 @@ public struct MarkerLifter: Sendable {
             let rays = marker.corners.map { p in
                 SIMD3((p.x - colorIntrinsics.cx) / colorIntrinsics.fx, (p.y - colorIntrinsics.cy) / colorIntrinsics.fy, 1)
             }
-            if let corners = fromDepth(rays: rays, depth: depth, intrinsics: depthIntrinsics, scratch: &scratch) {
+            let side = side(of: marker.id)
+            if let corners = fromDepth(rays: rays, depth: depth, intrinsics: depthIntrinsics, side: side, scratch: &scratch) {
                 out.append(MarkerObservation(id: marker.id, pixels: marker.corners, corners: corners, fromDepth: true))
-            } else if let corners = fromImage(rays: rays) {
+            } else if let corners = fromImage(rays: rays, side: side) {
                 out.append(MarkerObservation(id: marker.id, pixels: marker.corners, corners: corners, fromDepth: false))
             }
         }
@@ -64,7 +78,7 @@ public struct MarkerLifter: Sendable {
 
     /// Plane through the depth inside the quad, then ray intersection; nil when depth is
     /// missing, the plane is not trustworthy or the result is not the printed size.
-    func fromDepth(rays: [SIMD3<Double>], depth: DepthImage, intrinsics k: CameraIntrinsics, scratch points: inout [SIMD3<Double>]) -> [SIMD3<Double>]? {
+    func fromDepth(rays: [SIMD3<Double>], depth: DepthImage, intrinsics k: CameraIntrinsics, side: Double, scratch points: inout [SIMD3<Double>]) -> [SIMD3<Double>]? {
         // The quad in depth pixels, shrunk about its centre.
         var quad = [SIMD2<Double>](repeating: .zero, count: 4)
         for i in 0..<4 { quad[i] = SIMD2(rays[i].x * k.fx + k.cx, rays[i].y * k.fy + k.cy) }
@@ -112,13 +126,13 @@ public struct MarkerLifter: Sendable {
             guard abs(denominator) > 0.25 * length(rays[i]) else { return nil }
             corners[i] = rays[i] * (dot(plane.normal, plane.point) / denominator)
         }
-        return hasPrintedSize(corners) ? corners : nil
+        return hasPrintedSize(corners, side: side) ? corners : nil
     }
 
     /// Planar pose from the homography between the printed square and the normalised image
     /// corners: `H ~ [r1 r2 t]`, so `H (X, Y, 1) / λ` is the corner in the camera frame.
-    func fromImage(rays: [SIMD3<Double>]) -> [SIMD3<Double>]? {
-        let h = markerSide / 2
+    func fromImage(rays: [SIMD3<Double>], side: Double) -> [SIMD3<Double>]? {
+        let h = side / 2
         let square: [SIMD2<Double>] = [SIMD2(-h, h), SIMD2(h, h), SIMD2(h, -h), SIMD2(-h, -h)]
         guard let homography = try? Homography.fit(from: square, to: rays.map { SIMD2($0.x, $0.y) }) else { return nil }
         let m = homography.matrix
@@ -131,10 +145,10 @@ public struct MarkerLifter: Sendable {
         return corners
     }
 
-    private func hasPrintedSize(_ corners: [SIMD3<Double>]) -> Bool {
+    private func hasPrintedSize(_ corners: [SIMD3<Double>], side printed: Double) -> Bool {
         for i in 0..<4 {
             let side = distance(corners[i], corners[(i + 1) % 4])
-            if abs(side - markerSide) > 0.15 * markerSide { return false }
+            if abs(side - printed) > 0.15 * printed { return false }
         }
         return true
     }

@@ -116,7 +116,7 @@ public struct Reconstructor: Sendable {
         var stats = ReconstructionStatistics()
         stats.framesTotal = frameCount
         let detector = MarkerDetector(dictionary: try layout.dictionary())
-        let lifter = MarkerLifter(markerSide: layout.markerSide)
+        let lifter = MarkerLifter(layout: layout)
         let validIDs = Set(layout.ids)
         let registration = FrameRegistration()
         var scratch: [SIMD3<Double>] = []

@@ -11,10 +11,16 @@ struct DetectCommand: ParsableCommand {
         discussion: """
             Corners are in pixels, pixel centres at integers (OpenCV's convention), in OpenCV's \
             order: the marker's top-left, top-right, bottom-right, bottom-left as drawn. \
-            `milliseconds` is the detection time alone, without reading the file.
+            `milliseconds` is the detection time alone, without reading the file. Each marker \
+            also carries how sure its reading is: `correctedBits` (bits that differed from the \
+            dictionary's code), `decisionMargin` (mean distance of its cells from the black/white \
+            threshold, in gray levels; below about 20 a wrong bit becomes likely) and \
+            `minimumMargin` (the cell closest to flipping). --diagnostics adds per-stage counts \
+            and every rejected candidate with its reason, for tuning.
 
             Examples:
               headscan detect frame.png --json
+              headscan detect frame.png --diagnostics
               headscan detect --batch list.txt --dictionary 4x4_100 --json   (one JSON line per image)
             """)
 
@@ -30,6 +36,9 @@ struct DetectCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Flag(help: "Also print per-stage candidate counts and the rejected candidates with their reasons.")
+    var diagnostics = false
+
     func validate() throws {
         guard (image == nil) != (batch == nil) else {
             throw ValidationError("give either one IMAGE or --batch LIST")
@@ -41,42 +50,82 @@ struct DetectCommand: ParsableCommand {
         if let batch {
             let list = try String(contentsOf: fileURL(batch), encoding: .utf8)
             for path in list.split(whereSeparator: \.isNewline).map(String.init) where !path.isEmpty {
-                let (markers, milliseconds) = try detect(path, with: detector)
-                print(jsonLine(markers, milliseconds: milliseconds, image: path))
+                let (markers, milliseconds, report) = try detect(path, with: detector)
+                print(jsonLine(markers, milliseconds: milliseconds, image: path, diagnostics: report))
             }
         } else if let image {
-            let (markers, milliseconds) = try detect(image, with: detector)
+            let (markers, milliseconds, report) = try detect(image, with: detector)
             if json {
-                print(jsonLine(markers, milliseconds: milliseconds, image: nil))
+                print(jsonLine(markers, milliseconds: milliseconds, image: nil, diagnostics: report))
             } else {
                 print("\(markers.count) markers in \(String(format: "%.2f", milliseconds)) ms")
                 for marker in markers.sorted(by: { $0.id < $1.id }) {
                     let corners = marker.corners.map { String(format: "(%.2f, %.2f)", $0.x, $0.y) }
-                    print("  id \(marker.id): \(corners.joined(separator: " "))")
+                    let sure = String(
+                        format: "margin %.0f (min %.0f), %d bits corrected", marker.decisionMargin,
+                        marker.minimumMargin, marker.correctedBits)
+                    print("  id \(marker.id): \(corners.joined(separator: " "))  \(sure)")
                 }
+                if let report { print(text(report)) }
             }
         }
     }
 
-    private func detect(_ path: String, with detector: MarkerDetector) throws -> ([DetectedMarker], Double) {
+    private func detect(
+        _ path: String, with detector: MarkerDetector
+    ) throws -> ([DetectedMarker], Double, DetectionDiagnostics?) {
         let bytes = Array(try Data(contentsOf: fileURL(path)))
         let gray = try ImageCodecs.system.decodeAny(bytes).grayscale()
         let clock = ContinuousClock()
         var markers: [DetectedMarker] = []
-        let elapsed = clock.measure { markers = detector.detect(in: gray) }
+        var report: DetectionDiagnostics?
+        let elapsed = clock.measure {
+            if diagnostics {
+                var collected = DetectionDiagnostics()
+                markers = detector.detect(in: gray, diagnostics: &collected)
+                report = collected
+            } else {
+                markers = detector.detect(in: gray)
+            }
+        }
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        return (markers, milliseconds)
+        return (markers, milliseconds, report)
+    }
+
+    private func text(_ report: DetectionDiagnostics) -> String {
+        var lines = [
+            "contours \(report.contours), quadrilaterals \(report.quadrilaterals), border checked \(report.borderChecked), "
+                + "refined \(report.refined), decoded \(report.decoded), reported \(report.reported), "
+                + "recovery regions \(report.recoveryRegions)"
+        ]
+        for rejection in report.rejections {
+            let corners = rejection.corners.map { String(format: "(%.1f, %.1f)", $0.x, $0.y) }.joined(separator: " ")
+            let nearest = rejection.nearestDistance.map { ", nearest code \($0) bits away" } ?? ""
+            lines.append("  rejected \(rejection.reason.rawValue)\(nearest): \(corners)")
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// The documented output, written by hand so the key order is exactly
-    /// `{"markers":[{"id":N,"corners":[[x,y],...]}],"milliseconds":T}`.
-    private func jsonLine(_ markers: [DetectedMarker], milliseconds: Double, image: String?) -> String {
+    /// `{"markers":[{"id":N,"corners":[[x,y],...],"correctedBits":B,"decisionMargin":M,"minimumMargin":m}],
+    /// "milliseconds":T}`, with `"diagnostics":{...}` last when asked for.
+    private func jsonLine(
+        _ markers: [DetectedMarker], milliseconds: Double, image: String?, diagnostics: DetectionDiagnostics?
+    ) -> String {
         let entries = markers.map { marker in
             let corners = marker.corners.map { "[\(number($0.x)),\(number($0.y))]" }.joined(separator: ",")
-            return "{\"id\":\(marker.id),\"corners\":[\(corners)]}"
+            return "{\"id\":\(marker.id),\"corners\":[\(corners)],\"correctedBits\":\(marker.correctedBits),"
+                + "\"decisionMargin\":\(number(marker.decisionMargin)),\"minimumMargin\":\(number(marker.minimumMargin))}"
         }
         let prefix = image.map { "{\"image\":\(quoted($0))," } ?? "{"
-        return prefix + "\"markers\":[\(entries.joined(separator: ","))],\"milliseconds\":\(number(milliseconds))}"
+        var line = prefix + "\"markers\":[\(entries.joined(separator: ","))],\"milliseconds\":\(number(milliseconds))"
+        if let diagnostics {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let data = (try? encoder.encode(diagnostics)) ?? Data("{}".utf8)
+            line += ",\"diagnostics\":" + String(decoding: data, as: UTF8.self)
+        }
+        return line + "}"
     }
 
     private func number(_ value: Double) -> String {

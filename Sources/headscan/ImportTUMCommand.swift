@@ -9,11 +9,16 @@ struct ImportTUMCommand: ParsableCommand {
         abstract: "Turn a TUM RGB-D folder into a scan file.",
         discussion: """
             Pairs colour and depth from associations.txt (or by nearest timestamps from \
-            rgb.txt and depth.txt). Camera models come from intrinsics.json when present, \
-            otherwise TUM's 640x480 default (fx = fy = 525).
+            rgb.txt and depth.txt). The camera model comes from --intrinsics FILE, else from \
+            intrinsics.json or camera_intrinsic.json in the folder, else TUM's 640x480 default \
+            (fx = fy = 525). Camera files may be HeadScan's intrinsics.json, Open3D's \
+            PinholeCameraIntrinsic JSON (width, height, column-major intrinsic_matrix) or a \
+            plain {fx, fy, cx, cy, width, height} object. Depth PNGs hold --depth-scale units \
+            per metre: 5000 for TUM (the default), 1000 for RealSense and Azure Kinect millimetres.
 
-            Example:
+            Examples:
               headscan import-tum scan-tum/ --out scan.hscan --color png
+              headscan import-tum realsense/ --intrinsics camera_intrinsic.json --depth-scale 1000 --out scan.hscan
             """)
 
     @Argument(help: "The TUM folder.")
@@ -21,6 +26,12 @@ struct ImportTUMCommand: ParsableCommand {
 
     @Option(help: "The scan file to create.")
     var out: String
+
+    @Option(help: "Camera file: HeadScan's intrinsics.json, Open3D's PinholeCameraIntrinsic JSON, or {fx, fy, cx, cy, width, height}.", completion: .file(extensions: ["json"]))
+    var intrinsics: String?
+
+    @Option(help: "Depth PNG units per metre: 5000 for TUM, 1000 for RealSense millimetres (default: the camera file's, else 5000).")
+    var depthScale: Float?
 
     @OptionGroup var colorOptions: ColorOptions
 
@@ -30,7 +41,9 @@ struct ImportTUMCommand: ParsableCommand {
     func run() throws {
         var bar = ProgressBar("Importing")
         let options = ScanWriter.Options(colorCodec: colorOptions.codec, overwrite: overwrite)
-        let count = try TUMImporter().importFolder(fileURL(folder), to: fileURL(out), options: options) {
+        let count = try TUMImporter().importFolder(
+            fileURL(folder), to: fileURL(out), options: options, cameraFile: intrinsics.map(fileURL), depthScale: depthScale
+        ) {
             bar.update($0, of: $1)
         }
         print("Imported \(count) frames into \(out)")

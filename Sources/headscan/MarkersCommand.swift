@@ -93,19 +93,62 @@ struct MarkersCommand: ParsableCommand {
         }
     }
 
-    /// `headscan markers cap`: the default cap layout as JSON.
+    /// `headscan markers cap`: the cap layout as JSON, or a check of a layout file.
     struct Cap: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "cap",
-            abstract: "Print the standard cap layout (dictionary, IDs, size, head regions) as JSON, or check one.")
+            abstract: "Print the built-in cap layout as JSON, or check a cap layout file.",
+            discussion: """
+                A cap layout file is JSON: name, dictionaryName (OpenCV's name without DICT_), \
+                markerSideMillimetres (printed side of the outer black border) and markers, each \
+                with id and region (front, left, right, back, top), optionally its own \
+                sideMillimetres and a placement on the template head (azimuthDegrees: 0 right \
+                ear, 90 forehead, 180 left ear, 270 back; elevationDegrees: 90 crown). Give it to \
+                simulate, demo, replay and reconstruct with --cap FILE; scans keep the layout \
+                they were recorded with.
 
-        @Option(help: "A cap layout JSON file to validate and print instead of the standard one.")
+                Examples:
+                  headscan markers cap --json > mycap.json
+                  headscan markers cap --check mycap.json
+                """)
+
+        @Flag(help: "Print the layout as JSON (the format of a layout file).")
+        var json = false
+
+        @Option(help: "A cap layout JSON file to validate; lists every problem found.", completion: .file(extensions: ["json"]))
+        var check: String?
+
+        @Option(help: "Print this layout file (validated) instead of the built-in one.", completion: .file(extensions: ["json"]))
         var file: String?
 
+        func validate() throws {
+            if check != nil, file != nil { throw ValidationError("give either --check FILE or --file FILE") }
+        }
+
         func run() throws {
-            let layout = try file.map { try CapLayout.decode(json: Array(try Data(contentsOf: fileURL($0)))) }
-                ?? CapLayout.standard
-            print(String(decoding: try layout.encodedJSON(), as: UTF8.self))
+            if let check {
+                let layout = try CapLayoutFile.read(check)
+                let dictionary = try layout.dictionary()
+                let regions = HeadRegion.allCases.map { "\($0.rawValue) \(layout.ids(in: $0).count)" }.joined(separator: ", ")
+                let sizes = Set(layout.markers.map { $0.sideMillimetres ?? layout.markerSideMillimetres }).sorted()
+                print("""
+                    \(check): cap layout "\(layout.name)" is valid: \(layout.markers.count) markers of \(dictionary.name), \
+                    \(sizes.map { String(format: "%g", $0) }.joined(separator: "/")) mm; \(regions)
+                    """)
+                return
+            }
+            let layout = try file.map(CapLayoutFile.read) ?? CapLayout.standard
+            if json {
+                print(String(decoding: try layout.encodedJSON(), as: UTF8.self))
+            } else {
+                let regions = HeadRegion.allCases.map { "  \($0.rawValue): \(layout.ids(in: $0).map(String.init).joined(separator: ", "))" }
+                print("""
+                    cap layout "\(layout.name)": \(layout.markers.count) markers of \(layout.dictionaryName), \
+                    \(String(format: "%g", layout.markerSideMillimetres)) mm
+                    \(regions.joined(separator: "\n"))
+                    (--json prints it as a layout file)
+                    """)
+            }
         }
     }
 }

@@ -36,6 +36,8 @@ struct ReconstructCommand: ParsableCommand {
     @Flag(help: "Write PLY as ASCII text.")
     var ascii = false
 
+    @OptionGroup var cap: CapOption
+
     @Option(help: "Write the marker map as JSON.")
     var markersOut: String?
 
@@ -80,7 +82,7 @@ struct ReconstructCommand: ParsableCommand {
         options.fuseColor = colors
         options.jointBundleIterations = jointIterations
         var bar = StagedProgressBar("Reconstructing")
-        let result = try Reconstructor(layout: .standard, options: options).reconstruct(
+        let result = try Reconstructor(layout: try cap.layout(for: reader.header), options: options).reconstruct(
             frameCount: reader.frameCount, frame: { try reader.frame(at: $0) },
             progress: { bar.update(stage: $0.stage, $0.done + 1, of: $0.total) })
         var outputFromMap = RigidTransform.identity

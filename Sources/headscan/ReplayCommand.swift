@@ -42,6 +42,8 @@ struct ReplayCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GuideOptions
 
+    @OptionGroup var cap: CapOption
+
     func validate() throws {
         if let speed, speed < 0 { throw ValidationError("--speed must be 0 or more") }
         if framesOnly, options.json || options.speech != nil || options.settings != nil {
@@ -78,7 +80,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     private func guide(reader: ScanReader, source: ReplaySource) async throws {
-        let layout = try CapLayout.named(reader.header.capLayoutName)
+        let layout = try cap.layout(for: reader.header)
         var settings = try options.loadSettings()
         if options.settings == nil { settings.markerSide = layout.markerSide }
         let session = try GuideSession(settings: settings, layout: layout, console: !options.json)

@@ -27,6 +27,7 @@ struct SimulateCommand: ParsableCommand {
 
             Examples:
               headscan simulate --out scan.hscan --truth scan.truth.json
+              headscan simulate --cap mycap.json --out scan.hscan   # the scan keeps the layout
               headscan simulate --library Scans --cvai 8      # then: headscan process Scans/new_…_Scan
               headscan simulate --scenario restless --cvai 8.5 --flat-side left --seconds 90 \\
                 --out restless.hscan --truth restless.truth.json
@@ -70,6 +71,8 @@ struct SimulateCommand: ParsableCommand {
 
     @OptionGroup var colorOptions: ColorOptions
 
+    @OptionGroup var cap: CapOption
+
     @Flag(help: "Replace output files that exist.")
     var overwrite = false
 
@@ -85,8 +88,8 @@ struct SimulateCommand: ParsableCommand {
     func run() throws {
         let head = HeadParameters(lengthMM: lengthMM, cranialIndex: cranialIndex, cvai: cvai, flatSide: FlatSide(rawValue: flatSide)!)
         let simulator = try Simulator(.init(
-            scenario: try Scenario.named(scenario), seed: seed, seconds: seconds, head: head, droppedMarkers: drop,
-            unreadableFrames: unreadableFrames))
+            scenario: try Scenario.named(scenario), seed: seed, seconds: seconds, head: head,
+            layout: try cap.layout() ?? .standard, droppedMarkers: drop, unreadableFrames: unreadableFrames))
         let scanLibrary = library.map { ScanLibrary(root: fileURL($0)) }
         let session = try scanLibrary?.createSession(date: Date())
         let scanURL = session?.scanURL ?? fileURL(out!)
@@ -119,7 +122,7 @@ struct SimulateCommand: ParsableCommand {
         let k = simulator.configuration.intrinsics
         return ScanHeader(
             device: "simulator", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
-            capLayoutName: simulator.configuration.layout.name, createdAt: Date(timeIntervalSince1970: 1_767_225_600),
+            layout: simulator.configuration.layout, createdAt: Date(timeIntervalSince1970: 1_767_225_600),
             metadata: ["scenario": scenario, "seed": "\(seed)", "cvai": "\(cvai)", "flatSide": flatSide,
                        "unreadableFrames": "\(unreadableFrames)", "droppedMarkers": "\(simulator.cap.dropped.count)"])
     }

@@ -80,6 +80,31 @@ struct MarkerLifterTests {
         #expect(blind.count == 1 && !blind[0].fromDepth)
         for (a, b) in zip(blind[0].corners, truth) { #expect(length(a - b) < 1e-6) }
     }
+
+    @Test func markersOfTheirOwnSizeAreLiftedAtThatSize() throws {
+        // A 25 mm marker on a cap of 14 mm markers: its own size in the layout makes it
+        // liftable; at the cap's size the depth route refuses it and PnP puts it too close.
+        let centre = SIMD3(0.001, 0.002, 0.35)
+        let h = 0.0125
+        let truth = [SIMD3(-h, h, 0), SIMD3(h, h, 0), SIMD3(h, -h, 0), SIMD3(-h, -h, 0)].map { $0 + centre }
+        let depth = DepthImage(width: k.width, height: k.height, repeating: Float(centre.z))
+        let detection = DetectedMarker(id: 40, corners: truth.map { k.project($0)! })
+        let layout = CapLayout(
+            name: "mixed", dictionaryName: "apriltag_36h11", markerSideMillimetres: 14,
+            markers: [CapMarker(id: 39, region: .top), CapMarker(id: 40, region: .top, sideMillimetres: 25)])
+        var scratch: [SIMD3<Double>] = []
+        let lifter = MarkerLifter(layout: layout)
+        #expect(lifter.side(of: 40) == 0.025 && lifter.side(of: 39) == 0.014)
+        let lifted = lifter.lift([detection], depth: depth, colorIntrinsics: k, depthIntrinsics: k, scratch: &scratch)
+        #expect(lifted.count == 1 && lifted[0].fromDepth)
+        for (a, b) in zip(lifted.first?.corners ?? [], truth) { #expect(length(a - b) < 2e-5) }
+        let blind = DepthImage(width: k.width, height: k.height, repeating: .nan)
+        let pnp = lifter.lift([detection], depth: blind, colorIntrinsics: k, depthIntrinsics: k, scratch: &scratch)
+        for (a, b) in zip(pnp.first?.corners ?? [], truth) { #expect(length(a - b) < 1e-6) }
+        let capSized = MarkerLifter(markerSide: 0.014)
+        let refused = capSized.lift([detection], depth: depth, colorIntrinsics: k, depthIntrinsics: k, scratch: &scratch)
+        #expect(refused.allSatisfy { !$0.fromDepth })
+    }
 }
 
 struct RegistrationTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import Markers
 
 /// What a scan file says about itself, written once at the start of the recording.
 public struct ScanHeader: Sendable, Codable, Equatable {
@@ -13,6 +14,9 @@ public struct ScanHeader: Sendable, Codable, Equatable {
     public var depthIntrinsics: CameraIntrinsics
     /// Name of the marker cap layout the infant wore.
     public var capLayoutName: String
+    /// The cap layout itself, so the scan stays readable when the layout file changes or is
+    /// gone; absent in files written before layouts were data (see `layout()`).
+    public var capLayout: CapLayout?
     /// The scan and feedback settings in force while recording, by name.
     public var settings: [String: String]
     /// When recording started.
@@ -23,9 +27,10 @@ public struct ScanHeader: Sendable, Codable, Equatable {
     /// A header from its parts; settings and metadata default to empty.
     public init(
         device: String, appVersion: String, colorIntrinsics: CameraIntrinsics,
-        depthIntrinsics: CameraIntrinsics, capLayoutName: String,
+        depthIntrinsics: CameraIntrinsics, capLayoutName: String, capLayout: CapLayout? = nil,
         settings: [String: String] = [:], createdAt: Date = Date(), metadata: [String: String] = [:]
     ) {
+        self.capLayout = capLayout
         self.device = device
         self.appVersion = appVersion
         self.colorIntrinsics = colorIntrinsics
@@ -34,6 +39,25 @@ public struct ScanHeader: Sendable, Codable, Equatable {
         self.settings = settings
         self.createdAt = createdAt
         self.metadata = metadata
+    }
+}
+
+extension ScanHeader {
+    /// A header for a scan made with `layout`, which it keeps.
+    public init(
+        device: String, appVersion: String, colorIntrinsics: CameraIntrinsics, depthIntrinsics: CameraIntrinsics,
+        layout: CapLayout, settings: [String: String] = [:], createdAt: Date = Date(), metadata: [String: String] = [:]
+    ) {
+        self.init(
+            device: device, appVersion: appVersion, colorIntrinsics: colorIntrinsics, depthIntrinsics: depthIntrinsics,
+            capLayoutName: layout.name, capLayout: layout, settings: settings, createdAt: createdAt, metadata: metadata)
+    }
+
+    /// The cap layout the scan was recorded with: the one the header keeps, or for older
+    /// files the built-in layout its name resolves to.
+    public func layout() throws(MarkerError) -> CapLayout {
+        if let capLayout { return capLayout }
+        return try CapLayout.named(capLayoutName)
     }
 }
 

@@ -16,6 +16,68 @@ public enum TUMFormat {
         public var depthScale: Float
         /// Unix time of the first frame, for turning TUM timestamps back into scan time.
         public var startTime: Double?
+
+        /// What a camera file gave: the cameras, and the depth scale and start time if it had them.
+        public struct Partial: Equatable, Sendable {
+            public var color: CameraIntrinsics
+            public var depth: CameraIntrinsics
+            public var depthScale: Float?
+            public var startTime: Double?
+        }
+    }
+
+    /// The camera file formats `cameraFile(_:path:)` reads, as named in messages.
+    public static let cameraFileFormats = [
+        "HeadScan's intrinsics.json (color, depth, depthScale)",
+        "Open3D's PinholeCameraIntrinsic JSON (width, height, intrinsic_matrix: 9 numbers, column-major)",
+        "a plain object {fx, fy, cx, cy, width, height}",
+    ]
+
+    /// The camera model in a camera file of any of `cameraFileFormats`; the depth camera is
+    /// taken to be the colour camera (registered depth) unless the file says otherwise, and
+    /// the depth scale and start time are nil unless it gives them.
+    public static func cameraFile(_ bytes: [UInt8], path: String) throws(TUMError) -> Intrinsics.Partial {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else {
+            throw .badCameraFile(path: path, reason: "it is not a JSON object")
+        }
+        if object["color"] != nil || object["depth"] != nil {
+            do {
+                let full = try JSONDecoder().decode(Intrinsics.self, from: Data(bytes))
+                return Intrinsics.Partial(color: full.color, depth: full.depth, depthScale: full.depthScale, startTime: full.startTime)
+            } catch {
+                throw .badCameraFile(path: path, reason: "it looks like HeadScan's intrinsics.json but \(error)")
+            }
+        }
+        func number(_ key: String) -> Double? { (object[key] as? NSNumber)?.doubleValue }
+        func size() throws(TUMError) -> (Int, Int) {
+            guard let width = number("width"), let height = number("height"), width >= 1, height >= 1,
+                width == width.rounded(), height == height.rounded()
+            else { throw .badCameraFile(path: path, reason: "width and height must be positive whole numbers of pixels") }
+            return (Int(width), Int(height))
+        }
+        if let matrix = object["intrinsic_matrix"] {
+            guard let values = (matrix as? [Any])?.compactMap({ ($0 as? NSNumber)?.doubleValue }), values.count == 9 else {
+                throw .badCameraFile(path: path, reason: "intrinsic_matrix must hold 9 numbers (Open3D's column-major 3x3)")
+            }
+            // Column-major: [fx, 0, 0, 0, fy, 0, cx, cy, 1].
+            let (fx, fy, cx, cy) = (values[0], values[4], values[6], values[7])
+            guard values[8] == 1, values[2] == 0, values[5] == 0, fx > 0, fy > 0 else {
+                throw .badCameraFile(
+                    path: path,
+                    reason: "intrinsic_matrix is not a camera matrix in Open3D's column-major order [fx, 0, 0, 0, fy, 0, cx, cy, 1]")
+            }
+            let (width, height) = try size()
+            let k = CameraIntrinsics(fx: fx, fy: fy, cx: cx, cy: cy, width: width, height: height)
+            return Intrinsics.Partial(color: k, depth: k, depthScale: nil, startTime: nil)
+        }
+        if let fx = number("fx"), let fy = number("fy"), let cx = number("cx"), let cy = number("cy") {
+            guard fx > 0, fy > 0 else { throw .badCameraFile(path: path, reason: "fx and fy must be positive") }
+            let (width, height) = try size()
+            let k = CameraIntrinsics(fx: fx, fy: fy, cx: cx, cy: cy, width: width, height: height)
+            return Intrinsics.Partial(color: k, depth: k, depthScale: number("depth_scale").map(Float.init), startTime: nil)
+        }
+        throw .badCameraFile(
+            path: path, reason: "it matches none of the formats read: \(cameraFileFormats.joined(separator: "; "))")
     }
 
     /// A file name for a timestamp, as TUM names them: seconds with six decimals.
@@ -41,12 +103,20 @@ public enum TUMError: Error, Equatable, CustomStringConvertible {
     case missing(String)
     /// An image has a layout the format does not allow.
     case badImage(path: String, reason: String)
+    /// A camera file could not be read as any of the accepted formats.
+    case badCameraFile(path: String, reason: String)
+    /// A depth scale that is not a positive number.
+    case badDepthScale(Float)
 
     public var description: String {
         switch self {
         case .outputNotEmpty(let path): "\(path) already exists and is not empty; choose a new folder"
         case .missing(let what): "TUM folder is missing \(what)"
         case .badImage(let path, let reason): "\(path): \(reason)"
+        case .badCameraFile(let path, let reason):
+            "\(path): cannot read the camera model: \(reason); fix the file or give another with --intrinsics"
+        case .badDepthScale(let scale):
+            "the depth scale must be a positive number of PNG units per metre (1000 for RealSense millimetres, 5000 for TUM), not \(scale)"
         }
     }
 }

@@ -18,17 +18,25 @@ public struct TUMImporter {
         self.imageCodec = imageCodec
     }
 
+    /// Camera files looked for in the folder when none is given: HeadScan's own, then the
+    /// name Open3D's reconstruction system uses.
+    public static let cameraFileNames = ["intrinsics.json", "camera_intrinsic.json"]
+
     /// Writes every pair of `folder` into a new scan at `output`; returns the frame count.
+    /// The camera model comes from `cameraFile`, else from the first of `cameraFileNames` in
+    /// the folder, else TUM's default; depth PNG units per metre from `depthScale`, else the
+    /// camera file, else TUM's 5000.
     @discardableResult
     public func importFolder(
-        _ folder: URL, to output: URL, options: ScanWriter.Options = .init(),
-        progress: (Int, Int) -> Void = { _, _ in }
+        _ folder: URL, to output: URL, options: ScanWriter.Options = .init(), cameraFile: URL? = nil,
+        depthScale: Float? = nil, progress: (Int, Int) -> Void = { _, _ in }
     ) throws -> Int {
+        if let depthScale, !(depthScale > 0) || !depthScale.isFinite { throw TUMError.badDepthScale(depthScale) }
         let pairs = try associations(in: folder)
         guard let first = pairs.first else { throw TUMError.missing("image pairs (the lists are empty)") }
-        let intrinsics = try readIntrinsics(folder)
+        let intrinsics = try readIntrinsics(folder, file: cameraFile)
         let start = intrinsics?.startTime ?? first.time
-        let scale = intrinsics?.depthScale ?? TUMFormat.depthScale
+        let scale = depthScale ?? intrinsics?.depthScale ?? TUMFormat.depthScale
         let header = ScanHeader(
             device: "TUM import", appVersion: HeadScanVersion.current,
             colorIntrinsics: intrinsics?.color ?? Self.defaultIntrinsics,
@@ -67,9 +75,17 @@ public struct TUMImporter {
         }
     }
 
-    private func readIntrinsics(_ folder: URL) throws -> TUMFormat.Intrinsics? {
-        guard let data = try? Data(contentsOf: folder.appendingPathComponent("intrinsics.json")) else { return nil }
-        return try JSONDecoder().decode(TUMFormat.Intrinsics.self, from: data)
+    private func readIntrinsics(_ folder: URL, file: URL?) throws -> TUMFormat.Intrinsics.Partial? {
+        if let file {
+            guard let data = try? Data(contentsOf: file) else { throw TUMError.missing("the camera file \(file.path)") }
+            return try TUMFormat.cameraFile(Array(data), path: file.path)
+        }
+        for name in Self.cameraFileNames {
+            if let data = try? Data(contentsOf: folder.appendingPathComponent(name)) {
+                return try TUMFormat.cameraFile(Array(data), path: name)
+            }
+        }
+        return nil
     }
 
     private func read(_ folder: URL, _ path: String) throws -> [UInt8] {

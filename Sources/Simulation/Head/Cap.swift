@@ -58,14 +58,21 @@ public struct Cap: Sendable {
         self.layout = layout
         self.dropped = layout.ids.filter(dropped.contains)
         var stickers: [MarkerSticker] = []
+        let deg = Double.pi / 180
         for region in HeadRegion.allCases {
-            let ids = layout.ids(in: region)
+            // Markers with a placement in the layout sit there; the others take the region's
+            // spots in order.
+            let placed = layout.markers.filter { $0.region == region && $0.placement != nil }
+            let free = layout.markers.filter { $0.region == region && $0.placement == nil }
             let spots = Self.spots(in: region)
-            guard ids.count <= spots.count else {
-                throw .invalidCap("\(ids.count) markers on the \(region) region; the cap has room for \(spots.count)")
+            guard free.count <= spots.count else {
+                throw .invalidCap(
+                    "\(free.count) markers without a placement on the \(region) region; the cap has room for \(spots.count) (give the others a placement)")
             }
-            for (id, spot) in zip(ids, spots) where !dropped.contains(id) {
-                stickers.append(Self.sticker(id: id, region: region, at: spot, on: head, side: layout.markerSide))
+            let chosen = placed.map { ($0, (phi: $0.placement!.azimuthDegrees * deg, psi: $0.placement!.elevationDegrees * deg)) }
+                + zip(free, spots).map { ($0, $1) }
+            for (marker, spot) in chosen where !dropped.contains(marker.id) {
+                stickers.append(Self.sticker(id: marker.id, region: region, at: spot, on: head, side: layout.side(of: marker.id)))
             }
         }
         self.stickers = stickers.sorted { $0.id < $1.id }

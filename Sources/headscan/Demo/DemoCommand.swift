@@ -37,6 +37,8 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Seed of every random choice; the same seed repeats the same scan.")
     var seed: UInt64 = 1
 
+    @OptionGroup var cap: CapOption
+
     @Option(help: "The scan library folder; created if missing.")
     var out = "headscan-demo"
 
@@ -82,7 +84,8 @@ struct DemoCommand: ParsableCommand {
         let clock = ContinuousClock()
         let started = clock.now
         let head = HeadParameters(cvai: cvai, flatSide: FlatSide(rawValue: flatSide)!)
-        let configuration = Simulator.Configuration(scenario: try Scenario.named(scenario), seed: seed, seconds: seconds, head: head)
+        let configuration = Simulator.Configuration(
+            scenario: try Scenario.named(scenario), seed: seed, seconds: seconds, head: head, layout: try cap.layout() ?? .standard)
         var simulator = try Simulator(configuration)
         let library = ScanLibrary(root: fileURL(out))
         let log = DemoLog(quiet: json)

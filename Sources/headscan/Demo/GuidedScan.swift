@@ -50,7 +50,7 @@ struct GuidedScan {
         let c = simulator.configuration
         return ScanHeader(
             device: "simulator (headscan demo)", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
-            capLayoutName: simulator.configuration.layout.name, createdAt: Date(),
+            layout: simulator.configuration.layout, createdAt: Date(),
             metadata: [
                 "scenario": c.scenario.rawValue, "seed": "\(c.seed)", "cvai": "\(c.head.cvai)",
                 "flatSide": c.head.flatSide.rawValue, "operator": "follows the feedback",
