@@ -77,7 +77,10 @@ let package = Package(
         // compile to nothing on Linux.
         .target(
             name: "AppleDevices",
-            dependencies: ["AppModel", "Feedback", "Scanning", "Recording", "Markers", "Imaging", "Geometry", "ScanLibrary"]),
+            dependencies: [
+                "AppModel", "Feedback", "Scanning", "Recording", "Markers", "Imaging", "Geometry", "ScanLibrary", "HeadGestures",
+                "RangeOfMotion",
+            ]),
         .executableTarget(
             name: "headscan",
             dependencies: [

@@ -32,6 +32,9 @@ mkdir -p "$MODULES"
 CACHE=${HEADSCAN_IOS_MODULE_CACHE:-$WORK/module-cache}
 
 COMMON=(-target "$TARGET" -sdk "$SDK" -swift-version 6 -module-cache-path "$CACHE" -I "$MODULES")
+# The driver turns on cross-import overlays for Apple targets (PhotosPicker lives in the
+# PhotosUI × SwiftUI overlay); the frontend called directly needs it said.
+COMMON+=(-enable-cross-import-overlays)
 # The frontend needs the toolchain's macro plugins (@Observable) named explicitly.
 if command -v xcrun >/dev/null 2>&1 && [ -z "${SWIFTC_IS_SET:-}" ]; then
     SWIFTC_PATH=$(xcrun --find swiftc)

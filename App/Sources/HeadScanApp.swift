@@ -1,5 +1,6 @@
 import AppModel
 import AppleDevices
+import RangeOfMotion
 import ScanLibrary
 import SwiftUI
 
@@ -28,6 +29,8 @@ struct HeadScanApp: App {
         // Scans live in Documents, visible in Finder and the Files app (UIFileSharingEnabled).
         let documents = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
         let library = ScanLibrary(root: documents)
+        // Knee measurements stay on the device, out of the scan folders.
+        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
         let dependencies = AppDependencies(
             library: library,
             settings: SettingsStore(store: UserDefaultsKeyValueStore()),
@@ -36,7 +39,9 @@ struct HeadScanApp: App {
             clock: SystemClock(),
             player: DeviceFeedbackPlayer(),
             makeRecorder: { LiveScanRecorder() },
-            makeReplayPlayer: { session, settings in try ScanReplayPlayer(url: session.scanURL, settings: settings) })
+            makeReplayPlayer: { session, settings in try ScanReplayPlayer(url: session.scanURL, settings: settings) },
+            poseSource: VisionPoseSource(),
+            kneeStore: RangeOfMotionStore(root: support.appendingPathComponent("Knee", isDirectory: true)))
         do {
             flow = try AppFlowModel(dependencies)
         } catch {
@@ -52,7 +57,7 @@ struct RootView: View {
     let thermal: LiveThermalMonitor
 
     var body: some View {
-        HomeView(model: flow.home, strings: flow.strings)
+        HomeView(model: flow.home, strings: flow.strings, problem: flow.problem)
             .fullScreenCover(isPresented: presented) { screen }
             .task {
                 for await state in thermal.changes() {
@@ -85,6 +90,9 @@ struct RootView: View {
         case .settings(let model): SettingsView(model: model, strings: strings, close: flow.goHome)
         case .onboarding(let model): OnboardingView(model: model)
         case .consent(let model): ConsentView(model: model)
+        case .kneePatient(let model): KneePatientView(model: model, strings: strings, close: flow.goHome)
+        case .knee(let model): KneeMeasurementView(model: model, strings: strings, close: flow.goHome)
+        case .gestures(let model): GestureDemoView(model: model, strings: strings, close: flow.goHome)
         }
     }
 }

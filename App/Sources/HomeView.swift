@@ -5,10 +5,13 @@ import SwiftUI
 struct HomeView: View {
     let model: HomeModel
     let strings: Strings
+    /// Why the last screen could not be opened.
+    var problem: String?
 
     var body: some View {
         NavigationStack {
             List {
+                if let problem { Text(problem).font(.footnote).foregroundStyle(.red) }
                 Section {
                     Label(model.storageText, systemImage: "internaldrive").foregroundStyle(model.storageColour.color)
                     if let warning = model.storageWarning { Text(warning).font(.footnote).foregroundStyle(.red) }
@@ -24,6 +27,10 @@ struct HomeView: View {
                     Button { model.open(.replay) } label: { Label(strings(.homeReplay), systemImage: "play.rectangle") }
                     Button { model.open(.files) } label: { Label(strings(.homeFiles), systemImage: "folder") }
                     Button { model.open(.settings) } label: { Label(strings(.homeSettings), systemImage: "gearshape") }
+                }
+                Section {
+                    Button { model.open(.knee) } label: { Label(strings(.homeKnee), systemImage: "figure.walk") }
+                    Button { model.open(.gestures) } label: { Label(strings(.homeGestures), systemImage: "face.smiling") }
                 }
             }
             .navigationTitle(strings(.homeTitle))

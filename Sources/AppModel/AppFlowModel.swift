@@ -1,5 +1,8 @@
 import Feedback
+import Foundation
+import HeadGestures
 import Observation
+import RangeOfMotion
 import ScanLibrary
 
 /// What the models need from the outside world; tests pass fakes.
@@ -22,15 +25,23 @@ public struct AppDependencies {
     public var makeReplayPlayer: @MainActor (ScanSession, FeedbackSettings) throws -> any ReplayPlayer
     /// Reconstruction and measurement of a session.
     public var processing: any SessionProcessing
+    /// The poses of a knee video (Vision on the phone; pose files elsewhere).
+    public var poseSource: any PoseSource
+    /// Where knee measurements are kept, one folder per patient.
+    public var kneeStore: RangeOfMotionStore
 
-    /// Dependencies from their parts; processing is the real one unless given.
+    /// Dependencies from their parts; processing is the real one unless given, knee
+    /// videos are read as pose files unless a pose source is given, and knee measurements
+    /// are kept in the library's hidden `.knee` folder unless a store is given.
     public init(
         library: ScanLibrary, settings: SettingsStore, storage: any StorageMonitor, thermal: any ThermalMonitor,
         clock: any AppClock, player: any FeedbackPlayer, makeRecorder: @escaping @MainActor () -> any ScanRecorder,
         makeReplayPlayer: @escaping @MainActor (ScanSession, FeedbackSettings) throws -> any ReplayPlayer,
-        processing: (any SessionProcessing)? = nil
+        processing: (any SessionProcessing)? = nil, poseSource: (any PoseSource)? = nil, kneeStore: RangeOfMotionStore? = nil
     ) {
         self.processing = processing ?? LiveSessionProcessing(library: library)
+        self.poseSource = poseSource ?? PoseFileSource()
+        self.kneeStore = kneeStore ?? RangeOfMotionStore(root: library.root.appendingPathComponent(".knee", isDirectory: true))
         self.library = library
         self.settings = settings
         self.storage = storage
@@ -58,6 +69,9 @@ public enum AppScreen {
     case onboarding(OnboardingModel)
     case consent(ConsentModel)
     case results(ResultsModel, over: ReplaySelectionModel)
+    case kneePatient(KneePatientModel)
+    case knee(KneeMeasurementModel)
+    case gestures(GestureDemoModel)
 }
 
 /// The app's navigation: Scan → patient data → rating → home, and the other screens from
@@ -107,7 +121,28 @@ public final class AppFlowModel {
         case .replay: screen = .replaySelection(makeReplaySelection())
         case .files: screen = .files(makeFiles())
         case .settings: screen = .settings(makeSettings())
+        case .knee: screen = .kneePatient(makeKneePatient())
+        case .gestures:
+            do throws(GestureError) {
+                screen = .gestures(try GestureDemoModel(strings: strings))
+            } catch {
+                problem = error.localizedDescription
+            }
         }
+    }
+
+    private func makeKneePatient() -> KneePatientModel {
+        let model = KneePatientModel(store: deps.kneeStore, strings: strings)
+        model.onChosen = { [unowned self] id in
+            do throws(RangeOfMotionError) {
+                screen = .knee(
+                    try KneeMeasurementModel(patientID: id, store: deps.kneeStore, source: deps.poseSource, clock: deps.clock, strings: strings))
+            } catch {
+                problem = error.localizedDescription
+                goHome()
+            }
+        }
+        return model
     }
 
     private func makeScan() -> ScanModel {

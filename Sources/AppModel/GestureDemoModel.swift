@@ -42,6 +42,9 @@ public final class GestureDemoModel {
     /// Searching, calibrating or tracking.
     public private(set) var state = TrackingState.searching
 
+    /// Why the camera gives no pictures; nil while it runs.
+    public private(set) var problem: String?
+
     /// Events the list keeps.
     public static let maxEntries = 8
 
@@ -75,8 +78,15 @@ public final class GestureDemoModel {
         }
     }
 
+    /// The list's heading.
+    public var lastEventsTitle: String { strings(.gestureLastEvents) }
+
+    /// The camera could not be started; `reason` says why.
+    public func cameraFailed(_ reason: String) { problem = strings(.gestureCameraFailed, reason) }
+
     /// Takes one frame of the face detector.
     public func receive(_ frame: FaceFrame) {
+        if problem != nil { problem = nil }
         lastTime = frame.time
         let size = frame.orientation.uprightSize(width: frame.width, height: frame.height)
         if size.width > 0, size.height > 0 { imageSize = SIMD2(Double(size.width), Double(size.height)) }

@@ -5,6 +5,10 @@ import ScanLibrary
 /// Where the home screen leads.
 public enum HomeDestination: Sendable, Equatable {
     case instructions, scan, replay, files, settings
+    /// The knee measurement, starting with whose knee.
+    case knee
+    /// The head-gesture demo.
+    case gestures
 }
 
 /// The home screen: free storage, thermal state, a test sound and the way to every screen.

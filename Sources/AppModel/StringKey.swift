@@ -290,4 +290,16 @@ public enum StringKey: String, Sendable, CaseIterable {
     case thermalFair
     case thermalNominal
     case thermalSerious
+    case gestureCameraFailed
+    case gestureLastEvents
+    case homeGestures
+    case homeKnee
+    case kneeBack
+    case kneeHistoryButton
+    case kneePatientField
+    case kneePatientKnown
+    case kneePatientTitle
+    case kneePickVideo
+    case kneeReportFailed
+    case kneeShareReport
 }

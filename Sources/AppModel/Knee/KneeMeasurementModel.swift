@@ -106,6 +106,52 @@ public final class KneeMeasurementModel {
         screen = .welcome
     }
 
+    /// One step back: instructions → welcome, side picker → instructions, result and
+    /// history → welcome.
+    public func back() {
+        switch screen {
+        case .welcome, .processing: return
+        case .instructions: screen = .welcome
+        case .sidePicker: screen = .instructions
+        case .result, .history: done()
+        }
+    }
+
+    /// Whether the failure alert offers to run the last video again.
+    public var canRetry: Bool { video != nil }
+
+    /// The picked video could not be handed over (the photo library refused it, say).
+    public func videoUnavailable(_ reason: String) {
+        fail(strings(.kneeFailedVideo, reason))
+    }
+
+    /// Closes the failure alert where it was shown; a failed processing goes back to the
+    /// side picker.
+    public func dismissFailure() {
+        if screen == .processing { return cancel() }
+        failure = nil
+    }
+
+    /// Writes the result's report into `directory` as
+    /// `knee-<side>_<patient>_<yyyy-MM-dd>.pdf` for the share sheet; nil (with the failure
+    /// shown) when it cannot be written.
+    public func exportReport(to directory: URL) -> URL? {
+        guard let result, let pdf = reportPDF() else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd"
+        let url = directory.appendingPathComponent(
+            "knee-\(result.analysis.side.rawValue)_\(patientID)_\(formatter.string(from: result.date)).pdf")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data(pdf).write(to: url, options: .atomic)
+            return url
+        } catch {
+            fail(strings(.kneeReportFailed, error.localizedDescription))
+            return nil
+        }
+    }
+
     /// The result's report as a PDF, to share.
     public func reportPDF() -> [UInt8]? {
         guard let result else { return nil }
