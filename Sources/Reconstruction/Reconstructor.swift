@@ -24,6 +24,9 @@ public struct ReconstructionOptions: Sendable {
     public var jointBundleIterations = 8
     /// Fuse colour into the volume and colour the mesh's vertices.
     public var fuseColor = false
+    /// Fuse the depth into a surface; false stops after the marker map and the poses, as
+    /// calibrating with a flat board needs (a plane has no head to fuse).
+    public var fuseSurface = true
 
     /// The defaults.
     public init() {}
@@ -191,6 +194,12 @@ public struct Reconstructor: Sendable {
         stats.keyframes = keyframes.count
         stats.markersMapped = map.corners.count
         stats.stageSeconds["bundleAdjustment"] = (clock.now - start).seconds
+
+        guard options.fuseSurface else {
+            let corners = map.corners.values.joined()
+            let centre = corners.reduce(SIMD3<Double>.zero, +) / Double(max(1, corners.count))
+            return Reconstruction(map: map, keyframes: keyframes, mesh: TriangleMesh(), region: HeadRegion(centre: centre, radius: 0), statistics: stats)
+        }
 
         // Stage 3: fusion.
         start = clock.now

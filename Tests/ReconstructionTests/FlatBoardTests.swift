@@ -1,0 +1,106 @@
+import Foundation
+import Geometry
+import Imaging
+import Markers
+import Recording
+import Testing
+import Reconstruction
+
+/// A flat board of AprilTag 36h11 markers of known geometry, seen by a depth camera from
+/// poses that sweep ±35° around it: what calibrating with a printed board gives. The map of
+/// the board and every keyframe's pose are compared with the truth.
+struct FlatBoardTests {
+    static let side = 0.030, gap = 0.010, columns = 4, rows = 3
+    static let k = CameraIntrinsics(fx: 591.2, fy: 591.2, cx: 320.6, cy: 238.9, width: 640, height: 480)
+    /// Texture resolution: metres per texel.
+    static let pitch = 0.00025
+    static let margin = 0.015
+
+    static var layout: CapLayout {
+        CapLayout(name: "board-36h11", dictionaryName: "apriltag_36h11", markerSideMillimetres: side * 1000,
+                  markers: (0..<columns * rows).map { CapMarker(id: $0, region: .front) })
+    }
+
+    /// Corners of marker `id` in the board frame (OpenCV order, z = 0), metres.
+    static func corners(of id: Int) -> [SIMD3<Double>] {
+        let width = Double(columns) * side + Double(columns - 1) * gap, height = Double(rows) * side + Double(rows - 1) * gap
+        let x0 = -width / 2 + Double(id % columns) * (side + gap), y0 = -height / 2 + Double(id / columns) * (side + gap)
+        return [SIMD3(x0, y0, 0), SIMD3(x0 + side, y0, 0), SIMD3(x0 + side, y0 + side, 0), SIMD3(x0, y0 + side, 0)]
+    }
+
+    /// The printed board as a gray texture, top-left at board (−width/2 − margin, −height/2 − margin).
+    static func texture() throws -> (image: GrayImage, origin: SIMD2<Double>) {
+        let width = Double(columns) * side + Double(columns - 1) * gap + 2 * margin
+        let height = Double(rows) * side + Double(rows - 1) * gap + 2 * margin
+        var image = GrayImage(width: Int((width / pitch).rounded()), height: Int((height / pitch).rounded()), repeating: 255)
+        let renderer = MarkerRenderer(dictionary: try MarkerDictionary.named("apriltag_36h11"))
+        let origin = SIMD2(-width / 2, -height / 2)
+        for id in 0..<columns * rows {
+            let c = corners(of: id)[0]
+            try renderer.draw(id: id, side: Int((side / pitch).rounded()),
+                              at: (Int(((c.x - origin.x) / pitch).rounded()), Int(((c.y - origin.y) / pitch).rounded())), into: &image)
+        }
+        return (image, origin)
+    }
+
+    /// The frame the camera at `boardFromCamera` sees: bilinear texture and exact depth with a
+    /// little seeded noise; the background has no depth.
+    static func frame(_ boardFromCamera: RigidTransform, texture: (image: GrayImage, origin: SIMD2<Double>), seed: UInt64, time: Double) -> RGBDFrame {
+        var colour = RGBAImage(width: k.width, height: k.height, repeating: RGBA8(r: 110, g: 110, b: 110))
+        var depth = DepthImage(width: k.width, height: k.height, repeating: .nan)
+        var rng = Xoshiro256(seed: seed)
+        let o = boardFromCamera.translation
+        for y in 0..<k.height {
+            for x in 0..<k.width {
+                let d = boardFromCamera.applyToVector(SIMD3((Double(x) - k.cx) / k.fx, (Double(y) - k.cy) / k.fy, 1))
+                guard d.z != 0 else { continue }
+                let t = -o.z / d.z
+                guard t > 0 else { continue }
+                let p = o + d * t
+                let u = (p.x - texture.origin.x) / pitch - 0.5, v = (p.y - texture.origin.y) / pitch - 0.5
+                guard u >= 0, v >= 0, u < Double(texture.image.width - 1), v < Double(texture.image.height - 1) else { continue }
+                let g = bilinear(texture.image, u, v)
+                colour[x, y] = RGBA8(r: g, g: g, b: g)
+                depth[x, y] = Float(t) + rng.gaussian() * 0.0003
+            }
+        }
+        return RGBDFrame(timestamp: time, color: colour, depth: depth, colorIntrinsics: k, depthIntrinsics: k)
+    }
+
+    static func bilinear(_ image: GrayImage, _ u: Double, _ v: Double) -> UInt8 {
+        let x = Int(u), y = Int(v)
+        let fx = u - Double(x), fy = v - Double(y)
+        let a = Double(image[x, y]), b = Double(image[x + 1, y]), c = Double(image[x, y + 1]), d = Double(image[x + 1, y + 1])
+        return UInt8((a * (1 - fx) * (1 - fy) + b * fx * (1 - fy) + c * (1 - fx) * fy + d * fx * fy).rounded())
+    }
+
+    @Test func aFlatAprilTagBoardMapsWithinHalfAMillimetreAndPosesWithinAMillimetreAndHalfADegree() throws {
+        let texture = try Self.texture()
+        // 24 views 0.35 m away, swinging ±35° sideways and ±20° up and down, rolling a little.
+        let poses: [RigidTransform] = (0..<24).map { i in
+            let a = Double(i) / 23
+            let yaw = (-35 + 70 * a) * .pi / 180, pitch = 20 * sin(a * 2 * .pi) * .pi / 180
+            let eye = SIMD3(0.35 * sin(yaw) * cos(pitch), 0.35 * sin(pitch), -0.35 * cos(yaw) * cos(pitch))
+            let up = Rotation3(axis: SIMD3(0, 0, 1), angle: 0.2 * sin(a * 3)).apply(SIMD3(0, -1, 0))
+            return RigidTransform.camera(at: eye, lookingAt: SIMD3(0.005, -0.003, 0), up: up)
+        }
+        let frames = poses.enumerated().map { Self.frame($0.element, texture: texture, seed: UInt64($0.offset + 1), time: Double($0.offset) / 30) }
+        var options = ReconstructionOptions()
+        options.fuseSurface = false
+        let result = try Reconstructor(layout: Self.layout, options: options).reconstruct(frameCount: frames.count, frame: { frames[$0] })
+        #expect(result.map.corners.count == Self.columns * Self.rows)
+
+        let ids = result.map.ids
+        let alignment = try RigidAlignment.fit(from: ids.flatMap { result.map.corners[$0]! }, to: ids.flatMap(Self.corners))
+        #expect(alignment.rms < 0.0005, "board map RMS \(alignment.rms * 1000) mm")
+        #expect(result.keyframes.count >= 5)
+        for keyframe in result.keyframes {
+            let estimated = alignment.transform * keyframe.mapFromCamera
+            let truth = poses[keyframe.frameIndex]
+            let position = length(estimated.translation - truth.translation)
+            let angle = (truth.rotation.inverse * estimated.rotation).angle * 180 / .pi
+            #expect(position < 0.001, "frame \(keyframe.frameIndex): camera \(position * 1000) mm off")
+            #expect(angle < 0.5, "frame \(keyframe.frameIndex): camera turned \(angle)° off")
+        }
+    }
+}
