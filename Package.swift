@@ -48,7 +48,6 @@ let package = Package(
             name: "Imaging",
             // System image libraries on Linux only; Apple platforms decode through ImageIO.
             dependencies: [
-                "Geometry",
                 .target(name: "CImageShims", condition: .when(platforms: [.linux])),
             ],
             // Float rounding calls libm, which Glibc links only with Foundation present.
@@ -58,7 +57,7 @@ let package = Package(
             exclude: ["Dictionaries/generate_dictionaries.py"]),
         .target(name: "Recording", dependencies: ["Geometry", "Imaging", "Markers"]),
         .target(name: "Simulation", dependencies: ["Geometry", "Imaging", "Markers", "Recording", "Feedback", "Scanning"]),
-        .target(name: "Feedback", dependencies: ["Geometry", "Imaging", "Markers"]),
+        .target(name: "Feedback", dependencies: ["Imaging", "Markers"]),
         .target(name: "Scanning", dependencies: ["Feedback", "Markers", "Recording"]),
         .target(
             name: "Processing",
@@ -66,12 +65,15 @@ let package = Package(
         .target(name: "Cephalometry", dependencies: ["Geometry", "Imaging", "Recording"]),
         .target(name: "Reconstruction", dependencies: ["Geometry", "Imaging", "Markers", "Recording"]),
         .target(name: "RangeOfMotion", dependencies: ["Geometry"]),
-        .target(name: "Report", dependencies: ["Geometry", "Cephalometry", "Feedback", "RangeOfMotion"]),
-        .target(name: "ScanLibrary", dependencies: ["Geometry", "Recording", "Feedback", "Cephalometry"]),
+        .target(name: "Report", dependencies: ["Cephalometry", "Feedback", "RangeOfMotion"]),
+        .target(name: "ScanLibrary", dependencies: ["Recording", "Feedback", "Cephalometry"]),
         .target(name: "HeadGestures", dependencies: ["Geometry"]),
         .target(
             name: "AppModel",
-            dependencies: ["ScanLibrary", "Feedback", "Cephalometry", "Recording", "Markers", "Imaging", "Geometry", "Scanning", "Processing", "Report", "HeadGestures", "RangeOfMotion"],
+            dependencies: [
+                "ScanLibrary", "Feedback", "Cephalometry", "Recording", "Markers", "Scanning", "Processing", "Report", "HeadGestures",
+                "RangeOfMotion",
+            ],
             resources: [.copy("Strings")]),
         // TrueDepth capture, haptics, speech and device status for the iPhone app; its files
         // compile to nothing on Linux.
@@ -85,25 +87,25 @@ let package = Package(
             name: "headscan",
             dependencies: [
                 "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Cephalometry", "Feedback", "Reconstruction",
-                "Report", "ScanLibrary", "AppModel", "Scanning", "Processing", "HeadGestures", "RangeOfMotion",
+                "Report", "ScanLibrary", "Scanning", "Processing", "HeadGestures", "RangeOfMotion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
-        .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "Geometry", "Markers", "Recording", "Simulation", "Imaging"]),
+        .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "Geometry", "Markers", "Recording", "Imaging"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "MarkersTests", dependencies: ["Markers", "Imaging", "Geometry"]),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Imaging", "Markers"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Imaging", "Markers", "Geometry"]),
         .testTarget(name: "CephalometryTests", dependencies: ["Cephalometry", "Geometry", "Simulation", "Recording", "Imaging"]),
         .testTarget(name: "FeedbackTests", dependencies: ["Feedback", "Markers", "Simulation", "Geometry", "Scanning"]),
-        .testTarget(name: "ReportTests", dependencies: ["Report", "Cephalometry", "Feedback", "Geometry", "Simulation"]),
+        .testTarget(name: "ReportTests", dependencies: ["Report", "Cephalometry", "Feedback", "Simulation"]),
         .testTarget(name: "ScanLibraryTests", dependencies: ["ScanLibrary", "Cephalometry", "Feedback"]),
-        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Processing", "HeadGestures", "RangeOfMotion"]),
+        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Processing", "HeadGestures", "RangeOfMotion", "Markers"]),
         .testTarget(
             name: "ProcessingTests",
-            dependencies: ["Processing", "ScanLibrary", "Cephalometry", "Reconstruction", "Recording", "Simulation", "Geometry", "Markers", "Imaging", "Report"]),
-        .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Feedback", "Markers", "Recording", "Simulation", "Imaging", "Geometry"]),
-        .testTarget(name: "HeadGesturesTests", dependencies: ["HeadGestures", "Geometry"]),
-        .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report", "Geometry"]),
+            dependencies: ["Processing", "ScanLibrary", "Cephalometry", "Recording", "Simulation", "Geometry", "Imaging"]),
+        .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Feedback", "Markers", "Recording", "Geometry"]),
+        .testTarget(name: "HeadGesturesTests", dependencies: ["HeadGestures"]),
+        .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Markers", "Recording", "Geometry", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]
