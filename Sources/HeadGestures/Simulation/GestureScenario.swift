@@ -1,3 +1,5 @@
+import Geometry
+
 /// Ready-made simulated sessions.
 public enum GestureScenario: String, Sendable, CaseIterable, Codable {
     /// Looks in all four directions, nods, shakes, leaning in and out, the face lost now and
@@ -10,7 +12,7 @@ public enum GestureScenario: String, Sendable, CaseIterable, Codable {
 
     /// A script of about `seconds` for this scenario; the same seed gives the same script.
     public func script(seconds: Double, seed: UInt64) -> (script: HeadMotionScript, face: SimulatedFace) {
-        var random = SimulationRandom(seed: seed ^ 0x5EED_5C21_97AB)
+        var random = SplitMix64(seed: seed ^ 0x5EED_5C21_97AB)
         let face = SimulatedFace.random(using: &random)
         let start = SIMD3(random.uniform(-0.03...0.03), random.uniform(-0.02...0.02), random.uniform(0.4...0.55))
         let sway = HeadSway.random(degrees: 0.8, using: &random)
@@ -29,7 +31,7 @@ public enum GestureScenario: String, Sendable, CaseIterable, Codable {
 
 /// Builds scenario scripts step by step.
 struct ScriptBuilder {
-    var random: SimulationRandom
+    var random: SplitMix64
     var distance: Double
     /// Seconds the script should last; a round stops once they are reached.
     let target: Double

@@ -1,3 +1,4 @@
+import Geometry
 import Foundation
 
 /// One step of a scripted head motion. Angles in degrees.
@@ -62,7 +63,7 @@ public struct HeadSway: Sendable, Hashable {
     }
 
     /// A natural sway of up to `degrees` per sine.
-    public static func random(degrees: Double, using random: inout SimulationRandom) -> HeadSway {
+    public static func random(degrees: Double, using random: inout SplitMix64) -> HeadSway {
         func sines() -> [SIMD3<Double>] {
             (0..<2).map { _ in SIMD3(random.uniform(0.3...1) * degrees, random.uniform(0.1...0.5), random.uniform(0...(2 * .pi))) }
         }

@@ -35,7 +35,7 @@ public struct HeadMotionSimulator: Sendable {
 
     /// The stream of `script` performed by `face`; the same seed gives the same stream.
     public func run(_ script: HeadMotionScript, face: SimulatedFace, seed: UInt64) -> SimulatedStream {
-        var random = SimulationRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let steps = script.steps
         let count = Int((script.seconds * fps).rounded(.down))
         let stored = orientation.uprightSize(width: camera.width, height: camera.height)
@@ -58,7 +58,7 @@ public struct HeadMotionSimulator: Sendable {
         return SimulatedStream(script: script, face: face, frames: frames, ideal: ideal, fps: fps)
     }
 
-    private func noisy(_ clean: FaceLandmarks, random: inout SimulationRandom, storedWidth: Int, storedHeight: Int) -> FaceLandmarks {
+    private func noisy(_ clean: FaceLandmarks, random: inout SplitMix64, storedWidth: Int, storedHeight: Int) -> FaceLandmarks {
         func jitter(_ p: SIMD2<Double>) -> SIMD2<Double> {
             let upright = p + SIMD2(random.gaussian(), random.gaussian()) * noisePixels
             return orientation.stored(upright, width: storedWidth, height: storedHeight)

@@ -41,7 +41,7 @@ public struct SimulatedFace: Sendable, Hashable {
     public init() {}
 
     /// A face of plausible but varied proportions.
-    public static func random(using random: inout SimulationRandom) -> SimulatedFace {
+    public static func random(using random: inout SplitMix64) -> SimulatedFace {
         var face = SimulatedFace()
         face.eyeSpacing = random.uniform(0.057...0.069)
         face.eyeHeight = random.uniform(0.02...0.04)

@@ -1,3 +1,5 @@
+import Geometry
+
 /// How a simulated video is made: patient, camera, pose model errors.
 public struct LegSimulation: Sendable, Equatable {
     public var leg = StandingLeg()
@@ -44,7 +46,7 @@ public struct LegSimulator: Sendable {
     public init(_ simulation: LegSimulation = LegSimulation()) { self.simulation = simulation }
 
     public func video(seed: UInt64) -> SimulatedVideo {
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         let s = simulation, side = s.leg.side
         let cameraFromWorld = s.camera.worldFromCamera(hip: s.leg.joints(at: 0).hip, side: side).inverse
         let names = side.leg.all + side.opposite.leg.all

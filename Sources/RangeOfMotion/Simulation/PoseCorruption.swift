@@ -1,3 +1,4 @@
+import Geometry
 import Foundation
 
 /// The pose model's typical mistakes, put into simulated frames so the gates can be tested.
@@ -12,7 +13,7 @@ public enum PoseCorruption: String, Sendable, CaseIterable, Codable, Hashable {
     case hipKneeSwap
 
     /// Applies the mistake to the frame's keypoints.
-    func apply(to keypoints: inout [CocoKeypoint: Keypoint], side: BodySide, random: inout SeededGenerator) {
+    func apply(to keypoints: inout [CocoKeypoint: Keypoint], side: BodySide, random: inout SplitMix64) {
         let leg = side.leg, other = side.opposite.leg
         func swap(_ a: CocoKeypoint, _ b: CocoKeypoint) {
             let first = keypoints[a]

@@ -1,3 +1,5 @@
+import Geometry
+
 /// Accuracy and gate figures of the knee measurement on simulated videos, by view angle.
 public struct SimulationBenchmark: Sendable {
     /// Degrees off the patient's side the camera looks from.
@@ -54,7 +56,7 @@ public struct SimulationBenchmark: Sendable {
 
     /// Video `n`'s own patient, motion and camera, drawn from its number.
     func variant(_ n: Int, view: Double, base: LegSimulation? = nil) -> LegSimulation {
-        var random = SeededGenerator(seed: UInt64(77 + n))
+        var random = SplitMix64(seed: UInt64(77 + n))
         var s = base ?? simulation
         s.leg.side = n % 2 == 0 ? .left : .right
         s.leg.motion.extensionDegrees = random.uniform(-10...10)

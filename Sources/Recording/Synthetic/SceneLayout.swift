@@ -1,3 +1,4 @@
+import Geometry
 #if canImport(Darwin)
 import Darwin
 #else

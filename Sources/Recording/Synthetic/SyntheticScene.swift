@@ -1,3 +1,4 @@
+import Geometry
 import Imaging
 
 /// Seeded, deterministic RGBD frames that look like a TrueDepth scan of an infant head.

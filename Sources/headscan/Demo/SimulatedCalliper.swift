@@ -1,3 +1,4 @@
+import Geometry
 import Cephalometry
 import Recording
 import Simulation

@@ -1,3 +1,5 @@
+import Foundation
+
 /// SplitMix64: a tiny seeded generator, mainly to expand one seed into the state of another.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     @usableFromInline var state: UInt64
@@ -72,5 +74,47 @@ public struct Xoshiro256: RandomNumberGenerator, Sendable {
         let sum = Int(r & 0xFFFF) + Int((r >> 16) & 0xFFFF) + Int((r >> 32) & 0xFFFF) + Int(r >> 48)
         // Four uniforms on [0, 65536) have mean 131070 and variance 4 * 65536² / 12.
         return Float(sum - 131_070) * (1.7320508 / 65536)
+    }
+}
+
+// Draws for simulators that want Double precision; one implementation, so every simulator
+// repeats bit for bit from its seed.
+extension SplitMix64 {
+    /// Uniform in [0, 1) with 53 random bits.
+    public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+
+    /// Uniform in `range`.
+    public mutating func uniform(_ range: ClosedRange<Double>) -> Double {
+        range.lowerBound + unit() * (range.upperBound - range.lowerBound)
+    }
+
+    /// Uniform integer in `range`.
+    public mutating func integer(_ range: ClosedRange<Int>) -> Int {
+        range.lowerBound + Int(next() % UInt64(range.count))
+    }
+
+    /// True with probability `p`.
+    public mutating func chance(_ p: Double) -> Bool { unit() < p }
+
+    /// Normal with mean 0 and `sigma` (Box–Muller, our own so the numbers do not depend on the
+    /// standard library's algorithms).
+    public mutating func gaussian(sigma: Double = 1) -> Double {
+        let u = max(unit(), 0x1p-60), v = unit()
+        return sigma * (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
+    }
+
+    /// A 2D offset with independent normal components.
+    public mutating func gaussian2(sigma: Double) -> SIMD2<Double> {
+        SIMD2(gaussian(sigma: sigma), gaussian(sigma: sigma))
+    }
+
+    /// The elements of `items` in a random order (Fisher–Yates, reproducible).
+    public mutating func shuffled<T>(_ items: [T]) -> [T] {
+        var result = items
+        guard result.count > 1 else { return result }
+        for i in stride(from: result.count - 1, to: 0, by: -1) {
+            result.swapAt(i, integer(0...i))
+        }
+        return result
     }
 }
