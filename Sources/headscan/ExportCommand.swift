@@ -21,7 +21,7 @@ struct ExportCommand: ParsableCommand {
         case tum
     }
 
-    @Argument(help: "The scan file (.hscan).")
+    @Argument(help: "The scan file (.hscan).", completion: .file(extensions: ["hscan"]))
     var file: String
 
     @Option(help: "Output layout.")

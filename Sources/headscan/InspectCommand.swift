@@ -17,7 +17,7 @@ struct InspectCommand: ParsableCommand {
               headscan inspect scan.hscan --json | jq .frames
             """)
 
-    @Argument(help: "The scan file (.hscan).")
+    @Argument(help: "The scan file (.hscan).", completion: .file(extensions: ["hscan"]))
     var file: String
 
     @Flag(help: "Print one JSON object instead of text.")

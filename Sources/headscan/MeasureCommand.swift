@@ -28,7 +28,7 @@ struct MeasureCommand: ParsableCommand {
               headscan measure s.truth.ply --landmarks landmarks.json --svg slice.svg --json
             """)
 
-    @Argument(help: "The head mesh (PLY, metres).")
+    @Argument(help: "The head mesh (PLY, metres).", completion: .file(extensions: ["ply"]))
     var mesh: String
 
     @Option(help: "Landmarks JSON (metres, the mesh's frame).")

@@ -24,7 +24,7 @@ struct ReconstructCommand: ParsableCommand {
               headscan reconstruct sim.hscan --out head.ply --json --align-to sim.truth.json
             """)
 
-    @Argument(help: "The scan file.")
+    @Argument(help: "The scan file (.hscan).", completion: .file(extensions: ["hscan"]))
     var file: String
 
     @Option(help: "The mesh to write (.ply, .obj or .stl).")

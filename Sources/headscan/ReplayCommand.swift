@@ -28,7 +28,7 @@ struct ReplayCommand: AsyncParsableCommand {
               headscan replay scan.hscan --frames-only --speed 0  # as fast as possible
             """)
 
-    @Argument(help: "The scan file (.hscan).")
+    @Argument(help: "The scan file (.hscan).", completion: .file(extensions: ["hscan"]))
     var file: String
 
     @Option(help: "Playback speed: 1 = as recorded, 2 = twice as fast, 0 = as fast as possible (default: 1 with --frames-only, else 0).")

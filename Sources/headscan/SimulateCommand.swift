@@ -34,7 +34,7 @@ struct SimulateCommand: ParsableCommand {
             """)
 
     @Option(help: "The situation to simulate.")
-    var scenario = "ideal"
+    var scenario = Scenario.ideal
 
     @Option(help: "Seed of every random choice.")
     var seed: UInt64 = 1
@@ -55,7 +55,7 @@ struct SimulateCommand: ParsableCommand {
     var cvai: Double = 0
 
     @Option(help: "Flattened side: left or right.")
-    var flatSide: String = "right"
+    var flatSide = FlatSide.right
 
     @Option(help: "Target cranial index (width / length × 100).")
     var cranialIndex: Double = 82
@@ -79,16 +79,14 @@ struct SimulateCommand: ParsableCommand {
     func validate() throws {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in 0...600") }
         guard unreadableFrames >= 0, unreadableFrames <= 1 else { throw ValidationError("--unreadable-frames must be in 0...1") }
-        guard FlatSide(rawValue: flatSide) != nil else { throw ValidationError("--flat-side must be left or right") }
-        _ = try Scenario.named(scenario)
         guard (out == nil) != (library == nil) else { throw ValidationError("give either --out FILE or --library DIR") }
         if library != nil, truth != nil { throw ValidationError("--library keeps the truth in the session (truth.json); drop --truth") }
     }
 
     func run() throws {
-        let head = HeadParameters(lengthMM: lengthMM, cranialIndex: cranialIndex, cvai: cvai, flatSide: FlatSide(rawValue: flatSide)!)
+        let head = HeadParameters(lengthMM: lengthMM, cranialIndex: cranialIndex, cvai: cvai, flatSide: flatSide)
         let simulator = try Simulator(.init(
-            scenario: try Scenario.named(scenario), seed: seed, seconds: seconds, head: head,
+            scenario: scenario, seed: seed, seconds: seconds, head: head,
             layout: try cap.layout() ?? .standard, droppedMarkers: drop, unreadableFrames: unreadableFrames))
         let scanLibrary = library.map { ScanLibrary(root: fileURL($0)) }
         let session = try scanLibrary?.createSession(date: Date())
@@ -123,7 +121,7 @@ struct SimulateCommand: ParsableCommand {
         return ScanHeader(
             device: "simulator", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
             layout: simulator.configuration.layout, createdAt: Date(timeIntervalSince1970: 1_767_225_600),
-            metadata: ["scenario": scenario, "seed": "\(seed)", "cvai": "\(cvai)", "flatSide": flatSide,
+            metadata: ["scenario": scenario.rawValue, "seed": "\(seed)", "cvai": "\(cvai)", "flatSide": flatSide.rawValue,
                        "unreadableFrames": "\(unreadableFrames)", "droppedMarkers": "\(simulator.cap.dropped.count)"])
     }
 

@@ -32,7 +32,7 @@ struct DemoCommand: ParsableCommand {
             """)
 
     @Option(help: "How the infant and the therapist behave: \(Scenario.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var scenario = "restless"
+    var scenario = Scenario.restless
 
     @Option(help: "Seed of every random choice; the same seed repeats the same scan.")
     var seed: UInt64 = 1
@@ -52,7 +52,7 @@ struct DemoCommand: ParsableCommand {
     var cvai: Double = 7
 
     @Option(help: "The flattened side: left or right.")
-    var flatSide = "right"
+    var flatSide = FlatSide.right
 
     @Option(help: "Record the scan as a further visit of this patient ID (default: a new patient).")
     var patient: Int?
@@ -64,8 +64,6 @@ struct DemoCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        _ = try Scenario.named(scenario)
-        guard FlatSide(rawValue: flatSide) != nil else { throw ValidationError("--flat-side must be left or right") }
         guard seconds >= 10, seconds <= 300 else { throw ValidationError("--seconds must be in 10...300") }
         guard cvai >= 0, cvai <= 20 else { throw ValidationError("--cvai must be in 0...20") }
         if let patient, patient < 1 { throw ValidationError("--patient is a whole number from 1") }
@@ -83,9 +81,9 @@ struct DemoCommand: ParsableCommand {
     func run() throws {
         let clock = ContinuousClock()
         let started = clock.now
-        let head = HeadParameters(cvai: cvai, flatSide: FlatSide(rawValue: flatSide)!)
+        let head = HeadParameters(cvai: cvai, flatSide: flatSide)
         let configuration = Simulator.Configuration(
-            scenario: try Scenario.named(scenario), seed: seed, seconds: seconds, head: head, layout: try cap.layout() ?? .standard)
+            scenario: scenario, seed: seed, seconds: seconds, head: head, layout: try cap.layout() ?? .standard)
         var simulator = try Simulator(configuration)
         let library = ScanLibrary(root: fileURL(out))
         let log = DemoLog(quiet: json)

@@ -1,0 +1,10 @@
+import ArgumentParser
+import Simulation
+
+// The simulator's choices as command-line values: argument-parser checks them, lists them in
+// --help and completes them in the shell.
+extension Scenario: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
+
+extension FlatSide: ExpressibleByArgument {}
