@@ -118,9 +118,9 @@ public final class ResultsModel {
 
     /// The share of the whole job done: the marker pass is most of it.
     public static func fraction(_ p: ProcessingProgress) -> Double {
-        let stages: [(String, Double)] = [
-            ("markers", 0.6), ("bundle adjustment", 0.05), ("fusion", 0.2), ("meshing", 0.05),
-            ("landmarks", 0.05), ("measuring", 0.025), ("report", 0.025),
+        let stages: [(ProcessingStage, Double)] = [
+            (.markers, 0.6), (.bundleAdjustment, 0.05), (.fusion, 0.2), (.meshing, 0.05),
+            (.landmarks, 0.05), (.measuring, 0.025), (.report, 0.025),
         ]
         guard let index = stages.firstIndex(where: { $0.0 == p.stage }) else { return 0 }
         let before = stages[..<index].reduce(0) { $0 + $1.1 }
@@ -128,12 +128,12 @@ public final class ResultsModel {
         return before + stages[index].1 * within
     }
 
-    private func stageName(_ stage: String) -> String {
+    private func stageName(_ stage: ProcessingStage) -> String {
         switch stage {
-        case "markers": strings(.resultsStageMarkers)
-        case "bundle adjustment", "fusion", "meshing": strings(.resultsStageSurface)
-        case "landmarks": strings(.resultsStageLandmarks)
-        default: strings(.resultsStageReport)
+        case .markers: strings(.resultsStageMarkers)
+        case .bundleAdjustment, .fusion, .meshing: strings(.resultsStageSurface)
+        case .landmarks: strings(.resultsStageLandmarks)
+        case .measuring, .report: strings(.resultsStageReport)
         }
     }
 

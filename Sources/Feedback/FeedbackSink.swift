@@ -131,6 +131,11 @@ public struct GuideSummary: Sendable, Codable {
         if completedSeconds == nil { missingMarkers = guide.missingIDs }
     }
 
+    /// The milestones reached, in order: percent and seconds from the start.
+    public var milestones: [(percent: Int, seconds: Double)] {
+        milestoneSeconds.compactMap { key, value in Int(key).map { ($0, value) } }.sorted { $0.percent < $1.percent }
+    }
+
     /// Seconds in a published class.
     public func seconds(published kind: PositionClass) -> Double { publishedSeconds[kind.rawValue] ?? 0 }
 }

@@ -28,11 +28,25 @@ public struct ScanProgress: Sendable, Equatable {
 
 /// One published decision and the numbers behind it, so that "it vibrated but the picture
 /// looked fine" can be replayed and explained.
+/// What a decision of the guide is about.
+public enum DecisionSubject: String, Sendable, Codable, CaseIterable {
+    /// The published position class.
+    case position
+    /// The direction spoken while off.
+    case direction
+    /// The scan was declared complete.
+    case completion
+    /// The operator was reminded to capture the ears or the face.
+    case reminder
+    /// The operator was told which region is missing.
+    case regionGuidance
+}
+
 public struct Decision: Sendable, Codable, Equatable {
     /// Seconds since the scan started.
     public var time: Double
     /// What changed: "position", "direction", "completion", "reminder", "regionGuidance".
-    public var subject: String
+    public var subject: DecisionSubject
     /// Before and after, as text.
     public var from: String
     public var to: String
@@ -217,13 +231,13 @@ public struct ScanGuide: Sendable {
         if rawRun >= settings.debounceFrames, raw.kind != published.kind {
             let next = Position(raw.kind, direction)
             newDecisions.append(Decision(
-                time: t, subject: "position", from: published.description, to: next.description,
+                time: t, subject: .position, from: published.description, to: next.description,
                 reason: Self.reason(next, evidence: evidence, run: rawRun, settings: settings), evidence: evidence))
             published = next
         } else if published.kind == .off, directionRun >= settings.debounceFrames, direction != published.direction {
             let next = Position(.off, direction)
             newDecisions.append(Decision(
-                time: t, subject: "direction", from: published.description, to: next.description,
+                time: t, subject: .direction, from: published.description, to: next.description,
                 reason: "\(directionRun) frames \(direction.rawValue)"
                     + (raw.direction != direction ? " (markers left the picture; last seen \(direction.rawValue))" : ""),
                 evidence: evidence))
@@ -256,7 +270,7 @@ public struct ScanGuide: Sendable {
                 completed = true
                 let missing = missingIDs
                 newDecisions.append(Decision(
-                    time: t, subject: "completion", from: "scanning", to: "completed",
+                    time: t, subject: .completion, from: "scanning", to: "completed",
                     reason: seenCount >= settings.markerCount
                         ? "all \(settings.markerCount) markers seen"
                         : "every region covered, no new marker for \(Self.format(t - lastNewMarkerTime)) s, \(missing.count) never seen",
@@ -274,7 +288,7 @@ public struct ScanGuide: Sendable {
             } else if t - lastReminder >= settings.reminderInterval {
                 lastReminder = t
                 newDecisions.append(Decision(
-                    time: t, subject: "reminder", from: "", to: missingFeatures.map(\.rawValue).joined(separator: "+"),
+                    time: t, subject: .reminder, from: "", to: missingFeatures.map(\.rawValue).joined(separator: "+"),
                     reason: "marker goal reached (\(seenCount) seen) but never in the picture", evidence: evidence))
                 events.append(.reminder(missingFeatures))
                 events.append(.speak(.capture(missingFeatures), .reminder))
@@ -305,7 +319,7 @@ public struct ScanGuide: Sendable {
             {
                 lastRegionGuidance = t
                 newDecisions.append(Decision(
-                    time: t, subject: "regionGuidance", from: "", to: region.rawValue,
+                    time: t, subject: .regionGuidance, from: "", to: region.rawValue,
                     reason: "no new marker for \(Self.format(t - lastNewMarkerTime)) s; \(regionSeen[HeadRegion.allCases.firstIndex(of: region)!]) of \(regionTotals[HeadRegion.allCases.firstIndex(of: region)!]) \(region.rawValue) markers seen",
                     evidence: evidence))
                 events.append(.speak(.regionMissing(region), .instruction))

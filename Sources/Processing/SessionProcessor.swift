@@ -7,15 +7,30 @@ import Recording
 import Report
 import ScanLibrary
 
-/// What processing is doing, for progress bars: a stage name and how far it is.
+/// The stages of processing a session, in order: the reconstruction's, then the rest.
+public enum ProcessingStage: String, Sendable, CaseIterable {
+    case markers, bundleAdjustment, fusion, meshing, landmarks, measuring, report
+
+    init(_ stage: ReconstructionStage) { self.init(rawValue: stage.rawValue)! }
+
+    /// The stage in words, for progress bars.
+    public var label: String {
+        switch self {
+        case .markers, .bundleAdjustment, .fusion, .meshing: ReconstructionStage(rawValue: rawValue)!.label
+        case .landmarks: "landmarks"
+        case .measuring: "measuring"
+        case .report: "report"
+        }
+    }
+}
+
+/// What processing is doing, for progress bars: the stage and how far it is.
 public struct ProcessingProgress: Sendable, Equatable {
-    /// "markers", "bundle adjustment", "fusion", "meshing" (the reconstruction), then
-    /// "landmarks", "measuring", "report".
-    public var stage: String
+    public var stage: ProcessingStage
     public var done: Int
     public var total: Int
 
-    public init(stage: String, done: Int, total: Int) {
+    public init(stage: ProcessingStage, done: Int, total: Int) {
         self.stage = stage
         self.done = done
         self.total = total
@@ -101,12 +116,12 @@ public struct SessionProcessor: Sendable {
 
         var lifter = PickLifter(
             reader: reader, locator: try FrameLocator(map: record.map, keyframes: record.keyframePoses, layout: layout), mesh: mesh)
-        let estimates = try lifter.estimates(annotations) { progress(ProcessingProgress(stage: "landmarks", done: $0, total: $1)) }
+        let estimates = try lifter.estimates(annotations) { progress(ProcessingProgress(stage: .landmarks, done: $0, total: $1)) }
         let landmarks = HeadLandmarks(
             nasion: estimates[.nasion]!.point, noseTip: estimates[.noseTip]!.point,
             leftTragion: estimates[.leftTragion]!.point, rightTragion: estimates[.rightTragion]!.point)
 
-        progress(ProcessingProgress(stage: "measuring", done: 0, total: 1))
+        progress(ProcessingProgress(stage: .measuring, done: 0, total: 1))
         let slice = try Cephalometer.measure(mesh, landmarks: landmarks, options: options.measurement)
         let calliper = try library.patient(in: session).map { try CalliperComparison(slice.measurement, calliper: $0.calliper) }
         let source = annotations.needsLifting ? "picks" : "points"
@@ -115,7 +130,7 @@ public struct SessionProcessor: Sendable {
             measurement: slice.measurement, calliper: calliper, landmarks: landmarks, measuredAt: Date(), landmarksSource: source,
             landmarkEstimates: Dictionary(uniqueKeysWithValues: estimates.map { ($0.key.rawValue, $0.value) })), in: session)
 
-        progress(ProcessingProgress(stage: "report", done: 0, total: 1))
+        progress(ProcessingProgress(stage: .report, done: 0, total: 1))
         let written = try ClinicalReportWriter(library: library, session: session)
             .write(reference: options.reportReference, notes: options.reportNotes)
         return ProcessingResult(
@@ -138,7 +153,7 @@ public struct SessionProcessor: Sendable {
         do {
             result = try Reconstructor(layout: layout, options: options.reconstruction).reconstruct(
                 frameCount: reader.frameCount, frame: { try reader.frame(at: $0) },
-                progress: { progress(ProcessingProgress(stage: $0.stage, done: $0.done, total: $0.total)) }, isCancelled: isCancelled)
+                progress: { progress(ProcessingProgress(stage: ProcessingStage($0.stage), done: $0.done, total: $0.total)) }, isCancelled: isCancelled)
         } catch ReconstructionError.cancelled {
             throw ProcessingError.cancelled
         }

@@ -32,10 +32,24 @@ public struct ReconstructionOptions: Sendable {
     public init() {}
 }
 
+/// The stages of a reconstruction, in order. The raw value keys `stageSeconds`.
+public enum ReconstructionStage: String, Sendable, Codable, CaseIterable {
+    case markers, bundleAdjustment, fusion, meshing
+
+    /// The stage in words, for progress bars.
+    public var label: String {
+        switch self {
+        case .markers: "markers"
+        case .bundleAdjustment: "bundle adjustment"
+        case .fusion: "fusion"
+        case .meshing: "meshing"
+        }
+    }
+}
+
 /// What the reconstruction is doing, for progress bars.
 public struct ReconstructionProgress: Sendable {
-    /// Name of the stage: "markers", "bundle adjustment", "fusion", "meshing".
-    public var stage: String
+    public var stage: ReconstructionStage
     /// Units done in this stage.
     public var done: Int
     /// Units in this stage.
@@ -132,7 +146,7 @@ public struct Reconstructor: Sendable {
         var start = clock.now
         let examined = Array(stride(from: 0, to: frameCount, by: max(1, options.frameStride)))
         for (n, index) in examined.enumerated() {
-            progress(ReconstructionProgress(stage: "markers", done: n, total: examined.count))
+            progress(ReconstructionProgress(stage: .markers, done: n, total: examined.count))
             if isCancelled() { throw ReconstructionError.cancelled }
             stats.framesExamined += 1
             guard let f = try? frame(index) else { stats.framesRejected += 1; continue }
@@ -173,7 +187,7 @@ public struct Reconstructor: Sendable {
             }
             keyframes.append(Keyframe(frameIndex: index, mapFromCamera: pose, observations: kept))
         }
-        stats.stageSeconds["markers"] = (clock.now - start).seconds
+        stats.stageSeconds[ReconstructionStage.markers.rawValue] = (clock.now - start).seconds
         guard !map.corners.isEmpty, let colorK = colorIntrinsics else {
             throw ReconstructionError.noUsableMarkers(framesSeen: stats.framesExamined)
         }
@@ -181,7 +195,7 @@ public struct Reconstructor: Sendable {
 
         // Stage 2: joint refinement.
         start = clock.now
-        progress(ReconstructionProgress(stage: "bundle adjustment", done: 0, total: 1))
+        progress(ReconstructionProgress(stage: .bundleAdjustment, done: 0, total: 1))
         measureResiduals(keyframes: keyframes, map: map, intrinsics: colorK, into: &stats)
         stats.reprojectionRMSPixelsInitial = stats.reprojectionRMSPixels
         BundleAdjustment(iterations: options.bundleIterations).refine(keyframes: &keyframes, map: &map)
@@ -193,7 +207,7 @@ public struct Reconstructor: Sendable {
         }
         stats.keyframes = keyframes.count
         stats.markersMapped = map.corners.count
-        stats.stageSeconds["bundleAdjustment"] = (clock.now - start).seconds
+        stats.stageSeconds[ReconstructionStage.bundleAdjustment.rawValue] = (clock.now - start).seconds
 
         guard options.fuseSurface else {
             let corners = map.corners.values.joined()
@@ -209,7 +223,7 @@ public struct Reconstructor: Sendable {
         // Integration alone (without reading the frames), to compare with other fusion code.
         var integration = Duration.zero
         for (n, keyframe) in keyframes.enumerated() {
-            progress(ReconstructionProgress(stage: "fusion", done: n, total: keyframes.count))
+            progress(ReconstructionProgress(stage: .fusion, done: n, total: keyframes.count))
             if isCancelled() { throw ReconstructionError.cancelled }
             guard let f = try? frame(keyframe.frameIndex) else { continue }
             let integrationStart = clock.now
@@ -220,17 +234,17 @@ public struct Reconstructor: Sendable {
         }
         stats.voxelBlocks = volume.blockCount
         stats.volumeBytes = volume.memoryBytes
-        stats.stageSeconds["fusion"] = (clock.now - start).seconds
+        stats.stageSeconds[ReconstructionStage.fusion.rawValue] = (clock.now - start).seconds
         stats.stageSeconds["fusionIntegration"] = integration.seconds
 
         // Stage 4: surface.
         start = clock.now
-        progress(ReconstructionProgress(stage: "meshing", done: 0, total: 1))
+        progress(ReconstructionProgress(stage: .meshing, done: 0, total: 1))
         let mesh = volume.extractSurface()
         guard !mesh.faces.isEmpty else { throw ReconstructionError.emptySurface }
         stats.vertices = mesh.vertices.count
         stats.triangles = mesh.faces.count
-        stats.stageSeconds["meshing"] = (clock.now - start).seconds
+        stats.stageSeconds[ReconstructionStage.meshing.rawValue] = (clock.now - start).seconds
         return Reconstruction(map: map, keyframes: keyframes, mesh: mesh, region: region, statistics: stats)
     }
 

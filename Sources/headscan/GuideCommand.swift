@@ -150,7 +150,7 @@ struct GuideSession {
         var lines = [String(format: "%d frames, %.1f s", s.frames, s.duration)]
         lines.append("position (published): " + ["ideal", "tooClose", "off"].map { "\($0) \(seconds(s.publishedSeconds[$0] ?? 0))" }.joined(separator: ", "))
         lines.append("position (raw):       " + ["ideal", "tooClose", "off"].map { "\($0) \(seconds(s.rawSeconds[$0] ?? 0))" }.joined(separator: ", "))
-        lines.append("milestones: " + (s.milestoneSeconds.isEmpty ? "none" : s.milestoneSeconds.sorted { Int($0.key)! < Int($1.key)! }.map { "\($0.key) % at \(seconds($0.value))" }.joined(separator: ", ")))
+        lines.append("milestones: " + (s.milestones.isEmpty ? "none" : s.milestones.map { "\($0.percent) % at \(seconds($0.seconds))" }.joined(separator: ", ")))
         lines.append("completed: \(seconds(s.completedSeconds)); progress \(s.progressPercent) %; regions \(s.regionsCovered.joined(separator: " ")); ears/face seen: \(s.featuresSeen.joined(separator: " "))")
         lines.append("missing markers (\(s.missingMarkers.count)): \(s.missingMarkers.map(String.init).joined(separator: " "))")
         lines.append("vibration started \(s.hapticStarts) times, \(s.speechRequests) speech requests")

@@ -73,7 +73,7 @@ struct ProcessCommand: ParsableCommand {
         let result: ProcessingResult
         do {
             result = try SessionProcessor(library: folder.library, options: options)
-                .process(folder.session, progress: { bar.update(stage: $0.stage, $0.done + 1, of: $0.total) })
+                .process(folder.session, progress: { bar.update(stage: $0.stage.label, $0.done + 1, of: $0.total) })
         } catch ProcessingError.missingPicks(let missing) {
             writeError("error: \(ProcessingError.missingPicks(missing).description)\n")
             throw ExitCode(2)

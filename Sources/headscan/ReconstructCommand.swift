@@ -84,7 +84,7 @@ struct ReconstructCommand: ParsableCommand {
         var bar = StagedProgressBar("Reconstructing")
         let result = try Reconstructor(layout: try cap.layout(for: reader.header), options: options).reconstruct(
             frameCount: reader.frameCount, frame: { try reader.frame(at: $0) },
-            progress: { bar.update(stage: $0.stage, $0.done + 1, of: $0.total) })
+            progress: { bar.update(stage: $0.stage.label, $0.done + 1, of: $0.total) })
         var outputFromMap = RigidTransform.identity
         var report = Report(statistics: result.statistics)
         if let alignTo {

@@ -16,7 +16,7 @@ struct FakeProcessing: SessionProcessing {
     func process(
         _ session: ScanSession, progress: @escaping @Sendable (ProcessingProgress) -> Void, isCancelled: @escaping @Sendable () -> Bool
     ) async throws -> ProcessingResult {
-        progress(ProcessingProgress(stage: "markers", done: 5, total: 10))
+        progress(ProcessingProgress(stage: .markers, done: 5, total: 10))
         switch mode {
         case .fail: throw ProcessingError.missingPicks([.nasion])
         case .waitForCancel:
@@ -91,10 +91,11 @@ struct ResultsModelTests {
     }
 
     @Test func progressSpansTheStagesInOrder() {
-        let fractions = [("markers", 0, 10), ("markers", 10, 10), ("fusion", 5, 10), ("landmarks", 1, 1), ("report", 1, 1)]
+        let fractions: [(ProcessingStage, Int, Int)] = [(.markers, 0, 10), (.markers, 10, 10), (.fusion, 5, 10), (.landmarks, 1, 1), (.report, 1, 1)]
+        let values = fractions
             .map { ResultsModel.fraction(ProcessingProgress(stage: $0.0, done: $0.1, total: $0.2)) }
-        #expect(fractions == fractions.sorted())
-        #expect(abs(fractions.last! - 1) < 1e-12)
-        #expect(fractions.first == 0)
+        #expect(values == values.sorted())
+        #expect(abs(values.last! - 1) < 1e-12)
+        #expect(values.first == 0)
     }
 }

@@ -63,7 +63,7 @@ import Testing
         #expect(updates.map(\.raw.kind) == Array(repeating: .off, count: 5))
         #expect(updates.map(\.published.kind) == [.ideal, .ideal, .ideal, .off, .off])
         #expect(updates[3].events.contains(.hapticStart))
-        #expect(updates[3].decisions.first?.subject == "position")
+        #expect(updates[3].decisions.first?.subject == .position)
         // Three ideal frames are not enough to stop the vibration; the fourth is.
         let back = feed(&guide, Array(repeating: centred, count: 4), from: 2)
         #expect(back.map(\.published.kind) == [.off, .off, .off, .ideal])

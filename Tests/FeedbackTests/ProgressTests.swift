@@ -66,7 +66,7 @@ import Testing
         #expect(events.contains(.speak(.doneMissing(10), .milestone)))
         #expect(events.contains(.progressColourChanged(.green)))
         #expect(t >= 5)
-        #expect(guide.decisions.last?.subject == "completion")
+        #expect(guide.decisions.last?.subject == .completion)
     }
 
     @Test func regionGuidanceWhenProgressStalls() throws {
@@ -88,7 +88,7 @@ import Testing
             _ = guide.update(frame(Double(k) / 30, [marker(ids[k % ids.count], x: 300, y: 240), marker(ids[(k + 1) % ids.count], x: 340, y: 240)]))
         }
         #expect(!guide.completed)
-        #expect(guide.decisions.contains { $0.subject == "regionGuidance" && $0.to == "back" })
+        #expect(guide.decisions.contains { $0.subject == .regionGuidance && $0.to == "back" })
     }
 }
 

@@ -134,7 +134,7 @@ struct DemoCommand: ParsableCommand {
             + ["Demo: the calliper values are simulated hand measurements (the true values with typical calliper and tape error)."]
         var staged = StagedProgressBar("  processing")
         let result = try SessionProcessor(library: library, options: options)
-            .process(session, progress: { staged.update(stage: $0.stage, $0.done + 1, of: $0.total) })
+            .process(session, progress: { staged.update(stage: $0.stage.label, $0.done + 1, of: $0.total) })
         let mapError = try Self.markerMapError(session: session, library: library, simulator: simulator)
         log.reconstructed(result, mapRMS: mapError)
 
