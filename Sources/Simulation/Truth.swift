@@ -52,7 +52,7 @@ public struct ScanTruth: Sendable, Codable {
     /// IDs of markers that fell off.
     public var droppedMarkers: [Int]
     /// The head's true measurements.
-    public var measurements: HeadMeasurements
+    public var measurements: TrueHeadMeasures
     /// Per-frame truth.
     public var frames: [FrameTruth]
 }

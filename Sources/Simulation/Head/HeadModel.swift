@@ -17,7 +17,7 @@ public struct HeadModel: Sendable {
     /// Nasion, nose tip and both tragions in the head frame, metres.
     public let landmarks: Landmarks
     /// The measures of the model itself (from the analytic outline).
-    public let measurements: HeadMeasurements
+    public let measurements: TrueHeadMeasures
 
     /// Builds a head meeting `parameters`.
     public init(_ parameters: HeadParameters) throws(SimulationError) {
@@ -60,10 +60,10 @@ public struct HeadModel: Sendable {
     }
 
     /// Measures an outline analytically: exact diagonals by bisection, dense perimeter.
-    static func measure(_ outline: HeadOutline) -> HeadMeasurements {
+    static func measure(_ outline: HeadOutline) -> TrueHeadMeasures {
         let polygon = Polygon2(outline.polygon())
         let deg = Double.pi / 180
-        return HeadMeasurements(
+        return TrueHeadMeasures(
             diagonalA: outline.reach(along: 120 * deg) + outline.reach(along: 300 * deg),
             diagonalB: outline.reach(along: 60 * deg) + outline.reach(along: 240 * deg),
             length: polygon.extent(along: SIMD2(0, 1)), width: polygon.extent(along: SIMD2(1, 0)),

@@ -6,7 +6,7 @@ import Geometry
 /// The mesh must be in the head frame (reference plane z = 0, ear-line centre at the origin).
 public enum MeshMeasurement {
     /// The measures and the height of the slice they were taken in (metres).
-    public static func measure(_ mesh: TriangleMesh, searchTop: Double? = nil) -> (HeadMeasurements, height: Double)? {
+    public static func measure(_ mesh: TriangleMesh, searchTop: Double? = nil) -> (TrueHeadMeasures, height: Double)? {
         guard let bounds = mesh.bounds else { return nil }
         let top = searchTop ?? bounds.max.z
         // Coarse scan every 2 mm, then golden-section search around the best (the outline
@@ -26,7 +26,7 @@ public enum MeshMeasurement {
         }
         let z = (low + high) / 2
         guard let polygon = outline(mesh, at: z) else { return nil }
-        return (HeadMeasurements(outline: polygon), z)
+        return (TrueHeadMeasures(outline: polygon), z)
     }
 
     /// The closed slice loop at height `z` that surrounds the ear-line centre's vertical.

@@ -77,7 +77,7 @@ struct DemoSummary: Encodable {
     var warnings: [String]
 
     init(
-        session: ScanSession, result: ProcessingResult, calliper c: CalliperMeasurements, truth t: HeadMeasurements,
+        session: ScanSession, result: ProcessingResult, calliper c: CalliperMeasurements, truth t: TrueHeadMeasures,
         scan: GuidedScan.Outcome, markerRMSMillimetres: Double, seconds: Double
     ) {
         let m = result.measurement

@@ -12,7 +12,7 @@ enum SimulatedCalliper {
     static let extentSD = 1.0, diagonalSD = 1.5, circumferenceSD = 3.0
 
     /// One reading of `truth`, repeatable for `seed`.
-    static func measure(_ truth: HeadMeasurements, seed: UInt64) -> CalliperMeasurements {
+    static func measure(_ truth: TrueHeadMeasures, seed: UInt64) -> CalliperMeasurements {
         var random = Xoshiro256(seed: seed, stream: 0xCA11_1BE5)
         func read(_ value: Double, _ sd: Double) -> Double {
             // Callipers are read to the millimetre, tapes too.

@@ -1,8 +1,13 @@
 import Foundation
 import Geometry
 
-/// The clinical measures of a head outline, in clinicians' units.
-public struct HeadMeasurements: Sendable, Codable, Equatable {
+/// The exact clinical measures of a simulated head, in clinicians' units: the truth that
+/// reconstruction and Cephalometry are judged against.
+///
+/// It keeps its own formulas on purpose: they work on the head model's analytic outline (the
+/// diagonals and perimeter of a closed-form curve), not on a sliced mesh, so a mistake in
+/// Cephalometry's slicing or chords cannot hide by being made on both sides of a comparison.
+public struct TrueHeadMeasures: Sendable, Codable, Equatable {
     /// Cranial vault asymmetry index, percent: |A − B| / max(A, B) × 100.
     public var cvai: Double
     /// Cranial vault asymmetry |A − B|, millimetres.
