@@ -173,12 +173,47 @@ public struct ScanGuide: Sendable {
             firstTime = t
             lastNewMarkerTime = t
         }
-        var events: [FeedbackEvent] = []
-        var newDecisions: [Decision] = []
-
         // Only markers of the cap count: an ID the cap does not carry is a false detection.
         var markers = frame.markers
         markers.removeAll { $0.id < 0 || $0.id >= slotOfID.count || slotOfID[$0.id] < 0 }
+        let (states, green) = markerStates(markers)
+        let bootstrap = seenCount < settings.minSharedMarkers
+        let (raw, evidence) = PositionClassifier.classify(
+            markers, green: green, bootstrap: bootstrap, width: frame.width, height: frame.height, settings: settings)
+        remember(markers, at: t)
+
+        guard !stopped else {
+            return GuidanceUpdate(
+                time: t, markerStates: states, raw: raw, published: published, progress: progress, completed: completed,
+                events: [], decisions: [], evidence: evidence)
+        }
+        var step = Step(time: t, evidence: evidence)
+        publish(raw, step: &step)
+        announceProgress(step: &step)
+        if settings.requireEarsAndFace { checkFeatures(markers, frame: frame) }
+        let stalled = t - lastNewMarkerTime >= settings.stallSeconds
+        checkCompletion(stalled: stalled, step: &step)
+        if !completed, !paused { guidePosition(stalled: stalled, step: &step) }
+        decisions += step.decisions
+        return GuidanceUpdate(
+            time: t, markerStates: states, raw: raw, published: published, progress: progress, completed: completed,
+            events: step.events, decisions: step.decisions, evidence: evidence)
+    }
+
+    /// What one frame produces: its time and evidence, and the events and decisions so far.
+    private struct Step {
+        let time: Double
+        let evidence: PositionEvidence
+        var events: [FeedbackEvent] = []
+        var decisions: [Decision] = []
+
+        mutating func decide(_ subject: DecisionSubject, from: String, to: String, reason: String) {
+            decisions.append(Decision(time: time, subject: subject, from: from, to: to, reason: reason, evidence: evidence))
+        }
+    }
+
+    /// Each marker's colour in the live view, and how many of the frame's markers are green.
+    private func markerStates(_ markers: [ObservedMarker]) -> ([(id: Int, state: MarkerState)], Int) {
         var states: [(id: Int, state: MarkerState)] = []
         states.reserveCapacity(seenCount + markers.count)
         var green = 0
@@ -192,9 +227,11 @@ public struct ScanGuide: Sendable {
         for slot in seen.indices where seen[slot] && !inFrame[slot] {
             states.append((layout.markers[slot].id, .blue))
         }
-        let bootstrap = seenCount < settings.minSharedMarkers
-        let (raw, evidence) = PositionClassifier.classify(
-            markers, green: green, bootstrap: bootstrap, width: frame.width, height: frame.height, settings: settings)
+        return (states, green)
+    }
+
+    /// Marks the frame's markers as seen, for progress and region coverage.
+    private mutating func remember(_ markers: [ObservedMarker], at t: Double) {
         for m in markers {
             let slot = slotOfID[m.id]
             if !seen[slot] {
@@ -204,14 +241,13 @@ public struct ScanGuide: Sendable {
                 lastNewMarkerTime = t
             }
         }
+    }
 
-        guard !stopped else {
-            return GuidanceUpdate(
-                time: t, markerStates: states, raw: raw, published: published, progress: progress, completed: completed,
-                events: [], decisions: [], evidence: evidence)
-        }
-
-        // Where the markers' box lies, remembered for a moment after the head leaves the picture.
+    /// Debouncing: the class needs `debounceFrames` equal raw frames in a row to be published;
+    /// so does a new direction while off. Where the markers' box lies is remembered for a
+    /// moment after the head leaves the picture.
+    private mutating func publish(_ raw: Position, step: inout Step) {
+        let t = step.time, evidence = step.evidence
         var direction = raw.direction
         if let box = evidence.box {
             lastBoxDirection = Self.side(of: box, evidence: evidence)
@@ -219,9 +255,6 @@ public struct ScanGuide: Sendable {
         } else if raw.kind == .off, t - lastBoxTime <= settings.directionMemory {
             direction = lastBoxDirection
         }
-
-        // Debouncing: the class needs `debounceFrames` equal raw frames in a row; so does a new
-        // direction while off.
         if raw.kind == rawKind { rawRun += 1 } else { rawKind = raw.kind; rawRun = 1 }
         if raw.kind == .off {
             if direction == rawDirection { directionRun += 1 } else { rawDirection = direction; directionRun = 1 }
@@ -230,105 +263,94 @@ public struct ScanGuide: Sendable {
         }
         if rawRun >= settings.debounceFrames, raw.kind != published.kind {
             let next = Position(raw.kind, direction)
-            newDecisions.append(Decision(
-                time: t, subject: .position, from: published.description, to: next.description,
-                reason: Self.reason(next, evidence: evidence, run: rawRun, settings: settings), evidence: evidence))
+            step.decide(.position, from: published.description, to: next.description,
+                        reason: Self.reason(next, evidence: evidence, run: rawRun, settings: settings))
             published = next
         } else if published.kind == .off, directionRun >= settings.debounceFrames, direction != published.direction {
             let next = Position(.off, direction)
-            newDecisions.append(Decision(
-                time: t, subject: .direction, from: published.description, to: next.description,
-                reason: "\(directionRun) frames \(direction.rawValue)"
-                    + (raw.direction != direction ? " (markers left the picture; last seen \(direction.rawValue))" : ""),
-                evidence: evidence))
+            step.decide(.direction, from: published.description, to: next.description,
+                        reason: "\(directionRun) frames \(direction.rawValue)"
+                            + (raw.direction != direction ? " (markers left the picture; last seen \(direction.rawValue))" : ""))
             published = next
         }
+    }
 
-        // Progress and milestones.
+    /// The progress bar's colour and the milestones.
+    private mutating func announceProgress(step: inout Step) {
         let percent = min(100, seenCount * 100 / settings.markerCount)
         let newColour = ProgressColour(percent: percent)
         if newColour != colour, !completed {
             colour = newColour
-            events.append(.progressColourChanged(newColour))
+            step.events.append(.progressColourChanged(newColour))
         }
         for m in settings.progressIncrement.milestones + [100] where percent >= m && !announced.contains(m) {
             announced.insert(m)
-            events.append(.milestone(m))
-            if m < 100 { events.append(.speak(.percent(m), .milestone)) }
+            step.events.append(.milestone(m))
+            if m < 100 { step.events.append(.speak(.percent(m), .milestone)) }
         }
+    }
 
-        // Ears and face.
-        if settings.requireEarsAndFace { checkFeatures(markers, frame: frame) }
-
-        // Completion: every marker, or every region covered and nothing new for a while.
-        let stalled = t - lastNewMarkerTime >= settings.stallSeconds
+    /// Completion: every marker, or every region covered and nothing new for a while, and
+    /// the ears and face in the picture (else a reminder).
+    private mutating func checkCompletion(stalled: Bool, step: inout Step) {
+        let t = step.time
         let allRegions = regionTotals.indices.allSatisfy(isCovered)
-        if !completed, !paused, seenCount >= settings.markerCount || (allRegions && stalled) {
-            let missingFeatures = settings.requireEarsAndFace
-                ? HeadFeature.allCases.indices.filter { !featuresSeen[$0] }.map { HeadFeature.allCases[$0] } : []
-            if missingFeatures.isEmpty {
-                completed = true
-                let missing = missingIDs
-                newDecisions.append(Decision(
-                    time: t, subject: .completion, from: "scanning", to: "completed",
-                    reason: seenCount >= settings.markerCount
-                        ? "all \(settings.markerCount) markers seen"
-                        : "every region covered, no new marker for \(Self.format(t - lastNewMarkerTime)) s, \(missing.count) never seen",
-                    evidence: evidence))
-                if hapticOn {
-                    hapticOn = false
-                    events.append(.hapticStop)
-                }
-                if colour != .green {
-                    colour = .green
-                    events.append(.progressColourChanged(.green))
-                }
-                events.append(.completed(missing: missing))
-                events.append(.speak(missing.isEmpty ? .done : .doneMissing(missing.count), .milestone))
-            } else if t - lastReminder >= settings.reminderInterval {
-                lastReminder = t
-                newDecisions.append(Decision(
-                    time: t, subject: .reminder, from: "", to: missingFeatures.map(\.rawValue).joined(separator: "+"),
-                    reason: "marker goal reached (\(seenCount) seen) but never in the picture", evidence: evidence))
-                events.append(.reminder(missingFeatures))
-                events.append(.speak(.capture(missingFeatures), .reminder))
-            }
-        }
-
-        // Vibration and position speech.
-        if !completed, !paused {
-            if published.kind != .ideal, !hapticOn {
-                hapticOn = true
-                events.append(.hapticStart)
-            } else if published.kind == .ideal, hapticOn {
+        guard !completed, !paused, seenCount >= settings.markerCount || (allRegions && stalled) else { return }
+        let missingFeatures = settings.requireEarsAndFace
+            ? HeadFeature.allCases.indices.filter { !featuresSeen[$0] }.map { HeadFeature.allCases[$0] } : []
+        if missingFeatures.isEmpty {
+            completed = true
+            let missing = missingIDs
+            step.decide(.completion, from: "scanning", to: "completed",
+                        reason: seenCount >= settings.markerCount
+                            ? "all \(settings.markerCount) markers seen"
+                            : "every region covered, no new marker for \(Self.format(t - lastNewMarkerTime)) s, \(missing.count) never seen")
+            if hapticOn {
                 hapticOn = false
-                events.append(.hapticStop)
+                step.events.append(.hapticStop)
             }
-            if let phrase = instruction(stalled: stalled) {
-                let due = lastInstruction.map { $0.phrase != phrase || t - $0.time >= settings.instructionRepeatInterval } ?? true
-                if due {
-                    lastInstruction = (phrase, t)
-                    events.append(.speak(phrase, .instruction))
-                }
-            } else if published.kind == .ideal {
-                lastInstruction = nil
+            if colour != .green {
+                colour = .green
+                step.events.append(.progressColourChanged(.green))
             }
-            // Region guidance when progress stalls while the position is fine.
-            if published.kind == .ideal, settings.regionGuidance, stalled, t - lastRegionGuidance >= settings.stallSeconds,
-                let region = leastCoveredRegion()
-            {
-                lastRegionGuidance = t
-                newDecisions.append(Decision(
-                    time: t, subject: .regionGuidance, from: "", to: region.rawValue,
-                    reason: "no new marker for \(Self.format(t - lastNewMarkerTime)) s; \(regionSeen[HeadRegion.allCases.firstIndex(of: region)!]) of \(regionTotals[HeadRegion.allCases.firstIndex(of: region)!]) \(region.rawValue) markers seen",
-                    evidence: evidence))
-                events.append(.speak(.regionMissing(region), .instruction))
-            }
+            step.events.append(.completed(missing: missing))
+            step.events.append(.speak(missing.isEmpty ? .done : .doneMissing(missing.count), .milestone))
+        } else if t - lastReminder >= settings.reminderInterval {
+            lastReminder = t
+            step.decide(.reminder, from: "", to: missingFeatures.map(\.rawValue).joined(separator: "+"),
+                        reason: "marker goal reached (\(seenCount) seen) but never in the picture")
+            step.events.append(.reminder(missingFeatures))
+            step.events.append(.speak(.capture(missingFeatures), .reminder))
         }
-        decisions += newDecisions
-        return GuidanceUpdate(
-            time: t, markerStates: states, raw: raw, published: published, progress: progress, completed: completed,
-            events: events, decisions: newDecisions, evidence: evidence)
+    }
+
+    /// Vibration and position speech, and region guidance when progress stalls while the
+    /// position is fine.
+    private mutating func guidePosition(stalled: Bool, step: inout Step) {
+        let t = step.time
+        if published.kind != .ideal, !hapticOn {
+            hapticOn = true
+            step.events.append(.hapticStart)
+        } else if published.kind == .ideal, hapticOn {
+            hapticOn = false
+            step.events.append(.hapticStop)
+        }
+        if let phrase = instruction(stalled: stalled) {
+            let due = lastInstruction.map { $0.phrase != phrase || t - $0.time >= settings.instructionRepeatInterval } ?? true
+            if due {
+                lastInstruction = (phrase, t)
+                step.events.append(.speak(phrase, .instruction))
+            }
+        } else if published.kind == .ideal {
+            lastInstruction = nil
+        }
+        guard published.kind == .ideal, settings.regionGuidance, stalled, t - lastRegionGuidance >= settings.stallSeconds,
+            let region = leastCoveredRegion() else { return }
+        lastRegionGuidance = t
+        let r = HeadRegion.allCases.firstIndex(of: region)!
+        step.decide(.regionGuidance, from: "", to: region.rawValue,
+                    reason: "no new marker for \(Self.format(t - lastNewMarkerTime)) s; \(regionSeen[r]) of \(regionTotals[r]) \(region.rawValue) markers seen")
+        step.events.append(.speak(.regionMissing(region), .instruction))
     }
 
     /// Pauses feedback (the app went to the background, the operator tapped pause): the
