@@ -129,21 +129,56 @@ public struct Reconstructor: Sendable {
         isCancelled: () -> Bool = { false }
     ) throws -> Reconstruction {
         guard frameCount > 0 else { throw ReconstructionError.emptyScan }
-        let clock = ContinuousClock()
         var stats = ReconstructionStatistics()
         stats.framesTotal = frameCount
+        var (map, keyframes, colorK) = try timed(.markers, &stats) {
+            try buildMap(frameCount: frameCount, frame: frame, stats: &$0, progress: progress, isCancelled: isCancelled)
+        }
+        timed(.bundleAdjustment, &stats) {
+            progress(ReconstructionProgress(stage: .bundleAdjustment, done: 0, total: 1))
+            refine(&keyframes, &map, intrinsics: colorK, stats: &$0)
+        }
+        guard options.fuseSurface else {
+            let corners = map.corners.values.joined()
+            let centre = corners.reduce(SIMD3<Double>.zero, +) / Double(max(1, corners.count))
+            return Reconstruction(map: map, keyframes: keyframes, mesh: TriangleMesh(), region: HeadRegion(centre: centre, radius: 0), statistics: stats)
+        }
+        let (volume, region) = try timed(.fusion, &stats) {
+            try fuse(keyframes, map: map, frame: frame, stats: &$0, progress: progress, isCancelled: isCancelled)
+        }
+        let mesh = try timed(.meshing, &stats) { stats in
+            progress(ReconstructionProgress(stage: .meshing, done: 0, total: 1))
+            let mesh = volume.extractSurface()
+            guard !mesh.faces.isEmpty else { throw ReconstructionError.emptySurface }
+            stats.vertices = mesh.vertices.count
+            stats.triangles = mesh.faces.count
+            return mesh
+        }
+        return Reconstruction(map: map, keyframes: keyframes, mesh: mesh, region: region, statistics: stats)
+    }
+
+    /// Runs one stage and keeps its seconds in `stats`.
+    private func timed<T>(
+        _ stage: ReconstructionStage, _ stats: inout ReconstructionStatistics, _ body: (inout ReconstructionStatistics) throws -> T
+    ) rethrows -> T {
+        let clock = ContinuousClock()
+        let start = clock.now
+        defer { stats.stageSeconds[stage.rawValue] = (clock.now - start).seconds }
+        return try body(&stats)
+    }
+
+    /// Stage 1: markers of every examined frame, registration, and the incremental map with
+    /// its keyframes.
+    private func buildMap(
+        frameCount: Int, frame: (Int) throws -> RGBDFrame?, stats: inout ReconstructionStatistics,
+        progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
+    ) throws -> (MarkerMap, [Keyframe], CameraIntrinsics) {
         let detector = MarkerDetector(dictionary: try layout.dictionary())
         let lifter = MarkerLifter(layout: layout)
         let validIDs = Set(layout.ids)
-        let registration = FrameRegistration()
+        var builder = MapBuilder(registration: FrameRegistration(), options: options)
         var scratch: [SIMD3<Double>] = []
-        var map = MarkerMap()
-        var sums: [Int: ([SIMD3<Double>], Double)] = [:]
-        var keyframes: [Keyframe] = []
         var colorIntrinsics: CameraIntrinsics?
-
-        // Stage 1: markers, registration and the incremental map.
-        var start = clock.now
         let examined = Array(stride(from: 0, to: frameCount, by: max(1, options.frameStride)))
         for (n, index) in examined.enumerated() {
             progress(ReconstructionProgress(stage: .markers, done: n, total: examined.count))
@@ -154,73 +189,40 @@ public struct Reconstructor: Sendable {
             let detections = detector.detect(in: f.color).filter { validIDs.contains($0.id) }
             let observations = lifter.lift(
                 detections, depth: f.depth, colorIntrinsics: f.colorIntrinsics, depthIntrinsics: f.depthIntrinsics, scratch: &scratch)
-            let pose: RigidTransform
-            var inliers: Set<Int>
-            if map.corners.isEmpty {
-                let usable = observations.filter(\.fromDepth)
-                guard usable.count >= 3 else { stats.framesRejected += 1; continue }
-                pose = .identity
-                inliers = Set(usable.map(\.id))
-            } else {
-                guard let result = registration.register(observations, map: map) else { stats.framesRejected += 1; continue }
-                pose = result.mapFromCamera
-                inliers = Set(result.inliers)
-            }
-            stats.framesUsed += 1
-            var added = false
-            for o in observations where o.fromDepth {
-                let isNew = map.corners[o.id] == nil
-                guard inliers.contains(o.id) || isNew && inliers.count >= 2 else { continue }
-                let world = o.corners.map(pose.apply)
-                var entry = sums[o.id] ?? (Array(repeating: .zero, count: 4), 0)
-                for c in 0..<4 { entry.0[c] += world[c] }
-                entry.1 += 1
-                sums[o.id] = entry
-                map.corners[o.id] = entry.0.map { $0 / entry.1 }
-                if isNew { added = true; inliers.insert(o.id) }
-            }
-            let kept = observations.filter { inliers.contains($0.id) }
-            if let last = keyframes.last {
-                let relative = last.mapFromCamera.inverse * pose
-                guard added || length(relative.translation) > options.keyframeTranslation
-                    || relative.rotation.angle > options.keyframeRotation else { continue }
-            }
-            keyframes.append(Keyframe(frameIndex: index, mapFromCamera: pose, observations: kept))
+            if builder.add(observations, frameIndex: index) { stats.framesUsed += 1 } else { stats.framesRejected += 1 }
         }
-        stats.stageSeconds[ReconstructionStage.markers.rawValue] = (clock.now - start).seconds
-        guard !map.corners.isEmpty, let colorK = colorIntrinsics else {
+        guard !builder.map.corners.isEmpty, let colorK = colorIntrinsics else {
             throw ReconstructionError.noUsableMarkers(framesSeen: stats.framesExamined)
         }
-        guard keyframes.count >= 3 else { throw ReconstructionError.tooFewRegisteredFrames(registered: stats.framesUsed, needed: 3) }
+        guard builder.keyframes.count >= 3 else { throw ReconstructionError.tooFewRegisteredFrames(registered: stats.framesUsed, needed: 3) }
+        return (builder.map, builder.keyframes, colorK)
+    }
 
-        // Stage 2: joint refinement.
-        start = clock.now
-        progress(ReconstructionProgress(stage: .bundleAdjustment, done: 0, total: 1))
-        measureResiduals(keyframes: keyframes, map: map, intrinsics: colorK, into: &stats)
+    /// Stage 2: the robust 3D bundle adjustment, then the joint one on reprojection and depth.
+    private func refine(_ keyframes: inout [Keyframe], _ map: inout MarkerMap, intrinsics: CameraIntrinsics, stats: inout ReconstructionStatistics) {
+        measureResiduals(keyframes: keyframes, map: map, intrinsics: intrinsics, into: &stats)
         stats.reprojectionRMSPixelsInitial = stats.reprojectionRMSPixels
         BundleAdjustment(iterations: options.bundleIterations).refine(keyframes: &keyframes, map: &map)
-        measureResiduals(keyframes: keyframes, map: map, intrinsics: colorK, into: &stats)
+        measureResiduals(keyframes: keyframes, map: map, intrinsics: intrinsics, into: &stats)
         stats.reprojectionRMSPixels3D = stats.reprojectionRMSPixels
         if options.jointBundleIterations > 0 {
-            JointBundleAdjustment(iterations: options.jointBundleIterations).refine(keyframes: &keyframes, map: &map, intrinsics: colorK)
-            measureResiduals(keyframes: keyframes, map: map, intrinsics: colorK, into: &stats)
+            JointBundleAdjustment(iterations: options.jointBundleIterations).refine(keyframes: &keyframes, map: &map, intrinsics: intrinsics)
+            measureResiduals(keyframes: keyframes, map: map, intrinsics: intrinsics, into: &stats)
         }
         stats.keyframes = keyframes.count
         stats.markersMapped = map.corners.count
-        stats.stageSeconds[ReconstructionStage.bundleAdjustment.rawValue] = (clock.now - start).seconds
+    }
 
-        guard options.fuseSurface else {
-            let corners = map.corners.values.joined()
-            let centre = corners.reduce(SIMD3<Double>.zero, +) / Double(max(1, corners.count))
-            return Reconstruction(map: map, keyframes: keyframes, mesh: TriangleMesh(), region: HeadRegion(centre: centre, radius: 0), statistics: stats)
-        }
-
-        // Stage 3: fusion.
-        start = clock.now
+    /// Stage 3: the keyframes' depth fused into a sparse TSDF around the cap's sphere.
+    private func fuse(
+        _ keyframes: [Keyframe], map: MarkerMap, frame: (Int) throws -> RGBDFrame?, stats: inout ReconstructionStatistics,
+        progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
+    ) throws -> (TSDFVolume, HeadRegion) {
         guard let sphere = map.fittedSphere() else { throw ReconstructionError.noUsableMarkers(framesSeen: stats.framesExamined) }
         let region = HeadRegion(centre: sphere.centre, radius: sphere.radius * options.regionScale)
         let volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: options.fuseColor)
         // Integration alone (without reading the frames), to compare with other fusion code.
+        let clock = ContinuousClock()
         var integration = Duration.zero
         for (n, keyframe) in keyframes.enumerated() {
             progress(ReconstructionProgress(stage: .fusion, done: n, total: keyframes.count))
@@ -234,18 +236,8 @@ public struct Reconstructor: Sendable {
         }
         stats.voxelBlocks = volume.blockCount
         stats.volumeBytes = volume.memoryBytes
-        stats.stageSeconds[ReconstructionStage.fusion.rawValue] = (clock.now - start).seconds
         stats.stageSeconds["fusionIntegration"] = integration.seconds
-
-        // Stage 4: surface.
-        start = clock.now
-        progress(ReconstructionProgress(stage: .meshing, done: 0, total: 1))
-        let mesh = volume.extractSurface()
-        guard !mesh.faces.isEmpty else { throw ReconstructionError.emptySurface }
-        stats.vertices = mesh.vertices.count
-        stats.triangles = mesh.faces.count
-        stats.stageSeconds[ReconstructionStage.meshing.rawValue] = (clock.now - start).seconds
-        return Reconstruction(map: map, keyframes: keyframes, mesh: mesh, region: region, statistics: stats)
+        return (volume, region)
     }
 
     private func measureResiduals(keyframes: [Keyframe], map: MarkerMap, intrinsics: CameraIntrinsics, into stats: inout ReconstructionStatistics) {
@@ -275,4 +267,55 @@ public struct Reconstructor: Sendable {
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
+}
+
+/// The incremental marker map: each frame registered to the map so far, its new markers
+/// added, and a keyframe kept whenever the camera moved enough or saw new markers.
+struct MapBuilder {
+    let registration: FrameRegistration
+    let options: ReconstructionOptions
+    private(set) var map = MarkerMap()
+    private(set) var keyframes: [Keyframe] = []
+    private var sums: [Int: ([SIMD3<Double>], Double)] = [:]
+
+    init(registration: FrameRegistration, options: ReconstructionOptions) {
+        self.registration = registration
+        self.options = options
+    }
+
+    /// Adds one frame's observations; false when the frame cannot be placed on the map.
+    mutating func add(_ observations: [MarkerObservation], frameIndex index: Int) -> Bool {
+        let pose: RigidTransform
+        var inliers: Set<Int>
+        if map.corners.isEmpty {
+            let usable = observations.filter(\.fromDepth)
+            guard usable.count >= 3 else { return false }
+            pose = .identity
+            inliers = Set(usable.map(\.id))
+        } else {
+            guard let result = registration.register(observations, map: map) else { return false }
+            pose = result.mapFromCamera
+            inliers = Set(result.inliers)
+        }
+        var added = false
+        for o in observations where o.fromDepth {
+            let isNew = map.corners[o.id] == nil
+            guard inliers.contains(o.id) || isNew && inliers.count >= 2 else { continue }
+            let world = o.corners.map(pose.apply)
+            var entry = sums[o.id] ?? (Array(repeating: .zero, count: 4), 0)
+            for c in 0..<4 { entry.0[c] += world[c] }
+            entry.1 += 1
+            sums[o.id] = entry
+            map.corners[o.id] = entry.0.map { $0 / entry.1 }
+            if isNew { added = true; inliers.insert(o.id) }
+        }
+        let kept = observations.filter { inliers.contains($0.id) }
+        if let last = keyframes.last {
+            let relative = last.mapFromCamera.inverse * pose
+            guard added || length(relative.translation) > options.keyframeTranslation
+                || relative.rotation.angle > options.keyframeRotation else { return true }
+        }
+        keyframes.append(Keyframe(frameIndex: index, mapFromCamera: pose, observations: kept))
+        return true
+    }
 }
