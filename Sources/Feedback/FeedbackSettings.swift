@@ -174,3 +174,19 @@ public struct FeedbackSettings: Sendable, Codable, Equatable {
         init?(intValue: Int) { nil }
     }
 }
+
+extension FeedbackSettings {
+    /// Every setting's JSON key with its default value, in declaration order; enumerations
+    /// list their choices with the default first ("every25 | every50 | only100").
+    public static var documentedDefaults: [(key: String, value: String)] {
+        let choices: [String: [String]] = [
+            "progressIncrement": ProgressIncrement.allCases.map(\.rawValue), "positionAudio": PositionAudio.allCases.map(\.rawValue),
+            "phrasing": Phrasing.allCases.map(\.rawValue), "language": Language.allCases.map(\.rawValue),
+        ]
+        return Mirror(reflecting: FeedbackSettings()).children.compactMap { child in
+            guard let key = child.label else { return nil }
+            if let options = choices[key] { return (key, options.joined(separator: " | ")) }
+            return (key, "\(child.value)")
+        }
+    }
+}

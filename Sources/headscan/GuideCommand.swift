@@ -50,18 +50,14 @@ struct GuideCommand: ParsableCommand {
 
 /// Options shared by `guide` and `replay`.
 struct GuideOptions: ParsableArguments {
-    static let settingsHelp = """
-        Settings (--settings, a JSON file or inline JSON; missing keys keep their defaults): \
-        markerCount (57), progressIncrement (every25 | every50 | only100), positionAudio \
-        (directions | tooCloseOnly), phrasing (movePhone | headInPicture), language (de | en), \
-        debounceFrames (4), invalidDepthRatio (0.3), centerBand (0.05), minSharedMarkers (2), \
-        sameInstructionInterval (2 s), instructionRepeatInterval (2 s), regionCoverage (0.5), \
-        stallSeconds (5), regionGuidance (true), requireEarsAndFace (true), faceReach (0.045 m), \
-        earReach (0.03 m), featureMinMarkers (2), reminderInterval (6 s), directionMemory (1 s), \
-        markerSide (0.014 m). Directions are given as the operator sees the portrait picture: \
-        movePhone names where the head lies, which is where to move the phone; headInPicture \
-        names where the head should move in the picture, the other way.
-        """
+    /// The settings' keys with their defaults, read from the settings type itself so the help
+    /// cannot drift from the code.
+    static var settingsHelp: String {
+        "Settings (--settings, a JSON file or inline JSON; missing keys keep their defaults): "
+            + FeedbackSettings.documentedDefaults.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+            + ". Directions are given as the operator sees the portrait picture: movePhone names where the head lies, "
+            + "which is where to move the phone; headInPicture names where the head should move in the picture, the other way."
+    }
 
     @Option(help: "Feedback settings: a JSON file or inline JSON (see the discussion for the keys).")
     var settings: String?

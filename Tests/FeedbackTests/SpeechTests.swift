@@ -104,3 +104,13 @@ import Testing
         }
     }
 }
+
+struct SettingsHelpTests {
+    /// The help lists exactly the keys the settings JSON has, so it cannot drift from the type.
+    @Test func documentedKeysAreTheJSONKeys() throws {
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(FeedbackSettings())) as! [String: Any]
+        #expect(Set(FeedbackSettings.documentedDefaults.map(\.key)) == Set(json.keys))
+        #expect(FeedbackSettings.documentedDefaults.first { $0.key == "debounceFrames" }?.value == "4")
+        #expect(FeedbackSettings.documentedDefaults.first { $0.key == "language" }?.value == "de | en")
+    }
+}
