@@ -67,7 +67,7 @@ struct MeasureCommand: ParsableCommand {
             do {
                 try Data(SliceSVG.render(slice).utf8).write(to: fileURL(svg))
             } catch {
-                throw ValidationError("--svg: cannot write \(svg): \(error.localizedDescription)")
+                throw ToolError("--svg: cannot write \(svg): \(error.localizedDescription)")
             }
         }
         let report = MeasureReport(measurement: slice.measurement, calliper: comparison)
@@ -84,7 +84,7 @@ struct MeasureCommand: ParsableCommand {
             decoder.dateDecodingStrategy = .iso8601
             if let annotations = try? decoder.decode(AnnotationsRecord.self, from: data) {
                 guard let points = annotations.headLandmarks else {
-                    throw SessionFolderError("the annotations pick the landmarks on frames, not yet in 3D; measure the session with `headscan process SESSION_DIR` (it lifts the picks), or give measurement.json or points in metres")
+                    throw ToolError("the annotations pick the landmarks on frames, not yet in 3D; measure the session with `headscan process SESSION_DIR` (it lifts the picks), or give measurement.json or points in metres")
                 }
                 return points
             }
@@ -97,7 +97,7 @@ struct MeasureCommand: ParsableCommand {
         do {
             return try Data(contentsOf: fileURL(path))
         } catch {
-            throw ValidationError("cannot read the \(what) file \(path): \(error.localizedDescription)")
+            throw ToolError("cannot read the \(what) file \(path): \(error.localizedDescription)")
         }
     }
 }

@@ -129,7 +129,7 @@ struct SimulateCommand: ParsableCommand {
         let meshURL = url.deletingPathExtension().appendingPathExtension("ply")
         let meshName = meshURL.lastPathComponent
         for target in [url, meshURL] where !overwrite && FileManager.default.fileExists(atPath: target.path) {
-            throw ValidationError("\(target.path) exists; pass --overwrite to replace it")
+            throw ToolError("\(target.path) exists; pass --overwrite to replace it")
         }
         try Data(PLY.encode(simulator.mesh, comment: "HeadScan simulated head, metres, head frame")).write(to: meshURL)
         let encoder = JSONEncoder()

@@ -36,7 +36,7 @@ struct TrendCommand: ParsableCommand {
         let library = ScanLibrary(root: fileURL(root))
         let visits = try library.visits(ofPatient: patientID)
         guard !visits.isEmpty else {
-            throw SessionFolderError("no session of patient \(patientID) in \(library.root.path); `headscan library list --root \(root)` shows the sessions")
+            throw ToolError("no session of patient \(patientID) in \(library.root.path); `headscan library list --root \(root)` shows the sessions")
         }
         let output = TrendOutput(patientID: patientID, visits: visits)
         if json { try printJSON(output) } else { print(output.text) }

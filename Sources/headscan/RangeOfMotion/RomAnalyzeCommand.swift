@@ -108,7 +108,7 @@ enum KneeReportFiles {
             try Data(KneeReportHTML.render(report).utf8).write(to: html)
             try Data(KneeReportPDF.render(report)).write(to: pdf)
         } catch {
-            throw ValidationError("--report: cannot write into \(folder.path): \(error.localizedDescription)")
+            throw ToolError("--report: cannot write into \(folder.path): \(error.localizedDescription)")
         }
         return [html.path, pdf.path]
     }

@@ -46,7 +46,7 @@ enum RomInput {
         do {
             return try Data(contentsOf: fileURL(path))
         } catch {
-            throw ValidationError("cannot read the \(what) file \(path): \(error.localizedDescription)")
+            throw ToolError("cannot read the \(what) file \(path): \(error.localizedDescription)")
         }
     }
 }

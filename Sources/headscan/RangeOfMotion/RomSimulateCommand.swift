@@ -80,7 +80,7 @@ struct RomSimulateCommand: ParsableCommand {
 
     private func write(_ data: Data, to path: String) throws {
         do { try data.write(to: fileURL(path)) } catch {
-            throw ValidationError("cannot write \(path): \(error.localizedDescription)")
+            throw ToolError("cannot write \(path): \(error.localizedDescription)")
         }
     }
 }

@@ -18,16 +18,16 @@ struct SessionFolder {
         let folder = fileURL(path).standardizedFileURL
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw SessionFolderError("\(folder.path) is not a folder; give a session folder of a scan library")
+            throw ToolError("\(folder.path) is not a folder; give a session folder of a scan library")
         }
         library = ScanLibrary(root: folder.deletingLastPathComponent())
         do {
             session = try library.session(named: folder.lastPathComponent)
         } catch {
             if let sessions = try? ScanLibrary(root: folder).list().entries, !sessions.isEmpty {
-                throw SessionFolderError("\(folder.path) is a scan library; give one of its session folders (`headscan library list --root \(folder.path)`)")
+                throw ToolError("\(folder.path) is a scan library; give one of its session folders (`headscan library list --root \(folder.path)`)")
             }
-            throw SessionFolderError("\(folder.path) is not a scan session folder: \(error)")
+            throw ToolError("\(folder.path) is not a scan session folder: \(error)")
         }
     }
 
@@ -44,7 +44,7 @@ struct SessionFolder {
         do {
             truth = try JSONDecoder().decode(ScanTruth.self, from: Data(contentsOf: url))
         } catch {
-            throw SessionFolderError("\(url.path) cannot be read: \(error)")
+            throw ToolError("\(url.path) cannot be read: \(error)")
         }
         let m = truth.measurements
         return (ReferenceValues(
@@ -52,11 +52,4 @@ struct SessionFolder {
             lengthMM: m.lengthMM, widthMM: m.widthMM, ci: m.ci, circumferenceMM: m.circumferenceMM),
                 "Simulated scan: the truth column is the simulated head's exact geometry.")
     }
-}
-
-/// A session folder that cannot be used, with what to do instead.
-struct SessionFolderError: Error, CustomStringConvertible, LocalizedError {
-    let description: String
-    init(_ description: String) { self.description = description }
-    var errorDescription: String? { description }
 }
