@@ -139,13 +139,16 @@ let package = Package(
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Feedback", "Markers", "Recording", "Simulation", "Imaging", "Geometry"]),
         .testTarget(name: "HeadGesturesTests", dependencies: ["HeadGestures", "Geometry"]),
         .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report", "Geometry"]),
-        .testTarget(name: "UploadTests", dependencies: ["Upload", "ScanLibrary", "Cephalometry"]),
+        .testTarget(
+            name: "UploadTests",
+            dependencies: ["Upload", "ScanLibrary", "Cephalometry", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "HeadScanServerTests",
             dependencies: [
                 "HeadScanServer", "Upload", "ScanLibrary", "Cephalometry",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Markers", "Recording", "Geometry", "Imaging"]),
     ],
