@@ -94,7 +94,7 @@ extension ResearchServer {
 
     var threeAvailable: Bool { FileManager.default.fileExists(atPath: threeDirectory + "/build/three.min.js") }
 
-    static let toLogin = Response(status: .seeOther, headers: [.location: "/login"])
+    static var toLogin: Response { Response(status: .seeOther, headers: [.location: "/login"]) }
 
     /// The signed-in researcher of a page request (cookie or HTTP Basic), nil to send to sign-in.
     func pageResearcher(_ request: Request) async throws -> Researcher? {

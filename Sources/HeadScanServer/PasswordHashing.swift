@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import HummingbirdBcrypt
-import Synchronization
 
 /// bcrypt for researchers' passwords, and a short-lived memory of checks that succeeded, so that
 /// HTTP Basic requests do not each pay for a bcrypt round.
@@ -18,7 +17,7 @@ enum PasswordHashing {
 /// Remembers for a minute which (stored hash, password) pairs verified; keyed by a SHA-256 of
 /// both, so no password is kept in memory.
 final class VerifiedCredentials: Sendable {
-    private let entries = Mutex<[String: Date]>([:])
+    private let entries = Locked<[String: Date]>([:])
     private let lifetime: TimeInterval = 60
 
     func verify(_ password: String, hash: String) async -> Bool {
@@ -33,5 +32,19 @@ final class VerifiedCredentials: Sendable {
             }
         }
         return ok
+    }
+}
+
+/// A value behind a lock (Synchronization's Mutex needs macOS 15, the package supports 14).
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }

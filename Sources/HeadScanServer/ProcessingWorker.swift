@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import Processing
 import ScanLibrary
-import Synchronization
 import Upload
 
 /// Takes processing jobs from the database and runs the session processor on them: several
@@ -45,7 +44,7 @@ public struct ProcessingWorker: Sendable {
     public func runOnce() async throws -> Result<Int64, JobFailure>? {
         guard let job = try await store.claimJob(worker: name, lease: lease, maximumAttempts: maximumAttempts) else { return nil }
         logger.info("worker \(name) took job \(job.id) (session \(job.sessionID), attempt \(job.attempts))")
-        let lost = Mutex(false)
+        let lost = Locked(false)
         let renewal = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(max(0.05, lease / 3)))
@@ -82,14 +81,14 @@ public struct ProcessingWorker: Sendable {
             try FileManager.default.copyItem(at: blob, to: folder.appendingPathComponent(file.name))
         }
         let session = try library.session(named: summary.name)
-        let hasPicks = (try? library.annotations(in: session))??.isComplete ?? false
+        let hasPicks = (try? library.annotations(in: session))?.isComplete ?? false
         try await Task.detached {
             if hasPicks {
                 _ = try SessionProcessor(library: library).process(session, isCancelled: isCancelled)
             } else {
                 // Measured on the device without picks: the service still writes its own
                 // (pseudonymous) report.
-                try ClinicalReportWriter(library: library, session: session).write()
+                _ = try ClinicalReportWriter(library: library, session: session).write()
             }
         }.value
         if isCancelled() { throw JobFailure(message: "the lease was lost; another worker has the job") }

@@ -266,4 +266,5 @@ public struct ResearchServer: Sendable {
 extension HTTPField.Name {
     static let xContentTypeOptions = Self("X-Content-Type-Options")!
     static let chunkChecksum = Self(UploadProtocol.chunkChecksumHeader)!
+    static let referrerPolicyHeader = Self("Referrer-Policy")!
 }

@@ -116,7 +116,7 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         if response.headers[.contentSecurityPolicy] == nil {
             response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; style-src 'self'; frame-ancestors 'none'; form-action 'self'"
         }
-        response.headers[.referrerPolicy] = "no-referrer"
+        response.headers[.referrerPolicyHeader] = "no-referrer"
         return response
     }
 }

@@ -98,3 +98,7 @@ func rawUpload(_ client: some TestClientProtocol, token: String, package: Sessio
     #expect(done.status == .ok, "\(String(buffer: done.body))")
     return try decode(UploadStatus.self, done)
 }
+
+extension HTTPField.Name {
+    static let chunkChecksum = Self(UploadProtocol.chunkChecksumHeader)!
+}
