@@ -12,14 +12,14 @@ import Foundation
 public struct Pseudonymiser: Sendable {
     /// Bytes of a site key.
     public static let keyByteCount = 32
-    private let key: SymmetricKey
+    private let keyBytes: Data
 
     /// A pseudonymiser with a site key of 32 bytes.
     public init(siteKey: Data) throws(UploadError) {
         guard siteKey.count == Self.keyByteCount else {
             throw .badSiteKey("a site key has \(Self.keyByteCount) bytes (64 hex digits), this one has \(siteKey.count); copy the site's key file from another device of the site, or give a file that does not exist yet to create a new key")
         }
-        key = SymmetricKey(data: siteKey)
+        keyBytes = siteKey
     }
 
     /// A new random site key as 64 hex digits.
@@ -43,7 +43,7 @@ public struct Pseudonymiser: Sendable {
 
     /// The pseudonym of a patient ID.
     public func pseudonym(patientID: Int) -> Int {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data("headscan-patient-v1:\(patientID)".utf8), using: key)
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("headscan-patient-v1:\(patientID)".utf8), using: SymmetricKey(data: keyBytes))
         let value = Array(mac).prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         return Int(value % 9_000_000_000_000) + 1_000_000_000_000
     }
