@@ -14,6 +14,11 @@ public struct SessionPackage: Sendable {
     public struct Item: Sendable, Hashable {
         public var manifest: ManifestFile
         public var source: Source
+
+        public init(manifest: ManifestFile, source: Source) {
+            self.manifest = manifest
+            self.source = source
+        }
     }
 
     /// Files the device keeps: the reports print the patient ID in clear text, so the service

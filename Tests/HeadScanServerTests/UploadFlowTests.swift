@@ -85,10 +85,11 @@ import ZIPFoundation
         // A client that ignores the rule: consent.json says no.
         let fixture = try SessionFixture()
         defer { fixture.remove() }
-        var package = try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)
+        var changed = try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)
         let refusal = Data(#"{"version": 1, "researchUse": false, "decidedAt": "2026-05-01T10:00:00Z", "recordedBy": "x"}"#.utf8)
-        let index = try #require(package.items.firstIndex { $0.manifest.name == "consent.json" })
-        package.items[index] = .init(manifest: ManifestFile(name: "consent.json", size: Int64(refusal.count), sha256: Digest.sha256(refusal)), source: .data(refusal))
+        let index = try #require(changed.items.firstIndex { $0.manifest.name == "consent.json" })
+        changed.items[index] = .init(manifest: ManifestFile(name: "consent.json", size: Int64(refusal.count), sha256: Digest.sha256(refusal)), source: .data(refusal))
+        let package = changed
         try await harness.app().test(.router) { client in
             let create = CreateUploadRequest(sessionName: package.sessionName, chunkSize: 1024, files: package.manifest)
             let status = try decode(UploadStatus.self, try await client.execute(uri: "/api/uploads", method: .post, headers: bearer(token), body: try json(create)))

@@ -8,12 +8,18 @@ import PostgresNIO
 /// tables in a schema of their own (created when missing).
 public final class PostgresDatabase: SQLDatabase {
     public let dialect = SQLDialect.postgres
+    /// Errors only: the pool's routine notices would drown the server's own log.
+    public static var defaultLogger: Logger {
+        var logger = Logger(label: "headscan.postgres")
+        logger.logLevel = .error
+        return logger
+    }
     private let client: PostgresClient
     private let runner: Task<Void, Never>
     private let schema: String?
     private let logger: Logger
 
-    public init(url text: String, logger: Logger = Logger(label: "headscan.postgres")) throws {
+    public init(url text: String, logger: Logger = PostgresDatabase.defaultLogger) throws {
         guard let url = URLComponents(string: text), url.scheme == "postgres" || url.scheme == "postgresql",
             let host = url.host, !host.isEmpty
         else {
