@@ -22,9 +22,14 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    static func unauthorized(_ message: String = "sign in: devices send `Authorization: Bearer TOKEN`, researchers HTTP Basic with their e-mail and password") -> APIError {
+    /// 401; the Basic challenge only where a browser or a researcher's tool should ask for a
+    /// password (URLSession on Linux stalls on a challenge it has no delegate for).
+    static func unauthorized(
+        _ message: String = "sign in: devices send `Authorization: Bearer TOKEN`, researchers HTTP Basic with their e-mail and password",
+        challenge: Bool = true
+    ) -> APIError {
         var error = APIError(.unauthorized, message)
-        error.headers[.wwwAuthenticate] = "Basic realm=\"HeadScan research\", charset=\"UTF-8\""
+        if challenge { error.headers[.wwwAuthenticate] = "Basic realm=\"HeadScan research\", charset=\"UTF-8\"" }
         return error
     }
 

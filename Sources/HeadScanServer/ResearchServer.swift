@@ -72,7 +72,7 @@ public struct ResearchServer: Sendable {
             if header.hasPrefix("Bearer ") {
                 let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
                 guard (10...200).contains(token.utf8.count), let device = try await store.device(token: token) else {
-                    throw APIError.unauthorized("the device token is not valid; ask the service's administrator for a new one")
+                    throw APIError.unauthorized("the device token is not valid; ask the service's administrator for a new one", challenge: false)
                 }
                 return .device(device)
             }

@@ -8,7 +8,7 @@ import Testing
 import Upload
 import ZIPFoundation
 
-@Suite struct UploadFlowTests {
+@Suite(.timeLimit(.minutes(2))) struct UploadFlowTests {
     @Test(arguments: Backend.available)
     func clientUploadsAndTheServerVerifies(_ backend: Backend) async throws {
         let harness = try await Harness.make(backend)
@@ -27,6 +27,11 @@ import ZIPFoundation
             #expect(try await uploader.upload(package) == id)
             #expect(try await harness.state() == before)
 
+            // A wrong token is a final answer, given at once (no retries, no stalled challenge).
+            let refused = UploadClient(server: url, token: "hsd_not-a-real-token-0000", attempts: 3)
+            await #expect(throws: UploadError.rejected(status: 401, message: "the device token is not valid; ask the service's administrator for a new one")) {
+                try await refused.upload(package)
+            }
             let listed = try await uploader.sessions()
             #expect(listed.map(\.id) == [id])
             let session = try #require(listed.first)
