@@ -1,4 +1,10 @@
-import Crypto
+// CryptoKit on Apple platforms (no package to build for the app), swift-crypto elsewhere:
+// the same API.
+#if canImport(CryptoKit)
+    import CryptoKit
+#else
+    import Crypto
+#endif
 import Foundation
 
 /// Replaces patient IDs by keyed hashes before anything leaves the device.
