@@ -21,10 +21,21 @@ let package = Package(
         .library(name: "HeadGestures", targets: ["HeadGestures"]),
         .library(name: "RangeOfMotion", targets: ["RangeOfMotion"]),
         .library(name: "AppleDevices", targets: ["AppleDevices"]),
+        .library(name: "Upload", targets: ["Upload"]),
+        .library(name: "HeadScanServer", targets: ["HeadScanServer"]),
         .executable(name: "headscan", targets: ["headscan"]),
+        .executable(name: "headscan-server", targets: ["headscan-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .systemLibrary(
@@ -83,9 +94,36 @@ let package = Package(
                 "AppModel", "Feedback", "Scanning", "Recording", "Markers", "Imaging", "Geometry", "ScanLibrary", "HeadGestures",
                 "RangeOfMotion",
             ]),
+        // The research service's client: portable (URLSession, swift-crypto), no server code.
+        .target(
+            name: "Upload",
+            dependencies: ["ScanLibrary", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "HeadScanServer",
+            dependencies: [
+                "Upload", "ScanLibrary", "Processing", "Cephalometry", "Geometry",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            ),
+        .executableTarget(
+            name: "headscan-server",
+            dependencies: [
+                "HeadScanServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .executableTarget(
             name: "headscan",
             dependencies: [
+                "Upload",
                 "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Cephalometry", "Feedback", "Reconstruction",
                 "Report", "ScanLibrary", "Scanning", "Processing", "HeadGestures", "RangeOfMotion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -106,6 +144,17 @@ let package = Package(
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Feedback", "Markers", "Recording", "Geometry"]),
         .testTarget(name: "HeadGesturesTests", dependencies: ["HeadGestures"]),
         .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report"]),
+        .testTarget(
+            name: "UploadTests",
+            dependencies: ["Upload", "ScanLibrary", "Cephalometry", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(
+            name: "HeadScanServerTests",
+            dependencies: [
+                "HeadScanServer", "Upload", "ScanLibrary", "Cephalometry",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Markers", "Recording", "Geometry", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]

@@ -50,7 +50,7 @@ fi
 
 # Library targets in dependency order (see Package.swift).
 LIBRARIES=(Geometry Imaging Markers Recording Feedback Scanning Cephalometry Reconstruction
-    RangeOfMotion Report ScanLibrary Processing HeadGestures Simulation AppModel AppleDevices)
+    RangeOfMotion Report ScanLibrary Processing Upload HeadGestures Simulation AppModel AppleDevices)
 # Only ONLY=Name,Name… if given (the modules they import must then be checked in the same run).
 if [ -n "${ONLY:-}" ]; then IFS=',' read -r -a LIBRARIES <<<"$ONLY"; fi
 

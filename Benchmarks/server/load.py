@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Load test of headscan-server: concurrent clients upload sessions while the server is killed
+and restarted; checks that every session arrives exactly once and byte-identical, and reports
+upload throughput and the p95 latency of the listing API under that load.
+
+    python3 Benchmarks/server/load.py --server-binary .build/release/headscan-server \
+        [--clients 20] [--sessions 100] [--min-mb 5] [--max-mb 20] [--restarts 2] [--database postgres://...]
+
+Uses only Python's standard library; the protocol is the one in /openapi.yaml.
+"""
+import argparse, base64, hashlib, http.client, json, os, random, shutil, signal, statistics
+import subprocess, sys, tempfile, threading, time
+
+CHUNK = 1 << 20
+
+
+def request(port, method, path, headers=None, body=None, timeout=60):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+class Server:
+    def __init__(self, binary, data, database, port):
+        self.binary, self.data, self.database, self.port = binary, data, database, port
+        self.process = None
+
+    def args(self, *extra):
+        args = [self.binary, *extra, "--data", self.data]
+        if self.database:
+            args += ["--database", self.database]
+        return args
+
+    def start(self):
+        log = open(os.path.join(self.data, "server.log"), "a")
+        self.process = subprocess.Popen(self.args("serve", "--port", str(self.port), "--workers", "0"), stdout=log, stderr=log)
+        for _ in range(300):
+            try:
+                if request(self.port, "GET", "/healthz", timeout=2)[0] == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        raise SystemExit("the server did not start; see server.log")
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+
+def upload(port, token, name, files, stats):
+    """The client's protocol with retries: announce, send missing chunks, complete."""
+    auth = {"Authorization": "Bearer " + token}
+    manifest = [{"name": n, "size": len(d), "sha256": hashlib.sha256(d).hexdigest()} for n, d in files.items()]
+    body = json.dumps({"sessionName": name, "chunkSize": CHUNK, "files": manifest}).encode()
+    delay = 0.2
+    while True:
+        try:
+            status, answer = request(port, "POST", "/api/uploads", {**auth, "Content-Type": "application/json"}, body)
+            if status >= 500:
+                raise OSError(status)
+            if status != 200:
+                raise SystemExit(f"{name}: refused {status} {answer[:200]}")
+            state = json.loads(answer)
+            if state["state"] == "complete":
+                return state["sessionID"]
+            for item in manifest:
+                data = files[item["name"]]
+                have = set(state["received"].get(item["name"], []))
+                count = max(1, (len(data) + CHUNK - 1) // CHUNK)
+                for index in range(count):
+                    if index in have:
+                        continue
+                    piece = data[index * CHUNK:(index + 1) * CHUNK]
+                    status, answer = request(port, "PUT", f"/api/uploads/{state['uploadID']}/files/{item['name']}/chunks/{index}",
+                                             {**auth, "X-Chunk-SHA256": hashlib.sha256(piece).hexdigest()}, piece)
+                    if status >= 500:
+                        raise OSError(status)
+                    if status != 200:
+                        raise SystemExit(f"{name}: chunk refused {status} {answer[:200]}")
+                    with stats["lock"]:
+                        stats["bytes"] += len(piece)
+            status, answer = request(port, "POST", f"/api/uploads/{state['uploadID']}/complete", auth, b"")
+            if status == 200:
+                return json.loads(answer)["sessionID"]
+            if status < 500 and status != 409:
+                raise SystemExit(f"{name}: complete refused {status} {answer[:200]}")
+        except (OSError, http.client.HTTPException):
+            with stats["lock"]:
+                stats["retries"] += 1
+            time.sleep(delay)
+            delay = min(delay * 2, 3)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--server-binary", required=True)
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--sessions", type=int, default=100)
+    parser.add_argument("--min-mb", type=float, default=5)
+    parser.add_argument("--max-mb", type=float, default=20)
+    parser.add_argument("--restarts", type=int, default=2)
+    parser.add_argument("--database")
+    parser.add_argument("--port", type=int, default=18080)
+    parser.add_argument("--keep", action="store_true")
+    options = parser.parse_args()
+
+    data = tempfile.mkdtemp(prefix="headscan-load-")
+    server = Server(os.path.abspath(options.server_binary), data, options.database, options.port)
+    tokens = []
+    for index in range(options.clients):
+        out = subprocess.run(server.args("device", "add", f"load-device-{index}", "--site", f"site-{index % 3}"), capture_output=True, text=True, check=True)
+        tokens.append(out.stdout.strip().splitlines()[-1])
+    subprocess.run(server.args("researcher", "add", "load@example.org"), input="load test password\n", text=True, check=True, capture_output=True)
+
+    rng = random.Random(19)
+    sessions = []
+    for index in range(options.sessions):
+        size = int(rng.uniform(options.min_mb, options.max_mb) * (1 << 20))
+        consent = json.dumps({"version": 1, "researchUse": True, "decidedAt": "2026-05-01T10:00:00Z", "recordedBy": "load"}).encode()
+        patient = json.dumps({"version": 1, "patientID": 1000000000000 + index, "pseudonymisation": "hmac-sha256-v1"}).encode()
+        files = {"consent.json": consent, "patient.json": patient, "scan.hscan": rng.randbytes(size)}
+        sessions.append((f"{1000000000000 + index}_2026-05-01T10-{index // 60 % 60:02d}-{index % 60:02d}_Scan", files, tokens[index % len(tokens)]))
+    total_bytes = sum(sum(len(d) for d in f.values()) for _, f, _ in sessions)
+
+    server.start()
+    stats = {"lock": threading.Lock(), "bytes": 0, "retries": 0}
+    results, latencies, done = {}, [], threading.Event()
+    basic = {"Authorization": "Basic " + base64.b64encode(b"load@example.org:load test password").decode()}
+
+    def lister():
+        while not done.is_set():
+            start = time.perf_counter()
+            try:
+                status, _ = request(options.port, "GET", "/api/sessions?limit=200", basic, timeout=30)
+                if status == 200:
+                    latencies.append(time.perf_counter() - start)
+            except (OSError, http.client.HTTPException):
+                pass
+            time.sleep(0.05)
+
+    queue = list(range(len(sessions)))
+    queue_lock = threading.Lock()
+
+    def client():
+        while True:
+            with queue_lock:
+                if not queue:
+                    return
+                index = queue.pop(0)
+            name, files, token = sessions[index]
+            results[index] = upload(options.port, token, name, files, stats)
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=client) for _ in range(options.clients)] + [threading.Thread(target=lister)]
+    for thread in threads:
+        thread.start()
+    for restart in range(options.restarts):
+        time.sleep(max(2.0, total_bytes / (60 << 20) / (options.restarts + 1)))
+        server.kill()
+        print(f"killed the server ({len(results)} sessions finished)", flush=True)
+        time.sleep(1)
+        server.start()
+    for thread in threads[:-1]:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    done.set()
+    threads[-1].join()
+
+    # Exactly once and byte-identical.
+    status, answer = request(options.port, "GET", "/api/sessions?limit=10000", basic)
+    listed = json.loads(answer)["sessions"]
+    names = [s["name"] for s in listed]
+    problems = []
+    if sorted(names) != sorted(name for name, _, _ in sessions):
+        problems.append(f"{len(names)} sessions listed, {len(set(names))} distinct, {len(sessions)} sent")
+    by_name = {s["name"]: s for s in listed}
+    for name, files, _ in sessions:
+        session = by_name.get(name)
+        if not session:
+            continue
+        for file_name, data in files.items():
+            status, body = request(options.port, "GET", f"/api/sessions/{session['id']}/files/{file_name}", basic, timeout=120)
+            if status != 200 or hashlib.sha256(body).digest() != hashlib.sha256(data).digest():
+                problems.append(f"{name}/{file_name} differs")
+    server.kill()
+    latencies.sort()
+    p95 = latencies[int(0.95 * (len(latencies) - 1))] * 1000 if latencies else float("nan")
+    print(json.dumps({
+        "clients": options.clients, "sessions": len(sessions), "bytes": total_bytes, "restarts": options.restarts,
+        "seconds": round(elapsed, 1), "throughput_MBps": round(total_bytes / elapsed / (1 << 20), 1),
+        "bytes_sent_including_resends": stats["bytes"], "retries": stats["retries"],
+        "listing_requests": len(latencies), "listing_p50_ms": round(statistics.median(latencies) * 1000, 1) if latencies else None,
+        "listing_p95_ms": round(p95, 1), "database": "postgres" if options.database else "sqlite",
+        "all_arrived_once_and_identical": not problems,
+    }, indent=2))
+    for problem in problems[:20]:
+        print("problem:", problem, file=sys.stderr)
+    if not options.keep:
+        shutil.rmtree(data, ignore_errors=True)
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()

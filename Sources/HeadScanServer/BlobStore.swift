@@ -1,0 +1,112 @@
+import Foundation
+import Upload
+
+/// Files on disk: finished files under `blobs/` named by their SHA-256 (identical files are kept
+/// once), chunks of unfinished uploads under `incoming/`.
+public struct BlobStore: Sendable {
+    public let root: URL
+
+    public init(root: URL) throws {
+        self.root = root.standardizedFileURL
+        for folder in ["blobs", "incoming", "tmp"] {
+            try FileManager.default.createDirectory(at: self.root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+    }
+
+    /// Where a finished file with this SHA-256 lives (the digest is checked to be hex first).
+    public func blobURL(_ sha256: String) -> URL? {
+        guard UploadProtocol.isValidDigest(sha256) else { return nil }
+        return root.appendingPathComponent("blobs/\(sha256.prefix(2))/\(sha256)")
+    }
+
+    public func hasBlob(_ sha256: String) -> Bool {
+        blobURL(sha256).map { FileManager.default.fileExists(atPath: $0.path) } ?? false
+    }
+
+    func incomingFolder(_ uploadID: String) -> URL {
+        root.appendingPathComponent("incoming/\(uploadID)", isDirectory: true)
+    }
+
+    /// A chunk's file: named by the file's position in the manifest, never by a client's text.
+    func chunkURL(uploadID: String, fileIndex: Int, chunkIndex: Int) -> URL {
+        incomingFolder(uploadID).appendingPathComponent("\(fileIndex)-\(chunkIndex)")
+    }
+
+    /// Writes a chunk atomically (a killed server leaves no half chunk).
+    func writeChunk(_ data: Data, uploadID: String, fileIndex: Int, chunkIndex: Int) throws {
+        try FileManager.default.createDirectory(at: incomingFolder(uploadID), withIntermediateDirectories: true)
+        try data.write(to: chunkURL(uploadID: uploadID, fileIndex: fileIndex, chunkIndex: chunkIndex), options: .atomic)
+    }
+
+    func removeIncoming(_ uploadID: String) {
+        try? FileManager.default.removeItem(at: incomingFolder(uploadID))
+    }
+
+    func removeChunks(uploadID: String, fileIndex: Int, count: Int) {
+        for index in 0..<count {
+            try? FileManager.default.removeItem(at: chunkURL(uploadID: uploadID, fileIndex: fileIndex, chunkIndex: index))
+        }
+    }
+
+    /// Joins a file's chunks into a blob and returns its SHA-256 and size; the blob is kept only
+    /// when it matches `expected`.
+    func assemble(uploadID: String, fileIndex: Int, chunkCount: Int, expected: ManifestFile) throws -> (sha256: String, size: Int64) {
+        let temporary = root.appendingPathComponent("tmp/\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: temporary.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let output = try FileHandle(forWritingTo: temporary)
+        var hasher = StreamingSHA256()
+        var size: Int64 = 0
+        do {
+            defer { try? output.close() }
+            for index in 0..<chunkCount {
+                let data = try Data(contentsOf: chunkURL(uploadID: uploadID, fileIndex: fileIndex, chunkIndex: index))
+                hasher.update(data)
+                size += Int64(data.count)
+                try output.write(contentsOf: data)
+            }
+            try output.synchronize()
+        }
+        let digest = hasher.finalize()
+        guard digest == expected.sha256, size == expected.size, let target = blobURL(digest) else { return (digest, size) }
+        if !FileManager.default.fileExists(atPath: target.path) {
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            do {
+                try FileManager.default.moveItem(at: temporary, to: target)
+            } catch where FileManager.default.fileExists(atPath: target.path) {
+                // Another upload stored the same bytes at the same moment.
+            }
+        }
+        return (digest, size)
+    }
+
+    /// Stores bytes written by processing; returns their digest.
+    func store(fileAt url: URL) throws -> SessionFile {
+        let (digest, size) = try Digest.sha256(fileAt: url)
+        guard let target = blobURL(digest) else { throw CocoaError(.fileWriteUnknown) }
+        if !FileManager.default.fileExists(atPath: target.path) {
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let temporary = root.appendingPathComponent("tmp/\(UUID().uuidString)")
+            try FileManager.default.copyItem(at: url, to: temporary)
+            do {
+                try FileManager.default.moveItem(at: temporary, to: target)
+            } catch where FileManager.default.fileExists(atPath: target.path) {
+                try? FileManager.default.removeItem(at: temporary)
+            }
+        }
+        return SessionFile(name: url.lastPathComponent, size: size, sha256: digest)
+    }
+
+    /// Every file below `root`, relative paths with sizes: tests compare it before and after.
+    public func snapshot() -> [String: Int64] {
+        var result: [String: Int64] = [:]
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey]) else { return [:] }
+        for case let url as URL in walker {
+            guard let values = try? url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]), values.isRegularFile == true else { continue }
+            let path = url.standardizedFileURL.path.replacingOccurrences(of: root.path + "/", with: "")
+            if path.hasSuffix("-wal") || path.hasSuffix("-shm") || path.hasSuffix(".sqlite") { continue }
+            result[path] = Int64(values.fileSize ?? 0)
+        }
+        return result
+    }
+}

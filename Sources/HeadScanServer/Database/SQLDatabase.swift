@@ -1,0 +1,143 @@
+import Foundation
+
+/// A value bound to or read from SQL; the schema uses only these four kinds so that SQLite and
+/// PostgreSQL store the same thing.
+public enum SQLValue: Sendable, Hashable {
+    case null
+    case int(Int64)
+    case double(Double)
+    case text(String)
+
+    var int: Int64? {
+        switch self {
+        case .int(let value): value
+        case .double(let value): Int64(value)
+        case .text(let text): Int64(text)
+        case .null: nil
+        }
+    }
+
+    var double: Double? {
+        switch self {
+        case .int(let value): Double(value)
+        case .double(let value): value
+        case .text(let text): Double(text)
+        case .null: nil
+        }
+    }
+
+    var text: String? {
+        switch self {
+        case .text(let text): text
+        case .int(let value): String(value)
+        case .double(let value): String(value)
+        case .null: nil
+        }
+    }
+}
+
+extension SQLValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    public init(stringLiteral value: String) { self = .text(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    init(_ value: String?) { self = value.map { .text($0) } ?? .null }
+    init(_ value: Int?) { self = value.map { .int(Int64($0)) } ?? .null }
+    init(_ value: Int64?) { self = value.map { .int($0) } ?? .null }
+    init(_ value: Double?) { self = value.map { .double($0) } ?? .null }
+}
+
+/// One result row by column name.
+public struct SQLRow: Sendable {
+    var values: [String: SQLValue]
+    subscript(_ column: String) -> SQLValue { values[column] ?? .null }
+}
+
+/// One statement with `?` placeholders.
+public struct SQLStatement: Sendable {
+    var sql: String
+    var arguments: [SQLValue]
+    init(_ sql: String, _ arguments: [SQLValue] = []) {
+        self.sql = sql
+        self.arguments = arguments
+    }
+}
+
+/// What the store needs of a database; SQLite (GRDB) and PostgreSQL (PostgresNIO) provide it.
+/// Statements use `?` placeholders; the PostgreSQL side numbers them.
+public protocol SQLDatabase: Sendable {
+    var dialect: SQLDialect { get }
+    /// Runs a statement and returns its rows (also for `… RETURNING`).
+    func query(_ sql: String, _ arguments: [SQLValue]) async throws -> [SQLRow]
+    /// Runs statements in one transaction: all or nothing. Returns each statement's rows.
+    func transaction(_ statements: [SQLStatement]) async throws -> [[SQLRow]]
+    /// Creates the tables when they are missing.
+    func migrate() async throws
+    func close() async
+}
+
+public enum SQLDialect: Sendable {
+    case sqlite, postgres
+}
+
+/// A database or configuration problem, with what to do about it.
+public struct DatabaseError: Error, CustomStringConvertible, LocalizedError {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+    public var errorDescription: String? { description }
+}
+
+/// The schema, written once for both databases; only the identity column differs.
+enum Schema {
+    static func statements(_ dialect: SQLDialect) -> [String] {
+        let id = dialect == .sqlite ? "INTEGER PRIMARY KEY AUTOINCREMENT" : "BIGSERIAL PRIMARY KEY"
+        let real = dialect == .sqlite ? "REAL" : "DOUBLE PRECISION"
+        let int = dialect == .sqlite ? "INTEGER" : "BIGINT"
+        return [
+            """
+            CREATE TABLE IF NOT EXISTS devices (
+              id \(id), name TEXT NOT NULL UNIQUE, site TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE, created_at \(real) NOT NULL)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS researchers (
+              id \(id), email TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, role TEXT NOT NULL, created_at \(real) NOT NULL)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS uploads (
+              id TEXT PRIMARY KEY, device_id \(int) NOT NULL REFERENCES devices(id), session_name TEXT NOT NULL,
+              manifest TEXT NOT NULL, chunk_size \(int) NOT NULL, state TEXT NOT NULL, session_id TEXT,
+              created_at \(real) NOT NULL, UNIQUE (device_id, session_name))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS chunks (
+              upload_id TEXT NOT NULL REFERENCES uploads(id), file_name TEXT NOT NULL, chunk_index \(int) NOT NULL,
+              sha256 TEXT NOT NULL, size \(int) NOT NULL, PRIMARY KEY (upload_id, file_name, chunk_index))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS sessions (
+              id TEXT PRIMARY KEY, upload_id TEXT NOT NULL UNIQUE REFERENCES uploads(id), device_id \(int) NOT NULL REFERENCES devices(id),
+              name TEXT NOT NULL, site TEXT NOT NULL, recorded_at TEXT NOT NULL, uploaded_at \(real) NOT NULL,
+              measured \(int) NOT NULL, cvai \(real), ci \(real), circumference_mm \(real), rating \(int))
+            """,
+            "CREATE INDEX IF NOT EXISTS sessions_device ON sessions (device_id)",
+            "CREATE INDEX IF NOT EXISTS sessions_recorded ON sessions (recorded_at)",
+            """
+            CREATE TABLE IF NOT EXISTS session_files (
+              session_id TEXT NOT NULL REFERENCES sessions(id), name TEXT NOT NULL, size \(int) NOT NULL, sha256 TEXT NOT NULL,
+              PRIMARY KEY (session_id, name))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS jobs (
+              id \(id), session_id TEXT NOT NULL UNIQUE REFERENCES sessions(id), state TEXT NOT NULL, attempts \(int) NOT NULL,
+              worker TEXT, lease_until \(real), error TEXT, updated_at \(real) NOT NULL)
+            """,
+            "CREATE INDEX IF NOT EXISTS jobs_state ON jobs (state, lease_until)",
+            """
+            CREATE TABLE IF NOT EXISTS audit_log (
+              id \(id), at \(real) NOT NULL, actor TEXT NOT NULL, action TEXT NOT NULL, session_id TEXT, file_name TEXT, detail TEXT)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS web_sessions (
+              token_hash TEXT PRIMARY KEY, researcher_id \(int) NOT NULL REFERENCES researchers(id), expires_at \(real) NOT NULL)
+            """,
+        ]
+    }
+}

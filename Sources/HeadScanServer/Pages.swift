@@ -1,0 +1,131 @@
+import Foundation
+import Hummingbird
+import Mustache
+import Upload
+
+/// The researchers' pages, rendered on the server from Mustache templates.
+struct Pages: Sendable {
+    let library: MustacheLibrary
+
+    init() throws {
+        var library = MustacheLibrary()
+        for (name, text) in PageTemplates.all {
+            try library.register(text, named: name)
+        }
+        self.library = library
+    }
+
+    func render(_ name: String, _ values: [String: Any]) -> Response {
+        let html = library.render(values, withTemplate: name) ?? "template \(name) is missing"
+        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+}
+
+extension ResearchServer {
+    func addPageRoutes(_ router: Router<BasicRequestContext>) {
+        let server = self
+        router.get("/") { _, _ in Response(status: .seeOther, headers: [.location: "/sessions"]) }
+        router.get("/login") { request, _ in
+            server.pages.render("login", ["failed": request.uri.queryParameters.get("failed") != nil])
+        }
+        router.post("/login") { request, _ -> Response in
+            let data = try await Self.body(request, limit: 8 * 1024)
+            let form = Self.form(String(decoding: data, as: UTF8.self))
+            guard let email = form["email"], let password = form["password"],
+                let researcher = try await server.verify(email: email, password: password)
+            else {
+                return Response(status: .seeOther, headers: [.location: "/login?failed=1"])
+            }
+            let token = try await server.store.createWebSession(researcherID: researcher.id)
+            var headers: HTTPFields = [.location: "/sessions"]
+            headers[.setCookie] = "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=28800"
+            return Response(status: .seeOther, headers: headers)
+        }
+        router.post("/logout") { request, _ -> Response in
+            if let token = Self.cookie(Self.cookieName, in: request) { try await server.store.deleteWebSession(token) }
+            var headers: HTTPFields = [.location: "/login"]
+            headers[.setCookie] = "\(Self.cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
+            return Response(status: .seeOther, headers: headers)
+        }
+        router.get("/sessions") { request, _ -> Response in
+            guard let researcher = try await server.pageResearcher(request) else { return Self.toLogin }
+            let filter = try Self.filter(request)
+            let sessions = try await server.store.sessions(filter)
+            let query = request.uri.query ?? ""
+            return server.pages.render("list", [
+                "email": researcher.email, "canDownload": researcher.role == .downloader,
+                "count": sessions.count, "sessions": sessions.map(Self.row),
+                "downloadQuery": query.isEmpty ? "" : "?" + query,
+                "site": filter.site ?? "", "from": filter.from ?? "", "to": filter.to ?? "",
+                "cvaiMin": filter.cvaiMin.map { String($0) } ?? "", "cvaiMax": filter.cvaiMax.map { String($0) } ?? "",
+                "ratingMin": filter.ratingMin.map { String($0) } ?? "", "ratingMax": filter.ratingMax.map { String($0) } ?? "",
+                "measuredYes": filter.measured == true, "measuredNo": filter.measured == false, "measuredAny": filter.measured == nil,
+            ])
+        }
+        router.get("/sessions/:id") { request, context -> Response in
+            guard let researcher = try await server.pageResearcher(request) else { return Self.toLogin }
+            let session = try await server.visibleSession(context.parameters.get("id") ?? "", for: .researcher(researcher))
+            let names = Set(session.files.map(\.name))
+            return server.pages.render("session", Self.row(session).merging([
+                "email": researcher.email, "canDownload": researcher.role == .downloader,
+                "files": session.files.map { ["name": $0.name, "size": Self.size($0.size), "sha256": $0.sha256] },
+                "hasReport": names.contains("report.pdf"), "hasHTMLReport": names.contains("report.html"),
+                "hasMesh": names.contains("head.ply"), "hasThree": server.threeAvailable,
+            ]) { _, new in new })
+        }
+        router.get("/static/style.css") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: PageTemplates.css)))
+        }
+        router.get("/static/viewer.js") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: PageTemplates.viewer)))
+        }
+        // three.js from Debian's libjs-three: only these three files, nothing else of the disk.
+        let threeFiles = ["three.min.js": "build/three.min.js", "PLYLoader.js": "examples/js/loaders/PLYLoader.js", "OrbitControls.js": "examples/js/controls/OrbitControls.js"]
+        router.get("/static/three/:file") { _, context -> Response in
+            guard let relative = threeFiles[context.parameters.get("file") ?? ""] else { throw APIError.notFound }
+            let path = server.threeDirectory + "/" + relative
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw APIError(.notFound, "three.js is not installed on the server; install Debian's libjs-three")
+            }
+            let body = try await FileIO().loadFile(path: path, context: context)
+            return Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "max-age=86400"], body: body)
+        }
+    }
+
+    var threeAvailable: Bool { FileManager.default.fileExists(atPath: threeDirectory + "/build/three.min.js") }
+
+    static var toLogin: Response { Response(status: .seeOther, headers: [.location: "/login"]) }
+
+    /// The signed-in researcher of a page request (cookie or HTTP Basic), nil to send to sign-in.
+    func pageResearcher(_ request: Request) async throws -> Researcher? {
+        guard case .researcher(let researcher)? = try? await authenticate(request) else { return nil }
+        return researcher
+    }
+
+    static func row(_ session: SessionSummary) -> [String: Any] {
+        func format(_ value: Double?, _ digits: Int) -> String { value.map { String(format: "%.\(digits)f", $0) } ?? "–" }
+        return [
+            "id": session.id, "name": session.name, "site": session.site, "device": session.device,
+            "recordedAt": session.recordedAt.replacingOccurrences(of: "T", with: " "), "uploadedAt": session.uploadedAt,
+            "measured": session.measured, "cvai": format(session.cvai, 1), "ci": format(session.ci, 1),
+            "circumference": format(session.circumferenceMM, 0), "rating": session.rating.map { String($0) } ?? "–",
+            "processing": session.processing, "fileCount": session.files.count,
+        ]
+    }
+
+    static func size(_ bytes: Int64) -> String {
+        bytes >= 1 << 20 ? String(format: "%.1f MB", Double(bytes) / 1_048_576) : String(format: "%.1f kB", Double(bytes) / 1024)
+    }
+
+    /// `application/x-www-form-urlencoded` fields.
+    static func form(_ text: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { continue }
+            func decode(_ s: Substring) -> String { s.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+            fields[decode(parts[0])] = decode(parts[1])
+        }
+        return fields
+    }
+}

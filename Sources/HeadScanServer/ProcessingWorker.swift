@@ -1,0 +1,118 @@
+import Foundation
+import Logging
+import Processing
+import ScanLibrary
+import Upload
+
+/// Takes processing jobs from the database and runs the session processor on them: several
+/// workers, in one process or many, share the queue; a job whose worker stops renewing its
+/// lease (killed, or hung) is taken again by another.
+public struct ProcessingWorker: Sendable {
+    public let store: Store
+    public let blobs: BlobStore
+    public let name: String
+    /// Seconds a claim lasts without renewal; renewed every third of it while working.
+    public var lease: Double = 60
+    public var maximumAttempts = 3
+    public var pollInterval: Duration = .seconds(2)
+    public var logger = Logger(label: "headscan.worker")
+
+    public init(store: Store, blobs: BlobStore, name: String = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8))") {
+        self.store = store
+        self.blobs = blobs
+        self.name = name
+    }
+
+    /// Works until the task is cancelled.
+    public func run() async {
+        logger.info("worker \(name) started")
+        while !Task.isCancelled {
+            do {
+                if try await runOnce() == nil { try await Task.sleep(for: pollInterval) }
+            } catch is CancellationError {
+                break
+            } catch {
+                logger.error("worker \(name): \(error)")
+                try? await Task.sleep(for: pollInterval)
+            }
+        }
+    }
+
+    /// Claims and runs one job; nil when none waits, else the error text (nil inside when it
+    /// succeeded).
+    @discardableResult
+    public func runOnce() async throws -> Result<Int64, JobFailure>? {
+        guard let job = try await store.claimJob(worker: name, lease: lease, maximumAttempts: maximumAttempts) else { return nil }
+        logger.info("worker \(name) took job \(job.id) (session \(job.sessionID), attempt \(job.attempts))")
+        let lost = Locked(false)
+        let renewal = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(max(0.05, lease / 3)))
+                if Task.isCancelled { break }
+                if (try? await store.renewLease(jobID: job.id, worker: name, lease: lease)) == false {
+                    lost.withLock { $0 = true }
+                    break
+                }
+            }
+        }
+        defer { renewal.cancel() }
+        do {
+            try await process(job, isCancelled: { lost.withLock { $0 } })
+            try await store.finishJob(jobID: job.id, worker: name, error: nil, maximumAttempts: maximumAttempts)
+            return .success(job.id)
+        } catch {
+            let text = String(describing: error)
+            logger.warning("job \(job.id) failed: \(text)")
+            try await store.finishJob(jobID: job.id, worker: name, error: text, maximumAttempts: maximumAttempts)
+            return .failure(JobFailure(message: text))
+        }
+    }
+
+    /// Copies the session into a scratch library, processes it there and stores what changed.
+    func process(_ job: Job, isCancelled: @escaping @Sendable () -> Bool) async throws {
+        guard let (summary, _) = try await store.session(id: job.sessionID) else { throw JobFailure(message: "the session is gone") }
+        let scratch = blobs.root.appendingPathComponent("tmp/work-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let library = ScanLibrary(root: scratch)
+        let folder = scratch.appendingPathComponent(summary.name, isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for file in summary.files {
+            guard let blob = blobs.blobURL(file.sha256), UploadProtocol.isValidFileName(file.name) else { continue }
+            try FileManager.default.copyItem(at: blob, to: folder.appendingPathComponent(file.name))
+        }
+        let session = try library.session(named: summary.name)
+        let hasPicks = (try? library.annotations(in: session))?.isComplete ?? false
+        try await Task.detached {
+            if hasPicks {
+                _ = try SessionProcessor(library: library).process(session, isCancelled: isCancelled)
+            } else {
+                // Measured on the device without picks: the service still writes its own
+                // (pseudonymous) report.
+                _ = try ClinicalReportWriter(library: library, session: session).write()
+            }
+        }.value
+        if isCancelled() { throw JobFailure(message: "the lease was lost; another worker has the job") }
+        let before = Dictionary(uniqueKeysWithValues: summary.files.map { ($0.name, $0.sha256) })
+        var changed: [SessionFile] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where UploadProtocol.isValidFileName(name) {
+            let url = folder.appendingPathComponent(name)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            let stored = try blobs.store(fileAt: url)
+            if before[name] != stored.sha256 { changed.append(stored) }
+        }
+        var values = SessionValues()
+        if let data = try? Data(contentsOf: folder.appendingPathComponent(MeasurementRecord.fileName)),
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        {
+            values = UploadService.values(measurement: object)
+        }
+        try await store.updateProcessed(sessionID: job.sessionID, files: changed, values: values)
+    }
+}
+
+/// Why a job failed.
+public struct JobFailure: Error, CustomStringConvertible, Equatable {
+    public let message: String
+    public var description: String { message }
+}

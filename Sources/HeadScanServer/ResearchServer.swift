@@ -1,0 +1,271 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import Upload
+
+/// Who sent a request.
+public enum Principal: Sendable {
+    case device(Device)
+    case researcher(Researcher)
+
+    var auditName: String {
+        switch self {
+        case .device(let device): "device:\(device.name)"
+        case .researcher(let researcher): "researcher:\(researcher.email)"
+        }
+    }
+}
+
+/// The research data service: its store, files and routes.
+public struct ResearchServer: Sendable {
+    public let store: Store
+    public let blobs: BlobStore
+    public let uploads: UploadService
+    let credentials = VerifiedCredentials()
+    let pages: Pages
+    /// Debian's `libjs-three`, when installed.
+    public var threeDirectory = "/usr/share/javascript/three"
+    /// Largest JSON body (an upload's manifest).
+    public static let maximumJSONBody = 256 * 1024
+    public static let cookieName = "headscan_session"
+    public var logger = Logger(label: "headscan.server")
+
+    public init(store: Store, blobs: BlobStore) throws {
+        self.store = store
+        self.blobs = blobs
+        uploads = UploadService(store: store, blobs: blobs)
+        pages = try Pages()
+    }
+
+    /// Opens the data folder and the database (SQLite in the folder unless `databaseURL` names
+    /// a PostgreSQL database) and creates missing tables.
+    public static func open(data: String, databaseURL: String?) async throws -> ResearchServer {
+        let folder = URL(fileURLWithPath: data, isDirectory: true).standardizedFileURL
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw DatabaseError("cannot create the data folder \(folder.path): \(error.localizedDescription)")
+        }
+        let database: any SQLDatabase
+        if let databaseURL {
+            database = try PostgresDatabase(url: databaseURL)
+        } else {
+            database = try SQLiteDatabase(path: folder.appendingPathComponent("headscan.sqlite").path)
+        }
+        do {
+            try await database.migrate()
+        } catch {
+            await database.close()
+            throw DatabaseError("cannot prepare the database: \(String(reflecting: error)); check the URL, that the server runs and that the user may create tables")
+        }
+        return try ResearchServer(store: Store(database: database), blobs: BlobStore(root: folder))
+    }
+
+    // MARK: authentication
+
+    /// The device or researcher behind a request's credentials; 401 when there are none or they
+    /// are wrong.
+    func authenticate(_ request: Request) async throws -> Principal {
+        if let header = request.headers[.authorization] {
+            if header.hasPrefix("Bearer ") {
+                let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+                guard (10...200).contains(token.utf8.count), let device = try await store.device(token: token) else {
+                    throw APIError.unauthorized("the device token is not valid; ask the service's administrator for a new one", challenge: false)
+                }
+                return .device(device)
+            }
+            if header.hasPrefix("Basic ") {
+                guard let data = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+                    let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
+                else { throw APIError.unauthorized() }
+                let email = String(text[..<colon]), password = String(text[text.index(after: colon)...])
+                guard let researcher = try await verify(email: email, password: password) else {
+                    throw APIError.unauthorized("the e-mail address or the password is wrong")
+                }
+                return .researcher(researcher)
+            }
+            throw APIError.unauthorized()
+        }
+        if let token = Self.cookie(Self.cookieName, in: request), (10...200).contains(token.utf8.count),
+            let researcher = try await store.researcher(webToken: token)
+        {
+            return .researcher(researcher)
+        }
+        throw APIError.unauthorized()
+    }
+
+    func verify(email: String, password: String) async throws -> Researcher? {
+        guard (3...200).contains(email.utf8.count), (1...200).contains(password.utf8.count),
+            let researcher = try await store.researcher(email: email)
+        else { return nil }
+        return await credentials.verify(password, hash: researcher.passwordHash) ? researcher : nil
+    }
+
+    static func cookie(_ name: String, in request: Request) -> String? {
+        for header in request.headers[values: .cookie] {
+            for part in header.split(separator: ";") {
+                let pair = part.trimmingCharacters(in: .whitespaces)
+                if pair.hasPrefix(name + "=") { return String(pair.dropFirst(name.count + 1)) }
+            }
+        }
+        return nil
+    }
+
+    func device(_ request: Request) async throws -> Device {
+        guard case .device(let device) = try await authenticate(request) else {
+            throw APIError(.forbidden, "only devices upload sessions; use a device token (`headscan-server device add NAME`)")
+        }
+        return device
+    }
+
+    /// A session the principal may see; 404 for others, so IDs of others' sessions reveal nothing.
+    func visibleSession(_ id: String, for principal: Principal) async throws -> SessionSummary {
+        guard id.utf8.count == 36, let (summary, owner) = try await store.session(id: id) else { throw APIError.notFound }
+        if case .device(let device) = principal, device.id != owner { throw APIError.notFound }
+        return summary
+    }
+
+    /// Whether the principal may download files: its own sessions for a device, the download
+    /// role for a researcher.
+    func requireDownload(_ principal: Principal) throws {
+        if case .researcher(let researcher) = principal, researcher.role != .downloader {
+            throw APIError(.forbidden, "your account may list sessions but not download them; ask the administrator for the downloader role")
+        }
+    }
+
+    // MARK: helpers
+
+    static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(value)
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The whole body, refused with 413 past `limit` bytes.
+    static func body(_ request: Request, limit: Int) async throws -> Data {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw APIError(.contentTooLarge, "the request body is larger than the \(limit) bytes allowed here")
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch {
+            throw APIError(.contentTooLarge, "the request body is larger than the \(limit) bytes allowed here")
+        }
+        return Data(buffer.readableBytesView)
+    }
+
+    static func filter(_ query: Request) throws -> SessionFilter {
+        let parameters = query.uri.queryParameters
+        var filter = SessionFilter()
+        func text(_ key: String) -> String? {
+            parameters.get(key).flatMap { $0.isEmpty ? nil : String($0) }
+        }
+        func number(_ key: String) throws -> Double? {
+            guard let value = text(key) else { return nil }
+            guard let number = Double(value), number.isFinite else { throw APIError(.badRequest, "\(key) must be a number") }
+            return number
+        }
+        func whole(_ key: String) throws -> Int? {
+            guard let value = text(key) else { return nil }
+            guard let number = Int(value) else { throw APIError(.badRequest, "\(key) must be a whole number") }
+            return number
+        }
+        func day(_ key: String) throws -> String? {
+            guard let value = text(key) else { return nil }
+            let parts = value.split(separator: "-")
+            guard value.utf8.count == 10, parts.count == 3, parts.allSatisfy({ Int($0) != nil }) else {
+                throw APIError(.badRequest, "\(key) must be a date like 2026-05-01")
+            }
+            return value
+        }
+        filter.site = text("site")
+        if let site = filter.site, site.utf8.count > 100 { throw APIError(.badRequest, "the site name is too long") }
+        filter.from = try day("from")
+        filter.to = try day("to")
+        switch text("measured") {
+        case nil, "any": break
+        case "yes", "true": filter.measured = true
+        case "no", "false": filter.measured = false
+        default: throw APIError(.badRequest, "measured must be yes, no or any")
+        }
+        filter.cvaiMin = try number("cvaiMin")
+        filter.cvaiMax = try number("cvaiMax")
+        filter.ratingMin = try whole("ratingMin")
+        filter.ratingMax = try whole("ratingMax")
+        if let limit = try whole("limit") {
+            guard (1...10_000).contains(limit) else { throw APIError(.badRequest, "limit must lie between 1 and 10000") }
+            filter.limit = limit
+        }
+        return filter
+    }
+
+    static func contentType(_ name: String) -> String {
+        switch (name as NSString).pathExtension.lowercased() {
+        case "json": "application/json"
+        case "pdf": "application/pdf"
+        case "html": "text/html; charset=utf-8"
+        case "ply": "application/octet-stream"
+        case "png": "image/png"
+        case "jpg", "jpeg": "image/jpeg"
+        case "txt", "csv": "text/plain; charset=utf-8"
+        default: "application/octet-stream"
+        }
+    }
+
+    /// A stored file as the answer; `inline` shows it in the browser (sandboxed, no scripts).
+    func fileResponse(_ file: SessionFile, context: some RequestContext, inline: Bool) async throws -> Response {
+        guard let url = blobs.blobURL(file.sha256), FileManager.default.fileExists(atPath: url.path) else {
+            logger.error("the stored file \(file.sha256) is missing from the data folder")
+            throw APIError(.internalServerError, "the file is missing from the server's storage; tell the administrator")
+        }
+        let body = try await FileIO().loadFile(path: url.path, context: context)
+        var headers: HTTPFields = [
+            .contentType: Self.contentType(file.name),
+            .contentLength: String(file.size),
+            .contentSecurityPolicy: "sandbox",
+            .xContentTypeOptions: "nosniff",
+        ]
+        headers[.contentDisposition] = "\(inline ? "inline" : "attachment"); filename=\"\(file.name)\""
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// A zip of sessions, written to a temporary file and streamed, then deleted.
+    func zipResponse(_ sessions: [SessionSummary], name: String, principal: Principal) async throws -> Response {
+        let url = blobs.root.appendingPathComponent("tmp/\(UUID().uuidString).zip")
+        do {
+            try DatasetArchive.write(sessions, blobs: blobs, to: url)
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            logger.error("cannot write a zip: \(error)")
+            throw APIError(.internalServerError, "the archive could not be written; try again or tell the administrator")
+        }
+        for session in sessions {
+            try await store.audit(actor: principal.auditName, action: "download-zip", sessionID: session.id, fileName: nil, detail: name)
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
+        let body = ResponseBody(contentLength: size) { writer in
+            defer { try? FileManager.default.removeItem(at: url) }
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty {
+                try await writer.write(ByteBuffer(bytes: piece))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/zip", .contentDisposition: "attachment; filename=\"\(name).zip\""],
+            body: body)
+    }
+}
+
+extension HTTPField.Name {
+    static let xContentTypeOptions = Self("X-Content-Type-Options")!
+    static let chunkChecksum = Self(UploadProtocol.chunkChecksumHeader)!
+    static let referrerPolicyHeader = Self("Referrer-Policy")!
+}

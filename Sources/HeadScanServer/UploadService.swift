@@ -1,0 +1,220 @@
+import Foundation
+import Logging
+import ScanLibrary
+import Upload
+
+/// The upload protocol: announce, send chunks with checksums, complete; the server verifies
+/// every whole file before the session appears. Every check runs before anything is written.
+public struct UploadService: Sendable {
+    public let store: Store
+    public let blobs: BlobStore
+    public var logger = Logger(label: "headscan.uploads")
+
+    public init(store: Store, blobs: BlobStore) {
+        self.store = store
+        self.blobs = blobs
+    }
+
+    /// Checks an announced upload; throws a 4xx error for anything malformed.
+    static func validate(_ request: CreateUploadRequest) throws(APIError) -> SessionName {
+        let name: SessionName
+        do { name = try SessionName(parsing: request.sessionName) } catch {
+            throw APIError(.badRequest, "the session name is not valid: \(error)")
+        }
+        guard name.rawValue == request.sessionName else { throw APIError(.badRequest, "the session name must be in composed Unicode form") }
+        guard (1024...UploadProtocol.maximumChunkSize).contains(request.chunkSize) else {
+            throw APIError(.badRequest, "the chunk size must lie between 1 KiB and \(UploadProtocol.maximumChunkSize / 1_048_576) MiB")
+        }
+        guard (1...UploadProtocol.maximumFiles).contains(request.files.count) else {
+            throw APIError(.badRequest, "a session has 1 to \(UploadProtocol.maximumFiles) files")
+        }
+        var seen = Set<String>()
+        for file in request.files {
+            guard UploadProtocol.isValidFileName(file.name) else {
+                throw APIError(.badRequest, "the file name \"\(file.name.prefix(100))\" is not allowed: use letters, digits, '.', '_' and '-', no folders")
+            }
+            guard seen.insert(file.name).inserted else { throw APIError(.badRequest, "the file \(file.name) is listed twice") }
+            guard (0...UploadProtocol.maximumFileSize).contains(file.size) else {
+                throw APIError(.contentTooLarge, "\(file.name) has a size the server does not accept (0 to \(UploadProtocol.maximumFileSize) bytes)")
+            }
+            guard UploadProtocol.isValidDigest(file.sha256) else {
+                throw APIError(.badRequest, "the checksum of \(file.name) must be a SHA-256 in lower-case hex")
+            }
+        }
+        guard seen.contains(ConsentRecord.fileName) else {
+            throw APIError(.unprocessableContent, "the session has no consent record (\(ConsentRecord.fileName)); only sessions whose parents agreed to research use are accepted")
+        }
+        return name
+    }
+
+    /// Starts an upload, or returns the one this device has for the session.
+    public func create(_ request: CreateUploadRequest, device: Device) async throws -> UploadStatus {
+        _ = try Self.validate(request)
+        guard var upload = try await store.insertUpload(deviceID: device.id, request: request) else {
+            throw APIError(.internalServerError, "the upload could not be stored; try again")
+        }
+        if upload.manifest != request.files || upload.chunkSize != request.chunkSize {
+            guard upload.state == .open else {
+                throw APIError(.conflict, "\(request.sessionName) was uploaded already with other files; it cannot be replaced")
+            }
+            try await store.replaceManifest(uploadID: upload.id, request: request)
+            blobs.removeIncoming(upload.id)
+            upload.manifest = request.files
+            upload.chunkSize = request.chunkSize
+        }
+        return try await status(upload)
+    }
+
+    public func status(_ upload: UploadRecord) async throws -> UploadStatus {
+        let chunks = upload.state == .open ? try await store.chunks(uploadID: upload.id) : [:]
+        return UploadStatus(
+            uploadID: upload.id, state: upload.state, chunkSize: upload.chunkSize,
+            received: chunks.mapValues { $0.keys.sorted() }, sessionID: upload.sessionID)
+    }
+
+    /// The device's own upload, or 404.
+    public func ownUpload(_ id: String, device: Device) async throws -> UploadRecord {
+        guard id.utf8.count == 36, let upload = try await store.upload(id: id), upload.deviceID == device.id else { throw APIError.notFound }
+        return upload
+    }
+
+    /// Stores one chunk after every check passed.
+    public func putChunk(
+        uploadID: String, fileName: String, index indexText: String, checksum: String?, device: Device,
+        body: () async throws -> Data
+    ) async throws -> UploadStatus {
+        let upload = try await ownUpload(uploadID, device: device)
+        guard upload.state == .open else { throw APIError(.conflict, "the upload is complete already; nothing more is needed") }
+        guard let fileIndex = upload.manifest.firstIndex(where: { $0.name == fileName }) else {
+            throw APIError(.notFound, "the upload has no file named \"\(fileName.prefix(100))\"")
+        }
+        let file = upload.manifest[fileIndex]
+        let count = file.chunkCount(chunkSize: upload.chunkSize)
+        guard let index = Int(indexText), String(index) == indexText, (0..<count).contains(index) else {
+            throw APIError(.badRequest, "the chunk index must be a whole number from 0 to \(count - 1)")
+        }
+        guard let checksum, UploadProtocol.isValidDigest(checksum) else {
+            throw APIError(.badRequest, "send the chunk's SHA-256 in lower-case hex in the \(UploadProtocol.chunkChecksumHeader) header")
+        }
+        let received = try await store.chunks(uploadID: upload.id)[fileName] ?? [:]
+        guard index == 0 || received[index - 1] != nil else {
+            throw APIError(.conflict, "chunks go in order: send chunk \(Self.firstMissing(received, count: count)) of \(fileName) next")
+        }
+        let data = try await body()
+        let expected = file.chunkLength(index, chunkSize: upload.chunkSize)
+        guard data.count == expected else {
+            throw APIError(.badRequest, "chunk \(index) of \(fileName) must have \(expected) bytes, it has \(data.count)")
+        }
+        let digest = Digest.sha256(data)
+        guard digest == checksum else {
+            throw APIError(.unprocessableContent, "chunk \(index) of \(fileName) does not match its checksum; it was damaged on the way, send it again")
+        }
+        if let stored = received[index] {
+            guard stored == digest else { throw APIError(.conflict, "chunk \(index) of \(fileName) was received with other bytes before") }
+            return try await status(upload)
+        }
+        do {
+            try blobs.writeChunk(data, uploadID: upload.id, fileIndex: fileIndex, chunkIndex: index)
+        } catch {
+            logger.error("cannot write a chunk: \(error)")
+            throw APIError(.serviceUnavailable, "the server cannot store the chunk; try again later")
+        }
+        try await store.recordChunk(uploadID: upload.id, file: fileName, index: index, sha256: digest, size: data.count)
+        return try await status(upload)
+    }
+
+    static func firstMissing(_ received: [Int: String], count: Int) -> Int {
+        (0..<count).first { received[$0] == nil } ?? count
+    }
+
+    /// Verifies every file and makes the upload a session; a finished upload answers as before.
+    public func complete(uploadID: String, device: Device) async throws -> UploadStatus {
+        let upload = try await ownUpload(uploadID, device: device)
+        guard upload.state == .open else { return try await status(upload) }
+        let chunks = try await store.chunks(uploadID: upload.id)
+        for file in upload.manifest {
+            let count = file.chunkCount(chunkSize: upload.chunkSize)
+            let have = chunks[file.name] ?? [:]
+            if have.count < count {
+                throw APIError(.conflict, "\(file.name) is missing chunks from \(Self.firstMissing(have, count: count)) on; send them, then complete again")
+            }
+        }
+        // Consent first: nothing of a refused session is stored for good.
+        let order = upload.manifest.indices.sorted { (upload.manifest[$0].name == ConsentRecord.fileName ? 0 : 1) < (upload.manifest[$1].name == ConsentRecord.fileName ? 0 : 1) }
+        for fileIndex in order {
+            let file = upload.manifest[fileIndex]
+            let count = file.chunkCount(chunkSize: upload.chunkSize)
+            let result: (sha256: String, size: Int64)
+            do {
+                result = try blobs.assemble(uploadID: upload.id, fileIndex: fileIndex, chunkCount: count, expected: file)
+            } catch {
+                try await store.forgetChunks(uploadID: upload.id, file: file.name)
+                blobs.removeChunks(uploadID: upload.id, fileIndex: fileIndex, count: count)
+                throw APIError(.conflict, "the chunks of \(file.name) could not be read back; send the file again")
+            }
+            guard result.sha256 == file.sha256, result.size == file.size else {
+                try await store.forgetChunks(uploadID: upload.id, file: file.name)
+                blobs.removeChunks(uploadID: upload.id, fileIndex: fileIndex, count: count)
+                throw APIError(.unprocessableContent, "\(file.name) does not match its checksum as a whole; send it again")
+            }
+            if file.name == ConsentRecord.fileName {
+                try checkConsent(file)
+            }
+        }
+        let values = readValues(upload.manifest)
+        if let patient = upload.manifest.first(where: { $0.name == PatientRecord.fileName }) { try checkPseudonymised(patient) }
+        let names = Set(upload.manifest.map(\.name))
+        let needsProcessing = names.contains(AnnotationsRecord.fileName) || names.contains(MeasurementRecord.fileName)
+        let recordedAt = (try? SessionName(parsing: upload.sessionName))?.timestamp ?? ""
+        _ = try await store.completeUpload(upload, device: device, values: values, recordedAt: recordedAt, needsProcessing: needsProcessing)
+        blobs.removeIncoming(upload.id)
+        guard let finished = try await store.upload(id: upload.id) else { throw APIError.notFound }
+        logger.info("session \(upload.sessionName) from \(device.name) verified")
+        return try await status(finished)
+    }
+
+    private func json(_ file: ManifestFile) -> [String: Any]? {
+        guard file.size < 16 << 20, let url = blobs.blobURL(file.sha256), let data = try? Data(contentsOf: url) else { return nil }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+
+    private func checkConsent(_ file: ManifestFile) throws(APIError) {
+        guard let object = json(file), let research = object["researchUse"] as? Bool else {
+            throw APIError(.unprocessableContent, "the consent record cannot be read; record the parent's decision again")
+        }
+        guard research else {
+            throw APIError(.unprocessableContent, "the parent did not agree to research use of this session; it is not accepted")
+        }
+    }
+
+    private func checkPseudonymised(_ file: ManifestFile) throws(APIError) {
+        guard let object = json(file), object[SessionPackage.pseudonymField] as? String == SessionPackage.pseudonymMethod,
+            object["birthDate"] == nil
+        else {
+            throw APIError(.unprocessableContent, "patient.json is not pseudonymised; upload with the HeadScan client, which replaces the patient ID on the device")
+        }
+    }
+
+    /// CVAI and the rest from `measurement.json`, the rating from `rating.json`.
+    func readValues(_ files: [ManifestFile]) -> SessionValues {
+        var values = SessionValues()
+        if let file = files.first(where: { $0.name == MeasurementRecord.fileName }), let object = json(file) {
+            values = Self.values(measurement: object)
+        }
+        if let file = files.first(where: { $0.name == RatingRecord.fileName }), let object = json(file) {
+            values.rating = (object["scanQuality"] as? NSNumber)?.intValue
+        }
+        return values
+    }
+
+    static func values(measurement object: [String: Any]) -> SessionValues {
+        var values = SessionValues()
+        if let measurement = object["measurement"] as? [String: Any], let cvai = (measurement["cvai"] as? NSNumber)?.doubleValue {
+            values.measured = true
+            values.cvai = cvai
+            values.ci = (measurement["ci"] as? NSNumber)?.doubleValue
+            values.circumferenceMM = (measurement["circumferenceMM"] as? NSNumber)?.doubleValue
+        }
+        return values
+    }
+}

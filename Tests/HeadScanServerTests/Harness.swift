@@ -1,0 +1,104 @@
+import Foundation
+import HTTPTypes
+import HeadScanServer
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+import Upload
+
+/// The databases the tests run against: SQLite always, PostgreSQL when HEADSCAN_TEST_POSTGRES
+/// names one.
+enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite, postgres
+    var testDescription: String { rawValue }
+
+    static var available: [Backend] {
+        ProcessInfo.processInfo.environment["HEADSCAN_TEST_POSTGRES"].map { !$0.isEmpty } == true ? [.sqlite, .postgres] : [.sqlite]
+    }
+}
+
+/// A server on a fresh data folder and a fresh database (a schema of its own on PostgreSQL).
+struct Harness: Sendable {
+    let server: ResearchServer
+    let data: URL
+    let schema: String?
+
+    static func make(_ backend: Backend) async throws -> Harness {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("headscan-server-\(UUID().uuidString)", isDirectory: true)
+        var url: String?
+        var schema: String?
+        if backend == .postgres, let base = ProcessInfo.processInfo.environment["HEADSCAN_TEST_POSTGRES"] {
+            let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            schema = name
+            url = base + (base.contains("?") ? "&" : "?") + "schema=\(name)"
+        }
+        var server = try await ResearchServer.open(data: data.path, databaseURL: url)
+        server.logger.logLevel = .error
+        return Harness(server: server, data: data, schema: schema)
+    }
+
+    func close() async {
+        if let schema { _ = try? await server.store.database.query("DROP SCHEMA \(schema) CASCADE", []) }
+        await server.store.database.close()
+        try? FileManager.default.removeItem(at: data)
+    }
+
+    var store: Store { server.store }
+
+    func device(_ name: String, site: String = "clinic-a") async throws -> (Device, String) {
+        try await store.addDevice(name: name, site: site)
+    }
+
+    func researcher(_ email: String, role: Role = .downloader) async throws -> String {
+        let password = "correct horse battery"
+        _ = try await store.addResearcher(email: email, password: password, role: role, cost: 4)
+        return password
+    }
+
+    /// Everything that must not change after refused requests: files and table rows.
+    func state() async throws -> ([String: Int64], [String: Int64]) {
+        (server.blobs.snapshot(), try await store.tableCounts())
+    }
+
+    func app() -> some ApplicationProtocol {
+        Application(router: server.router())
+    }
+}
+
+func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
+func basic(_ email: String, _ password: String) -> HTTPFields {
+    [.authorization: "Basic " + Data("\(email):\(password)".utf8).base64EncodedString()]
+}
+
+func json<T: Encodable>(_ value: T) throws -> ByteBuffer { ByteBuffer(bytes: try JSONEncoder().encode(value)) }
+func decode<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
+    try JSONDecoder().decode(type, from: Data(response.body.readableBytesView))
+}
+
+let testPseudonymiser = try! Pseudonymiser(siteKey: Data(repeating: 3, count: 32))
+
+/// Uploads a package through the test client with the raw protocol; returns the final status.
+@discardableResult
+func rawUpload(_ client: some TestClientProtocol, token: String, package: SessionPackage, chunkSize: Int = 1024) async throws -> UploadStatus {
+    let create = CreateUploadRequest(sessionName: package.sessionName, chunkSize: chunkSize, files: package.manifest)
+    let status = try decode(UploadStatus.self, try await client.execute(uri: "/api/uploads", method: .post, headers: bearer(token), body: try json(create)))
+    for item in package.items {
+        for index in 0..<item.manifest.chunkCount(chunkSize: chunkSize) where !(status.received[item.manifest.name] ?? []).contains(index) {
+            let bytes = try SessionPackage.read(item, offset: Int64(index * chunkSize), length: item.manifest.chunkLength(index, chunkSize: chunkSize))
+            var headers = bearer(token)
+            headers[HTTPField.Name(UploadProtocol.chunkChecksumHeader)!] = Digest.sha256(bytes)
+            let response = try await client.execute(
+                uri: "/api/uploads/\(status.uploadID)/files/\(item.manifest.name)/chunks/\(index)", method: .put, headers: headers,
+                body: ByteBuffer(bytes: bytes))
+            #expect(response.status == .ok, "chunk \(index) of \(item.manifest.name): \(String(buffer: response.body))")
+        }
+    }
+    let done = try await client.execute(uri: "/api/uploads/\(status.uploadID)/complete", method: .post, headers: bearer(token))
+    #expect(done.status == .ok, "\(String(buffer: done.body))")
+    return try decode(UploadStatus.self, done)
+}
+
+extension HTTPField.Name {
+    static let chunkChecksum = Self(UploadProtocol.chunkChecksumHeader)!
+}

@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+import HeadScanServer
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+import Upload
+
+@Suite struct PageTests {
+    @Test(arguments: Backend.available)
+    func signInFilterAndOpenASession(_ backend: Backend) async throws {
+        let harness = try await Harness.make(backend)
+        defer { Task { await harness.close() } }
+        let (_, token) = try await harness.device("phone-a", site: "clinic-a")
+        let password = try await harness.researcher("r@example.org")
+        try await harness.app().test(.router) { client in
+            var ids: [String] = []
+            for (patient, cvai) in [(1, 4.0), (2, 11.0)] {
+                let fixture = try SessionFixture(patientID: patient, extra: ["measurement.json": SessionFixture.measurement(cvai: cvai)])
+                defer { fixture.remove() }
+                ids.append(try #require(try await rawUpload(client, token: token, package: try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)).sessionID))
+            }
+            #expect(try await client.execute(uri: "/sessions", method: .get).headers[.location] == "/login")
+            let wrong = try await client.execute(
+                uri: "/login", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "email=r%40example.org&password=nope"))
+            #expect(wrong.headers[.location] == "/login?failed=1" && wrong.headers[.setCookie] == nil)
+            let login = try await client.execute(
+                uri: "/login", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "email=r%40example.org&password=\(password.replacingOccurrences(of: " ", with: "+"))"))
+            let cookie = try #require(login.headers[.setCookie]?.split(separator: ";").first.map(String.init))
+            #expect(login.headers[.setCookie]?.contains("HttpOnly") == true)
+            let headers: HTTPFields = [.cookie: cookie]
+
+            let all = String(buffer: try await client.execute(uri: "/sessions", method: .get, headers: headers).body)
+            #expect(all.contains("<span id=\"count\">2</span>"))
+            let filtered = String(buffer: try await client.execute(uri: "/sessions?cvaiMin=10&measured=yes", method: .get, headers: headers).body)
+            #expect(filtered.contains("<span id=\"count\">1</span>") && filtered.contains("/sessions/\(ids[1])") && !filtered.contains("/sessions/\(ids[0])"))
+            #expect(filtered.contains("href=\"/api/download?cvaiMin=10&amp;measured=yes\""))
+
+            let page = try await client.execute(uri: "/sessions/\(ids[1])", method: .get, headers: headers)
+            let html = String(buffer: page.body)
+            #expect(page.status == .ok && html.contains("11.0 %") && html.contains("Head mesh"))
+            #expect(page.headers[.contentSecurityPolicy]?.contains("default-src 'self'") == true)
+            // The cookie works for the API too (downloads from the page).
+            #expect(try await client.execute(uri: "/api/sessions/\(ids[1])/mesh", method: .get, headers: headers).status == .ok)
+            let threeInstalled = FileManager.default.fileExists(atPath: "/usr/share/javascript/three/build/three.min.js")
+            #expect(html.contains("id=\"viewer\"") == threeInstalled)
+            #expect(try await client.execute(uri: "/static/three/three.min.js", method: .get).status == (threeInstalled ? .ok : .notFound))
+
+            _ = try await client.execute(uri: "/logout", method: .post, headers: headers)
+            #expect(try await client.execute(uri: "/sessions", method: .get, headers: headers).headers[.location] == "/login")
+            #expect(try await client.execute(uri: "/api/sessions", method: .get, headers: headers).status == .unauthorized)
+        }
+    }
+
+    @Test func openAPIDocumentNamesEveryRoute() async throws {
+        let harness = try await Harness.make(.sqlite)
+        defer { Task { await harness.close() } }
+        try await harness.app().test(.router) { client in
+            let response = try await client.execute(uri: "/openapi.yaml", method: .get)
+            let text = String(buffer: response.body)
+            #expect(response.status == .ok)
+            for path in ["/api/uploads:", "/api/uploads/{id}/files/{name}/chunks/{index}:", "/api/uploads/{id}/complete:", "/api/sessions:",
+                         "/api/sessions/{id}/files/{name}:", "/api/sessions/{id}/download:", "/api/download:", "/api/sessions/{id}/mesh:"] {
+                #expect(text.contains(path), "\(path)")
+            }
+        }
+    }
+}
