@@ -144,13 +144,15 @@ let package = Package(
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Feedback", "Markers", "Recording", "Geometry"]),
         .testTarget(name: "HeadGesturesTests", dependencies: ["HeadGestures"]),
         .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report"]),
+        // Test support (as NIOTestUtils): fixtures that several test targets share.
+        .target(name: "HeadScanTesting", dependencies: ["ScanLibrary"]),
         .testTarget(
             name: "UploadTests",
-            dependencies: ["Upload", "ScanLibrary", "Cephalometry", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["Upload", "ScanLibrary", "Cephalometry", "HeadScanTesting", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "HeadScanServerTests",
             dependencies: [
-                "HeadScanServer", "Upload", "ScanLibrary", "Cephalometry",
+                "HeadScanServer", "Upload", "ScanLibrary", "Cephalometry", "HeadScanTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

@@ -1,4 +1,5 @@
 import Foundation
+import HeadScanTesting
 import HTTPTypes
 import HeadScanServer
 import Hummingbird

@@ -1,4 +1,5 @@
 import Foundation
+import HeadScanTesting
 import HeadScanServer
 import Hummingbird
 import HummingbirdTesting

@@ -1,4 +1,5 @@
 import Foundation
+import HeadScanTesting
 import Testing
 @testable import Upload
 

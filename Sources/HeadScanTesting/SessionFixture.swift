@@ -2,14 +2,16 @@ import Foundation
 import ScanLibrary
 
 /// A session folder on disk like the app writes it: consent, patient data, a scan, a mesh,
-/// documents and the reports.
-struct SessionFixture {
-    let root: URL
-    let folder: URL
+/// documents and the reports. Shared by the upload client's and the research service's tests.
+public struct SessionFixture {
+    /// The library folder, removed by `remove()`.
+    public let root: URL
+    /// The session folder inside it.
+    public let folder: URL
 
-    static let timestamp = "2026-05-01T10-30-00"
+    public static let timestamp = "2026-05-01T10-30-00"
 
-    init(patientID: Int = 12, consent: Bool? = true, scanBytes: Int = 5000, seed: UInt8 = 1, extra: [String: Data] = [:]) throws {
+    public init(patientID: Int = 12, consent: Bool? = true, scanBytes: Int = 5000, seed: UInt8 = 1, extra: [String: Data] = [:]) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("upload-fixture-\(UUID().uuidString)", isDirectory: true)
         folder = root.appendingPathComponent("\(patientID)_\(Self.timestamp)_Scan", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -36,15 +38,17 @@ struct SessionFixture {
         for (name, data) in extra { try data.write(to: folder.appendingPathComponent(name)) }
     }
 
-    static func measurement(cvai: Double) -> Data {
+    /// A `measurement.json` with this CVAI.
+    public static func measurement(cvai: Double) -> Data {
         Data("""
             {"version": 1, "measurement": {"cvai": \(cvai), "ci": 82.5, "circumferenceMM": 410.0}, "measuredAt": "2026-05-01T11:00:00Z"}
             """.utf8)
     }
 
-    static func rating(_ quality: Int) -> Data {
+    /// A `rating.json` with this scan quality.
+    public static func rating(_ quality: Int) -> Data {
         Data(#"{"version": 1, "scanQuality": \#(quality)}"#.utf8)
     }
 
-    func remove() { try? FileManager.default.removeItem(at: root) }
+    public func remove() { try? FileManager.default.removeItem(at: root) }
 }
