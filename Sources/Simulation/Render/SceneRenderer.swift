@@ -18,6 +18,8 @@ final class SceneRenderer {
     private var vertices: [SIMD3<Double>] = []
     /// Pixel rays ((x − cx)/fx, (y − cy)/fy, 1) without the constant 1.
     private let rays: [SIMD2<Double>]
+    /// 1/|ray| per pixel, with the constant 1 included.
+    private let rayScales: [Double]
 
     init(head: HeadModel, headMesh: TriangleMesh, skullFaceCount: Int, cap: Cap, intrinsics: CameraIntrinsics, sensor: SensorModel)
         throws
@@ -39,6 +41,7 @@ final class SceneRenderer {
             }
         }
         self.rays = rays
+        rayScales = rays.map { 1 / ($0.x * $0.x + $0.y * $0.y + 1).squareRoot() }
     }
 
     /// Nearest true depth per pixel from the last render (infinity where only the room is).
@@ -61,7 +64,7 @@ final class SceneRenderer {
         if sensor.motionBlur { MotionBlur.apply(length: blur, to: &colour, width: intrinsics.width, height: intrinsics.height) }
         let color = SensorNoise.colourImage(colour, width: intrinsics.width, height: intrinsics.height, sigma: sensor.colourNoise, rng: &rng)
         let depth = SensorNoise.depthImage(
-            trueDepth: rasterizer.depth, faces: rasterizer.face, planes: rasterizer.planes, rays: rays,
+            trueDepth: rasterizer.depth, faces: rasterizer.face, planes: rasterizer.planes, rays: rays, rayScales: rayScales,
             roomDepth: roomDepth, width: intrinsics.width, height: intrinsics.height, sensor: sensor, rng: &rng)
         return (color, depth)
     }
@@ -78,38 +81,54 @@ final class SceneRenderer {
         let headFromCamera = cameraFromHead.inverse
         let count = intrinsics.width * intrinsics.height
         let ceiling = worldFromCamera.rotation.inverse.apply(SIMD3(0, 0, 1))
-        if roomDepth.count != count { roomDepth = [Float](repeating: .infinity, count: count) }
-        var out = [SIMD3<Float>](repeating: .zero, count: count)
+        let eye = worldFromCamera.translation
+        let (toWorldX, toWorldY, toWorldZ) = worldFromCamera.rotation.columns
         let stickerPlanes = cap.stickers.map { sticker -> StickerPlane in
             let corners = sticker.paperCorners(cells: markerCells + 2).map(cameraFromHead.apply)
             return StickerPlane(origin: corners[0], right: corners[1] - corners[0], down: corners[3] - corners[0])
         }
+        var out = [SIMD3<Float>](repeating: .zero, count: count)
+        var roomDepth = [Float](repeating: .infinity, count: count)
+        // Buffers, not the class's arrays, inside the loop: every property access of a class
+        // is checked for exclusivity at run time, which cost more than the shading itself.
+        let planes = rasterizer.planes, materials = geometry.materials
         rasterizer.face.withUnsafeBufferPointer { faces in
             rasterizer.depth.withUnsafeBufferPointer { depth in
-                for i in 0..<count {
-                    let ray = SIMD3(rays[i].x, rays[i].y, 1)
-                    let f = Int(faces[i])
-                    guard f >= 0 else {
-                        let hit = Palette.room(origin: worldFromCamera.translation, direction: worldFromCamera.rotation.apply(ray))
-                        roomDepth[i] = Float(hit.distance)
-                        out[i] = hit.colour * 0.8
-                        continue
+                rays.withUnsafeBufferPointer { rays in
+                  rayScales.withUnsafeBufferPointer { rayScales in
+                    out.withUnsafeMutableBufferPointer { out in
+                        roomDepth.withUnsafeMutableBufferPointer { roomDepth in
+                            for i in 0..<count {
+                                let ray = SIMD3(rays[i].x, rays[i].y, 1)
+                                let f = Int(faces[i])
+                                guard f >= 0 else {
+                                    let direction = toWorldX * ray.x + toWorldY * ray.y + toWorldZ
+                                    let hit = Palette.room(origin: eye, direction: direction)
+                                    roomDepth[i] = Float(hit.distance)
+                                    out[i] = hit.colour * 0.8
+                                    continue
+                                }
+                                let plane = planes[f]
+                                let light = Self.light(
+                                    normal: SIMD3(plane.x, plane.y, plane.z), ray: ray, rayScale: rayScales[i], ceiling: ceiling)
+                                let point = ray * Double(depth[i])
+                                out[i] = light * albedo(
+                                    of: materials[f], at: point, pixel: i, headFromCamera: headFromCamera, stickers: stickerPlanes)
+                            }
+                        }
                     }
-                    roomDepth[i] = .infinity
-                    let plane = rasterizer.planes[f]
-                    let normal = SIMD3(plane.x, plane.y, plane.z)
-                    let light = Self.light(normal: normal, ray: ray, ceiling: ceiling)
-                    let point = ray * Double(depth[i])
-                    out[i] = light * albedo(of: geometry.materials[f], at: point, pixel: i, headFromCamera: headFromCamera, stickers: stickerPlanes)
+                  }
                 }
             }
         }
+        self.roomDepth = roomDepth
         return out
     }
 
     /// Flash-like light from the camera, a ceiling light and some ambient light.
-    private static func light(normal: SIMD3<Double>, ray: SIMD3<Double>, ceiling: SIMD3<Double>) -> Float {
-        let facing = max(0, -dot(normal, ray) / length(ray))
+    @inline(__always)
+    private static func light(normal: SIMD3<Double>, ray: SIMD3<Double>, rayScale: Double, ceiling: SIMD3<Double>) -> Float {
+        let facing = max(0, -dot(normal, ray) * rayScale)
         let fromAbove = max(0, dot(normal, ceiling))
         return Float(0.3 + 0.55 * facing + 0.3 * fromAbove)
     }

@@ -10,44 +10,60 @@ enum SensorNoise {
     @inline(__always)
     static func gaussian(_ word: UInt64) -> Float {
         let sum = Int(word & 0xFF) + Int((word >> 8) & 0xFF) + Int((word >> 16) & 0xFF) + Int((word >> 24) & 0xFF)
-        return Float(sum - 510) / 147.8
+        return Float(sum - 510) * (1 / 147.8)
     }
 
     /// Linear colour to 8-bit RGBA with per-channel noise.
     static func colourImage(_ colour: [SIMD3<Float>], width: Int, height: Int, sigma: Float, rng: inout Xoshiro256) -> RGBAImage {
-        let pixels = colour.map { c -> RGBA8 in
-            let word = sigma > 0 ? rng.next() : 0
-            func channel(_ value: Float, _ shift: UInt64) -> UInt8 {
-                let noise = sigma > 0 ? gaussian(word >> shift) * sigma : 0
-                return UInt8(max(0, min(255, value * 255 + noise + 0.5)))
+        var pixels = [RGBA8](repeating: RGBA8(r: 0, g: 0, b: 0), count: colour.count)
+        @inline(__always) func level(_ value: Float) -> UInt8 { UInt8(max(0, min(255, value))) }
+        colour.withUnsafeBufferPointer { colour in
+            pixels.withUnsafeMutableBufferPointer { pixels in
+                for i in 0..<colour.count {
+                    var value = colour[i] * 255 + 0.5
+                    if sigma > 0 {
+                        let word = rng.next()
+                        value += SIMD3(gaussian(word), gaussian(word >> 8), gaussian(word >> 16)) * sigma
+                    }
+                    pixels[i] = RGBA8(r: level(value.x), g: level(value.y), b: level(value.z))
+                }
             }
-            return RGBA8(r: channel(c.x, 0), g: channel(c.y, 8), b: channel(c.z, 16))
         }
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
     /// Measured depth: true depth plus noise growing with distance squared, rounded to Float16,
     /// and NaN out of range, at grazing angles, along depth edges and at random dropouts.
+    ///
+    /// `rayScales` holds 1/|ray| per pixel for the grazing-angle test.
     static func depthImage(
-        trueDepth: [Float], faces: [Int32], planes: [SIMD4<Double>], rays: [SIMD2<Double>], roomDepth: [Float],
-        width: Int, height: Int, sensor: SensorModel, rng: inout Xoshiro256
+        trueDepth: [Float], faces: [Int32], planes: [SIMD4<Double>], rays: [SIMD2<Double>], rayScales: [Double],
+        roomDepth: [Float], width: Int, height: Int, sensor: SensorModel, rng: inout Xoshiro256
     ) -> DepthImage {
         let count = width * height
         var depth = [Float](repeating: .nan, count: count)
         let dropout = UInt64(sensor.dropoutRate * Double(UInt64.max >> 11)) << 11
-        for i in 0..<count {
-            let f = Int(faces[i])
-            let z = f >= 0 ? trueDepth[i] : roomDepth[i]
-            guard z >= sensor.minimumRange, z <= sensor.maximumRange else { continue }
-            if f >= 0, sensor.grazingCosine > 0 {
-                let n = planes[f], r = rays[i]
-                let cosine = abs(n.x * r.x + n.y * r.y + n.z) / (r.x * r.x + r.y * r.y + 1).squareRoot()
-                guard Float(cosine) >= sensor.grazingCosine else { continue }
+        let noiseScale = sensor.depthNoiseAt40cm / (0.4 * 0.4)
+        let grazing = Double(sensor.grazingCosine)
+        depth.withUnsafeMutableBufferPointer { depth in
+            trueDepth.withUnsafeBufferPointer { trueDepth in
+                roomDepth.withUnsafeBufferPointer { roomDepth in
+                    faces.withUnsafeBufferPointer { faces in
+                        for i in 0..<count {
+                            let f = Int(faces[i])
+                            let z = f >= 0 ? trueDepth[i] : roomDepth[i]
+                            guard z >= sensor.minimumRange, z <= sensor.maximumRange else { continue }
+                            if f >= 0, grazing > 0 {
+                                let n = planes[f], r = rays[i]
+                                guard abs(n.x * r.x + n.y * r.y + n.z) * rayScales[i] >= grazing else { continue }
+                            }
+                            let word = rng.next()
+                            guard dropout == 0 || word >= dropout else { continue }
+                            depth[i] = DepthQuantization.float16(z + gaussian(word >> 8) * noiseScale * z * z)
+                        }
+                    }
+                }
             }
-            let word = rng.next()
-            guard dropout == 0 || word >= dropout else { continue }
-            let sigma = sensor.depthNoiseAt40cm * (z / 0.4) * (z / 0.4)
-            depth[i] = DepthQuantization.float16(z + gaussian(word >> 8) * sigma)
         }
         if sensor.edgeStep.isFinite { removeEdges(&depth, trueDepth: trueDepth, roomDepth: roomDepth, faces: faces, width: width, height: height, step: sensor.edgeStep) }
         return DepthImage(width: width, height: height, pixels: depth)
@@ -58,17 +74,22 @@ enum SensorNoise {
     private static func removeEdges(
         _ depth: inout [Float], trueDepth: [Float], roomDepth: [Float], faces: [Int32], width: Int, height: Int, step: Float
     ) {
-        func z(_ i: Int) -> Float { faces[i] >= 0 ? trueDepth[i] : roomDepth[i] }
+        // The nearest surface's depth per pixel: the scene's, or the room's where nothing else is.
+        let surface = zip(faces, zip(trueDepth, roomDepth)).map { $0 >= 0 ? $1.0 : $1.1 }
         var edge = [Bool](repeating: false, count: width * height)
-        for y in 0..<height {
-            for x in 0..<width {
-                let i = y * width + x
-                let here = z(i)
-                if x + 1 < width, abs(z(i + 1) - here) > step || (z(i + 1).isInfinite != here.isInfinite) {
-                    edge[i] = true; edge[i + 1] = true
-                }
-                if y + 1 < height, abs(z(i + width) - here) > step || (z(i + width).isInfinite != here.isInfinite) {
-                    edge[i] = true; edge[i + width] = true
+        surface.withUnsafeBufferPointer { z in
+            edge.withUnsafeMutableBufferPointer { edge in
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let i = y * width + x
+                        let here = z[i]
+                        if x + 1 < width, abs(z[i + 1] - here) > step || (z[i + 1].isInfinite != here.isInfinite) {
+                            edge[i] = true; edge[i + 1] = true
+                        }
+                        if y + 1 < height, abs(z[i + width] - here) > step || (z[i + width].isInfinite != here.isInfinite) {
+                            edge[i] = true; edge[i + width] = true
+                        }
+                    }
                 }
             }
         }

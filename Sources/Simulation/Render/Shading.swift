@@ -3,6 +3,10 @@ import Geometry
 import Imaging
 
 /// Colours of the scene's surfaces, before light and sensor noise, as linear 0...1 RGB.
+///
+/// The patterns run once per pixel of every frame, so they use the cheap periodic and angle
+/// functions of `FastTrig` rather than libm: a pattern only has to look like fabric or
+/// wallpaper, and the approximations are far below one 8-bit level.
 enum Palette {
     static let skin = SIMD3<Float>(0.93, 0.74, 0.62)
     static let fabric = SIMD3<Float>(0.55, 0.68, 0.82)
@@ -12,12 +16,14 @@ enum Palette {
     static let parent = SIMD3<Float>(0.35, 0.30, 0.45)
 
     /// Knitted cap fabric: fine ribs around the head, from the point in the head frame.
+    @inline(__always)
     static func fabric(at p: SIMD3<Double>) -> SIMD3<Float> {
-        let rib = Float(0.9 + 0.1 * sin(atan2(p.y, p.x) * 180))
+        let rib = Float(0.9 + 0.1 * FastTrig.sin(FastTrig.atan2(p.y, p.x) * 180))
         return fabric * rib
     }
 
     /// Striped clothes, from the point in the world frame.
+    @inline(__always)
     static func clothes(_ base: SIMD3<Float>, at p: SIMD3<Double>) -> SIMD3<Float> {
         let stripe: Float = Int((p.z + 2) * 40) % 2 == 0 ? 1 : 0.75
         return base * stripe
@@ -28,14 +34,16 @@ enum Palette {
     static let roomHigh = SIMD3<Double>(2.6, 1.8, 1.5)
 
     /// Where a ray from inside the room meets its walls, and the colour there.
+    @inline(__always)
     static func room(origin: SIMD3<Double>, direction d: SIMD3<Double>) -> (distance: Double, colour: SIMD3<Float>) {
-        var t = Double.infinity
-        var axis = 0
-        for k in 0..<3 where d[k] != 0 {
-            let bound = d[k] > 0 ? roomHigh[k] : roomLow[k]
-            let tk = (bound - origin[k]) / d[k]
-            if tk > 0 && tk < t { t = tk; axis = k }
-        }
+        let bound = SIMD3<Double>(
+            d.x > 0 ? roomHigh.x : roomLow.x, d.y > 0 ? roomHigh.y : roomLow.y, d.z > 0 ? roomHigh.z : roomLow.z)
+        // Division by a zero component gives ±infinity, which never wins the minimum.
+        let t3 = (bound - origin) / d
+        var t = Double.infinity, axis = 0
+        if t3.x > 0 { t = t3.x }
+        if t3.y > 0, t3.y < t { t = t3.y; axis = 1 }
+        if t3.z > 0, t3.z < t { t = t3.z; axis = 2 }
         let p = origin + d * t
         let colour: SIMD3<Float>
         switch axis {
@@ -46,7 +54,7 @@ enum Palette {
             colour = SIMD3(0.90, 0.90, 0.88)
         default:  // wallpaper: soft vertical bands and a picture rail
             let u = axis == 0 ? p.y : p.x
-            let band = Float(0.85 + 0.15 * sin(u * 9))
+            let band = Float(0.85 + 0.15 * FastTrig.sin(u * 9))
             colour = abs(p.z - 0.4) < 0.02 ? SIMD3(0.3, 0.2, 0.15) : SIMD3(0.80, 0.76, 0.62) * band
         }
         return (t, colour)
