@@ -40,11 +40,14 @@ struct Rasterizer {
                 for (index, f) in faces.enumerated() {
                     let a = vertices[Int(f.x)], b = vertices[Int(f.y)], c = vertices[Int(f.z)]
                     let n = cross(b - a, c - a)
-                    let nn = length(n)
-                    let unit = nn > 0 ? n / nn : SIMD3<Double>(0, 0, -1)
+                    // Outward faces seen from outside face the camera: n·a < 0. A face that is
+                    // not drawn covers no pixel, so its plane is never read and stays unset.
+                    guard dot(n, a) < 0, a.z > Self.near, b.z > Self.near, c.z > Self.near else {
+                        planes.append(SIMD4(0, 0, -1, 0))
+                        continue
+                    }
+                    let unit = n / length(n)
                     planes.append(SIMD4(unit, dot(unit, a)))
-                    // Outward faces seen from outside face the camera: n·a < 0.
-                    guard nn > 0, dot(n, a) < 0, a.z > Self.near, b.z > Self.near, c.z > Self.near else { continue }
                     fill(
                         projected[Int(f.x)], projected[Int(f.y)], projected[Int(f.z)], plane: planes[index],
                         index: Int32(index), depth: depthBuffer, face: faceBuffer)

@@ -106,19 +106,35 @@ enum MotionBlur {
         guard travel >= 1.5 else { return }
         let taps = min(15, Int(travel.rounded()))
         let stepX = length.x / Double(taps), stepY = length.y / Double(taps)
+        let offsets = (0...taps).map { t -> (x: Int, y: Int) in
+            let offset = Double(t) - Double(taps) / 2
+            return (Int((stepX * offset).rounded()), Int((stepY * offset).rounded()))
+        }
+        let reach = (x: offsets.map { abs($0.x) }.max() ?? 0, y: offsets.map { abs($0.y) }.max() ?? 0)
+        let relative = offsets.map { $0.y * width + $0.x }
         let source = colour
         let weight = 1 / Float(taps + 1)
-        for y in 0..<height {
-            for x in 0..<width {
-                var sum = SIMD3<Float>.zero
-                for t in 0...taps {
-                    let offset = Double(t) - Double(taps) / 2
-                    let sx = min(width - 1, max(0, x + Int((stepX * offset).rounded())))
-                    let sy = min(height - 1, max(0, y + Int((stepY * offset).rounded())))
-                    sum += source[sy * width + sx]
+        source.withUnsafeBufferPointer { source in
+          relative.withUnsafeBufferPointer { relative in
+            colour.withUnsafeMutableBufferPointer { colour in
+                for y in 0..<height {
+                    let rowInside = y >= reach.y && y < height - reach.y
+                    for x in 0..<width {
+                        var sum = SIMD3<Float>.zero
+                        let i = y * width + x
+                        if rowInside, x >= reach.x, x < width - reach.x {
+                            // Every tap lies inside the picture: no clamping needed.
+                            for r in relative { sum += source[i + r] }
+                        } else {
+                            for o in offsets {
+                                sum += source[min(height - 1, max(0, y + o.y)) * width + min(width - 1, max(0, x + o.x))]
+                            }
+                        }
+                        colour[i] = sum * weight
+                    }
                 }
-                colour[y * width + x] = sum * weight
             }
+          }
         }
     }
 }
