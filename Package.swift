@@ -123,7 +123,7 @@ let package = Package(
         .executableTarget(
             name: "headscan",
             dependencies: [
-                "Upload",
+                "Upload", "HeadScanTesting",
                 "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Cephalometry", "Feedback", "Reconstruction",
                 "Report", "ScanLibrary", "Scanning", "Processing", "HeadGestures", "RangeOfMotion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -132,20 +132,20 @@ let package = Package(
         .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "Geometry", "Markers", "Recording", "Imaging"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Geometry"]),
         .testTarget(name: "MarkersTests", dependencies: ["Markers", "Imaging", "Geometry"]),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Imaging", "Markers", "Geometry"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Imaging", "Markers", "Geometry", "HeadScanTesting"]),
         .testTarget(name: "CephalometryTests", dependencies: ["Cephalometry", "Geometry", "Simulation", "Recording", "Imaging"]),
         .testTarget(name: "FeedbackTests", dependencies: ["Feedback", "Markers", "Simulation", "Geometry", "Scanning"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Cephalometry", "Feedback", "Simulation"]),
         .testTarget(name: "ScanLibraryTests", dependencies: ["ScanLibrary", "Cephalometry", "Feedback"]),
-        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Processing", "HeadGestures", "RangeOfMotion", "Markers"]),
+        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Processing", "HeadGestures", "RangeOfMotion", "Markers", "HeadScanTesting"]),
         .testTarget(
             name: "ProcessingTests",
             dependencies: ["Processing", "ScanLibrary", "Cephalometry", "Recording", "Simulation", "Geometry", "Imaging"]),
-        .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Feedback", "Markers", "Recording", "Geometry"]),
+        .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Feedback", "Markers", "Recording", "Geometry", "HeadScanTesting"]),
         .testTarget(name: "HeadGesturesTests", dependencies: ["HeadGestures"]),
         .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report"]),
         // Test support (as NIOTestUtils): fixtures that several test targets share.
-        .target(name: "HeadScanTesting", dependencies: ["ScanLibrary"]),
+        .target(name: "HeadScanTesting", dependencies: ["ScanLibrary", "Recording", "Geometry", "Imaging"]),
         .testTarget(
             name: "UploadTests",
             dependencies: ["Upload", "ScanLibrary", "Cephalometry", "HeadScanTesting", .product(name: "Crypto", package: "swift-crypto")]),

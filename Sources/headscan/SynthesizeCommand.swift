@@ -1,3 +1,4 @@
+import HeadScanTesting
 import ArgumentParser
 import Foundation
 import Geometry

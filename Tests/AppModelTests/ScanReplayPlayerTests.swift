@@ -1,3 +1,4 @@
+import HeadScanTesting
 import AppModel
 import Feedback
 import Foundation

@@ -1,3 +1,4 @@
+import HeadScanTesting
 import Foundation
 import Geometry
 import Imaging

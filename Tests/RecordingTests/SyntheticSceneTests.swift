@@ -1,3 +1,4 @@
+import HeadScanTesting
 import Geometry
 import Imaging
 import Testing

@@ -1,3 +1,4 @@
+import HeadScanTesting
 import Feedback
 import Foundation
 import Geometry

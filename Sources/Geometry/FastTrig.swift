@@ -2,22 +2,20 @@
 ///
 /// libm's exact functions were a tenth of the simulator's time; a texture needs neither their
 /// accuracy nor their handling of huge arguments.
-enum FastTrig {
-    /// sin(x) within 0.0011 for the arguments a texture uses (|x| below a million).
-    @inline(__always)
-    static func sin(_ x: Double) -> Double {
+public enum FastTrig {
+    /// sin(x) within 0.0011 for the arguments a texture uses (|x| below 10^18).
+    @inlinable @inline(__always)
+    public static func sin(_ x: Double) -> Double {
         // Reduce to [−π, π), then the parabola through sin's zeros and peaks, refined once.
-        // The shift makes truncation a floor for every argument below a million (libm's floor
-        // is a call on baseline x86-64), and keeps 2^-32 of a turn.
-        let shifted = x * (0.5 / Double.pi) + 0.5 + 1_048_576
-        let t = (shifted - Double(Int(shifted)) - 0.5) * (2 * Double.pi)
+        let turns = x * (0.5 / Double.pi)
+        let t = (turns - Double(floor(turns + 0.5))) * (2 * Double.pi)
         let y = 4 / Double.pi * t - 4 / (Double.pi * Double.pi) * t * abs(t)
         return 0.225 * (y * abs(y) - y) + y
     }
 
     /// atan2(y, x) within 0.000012 radians (0 at the origin).
-    @inline(__always)
-    static func atan2(_ y: Double, _ x: Double) -> Double {
+    @inlinable @inline(__always)
+    public static func atan2(_ y: Double, _ x: Double) -> Double {
         let ax = abs(x), ay = abs(y)
         let largest = max(ax, ay)
         guard largest > 0 else { return 0 }
@@ -28,5 +26,12 @@ enum FastTrig {
         if ay > ax { r = Double.pi / 2 - r }
         if x < 0 { r = Double.pi - r }
         return y < 0 ? -r : r
+    }
+
+    /// The largest integer not above `x`, without a libm call, for |x| below 2^62.
+    @inlinable @inline(__always)
+    public static func floor(_ x: Double) -> Int {
+        let i = Int(x)
+        return Double(i) > x ? i - 1 : i
     }
 }

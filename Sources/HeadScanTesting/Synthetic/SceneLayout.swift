@@ -94,15 +94,15 @@ struct SceneLayout: Sendable {
         switch hit.surface {
         case .head:
             // A knitted cap: fine ribs and a gentle blotchy dye.
-            let rib = 0.5 + 0.5 * Wave.sine(p.x * 900 + 40 * p.y)
+            let rib = 0.5 + 0.5 * Float(FastTrig.sin(Double(p.x * 900 + 40 * p.y)))
             let blotch = noise.sample(p.x * 60, p.y * 60 + p.z * 40)
             return SIMD3(0.78, 0.74, 0.70) * (0.85 + 0.1 * rib + 0.1 * blotch)
         case .torso:
-            let stripe = Wave.sine(p.y * 160) > 0.2 ? SIMD3<Float>(0.25, 0.35, 0.6) : SIMD3<Float>(0.85, 0.85, 0.8)
+            let stripe = Float(FastTrig.sin(Double(p.y * 160))) > 0.2 ? SIMD3<Float>(0.25, 0.35, 0.6) : SIMD3<Float>(0.85, 0.85, 0.8)
             let weave = noise.sample(p.x * 700 + 17.5, p.y * 700)
             return stripe * (0.85 + 0.2 * weave)
         case .wall:
-            let pattern = 0.5 + 0.5 * Wave.sine(p.x * 55) * Wave.sine(p.y * 55)
+            let pattern = 0.5 + 0.5 * Float(FastTrig.sin(Double(p.x * 55))) * Float(FastTrig.sin(Double(p.y * 55)))
             let grain = noise.sample(p.x * 300 + 101.3, p.y * 300 + 50.7)
             let stain = noise.sample(p.y * 6 + 33.1, p.x * 6 + 7.9)
             return SIMD3(0.82, 0.78, 0.62) * (0.7 + 0.15 * pattern + 0.1 * grain + 0.15 * stain)
@@ -201,7 +201,7 @@ struct ValueNoise: Sendable {
 
     @inline(__always)
     func sample(_ x: Float, _ y: Float) -> Float {
-        let ix = Wave.floor(x), iy = Wave.floor(y)
+        let ix = FastTrig.floor(Double(x)), iy = FastTrig.floor(Double(y))
         let tx = x - Float(ix), ty = y - Float(iy)
         let sx = tx * tx * (3 - 2 * tx), sy = ty * ty * (3 - 2 * ty)
         let m = Self.size - 1
@@ -211,25 +211,6 @@ struct ValueNoise: Sendable {
             let bottom = v[row1 + x0] + (v[row1 + x1] - v[row1 + x0]) * sx
             return top + (bottom - top) * sy
         }
-    }
-}
-
-/// A sine good to about 0.001, several times cheaper than `sin` per pixel.
-enum Wave {
-    @inline(__always)
-    static func sine(_ x: Float) -> Float {
-        // Bhaskara-style parabola on the phase in [-0.5, 0.5) turns, refined once.
-        let turns = x * (1 / 6.2831855)
-        let t = turns - Float(floor(turns + 0.5))
-        let y = 8 * t - 16 * t * abs(t)
-        return y * (0.775 + 0.225 * abs(y))
-    }
-
-    /// Floor as an integer without a libm call (the baseline x86-64 target has no rounding instruction).
-    @inline(__always)
-    static func floor(_ x: Float) -> Int {
-        let i = Int(x)
-        return Float(i) > x ? i - 1 : i
     }
 }
 

@@ -1,7 +1,6 @@
 import Foundation
 import Geometry
 import Testing
-@testable import Simulation
 
 /// The texture functions stay within their stated error of libm's over the ranges the
 /// renderer feeds them (wall coordinates times 9, rib angles times 180).
@@ -29,5 +28,11 @@ struct FastTrigTests {
             #expect(abs(FastTrig.atan2(y, x) - atan2(y, x)) < 1.2e-5)
         }
         #expect(FastTrig.atan2(0, 0) == 0)
+    }
+
+    @Test func floorRoundsDownOnBothSides() {
+        for x in [-2.5, -2.0, -0.1, 0, 0.1, 2.0, 2.9, -1e9, 1e9 + 0.5] {
+            #expect(FastTrig.floor(x) == Int(x.rounded(.down)))
+        }
     }
 }

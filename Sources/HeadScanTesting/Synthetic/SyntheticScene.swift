@@ -1,5 +1,6 @@
 import Geometry
 import Imaging
+import Recording
 
 /// Seeded, deterministic RGBD frames that look like a TrueDepth scan of an infant head.
 ///
@@ -82,7 +83,7 @@ public struct SyntheticScene: Sendable {
                     guard hits.isMeasurable(i, x: x, width: w, rng: &rng) else { continue }
                     let z = hits.depth[i]
                     let sigma = 0.001 * (z / 0.4) * (z / 0.4)
-                    out[i] = HalfFloat.quantized(z + sigma * rng.gaussian())
+                    out[i] = DepthQuantization.float16(z + sigma * rng.gaussian())
                 }
             }
             addDropouts(out, rng: &rng)
