@@ -145,6 +145,7 @@ let package = Package(
         .testTarget(name: "HeadGesturesTests", dependencies: ["HeadGestures"]),
         .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report"]),
         // Test support (as NIOTestUtils): fixtures that several test targets share.
+        .testTarget(name: "CommandLineTests", dependencies: ["headscan"]),
         .target(name: "HeadScanTesting", dependencies: ["ScanLibrary", "Recording", "Geometry", "Imaging"]),
         .testTarget(
             name: "UploadTests",

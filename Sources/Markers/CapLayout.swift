@@ -157,7 +157,7 @@ public struct CapLayout: Sendable, Hashable, Codable {
         for (region, count) in regions {
             for _ in 0..<count { markers.append(CapMarker(id: markers.count, region: region)) }
         }
-        return CapLayout(name: "standard-57", dictionaryName: "4x4_100", markerSideMillimetres: 14, markers: markers)
+        return CapLayout(name: "standard-57", dictionaryName: MarkerDictionary.standardCap.name, markerSideMillimetres: 14, markers: markers)
     }()
 
     private enum CodingKeys: String, CodingKey { case name, dictionaryName, markerSideMillimetres, markers }

@@ -49,6 +49,9 @@ public struct MarkerDictionary: Sendable, Hashable {
             maxCorrectionBits: entry.maxCorrectionBits, codes: codes)
     }
 
+    /// OpenCV's DICT_4X4_100 (its enum value 1), the dictionary of the standard cap.
+    public static var standardCap: MarkerDictionary { predefined[1] }
+
     /// The predefined dictionary called `name` (case-insensitive, `DICT_` prefix optional).
     public static func named(_ name: String) throws(MarkerError) -> MarkerDictionary {
         var key = name.lowercased()

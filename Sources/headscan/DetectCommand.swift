@@ -28,13 +28,12 @@ struct DetectCommand: ParsableCommand {
     var image: String?
 
     @Option(help: "Dictionary, OpenCV's name without DICT_ (4x4_100, aruco_original, apriltag_36h11, ...).")
-    var dictionary = CapLayout.standard.dictionaryName
+    var dictionary = MarkerDictionary.standardCap
 
     @Option(help: "A file listing one image path per line; prints one JSON line per image.")
     var batch: String?
 
-    @Flag(help: "Print JSON instead of text.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     @Flag(help: "Also print per-stage candidate counts and the rejected candidates with their reasons.")
     var diagnostics = false
@@ -46,7 +45,7 @@ struct DetectCommand: ParsableCommand {
     }
 
     func run() throws {
-        let detector = MarkerDetector(dictionary: try MarkerDictionary.named(dictionary))
+        let detector = MarkerDetector(dictionary: dictionary)
         if let batch {
             let list = try String(contentsOf: fileURL(batch), encoding: .utf8)
             for path in list.split(whereSeparator: \.isNewline).map(String.init) where !path.isEmpty {
@@ -55,7 +54,7 @@ struct DetectCommand: ParsableCommand {
             }
         } else if let image {
             let (markers, milliseconds, report) = try detect(image, with: detector)
-            if json {
+            if outputOptions.json {
                 print(jsonLine(markers, milliseconds: milliseconds, image: nil, diagnostics: report))
             } else {
                 print("\(markers.count) markers in \(String(format: "%.2f", milliseconds)) ms")

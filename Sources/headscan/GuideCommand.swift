@@ -30,7 +30,7 @@ struct GuideCommand: ParsableCommand {
 
     func run() throws {
         let settings = try options.loadSettings()
-        let session = try GuideSession(settings: settings, layout: .standard, console: !options.json)
+        let session = try GuideSession(settings: settings, layout: .standard, console: !options.outputOptions.json)
         let text = try String(contentsOf: fileURL(observations), encoding: .utf8)
         let decoder = JSONDecoder()
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -62,8 +62,7 @@ struct GuideOptions: ParsableArguments {
     @Option(help: "Feedback settings: a JSON file or inline JSON (see the discussion for the keys).")
     var settings: String?
 
-    @Flag(help: "Print one JSON object instead of the timeline.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     @Option(help: "Render the spoken feedback with espeak-ng into this WAV file, on the scan's clock.")
     var speech: String?
@@ -124,13 +123,13 @@ struct GuideSession {
                 events: events, duration: summary.duration, sameInstructionInterval: guide.settings.sameInstructionInterval)
             do { try Data(clip.wav()).write(to: fileURL(path)) } catch { throw FeedbackError.cannotWrite("\(path): \(error)") }
             utterances = rendered
-            if !options.json { print("speech: \(rendered.count) utterances, \(String(format: "%.1f", clip.duration)) s → \(path)") }
+            if !options.outputOptions.json { print("speech: \(rendered.count) utterances, \(String(format: "%.1f", clip.duration)) s → \(path)") }
         } else {
             for event in events { speechSink.receive(event) }
             speechSink.finish(at: lastTime)
             utterances = speechSink.utterances
         }
-        if options.json {
+        if options.outputOptions.json {
             try printJSON(GuideOutput(
                 frames: log.frames, events: events.map { GuideEventRecord($0, phrasebook: phrasebook) },
                 decisions: guide.decisions,

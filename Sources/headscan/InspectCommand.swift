@@ -20,20 +20,19 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: "The scan file (.hscan).", completion: .file(extensions: ["hscan"]))
     var file: String
 
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
         let reader = try ScanReader(url: fileURL(file))
         var bar = ProgressBar("Checking")
         let problems = reader.verify { bar.update($0, of: reader.frameCount) }
         let report = try ScanReport(reader: reader, problems: problems)
-        if json { try printJSON(report) } else { print(report.text) }
+        try outputOptions.emit(report)
     }
 }
 
 /// The facts `inspect` reports; the JSON field names are a contract scripts depend on.
-struct ScanReport: Encodable {
+struct ScanReport: TextReport {
     var frames: Int
     var durationSeconds: Double
     var width: Int

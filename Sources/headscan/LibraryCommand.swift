@@ -25,8 +25,7 @@ struct LibraryCommand: ParsableCommand {
         @Option(help: "The library folder.")
         var root: String
 
-        @Flag(help: "Print JSON instead of text.")
-        var json = false
+        @OptionGroup var outputOptions: OutputOptions
 
         var library: ScanLibrary { ScanLibrary(root: fileURL(root)) }
     }
@@ -40,7 +39,7 @@ struct LibraryCommand: ParsableCommand {
         func run() throws {
             let listing = try options.library.list()
             let report = ListingReport(listing)
-            if options.json { return try printJSON(report) }
+            if options.outputOptions.json { return try printJSON(report) }
             for entry in report.sessions { print(entry.line) }
             for stray in report.strays { print("stray: \(stray.name): \(stray.reason)") }
             if report.sessions.isEmpty { print("no scan sessions in \(options.root)") }
@@ -59,7 +58,7 @@ struct LibraryCommand: ParsableCommand {
             let library = options.library
             let session = try library.session(named: name)
             let report = SessionReport(library: library, session: session)
-            if options.json { try printJSON(report) } else { print(report.text) }
+            try options.outputOptions.emit(report)
         }
     }
 
@@ -77,7 +76,7 @@ struct LibraryCommand: ParsableCommand {
         func run() throws {
             let library = options.library
             let renamed = try library.rename(library.session(named: name), to: newName)
-            if options.json { try printJSON(["renamed": name, "to": renamed.name.rawValue]) } else { print("renamed \(name) to \(renamed.name.rawValue)") }
+            try options.outputOptions.emit(["renamed": name, "to": renamed.name.rawValue], text: "renamed \(name) to \(renamed.name.rawValue)")
         }
     }
 
@@ -98,7 +97,7 @@ struct LibraryCommand: ParsableCommand {
             var sessions: [ScanSession] = []
             for name in names { sessions.append(try library.session(named: name)) }
             try library.delete(sessions)
-            if options.json { try printJSON(["deleted": names]) } else { print("deleted \(names.joined(separator: ", "))") }
+            try options.outputOptions.emit(["deleted": names], text: "deleted \(names.joined(separator: ", "))")
         }
     }
 }

@@ -56,7 +56,7 @@ struct ListingReport: Encodable {
 }
 
 /// What `library show` prints: the listing entry and every readable document.
-struct SessionReport: Encodable {
+struct SessionReport: TextReport {
     var session: ListingReport.Session
     var path: String
     var patient: PatientRecord?

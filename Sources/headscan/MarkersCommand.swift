@@ -24,7 +24,7 @@ struct MarkersCommand: ParsableCommand {
                 """)
 
         @Option(help: "Dictionary, OpenCV's name without DICT_ (4x4_100, aruco_original, apriltag_36h11, ...).")
-        var dictionary = CapLayout.standard.dictionaryName
+        var dictionary = MarkerDictionary.standardCap
         @Option(help: "Marker IDs: ranges and lists, such as 0-56 or 1,4,9-12.")
         var ids = "0-56"
         @Option(name: .customLong("size-mm"), help: "Printed side of each marker (outer black border) in millimetres.")
@@ -39,7 +39,7 @@ struct MarkersCommand: ParsableCommand {
         var out: String
 
         func run() throws {
-            let chosen = try MarkerDictionary.named(dictionary)
+            let chosen = dictionary
             let idList = try parseIDs(ids)
             let pixelsPerMillimetre = dpi / 25.4
             let side = Int((sizeMillimetres * pixelsPerMillimetre).rounded())
@@ -69,7 +69,7 @@ struct MarkersCommand: ParsableCommand {
             abstract: "Write one PNG per marker (DIR/ID.png), pixel-identical to OpenCV's generateImageMarker.")
 
         @Option(help: "Dictionary name.")
-        var dictionary = CapLayout.standard.dictionaryName
+        var dictionary = MarkerDictionary.standardCap
         @Option(help: "Marker IDs: ranges and lists, such as 0-56 or 1,4,9-12.")
         var ids = "0-56"
         @Option(help: "Side of each marker image in pixels.")
@@ -80,7 +80,7 @@ struct MarkersCommand: ParsableCommand {
         var outDirectory: String
 
         func run() throws {
-            let renderer = MarkerRenderer(dictionary: try MarkerDictionary.named(dictionary))
+            let renderer = MarkerRenderer(dictionary: dictionary)
             let folder = fileURL(outDirectory)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let idList = try parseIDs(ids)

@@ -43,8 +43,7 @@ struct MeasureCommand: ParsableCommand {
     @Option(help: "Lowest slice height above the reference plane, millimetres (default 20: above the ears).")
     var lowestSliceMM: Double?
 
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
         let meshData = try read(mesh, what: "mesh")
@@ -71,7 +70,7 @@ struct MeasureCommand: ParsableCommand {
             }
         }
         let report = MeasureReport(measurement: slice.measurement, calliper: comparison)
-        if json { try printJSON(report) } else { print(report.text) }
+        try outputOptions.emit(report)
     }
 
     /// The landmarks of a plain landmarks file, or of a scan session's annotations.json or
@@ -104,7 +103,7 @@ struct MeasureCommand: ParsableCommand {
 
 /// What `headscan measure` prints: the measurement's fields at the top level, then the
 /// calliper comparison when one was asked for.
-struct MeasureReport: Encodable {
+struct MeasureReport: TextReport {
     var measurement: HeadMeasurement
     var calliper: CalliperComparison?
 

@@ -51,8 +51,7 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Lowest slice height above the reference plane, millimetres (default 20: above the ears).")
     var lowestSliceMM: Double?
 
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
         guard stride >= 1 else { throw ValidationError("--stride must be at least 1") }
@@ -79,12 +78,12 @@ struct ProcessCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let output = ProcessOutput(result)
-        if json { try printJSON(output) } else { print(output.text) }
+        try outputOptions.emit(output)
     }
 }
 
 /// What `headscan process` prints.
-struct ProcessOutput: Encodable {
+struct ProcessOutput: TextReport {
     struct LandmarkOutput: Encodable {
         var point: [Double]
         var picks: Int

@@ -30,8 +30,7 @@ struct ReconstructCommand: ParsableCommand {
     @Option(help: "The mesh to write (.ply, .obj or .stl).")
     var out: String
 
-    @Flag(help: "Print the result as one line of JSON.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     @Flag(help: "Write PLY as ASCII text.")
     var ascii = false
@@ -137,7 +136,7 @@ struct ReconstructCommand: ParsableCommand {
                 try raw.write(to: folder.appendingPathComponent(String(format: "%05d.f32", keyframe.frameIndex)))
             }
         }
-        if json {
+        if outputOptions.json {
             try printJSON(report)
         } else {
             let s = result.statistics

@@ -46,7 +46,7 @@ struct ReplayCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let speed, speed < 0 { throw ValidationError("--speed must be 0 or more") }
-        if framesOnly, options.json || options.speech != nil || options.settings != nil {
+        if framesOnly, options.outputOptions.json || options.speech != nil || options.settings != nil {
             throw ValidationError("--json, --speech and --settings need the guide; drop --frames-only")
         }
     }
@@ -83,11 +83,11 @@ struct ReplayCommand: AsyncParsableCommand {
         let layout = try cap.layout(for: reader.header)
         var settings = try options.loadSettings()
         if options.settings == nil { settings.markerSide = layout.markerSide }
-        let session = try GuideSession(settings: settings, layout: layout, console: !options.json)
+        let session = try GuideSession(settings: settings, layout: layout, console: !options.outputOptions.json)
         let pipeline = ScanPipeline(guide: session.guide)
         var bar = ProgressBar("Guiding")
         try await pipeline.run(source, progress: { guided in
-            if options.json { bar.update(guided.index + 1, of: reader.frameCount) }
+            if options.outputOptions.json { bar.update(guided.index + 1, of: reader.frameCount) }
         })
         try session.finish(options: options)
         for problem in pipeline.damaged { writeError("skipped: \(problem)\n") }

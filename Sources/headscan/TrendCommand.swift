@@ -25,8 +25,7 @@ struct TrendCommand: ParsableCommand {
     @Option(help: "The scan library folder.", completion: .directory)
     var root: String
 
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
         guard patientID > 0 else { throw ValidationError("the patient ID is a whole number from 1") }
@@ -39,12 +38,12 @@ struct TrendCommand: ParsableCommand {
             throw ToolError("no session of patient \(patientID) in \(library.root.path); `headscan library list --root \(root)` shows the sessions")
         }
         let output = TrendOutput(patientID: patientID, visits: visits)
-        if json { try printJSON(output) } else { print(output.text) }
+        try outputOptions.emit(output)
     }
 }
 
 /// What `headscan trend` prints.
-struct TrendOutput: Encodable {
+struct TrendOutput: TextReport {
     struct VisitOutput: Encodable {
         var session: String
         var date: String

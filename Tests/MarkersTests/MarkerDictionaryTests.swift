@@ -28,6 +28,12 @@ import Testing
         #expect(try MarkerDictionary.named("apriltag_36h11").maxCorrectionBits == 5)
     }
 
+    @Test func theStandardCapUsesOpenCVsFourByFourHundred() throws {
+        #expect(MarkerDictionary.standardCap.name == "4x4_100")
+        #expect(MarkerDictionary.standardCap.count == 100)
+        #expect(try CapLayout.standard.dictionary() == MarkerDictionary.standardCap)
+    }
+
     @Test func namesAcceptOpenCVSpelling() throws {
         #expect(try MarkerDictionary.named("DICT_6X6_250").name == "6x6_250")
         #expect(throws: MarkerError.unknownDictionary("9x9_1")) { try MarkerDictionary.named("9x9_1") }

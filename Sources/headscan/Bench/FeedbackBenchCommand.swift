@@ -42,8 +42,7 @@ struct FeedbackBenchCommand: ParsableCommand {
     @Option(help: "Scenarios for the closed loop, comma-separated.")
     var scenarios = "off-center,restless,too-close,ideal"
 
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     @Option(help: "Folder to write one CSV per closed-loop run into: per frame the raw and published position, markers detected and truly visible, and the steering.")
     var trace: String?
@@ -62,7 +61,7 @@ struct FeedbackBenchCommand: ParsableCommand {
         }
         let result = FeedbackBenchResult(
             frames: frames, markersPerFrame: 60, msPerFrame: speed, rendered: render, closedLoop: loops)
-        if json { try printJSON(result) } else { print(result.text) }
+        try outputOptions.emit(result)
     }
 
     private func measureSpeed() throws -> Double {
@@ -195,7 +194,7 @@ struct ClosedLoopResult: Encodable {
 }
 
 /// What `bench feedback` reports.
-struct FeedbackBenchResult: Encodable {
+struct FeedbackBenchResult: TextReport {
     var frames: Int
     var markersPerFrame: Int
     var msPerFrame: Double

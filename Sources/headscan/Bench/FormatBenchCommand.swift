@@ -27,8 +27,7 @@ struct FormatBenchCommand: ParsableCommand {
     @Option(help: "Scene seed.")
     var seed: UInt64 = 1
 
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
@@ -38,12 +37,12 @@ struct FormatBenchCommand: ParsableCommand {
         let result = try FormatBenchmark(
             frames: frames, colorCodec: colorOptions.codec, seed: seed
         ).run()
-        if json { try printJSON(result) } else { print(result.text) }
+        try outputOptions.emit(result)
     }
 }
 
 /// The figures `bench format` reports; field names are a contract scripts depend on.
-struct FormatBenchResult: Encodable {
+struct FormatBenchResult: TextReport {
     var frames: Int
     var width: Int
     var height: Int

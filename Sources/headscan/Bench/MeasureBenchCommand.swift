@@ -22,8 +22,7 @@ struct MeasureBenchCommand: ParsableCommand {
     @Option(help: "Timed repetitions on the large mesh.")
     var repeats = 5
 
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
         let timing = try timeLargeMesh()
@@ -33,7 +32,7 @@ struct MeasureBenchCommand: ParsableCommand {
             triangles: timing.triangles, medianSeconds: timing.median, bestSeconds: timing.best, heads: heads,
             worstCVAIError: heads.map(\.cvaiError).max() ?? 0, worstCIError: heads.map(\.ciError).max() ?? 0,
             sensitivity: sensitivity, worstSensitivity: sensitivity.map(\.worstCVAIChange).max() ?? 0)
-        if json { try printJSON(result) } else { print(result.text) }
+        try outputOptions.emit(result)
     }
 
     /// A simulated head tessellated to about 200k triangles, posed away from its head frame.
@@ -132,7 +131,7 @@ struct LandmarkSensitivity: Encodable {
 }
 
 /// Everything `headscan bench measure` reports.
-struct MeasureBenchResult: Encodable {
+struct MeasureBenchResult: TextReport {
     var triangles: Int
     var medianSeconds: Double
     var bestSeconds: Double

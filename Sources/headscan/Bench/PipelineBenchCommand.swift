@@ -32,8 +32,7 @@ struct PipelineBenchCommand: AsyncParsableCommand {
     @Option(help: "Frames rendered up front and played in a loop.")
     var rendered = 120
 
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in 0...600") }
@@ -64,7 +63,7 @@ struct PipelineBenchCommand: AsyncParsableCommand {
         let result = PipelineBenchResult(
             statistics, seconds: seconds, fps: fps, fileFrames: reader.frameCount, damaged: reader.verify().count,
             bytes: (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0, cameraLateMax: late)
-        if json { try printJSON(result) } else { print(result.text) }
+        try outputOptions.emit(result)
     }
 
     /// Submits a frame at each camera tick; returns how late the camera itself ran at worst.
@@ -88,7 +87,7 @@ struct PipelineBenchCommand: AsyncParsableCommand {
 }
 
 /// What `bench pipeline` reports.
-struct PipelineBenchResult: Encodable {
+struct PipelineBenchResult: TextReport {
     var seconds: Double
     var fps: Double
     var submitted: Int

@@ -22,8 +22,7 @@ struct SimulationBenchCommand: ParsableCommand {
     @Option(help: "Frames to render.")
     var frames = 300
 
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
         let speed = try measureSpeed()
@@ -31,7 +30,7 @@ struct SimulationBenchCommand: ParsableCommand {
         let result = SimulationBenchResult(
             frames: frames, renderFPS: speed.render, renderCPUFPS: speed.renderCPU, simulateAndWriteFPS: speed.total, heads: heads,
             worstCVAIError: heads.map { abs($0.measuredCVAI - $0.targetCVAI) }.max() ?? 0)
-        if json { try printJSON(result) } else { print(result.text) }
+        try outputOptions.emit(result)
     }
 
     private func measureSpeed() throws -> (render: Double, renderCPU: Double, total: Double) {
@@ -82,7 +81,7 @@ struct HeadCheck: Encodable {
 }
 
 /// What `bench simulation` reports.
-struct SimulationBenchResult: Encodable {
+struct SimulationBenchResult: TextReport {
     var frames: Int
     var renderFPS: Double
     /// Frames per second of the thread's own CPU time: the same as `renderFPS` on an idle

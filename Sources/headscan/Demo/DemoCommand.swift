@@ -60,8 +60,7 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "The visit's date, YYYY-MM-DD (default: now), to build up a patient's earlier visits.")
     var date: String?
 
-    @Flag(help: "Print the summary as one line of JSON.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
         guard seconds >= 10, seconds <= 300 else { throw ValidationError("--seconds must be in 10...300") }
@@ -86,7 +85,7 @@ struct DemoCommand: ParsableCommand {
             scenario: scenario, seed: seed, seconds: seconds, head: head, layout: try cap.layout() ?? .standard)
         var simulator = try Simulator(configuration)
         let library = ScanLibrary(root: fileURL(out))
-        let log = DemoLog(quiet: json)
+        let log = DemoLog(quiet: outputOptions.json)
         log.title(simulator)
 
         let visitDate = date.flatMap(Self.visitDate) ?? Date()
@@ -141,7 +140,7 @@ struct DemoCommand: ParsableCommand {
         let summary = DemoSummary(
             session: session, result: result, calliper: calliper, truth: simulator.head.measurements, scan: scan,
             markerRMSMillimetres: mapError, seconds: (clock.now - started).seconds)
-        if json { try printJSON(summary) } else { print(summary.text) }
+        try outputOptions.emit(summary)
     }
 
     /// The picks of a simulated therapist, as the replay would save them.

@@ -50,7 +50,7 @@ struct DemoLog {
 }
 
 /// What the demo found, beside the calliper and the truth.
-struct DemoSummary: Encodable {
+struct DemoSummary: TextReport {
     struct Values: Encodable {
         var cvai, cvaMM, ci, circumferenceMM, diagonalAMM, diagonalBMM, lengthMM, widthMM: Double
         var severityLevel: Int

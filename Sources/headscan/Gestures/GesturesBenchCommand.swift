@@ -35,8 +35,7 @@ struct GesturesBenchCommand: ParsableCommand {
     @Option(help: "Share of frames the face detector misses.")
     var dropouts = 0.02
 
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
         guard sessions >= 2 else { throw ValidationError("--sessions must be at least 2") }
@@ -78,7 +77,7 @@ struct GesturesBenchCommand: ParsableCommand {
             if scenario == .rest { result.restFalseEvents = falseEvents } else { result.approachFalseEvents = falseEvents }
         }
         result.framesPerSecond = try measureSpeed(allFrames)
-        if json { try printJSON(result) } else { print(result.text) }
+        try outputOptions.emit(result)
     }
 
     /// Engine frames per second over the sessions' frames, repeated for at least a second.
@@ -153,7 +152,7 @@ struct ModeResult: Encodable {
 }
 
 /// `gestures bench --json`.
-struct GesturesBenchResult: Encodable {
+struct GesturesBenchResult: TextReport {
     var sessions: Int
     var seconds: Double
     var noisePixels: Double

@@ -34,11 +34,8 @@ struct GesturesTrackCommand: ParsableCommand {
         stoppedLooking. Two quick looks down are a nod, quick looks left and right twice a \
         shake. --json prints {"events":[{"t":…,"type":…,"direction":…}],"calibration":{…},"frames":{…}}.
 
-        Settings (--settings, a JSON file or inline JSON; distances in eye distances): \
-        idleZoneDiameter (0.4), movementThreshold (0.3), mode (discrete | continuous), \
-        detectionRate (0 = every frame), hysteresis (0.25), calibrationSamples (10), \
-        calibrationJump (0.2), faceLossSeconds (0.5), recognisesNodsAndShakes (true), \
-        quickLookSeconds (0.6), gestureGapSeconds (0.5), centreFollowSeconds (2).
+        Settings (--settings, a JSON file or inline JSON; missing keys keep their defaults; \
+        distances in eye distances): \(gestureSettingsHelp).
 
         Examples:
           headscan gestures simulate --out faces.jsonl --truth truth.json
@@ -55,8 +52,7 @@ struct GesturesTrackCommand: ParsableCommand {
     @Option(help: "Gesture settings: a JSON file or inline JSON (see the discussion for the keys).")
     var settings: String?
 
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     @Flag(help: "Also list the pointer of every tracked frame (moved events).")
     var moves = false
@@ -74,9 +70,14 @@ struct GesturesTrackCommand: ParsableCommand {
             for event in tracker.process(frame) where moves || event.event.typeName != "moved" { events.append(event) }
         }
         let output = GesturesOutput(events: events, engine: tracker.engine)
-        if json { try printJSON(output) } else { print(output.text) }
+        try outputOptions.emit(output)
     }
 }
+
+/// Every gesture setting with its default and meaning, from the settings type.
+let gestureSettingsHelp = SettingsHelp.list(
+    defaults: GestureSettings(), keys: GestureSettings.keys, explanations: GestureSettings.explanations,
+    choices: ["mode": [GestureSettings().mode.rawValue] + GestureMode.allCases.map(\.rawValue).filter { $0 != GestureSettings().mode.rawValue }])
 
 /// Settings from `--settings`: inline JSON or a file.
 func loadGestureSettings(_ argument: String?) throws -> GestureSettings {

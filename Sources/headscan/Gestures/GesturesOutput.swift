@@ -2,7 +2,7 @@ import Foundation
 import HeadGestures
 
 /// What `headscan gestures --json` prints.
-struct GesturesOutput: Encodable {
+struct GesturesOutput: TextReport {
     var events: [GestureEventRecord]
     var calibration: CalibrationRecord?
     var frames: FrameCounts

@@ -55,8 +55,7 @@ struct RomAnalyzeCommand: ParsableCommand {
     @Option(help: "Read at most this many frames per second from a densely sampled file.")
     var fps: Double?
 
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     @Option(help: "Write knee-report.html and knee-report.pdf into this folder.")
     var report: String?
@@ -91,7 +90,7 @@ struct RomAnalyzeCommand: ParsableCommand {
             let inputs = KneeReportInputs(analysis: analysis, patientID: patient, date: date, source: source, earlier: earlier)
             output.report = try KneeReportFiles.write(KneeReport(inputs), to: fileURL(report))
         }
-        if json { try printJSON(output) } else { print(output.text) }
+        try outputOptions.emit(output)
         if !analysis.accepted { throw ExitCode(2) }
     }
 }

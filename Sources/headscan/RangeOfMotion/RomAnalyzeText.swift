@@ -2,7 +2,7 @@ import Foundation
 import RangeOfMotion
 
 /// What `headscan rom analyze` prints as text; `--json` prints the summary itself.
-extension RangeOfMotionSummary {
+extension RangeOfMotionSummary: TextReport {
     var text: String {
         let a = analysis, q = a.quality
         func deg(_ v: Double) -> String { String(format: "%.1f°", v) }

@@ -32,8 +32,7 @@ struct RomBenchCommand: ParsableCommand {
     @Option(help: "Simulated videos per view angle.")
     var videos = 40
 
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
         guard videos > 0 else { throw ValidationError("--videos must be at least 1") }
@@ -50,12 +49,12 @@ struct RomBenchCommand: ParsableCommand {
             framesPerVideo: Int(benchmark.simulation.duration * benchmark.simulation.framesPerSecond),
             noisePixels: benchmark.simulation.noisePixels, corruptedShare: benchmark.simulation.corruptedShare,
             views: views, sensitivity: sensitivity)
-        if json { try printJSON(result) } else { print(result.text) }
+        try outputOptions.emit(result)
     }
 }
 
 /// Everything `headscan rom bench` reports.
-struct RomBenchResult: Encodable {
+struct RomBenchResult: TextReport {
     var framesPerVideo: Int
     var noisePixels: Double
     var corruptedShare: Double

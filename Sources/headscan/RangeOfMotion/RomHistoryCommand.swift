@@ -23,25 +23,24 @@ struct RomHistoryCommand: ParsableCommand {
     @Option(help: "The folder of stored measurements.")
     var root: String
 
-    @Flag(help: "Print JSON instead of text.")
-    var json = false
+    @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
         let store = RangeOfMotionStore(root: fileURL(root))
         guard let patient else {
             let patients = store.patients()
-            if json { return try printJSON(["patients": patients]) }
+            if outputOptions.json { return try printJSON(["patients": patients]) }
             print(patients.isEmpty ? "no patients in \(root)" : patients.joined(separator: "\n"))
             return
         }
         let history = try store.history(patientID: patient)
         let output = HistoryOutput(patient: patient, history: history)
-        if json { try printJSON(output) } else { print(output.text) }
+        try outputOptions.emit(output)
     }
 }
 
 /// What `rom history --patient` prints.
-struct HistoryOutput: Encodable {
+struct HistoryOutput: TextReport {
     struct Entry: Encodable {
         var date: String
         var side: String

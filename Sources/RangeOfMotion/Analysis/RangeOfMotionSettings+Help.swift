@@ -1,0 +1,24 @@
+extension RangeOfMotionSettings {
+    /// What each setting does, without its value (help texts add the default from an
+    /// instance, so neither can drift from the type). Tests keep it in step with `keys`.
+    public static let explanations: [String: String] = [
+        "framesPerSecond": "frames sampled per second of video",
+        "minimumConfidence": "the lowest confidence of hip, knee and ankle must be above it",
+        "rejectOutsidePicture": "reject a frame whose hip, knee or ankle lies outside the picture",
+        "lateralOrderTolerance": "thigh lengths a left joint may lie left of its right partner (0: the strict rule for a patient facing the camera)",
+        "kneeAnkleOrder": "the knee lies above the ankle, or the ankle behind it by behindMargin",
+        "behindMargin": "thigh lengths the ankle must lie behind the knee when it is above it",
+        "hipAboveKneeAndAnkle": "the hip lies above knee and ankle",
+        "maximumHyperextension": "degrees of bend past straight beyond which a frame is rejected",
+        "detectHyperextension": "read angles past straight as hyperextension (above 180°)",
+        "legSwapMargin": "degrees by which exchanged legs must fit the neighbouring frames better to reject a frame",
+        "segmentLengthTolerance": "share by which thigh and shank may differ from their running median",
+        "segmentLengthWindow": "frames in that running median",
+        "smoothingWindow": "frames in the running median of the angle (1: none)",
+        "extremeBand": "degrees within the extreme whose frames' median gives the smallest and largest angle (0: the single frame)",
+        "minimumPassedShare": "share of frames that must pass every gate",
+        "minimumMotion": "degrees of motion below which a warning is given",
+        "edgeMargin": "share of the picture's smaller side within which a joint counts as leaving it (warning)",
+        "sideOnWarningDegrees": "degrees off the patient's side from which a warning is given",
+    ]
+}

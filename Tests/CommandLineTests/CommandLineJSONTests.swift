@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// The JSON that the README promises scripts, read from the real `headscan` binary.
+struct CommandLineJSONTests {
+    @Test func inspectPrintsEveryFieldTheReadmeNames() throws {
+        let folder = try TemporaryFolder()
+        let scan = folder.path("synthetic.hscan")
+        _ = try headscan(["synthesize", "--out", scan, "--seconds", "0.2"])
+        let report = try jsonObject(headscan(["inspect", scan, "--json"]))
+        for key in ["frames", "durationSeconds", "width", "height", "colorCodec", "bytes", "rawBytes", "damagedRecords"] {
+            #expect(report[key] != nil, "inspect --json lacks \(key)")
+        }
+        #expect(report["frames"] as? Int == 6)
+        #expect(report["width"] as? Int == 640)
+        #expect(report["damagedRecords"] as? Int == 0)
+        let bytes = try #require(report["bytes"] as? Int), raw = try #require(report["rawBytes"] as? Int)
+        #expect(raw == 6 * 640 * 480 * 6)  // colour 4 B and depth 2 B per pixel
+        #expect(bytes > 0 && bytes < raw)
+    }
+
+    @Test func measureGivesTheSimulatedHeadsTrueValuesAtTheTopLevel() throws {
+        let folder = try TemporaryFolder()
+        _ = try headscan([
+            "simulate", "--out", folder.path("s.hscan"), "--truth", folder.path("s.truth.json"), "--seconds", "0.1", "--cvai", "8",
+        ])
+        let truth = try jsonObject(Data(contentsOf: URL(fileURLWithPath: folder.path("s.truth.json"))))
+        let landmarks = try JSONSerialization.data(withJSONObject: try #require(truth["landmarks"]))
+        try landmarks.write(to: URL(fileURLWithPath: folder.path("landmarks.json")))
+        let measured = try jsonObject(headscan(["measure", folder.path("s.truth.ply"), "--landmarks", folder.path("landmarks.json"), "--json"]))
+        let cvai = try #require(measured["cvai"] as? Double)
+        #expect(abs(cvai - 8) < 0.05)
+        for key in ["cvaMM", "ci", "circumferenceMM", "diagonalAMM", "diagonalBMM", "severityLevel", "warnings"] {
+            #expect(measured[key] != nil, "measure --json lacks \(key)")
+        }
+        #expect(measured["calliper"] == nil)
+    }
+
+    @Test func benchFormatPrintsSpeedsAndRatios() throws {
+        let result = try jsonObject(headscan(["bench", "format", "--frames", "2", "--json"]))
+        for key in ["writeFPS", "readFPS", "sizeRatio", "depthRatio", "pngDepthRatio"] {
+            let value = try #require(result[key] as? Double, "bench format --json lacks \(key)")
+            #expect(value > 0)
+        }
+        // Ratios are stored size over raw size: the depth codec beats 16-bit PNG.
+        let depth = try #require(result["depthRatio"] as? Double), png = try #require(result["pngDepthRatio"] as? Double)
+        #expect(depth < png && png < 1)
+        #expect(try #require(result["sizeRatio"] as? Double) < 1)
+    }
+}
+
+/// A folder removed when the test's value goes away.
+final class TemporaryFolder {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("headscan-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+struct CommandFailed: Error, CustomStringConvertible {
+    var arguments: [String], status: Int32, standardError: String
+    var description: String { "headscan \(arguments.joined(separator: " ")) exited with \(status): \(standardError)" }
+}
+
+/// Runs the `headscan` built beside the test bundle and returns its standard output.
+func headscan(_ arguments: [String]) throws -> Data {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("headscan")
+    guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+        throw CommandFailed(arguments: arguments, status: -1, standardError: "no headscan binary at \(binary.path); build it first")
+    }
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw CommandFailed(arguments: arguments, status: process.terminationStatus, standardError: errorText)
+    }
+    return data
+}
+
+func jsonObject(_ data: Data) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+}
