@@ -149,7 +149,7 @@ let package = Package(
         .target(name: "HeadScanTesting", dependencies: ["ScanLibrary", "Recording", "Geometry", "Imaging"]),
         .testTarget(
             name: "UploadTests",
-            dependencies: ["Upload", "ScanLibrary", "Cephalometry", "HeadScanTesting", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["Upload", "HeadScanTesting", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "HeadScanServerTests",
             dependencies: [

@@ -1,3 +1,4 @@
+import Geometry
 import Testing
 @testable import Imaging
 
@@ -65,7 +66,7 @@ struct PNGCodecTests {
     }
 
     @Test func garbageIsAnErrorNotACrash() throws {
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let valid = try codec.encodePNG(.rgba8(pattern(width: 8, height: 8)))
         for trial in 0..<200 {
             var bytes = valid
@@ -135,18 +136,5 @@ struct PixelTests {
         let image = pattern(width: 5, height: 3)
         #expect(image.bgra().rgba() == image)
         #expect(image.bgra()[1, 2].b == image[1, 2].b)
-    }
-}
-
-/// A tiny seeded generator so tests are repeatable.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

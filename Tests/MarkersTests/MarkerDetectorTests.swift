@@ -1,5 +1,5 @@
-import Geometry
 import Foundation
+import Geometry
 import Imaging
 import Testing
 @testable import Markers
@@ -136,18 +136,5 @@ import Testing
         let full = try MarkerRenderer(dictionary: dictionary).marker(id: 3, side: 30, quietZone: 6)
         let cut = GrayImage(width: 30, height: full.height, pixels: (0..<(30 * full.height)).map { full[$0 % 30 + 12, $0 / 30] })
         #expect(MarkerDetector(dictionary: dictionary).detect(in: cut).isEmpty)
-    }
-}
-
-/// A small seeded generator so tests are deterministic.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
