@@ -74,8 +74,8 @@ public struct GuideSummary: Sendable, Codable {
     public var publishedSeconds: [String: Double] = [:]
     /// Seconds in each raw class.
     public var rawSeconds: [String: Double] = [:]
-    /// Seconds from the start to each milestone, keyed by percent.
-    public var milestoneSeconds: [String: Double] = [:]
+    /// Seconds from the start to each milestone, keyed by percent (JSON: {"25": 4.1, …}).
+    public var milestoneSeconds: [Int: Double] = [:]
     /// Seconds to completion, nil when the scan never completed.
     public var completedSeconds: Double?
     /// Cap markers never seen.
@@ -105,7 +105,8 @@ public struct GuideSummary: Sendable, Codable {
     /// Adds one frame's update.
     public mutating func add(_ update: GuidanceUpdate, guide: ScanGuide) {
         let t = update.time
-        if start == nil { start = t }
+        let start = self.start ?? t
+        self.start = start
         if let last {
             let dt = max(0, t - last.time)
             publishedSeconds[last.published, default: 0] += dt
@@ -113,12 +114,12 @@ public struct GuideSummary: Sendable, Codable {
         }
         last = (t, update.raw.kind.rawValue, update.published.kind.rawValue)
         frames += 1
-        duration = t - start!
+        duration = t - start
         for event in update.events {
             switch event {
-            case .milestone(let p): milestoneSeconds[String(p)] = t - start!
+            case .milestone(let p): milestoneSeconds[p] = t - start
             case .completed(let missing):
-                completedSeconds = t - start!
+                completedSeconds = t - start
                 missingMarkers = missing
             case .hapticStart: hapticStarts += 1
             case .speak: speechRequests += 1
@@ -133,7 +134,7 @@ public struct GuideSummary: Sendable, Codable {
 
     /// The milestones reached, in order: percent and seconds from the start.
     public var milestones: [(percent: Int, seconds: Double)] {
-        milestoneSeconds.compactMap { key, value in Int(key).map { ($0, value) } }.sorted { $0.percent < $1.percent }
+        milestoneSeconds.map { (percent: $0.key, seconds: $0.value) }.sorted { $0.percent < $1.percent }
     }
 
     /// Seconds in a published class.
