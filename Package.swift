@@ -137,15 +137,21 @@ let package = Package(
         .testTarget(name: "FeedbackTests", dependencies: ["Feedback", "Markers", "Simulation", "Geometry", "Scanning"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Cephalometry", "Feedback", "Simulation"]),
         .testTarget(name: "ScanLibraryTests", dependencies: ["ScanLibrary", "Cephalometry", "Feedback"]),
-        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Processing", "HeadGestures", "RangeOfMotion", "Markers"]),
+        .testTarget(
+            name: "AppModelTests",
+            dependencies: [
+                "AppModel", "HeadScanTesting", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Processing",
+                "HeadGestures", "RangeOfMotion", "Markers",
+            ]),
         .testTarget(
             name: "ProcessingTests",
             dependencies: ["Processing", "ScanLibrary", "Cephalometry", "Recording", "Simulation", "Geometry", "Imaging"]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Feedback", "Markers", "Recording", "Geometry"]),
         .testTarget(name: "HeadGesturesTests", dependencies: ["HeadGestures"]),
         .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report"]),
-        // Test support (as NIOTestUtils): fixtures that several test targets share.
-        .target(name: "HeadScanTesting", dependencies: ["ScanLibrary"]),
+        // Test support (as NIOTestUtils): fixtures that several test targets share, and the
+        // app models' doubles (clock, monitors, recorder, replay player, libraries).
+        .target(name: "HeadScanTesting", dependencies: ["ScanLibrary", "AppModel", "Feedback", "Cephalometry"]),
         .testTarget(
             name: "UploadTests",
             dependencies: ["Upload", "ScanLibrary", "Cephalometry", "HeadScanTesting", .product(name: "Crypto", package: "swift-crypto")]),

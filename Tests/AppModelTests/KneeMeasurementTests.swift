@@ -1,6 +1,7 @@
 import AppModel
 import Feedback
 import Foundation
+import HeadScanTesting
 import RangeOfMotion
 import Testing
 

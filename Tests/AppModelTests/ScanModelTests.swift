@@ -1,24 +1,25 @@
 import AppModel
 import Feedback
 import Foundation
+import HeadScanTesting
 import ScanLibrary
 import Testing
 
 @MainActor
 struct ScanModelTests {
-    func makeModel(_ lib: TestLibrary, free: Int64 = 10_000_000_000, thermal: ThermalState = .nominal)
-        -> (ScanModel, FakeRecorder, TestClock)
+    func makeModel(_ lib: TemporaryLibrary, free: Int64 = 10_000_000_000, thermal: ThermalState = .nominal)
+        -> (ScanModel, ScriptedRecorder, TestClock)
     {
-        let recorder = FakeRecorder()
+        let recorder = ScriptedRecorder()
         let clock = TestClock()
         let model = ScanModel(
-            library: lib.library, recorder: recorder, storage: FakeStorage(freeBytes: free), thermal: FakeThermal(thermal),
+            library: lib.library, recorder: recorder, storage: FixedStorageMonitor(freeBytes: free), thermal: FixedThermalMonitor(thermal),
             settings: FeedbackSettings(), clock: clock, strings: strings())
         return (model, recorder, clock)
     }
 
     @Test func recordPauseResumeStopThenPatientAfterOneSecond() async throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let (model, recorder, clock) = makeModel(lib)
         #expect(model.alert == nil && model.canClose && !model.canStop)
@@ -28,7 +29,7 @@ struct ScanModelTests {
         #expect(model.phase == .recording && !model.canClose && model.canStop)
         let session = try #require(model.session)
         #expect(FileManager.default.fileExists(atPath: session.scanURL.path))
-        recorder.progress?(ScanProgressReport(percent: 55, colour: .orange))
+        recorder.send(ScanProgressReport(percent: 55, colour: .orange))
         #expect(model.progress.percent == 55 && model.progress.colour == .orange)
 
         await model.primaryAction()
@@ -53,7 +54,7 @@ struct ScanModelTests {
     }
 
     @Test func alertsForLowStorageAndHeat() {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let (low, _, _) = makeModel(lib, free: 2_500_000_000)
         #expect(low.alert == .lowStorage)
@@ -65,7 +66,7 @@ struct ScanModelTests {
     }
 
     @Test func overheatingWhileRecordingAlerts() async {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let (model, _, _) = makeModel(lib)
         await model.record()
@@ -77,10 +78,10 @@ struct ScanModelTests {
     }
 
     @Test func aFailedStartLeavesNoSession() async throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let (model, recorder, _) = makeModel(lib)
-        recorder.failStart = true
+        recorder.startError = recorderFailure
         await model.record()
         #expect(model.phase == .ready && model.session == nil && model.canClose)
         #expect(model.alert == .failed("reading or writing scan.hscan failed: no space left on the device"))

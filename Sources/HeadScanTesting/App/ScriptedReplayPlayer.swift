@@ -1,0 +1,20 @@
+import AppModel
+
+/// A replay of made-up frames: which of them overlap enough to annotate.
+@MainActor
+public final class ScriptedReplayPlayer: ReplayPlayer {
+    /// Whether each frame overlaps enough, in order.
+    public let overlap: [Bool]
+    private var next = 0
+
+    /// A replay of `overlap.count` frames; frame i is at i·10 %.
+    public init(overlap: [Bool]) { self.overlap = overlap }
+
+    public func nextFrame() throws -> ReplayFrameInfo? {
+        guard next < overlap.count else { return nil }
+        defer { next += 1 }
+        return ReplayFrameInfo(index: next, overlapSufficient: overlap[next], percent: next * 10, colour: .red)
+    }
+
+    public func restart() throws { next = 0 }
+}
