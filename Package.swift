@@ -83,7 +83,7 @@ let package = Package(
             name: "AppModel",
             dependencies: [
                 "ScanLibrary", "Feedback", "Cephalometry", "Recording", "Markers", "Scanning", "Processing", "Report", "HeadGestures",
-                "RangeOfMotion",
+                "RangeOfMotion", "Geometry", "Imaging",
             ],
             resources: [.copy("Strings")]),
         // TrueDepth capture, haptics, speech and device status for the iPhone app; its files
@@ -140,8 +140,8 @@ let package = Package(
         .testTarget(
             name: "AppModelTests",
             dependencies: [
-                "AppModel", "HeadScanTesting", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Processing",
-                "HeadGestures", "RangeOfMotion", "Markers",
+                "AppModel", "HeadScanTesting", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Imaging", "Processing",
+                "HeadGestures", "RangeOfMotion", "Markers", "Scanning",
             ]),
         .testTarget(
             name: "ProcessingTests",
@@ -150,8 +150,8 @@ let package = Package(
         .testTarget(name: "HeadGesturesTests", dependencies: ["HeadGestures"]),
         .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report"]),
         // Test support (as NIOTestUtils): fixtures that several test targets share, and the
-        // app models' doubles (clock, monitors, recorder, replay player, libraries).
-        .target(name: "HeadScanTesting", dependencies: ["ScanLibrary", "AppModel", "Feedback", "Cephalometry"]),
+        // app models' doubles (clock, monitors, recorder, replay player, libraries, clouds).
+        .target(name: "HeadScanTesting", dependencies: ["ScanLibrary", "AppModel", "Feedback", "Cephalometry", "Geometry"]),
         .testTarget(
             name: "UploadTests",
             dependencies: ["Upload", "ScanLibrary", "Cephalometry", "HeadScanTesting", .product(name: "Crypto", package: "swift-crypto")]),

@@ -100,6 +100,15 @@ public final class ScanModel {
         }
     }
 
+    /// The latest frame's cloud as the camera saw it, in a view of `width` x `height` points;
+    /// nil before the first frame.
+    public func projection(width: Double, height: Double) -> CloudProjection? {
+        progress.cloud.map { CloudProjection(cloud: $0, view: CloudViewTransform(), width: width, height: height) }
+    }
+
+    /// The marker colours' meaning with their counts in the latest frame.
+    public var legend: [CloudLegendEntry] { strings.cloudLegend(progress.cloud) }
+
     /// Dismisses the alert.
     public func dismissAlert() { alert = nil }
 
@@ -123,7 +132,9 @@ public final class ScanModel {
             return alert = .failed(strings.message(error))
         }
         do {
-            try await recorder.start(writingTo: created.scanURL, settings: settings) { [weak self] in self?.progress = $0 }
+            try await recorder.start(writingTo: created.scanURL, settings: settings) { [weak self] in
+                self?.progress = $0
+            }
             session = created
             phase = .recording
         } catch {

@@ -302,4 +302,8 @@ public enum StringKey: String, Sendable, CaseIterable {
     case kneePickVideo
     case kneeReportFailed
     case kneeShareReport
+    case cloudLegendGreen
+    case cloudLegendRed
+    case cloudLegendBlue
+    case cloudWaiting
 }

@@ -69,13 +69,8 @@ public final class LiveScanRecorder: ScanRecorder {
         let sinks: [any PipelineSink] = [
             FeedbackEventSink(HapticSink(haptics: haptics)),
             FeedbackEventSink(LiveSpeechSink(output: speech, settings: settings)),
-            ClosureSink { frame, guide in
-                let p = frame.update.progress
-                let report = ScanProgressReport(
-                    percent: p.percent, colour: p.colour, completed: guide.completed, regionsCovered: p.regionsCovered,
-                    featuresSeen: p.featuresSeen, missingMarkers: guide.missingIDs)
-                Task { @MainActor in progress(report) }
-            },
+            // The report, point cloud included, is made here on the guide's task, off the main actor.
+            ScanProgressSink { report in Task { @MainActor in progress(report) } },
         ]
         let guide = try FrameGuide(layout: layout, settings: settings, sinks: sinks)
         let live = LiveScan(guide: guide, writer: writer)

@@ -53,6 +53,26 @@ struct ScanModelTests {
         #expect(recorder.calls == ["start", "pause", "resume", "stop"])
     }
 
+    /// The screen draws the latest frame's cloud as the camera sees it, with the markers'
+    /// colours explained.
+    @Test func theLiveCloudAndItsLegendFollowTheRecorder() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let recorder = ScriptedRecorder()
+        let model = ScanModel(
+            library: lib.library, recorder: recorder, storage: FixedStorageMonitor(), thermal: FixedThermalMonitor(),
+            settings: FeedbackSettings(), clock: TestClock(), strings: strings())
+        #expect(model.projection(width: 300, height: 200) == nil)
+        #expect(model.legend.map(\.text) == ["0 connected to earlier frames", "0 seen for the first time", "0 seen before, not in view"])
+        await model.record()
+        #expect(recorder.settings == FeedbackSettings())
+        let cloud = PreviewCloud.head(points: 400, green: 3, red: 1, blue: 2)
+        recorder.send(ScanProgressReport(percent: 7, colour: .red, cloud: cloud))
+        let projection = try #require(model.projection(width: 320, height: 240))
+        #expect(projection.points.count == cloud.points.count && projection.markers.count == 4)
+        #expect(model.legend.map(\.text) == ["3 connected to earlier frames", "1 seen for the first time", "2 seen before, not in view"])
+    }
+
     @Test func alertsForLowStorageAndHeat() {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
