@@ -89,3 +89,16 @@ public final class ScanProgressSink: PipelineSink {
         report(ScanProgressReport(guided: frame, guide: guide, maxPoints: maxPoints))
     }
 }
+
+extension FeedbackSettings {
+    /// Every setting by its JSON key as text ("57", "every25", "0.3", "true"), as a scan's
+    /// header records the settings in force.
+    public var headerEntries: [String: String] {
+        var entries: [String: String] = [:]
+        for child in Mirror(reflecting: self).children {
+            guard let key = child.label else { continue }
+            entries[key] = "\(child.value)"
+        }
+        return entries
+    }
+}
