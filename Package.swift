@@ -151,7 +151,7 @@ let package = Package(
         .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report"]),
         // Test support (as NIOTestUtils): fixtures that several test targets share, and the
         // app models' doubles (clock, monitors, recorder, replay player, libraries, clouds).
-        .target(name: "HeadScanTesting", dependencies: ["ScanLibrary", "AppModel", "Feedback", "Cephalometry", "Geometry"]),
+        .target(name: "HeadScanTesting", dependencies: ["ScanLibrary", "AppModel", "Feedback", "Markers", "Cephalometry", "Geometry"]),
         .testTarget(
             name: "UploadTests",
             dependencies: ["Upload", "ScanLibrary", "Cephalometry", "HeadScanTesting", .product(name: "Crypto", package: "swift-crypto")]),

@@ -1,11 +1,13 @@
 import AppModel
 import SwiftUI
+import UniformTypeIdentifiers
 
 @MainActor
 struct SettingsView: View {
     let model: SettingsModel
     let strings: Strings
     let close: () -> Void
+    @State private var importingCap = false
     @FocusState private var editing: String?
 
     var body: some View {
@@ -13,6 +15,7 @@ struct SettingsView: View {
             if let problem = model.problem { Text(problem).foregroundStyle(.red) }
             ForEach(model.sections) { section in
                 Section(model.title(section)) {
+                    if section == .cap { capRows }
                     ForEach(model.fields(in: section)) { field in
                         SettingRow(model: model, field: field, editing: $editing)
                     }
@@ -22,7 +25,24 @@ struct SettingsView: View {
         }
         // Leaving a number field shows the value in force again.
         .onChange(of: editing) { old, _ in if let old { model.endEditing(old) } }
+        .fileImporter(isPresented: $importingCap, allowedContentTypes: [.json]) { result in
+            guard case .success(let url) = result else { return }
+            // Files picked from elsewhere are readable only inside this scope.
+            let scoped = url.startAccessingSecurityScopedResource()
+            defer { if scoped { url.stopAccessingSecurityScopedResource() } }
+            model.importCapLayout(contentsOf: url)
+        }
         .screenBar(strings(.settingsTitle), close: strings(.commonClose), action: close)
+    }
+
+    @ViewBuilder private var capRows: some View {
+        Text(model.capSummary).font(.body.monospacedDigit())
+        if let message = model.capMessage {
+            Text(message).font(.footnote).foregroundStyle(model.capMessageIsProblem ? .red : .secondary)
+        }
+        Button(strings(.settingsCapImport)) { importingCap = true }
+        if !model.usesStandardCap { Button(strings(.settingsCapStandard)) { model.useStandardCap() } }
+        Text(strings(.settingsCapHint)).font(.caption).foregroundStyle(.secondary)
     }
 }
 

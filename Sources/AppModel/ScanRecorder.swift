@@ -9,9 +9,11 @@ import Scanning
 /// starts, pauses and stops it and shows the progress it reports.
 @MainActor
 public protocol ScanRecorder: AnyObject {
-    /// Starts the camera, the feedback and writing `url` with `settings`; `progress` is
-    /// called for every guidance update.
-    func start(writingTo url: URL, settings: FeedbackSettings, progress: @escaping @MainActor (ScanProgressReport) -> Void) async throws
+    /// Starts the camera, the feedback and writing `url` with `settings` for a cap laid out
+    /// as `layout` (the scan's header keeps it); `progress` is called for every guidance update.
+    func start(
+        writingTo url: URL, settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void
+    ) async throws
     /// Stops feedback and the camera (the sensor cools) without ending the file.
     func pause() async
     /// Turns camera and feedback on again.

@@ -318,6 +318,14 @@ public enum StringKey: String, Sendable, CaseIterable {
     case settingsLimitWithin
     case settingsLimitFromBelow
     case settingsLimitAboveUpTo
+    case settingsCapInUse
+    case settingsCapHint
+    case settingsCapImport
+    case settingsCapStandard
+    case settingsCapImported
+    case settingsCapInvalid
+    case settingsCapUnreadable
+    case settingsCapLoadFailed
     case settingsFieldMarkerCount
     case settingsHelpMarkerCount
     case settingsFieldProgressIncrement

@@ -2,6 +2,7 @@ import AppModel
 import Feedback
 import Foundation
 import HeadScanTesting
+import Markers
 import ScanLibrary
 import Testing
 
@@ -54,18 +55,21 @@ struct ScanModelTests {
     }
 
     /// The screen draws the latest frame's cloud as the camera sees it, with the markers'
-    /// colours explained.
+    /// colours explained; the recorder gets the cap and settings in force.
     @Test func theLiveCloudAndItsLegendFollowTheRecorder() async throws {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let recorder = ScriptedRecorder()
+        let layout = CapLayout(name: "two", dictionaryName: "4x4_50", markerSideMillimetres: 10, markers: [
+            CapMarker(id: 0, region: .front), CapMarker(id: 1, region: .back),
+        ])
         let model = ScanModel(
             library: lib.library, recorder: recorder, storage: FixedStorageMonitor(), thermal: FixedThermalMonitor(),
-            settings: FeedbackSettings(), clock: TestClock(), strings: strings())
+            settings: FeedbackSettings(), layout: layout, clock: TestClock(), strings: strings())
         #expect(model.projection(width: 300, height: 200) == nil)
         #expect(model.legend.map(\.text) == ["0 connected to earlier frames", "0 seen for the first time", "0 seen before, not in view"])
         await model.record()
-        #expect(recorder.settings == FeedbackSettings())
+        #expect(recorder.layout == layout && recorder.settings == FeedbackSettings())
         let cloud = PreviewCloud.head(points: 400, green: 3, red: 1, blue: 2)
         recorder.send(ScanProgressReport(percent: 7, colour: .red, cloud: cloud))
         let projection = try #require(model.projection(width: 320, height: 240))

@@ -1,18 +1,28 @@
 import Feedback
 import Foundation
+import Markers
 import Observation
 import ScanLibrary
 
 /// The settings screen: every threshold of the scan guide, validated field by field against
-/// the guide's own limits and persisted on every accepted change.
+/// the guide's own limits and persisted on every accepted change, and the cap layout scans
+/// are recorded with.
 @MainActor @Observable
 public final class SettingsModel {
     /// The settings in force.
     public private(set) var settings: FeedbackSettings
     /// Why loading or saving failed, if it did.
     public private(set) var problem: String?
+    /// The cap scans are recorded with.
+    public private(set) var capLayout: CapLayout
+    /// The outcome of the last cap import or reset: what is in use now, or why a file was refused.
+    public private(set) var capMessage: String?
+    /// Whether `capMessage` reports a refused file.
+    public private(set) var capMessageIsProblem = false
     /// Called after every saved change, with the new settings.
     @ObservationIgnored public var onChange: (FeedbackSettings) -> Void = { _ in }
+    /// Called after the cap layout changed, with the new one.
+    @ObservationIgnored public var onCapLayoutChange: (CapLayout) -> Void = { _ in }
 
     /// Text typed into number fields, by key, shown as typed ("0," on the way to "0,05")
     /// until editing ends or the values change from elsewhere.
@@ -20,17 +30,27 @@ public final class SettingsModel {
     /// Why a typed number was refused, by key.
     private var problems: [String: String] = [:]
     @ObservationIgnored private let store: SettingsStore
+    @ObservationIgnored private let caps: CapLayoutStore
     @ObservationIgnored private var strings: Strings
 
-    /// The settings in `store`; unreadable ones fall back to the defaults with a message.
+    /// The settings and cap in `store`; unreadable ones fall back to the defaults (and the
+    /// standard cap) with a message.
     public init(store: SettingsStore, strings: Strings) {
         self.store = store
+        caps = CapLayoutStore(store: store.store)
         self.strings = strings
         do {
             settings = try store.load()
         } catch {
             settings = FeedbackSettings()
             problem = strings(.settingsLoadFailed, error.description)
+        }
+        do {
+            capLayout = try caps.load()
+        } catch {
+            capLayout = .standard
+            capMessage = strings(.settingsCapLoadFailed, error.localizedDescription)
+            capMessageIsProblem = true
         }
     }
 
@@ -66,10 +86,15 @@ public final class SettingsModel {
         set { update { $0.language = newValue } }
     }
 
-    /// Puts every setting back to its default.
+    /// Puts every setting back to its default; the marker count and side stay those of the
+    /// cap in use, since the defaults describe the standard cap.
     public func resetToDefaults() {
+        let layout = capLayout
         clearTyping()
-        update { $0 = FeedbackSettings() }
+        update {
+            $0 = FeedbackSettings()
+            Self.fit(&$0, to: layout)
+        }
     }
 
     // MARK: - Every setting, by key
@@ -193,11 +218,77 @@ public final class SettingsModel {
         option == .de ? strings(.settingsGerman) : strings(.settingsEnglish)
     }
 
+    // MARK: - The cap layout
+
+    /// The cap in use in one line: name, markers, size and dictionary.
+    public var capSummary: String {
+        strings(
+            .settingsCapInUse, capLayout.name, String(capLayout.markers.count), strings.settingNumber(capLayout.markerSideMillimetres),
+            capLayout.dictionaryName)
+    }
+
+    /// Whether the standard cap is in use (resetting to it is then offered no more).
+    public var usesStandardCap: Bool { capLayout == .standard }
+
+    /// Reads a cap layout file (what `headscan markers cap --json` prints) and, when it is
+    /// valid, records scans with it from now on; a bad file changes nothing and says why.
+    public func importCapLayout(contentsOf url: URL) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            return refuseCap(strings(.settingsCapUnreadable, url.lastPathComponent, error.localizedDescription))
+        }
+        importCapLayout(json: Array(data), fileName: url.lastPathComponent)
+    }
+
+    /// Takes the content of a cap layout file named `fileName`.
+    public func importCapLayout(json: [UInt8], fileName: String) {
+        let layout: CapLayout
+        do {
+            layout = try CapLayout.decode(json: json)
+        } catch {
+            let why = if case .invalidLayout(let reason) = error { reason } else { error.description }
+            return refuseCap(strings(.settingsCapInvalid, fileName, why, capLayout.name))
+        }
+        useCap(layout, message: strings(.settingsCapImported, layout.name))
+    }
+
+    /// Back to the standard cap.
+    public func useStandardCap() {
+        useCap(.standard, message: strings(.settingsCapImported, CapLayout.standard.name))
+    }
+
     // MARK: - Saving
+
+    private func useCap(_ layout: CapLayout, message: String) {
+        do {
+            try caps.save(layout)
+        } catch {
+            return refuseCap(strings(.settingsSaveFailed, error.localizedDescription))
+        }
+        capLayout = layout
+        capMessage = message
+        capMessageIsProblem = false
+        clearTyping()
+        // Progress counts the cap's markers, and the ear and face rule measures with its size.
+        update { Self.fit(&$0, to: layout) }
+        onCapLayoutChange(layout)
+    }
 
     private func clearTyping() {
         drafts = [:]
         problems = [:]
+    }
+
+    private func refuseCap(_ message: String) {
+        capMessage = message
+        capMessageIsProblem = true
+    }
+
+    private static func fit(_ settings: inout FeedbackSettings, to layout: CapLayout) {
+        settings.markerCount = layout.markers.count
+        settings.markerSide = layout.markerSide
     }
 
     private func defaultLine(_ key: String, _ kind: SettingKind) -> String? {

@@ -1,6 +1,7 @@
 import AppModel
 import Feedback
 import Foundation
+import Markers
 
 /// A recorder without a camera: it writes a small placeholder file, logs its calls, and
 /// reports whatever progress the test or preview sends.
@@ -10,8 +11,9 @@ public final class ScriptedRecorder: ScanRecorder {
     public private(set) var calls: [String] = []
     /// Thrown by `start` when set (the disk is full, the camera is gone).
     public var startError: (any Error)?
-    /// The settings of the last start.
+    /// The settings and the cap of the last start.
     public private(set) var settings: FeedbackSettings?
+    public private(set) var layout: CapLayout?
     /// Reports sent to the screen on start, in order.
     public var reportsOnStart: [ScanProgressReport]
     private var progress: (@MainActor (ScanProgressReport) -> Void)?
@@ -19,11 +21,14 @@ public final class ScriptedRecorder: ScanRecorder {
     /// A recorder that sends `reportsOnStart` as soon as it starts.
     public init(reportsOnStart: [ScanProgressReport] = []) { self.reportsOnStart = reportsOnStart }
 
-    public func start(writingTo url: URL, settings: FeedbackSettings, progress: @escaping @MainActor (ScanProgressReport) -> Void) async throws {
+    public func start(
+        writingTo url: URL, settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void
+    ) async throws {
         calls.append("start")
         if let startError { throw startError }
         try Data("scan".utf8).write(to: url)
         self.settings = settings
+        self.layout = layout
         self.progress = progress
         for report in reportsOnStart { progress(report) }
     }
