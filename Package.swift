@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "AppleDevices", targets: ["AppleDevices"]),
         .library(name: "Upload", targets: ["Upload"]),
         .library(name: "HeadScanServer", targets: ["HeadScanServer"]),
+        // Test doubles and fixtures, also for the app's SwiftUI previews.
+        .library(name: "HeadScanTesting", targets: ["HeadScanTesting"]),
         .executable(name: "headscan", targets: ["headscan"]),
         .executable(name: "headscan-server", targets: ["headscan-server"]),
     ],
@@ -150,7 +152,8 @@ let package = Package(
         .testTarget(name: "HeadGesturesTests", dependencies: ["HeadGestures"]),
         .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report"]),
         // Test support (as NIOTestUtils): fixtures that several test targets share, and the
-        // app models' doubles (clock, monitors, recorder, replay player, libraries, clouds).
+        // app models' doubles (clock, monitors, recorder, replay player, libraries, clouds)
+        // that the app's tests and SwiftUI previews use.
         .target(name: "HeadScanTesting", dependencies: ["ScanLibrary", "AppModel", "Feedback", "Markers", "Cephalometry", "Geometry"]),
         .testTarget(
             name: "UploadTests",

@@ -111,3 +111,17 @@ struct ReplayView: View {
     }
 }
 
+#if DEBUG
+import HeadScanTesting
+
+struct ReplayView_Previews: PreviewProvider {
+    static var previews: some View {
+        let strings = try! Strings(language: .en)
+        let library = TemporaryLibrary()
+        let model = ReplayModel(
+            session: try! library.savedSession(id: 12), library: library.library,
+            player: ScriptedReplayPlayer(overlap: [false, true, true], cloud: PreviewCloud.head()), clock: TestClock(), strings: strings)
+        ReplayView(model: model, strings: strings)
+    }
+}
+#endif

@@ -90,3 +90,23 @@ struct ScanView: View {
     }
 }
 
+#if DEBUG
+import Feedback
+import HeadScanTesting
+
+struct ScanView_Previews: PreviewProvider {
+    static var previews: some View {
+        let strings = try! Strings(language: .en)
+        let report = ScanProgressReport(percent: 42, colour: .red, cloud: PreviewCloud.head())
+        let model = ScanModel(
+            library: TemporaryLibrary().library, recorder: ScriptedRecorder(reportsOnStart: [report]), storage: FixedStorageMonitor(),
+            thermal: FixedThermalMonitor(), settings: FeedbackSettings(), clock: TestClock(), strings: strings)
+        // Paused after the first frame: the cloud shows undimmed.
+        ScanView(model: model, strings: strings)
+            .task {
+                await model.record()
+                await model.pause()
+            }
+    }
+}
+#endif

@@ -77,3 +77,13 @@ struct SettingRow: View {
     }
 }
 
+#if DEBUG
+import ScanLibrary
+
+struct SettingsView_Previews: PreviewProvider {
+    static var previews: some View {
+        let strings = try! Strings(language: .de)
+        SettingsView(model: SettingsModel(store: SettingsStore(store: InMemoryKeyValueStore()), strings: strings), strings: strings) {}
+    }
+}
+#endif
