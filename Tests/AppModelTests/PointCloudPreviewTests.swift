@@ -95,6 +95,18 @@ struct PointCloudPreviewTests {
         #expect(cloud.count(.green) == 1 && cloud.count(.red) == 1 && cloud.count(.blue) == 1)
     }
 
+    /// Zero, negative and infinite depths are no depth either: none becomes a point.
+    @Test func onlyPositiveFiniteDepthsBecomePoints() {
+        var frame = Wall.frame(width: 64, height: 48)
+        let values: [Float] = [0, -0.2, .infinity, .nan, 0.5]
+        for y in 0..<48 { for x in 0..<64 { frame.depth[x, y] = values[(x + y) % values.count] } }
+        let cloud = PointCloudPreview(frame: frame, detected: [], states: [], maxPoints: 64 * 48)
+        #expect(!cloud.points.isEmpty && cloud.points.allSatisfy { $0.z == 0.5 })
+        var positive = 0
+        for y in 0..<48 { for x in 0..<64 where (x + y) % values.count == 4 { positive += 1 } }
+        #expect(cloud.points.count == positive)
+    }
+
     @Test func aFrameWithoutDepthGivesAnEmptyCloudAndUnplacedMarkers() {
         var frame = Wall.frame(width: 64, height: 48)
         frame.depth = DepthImage(width: 64, height: 48, repeating: .nan)
