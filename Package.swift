@@ -23,6 +23,9 @@ let package = Package(
         .library(name: "AppleDevices", targets: ["AppleDevices"]),
         .library(name: "Upload", targets: ["Upload"]),
         .library(name: "HeadScanServer", targets: ["HeadScanServer"]),
+        // Test doubles and fixtures, also for the app's SwiftUI previews.
+        .library(name: "HeadScanTesting", targets: ["HeadScanTesting"]),
+        .library(name: "AppModelTesting", targets: ["AppModelTesting"]),
         .executable(name: "headscan", targets: ["headscan"]),
         .executable(name: "headscan-server", targets: ["headscan-server"]),
     ],
@@ -83,7 +86,7 @@ let package = Package(
             name: "AppModel",
             dependencies: [
                 "ScanLibrary", "Feedback", "Cephalometry", "Recording", "Markers", "Scanning", "Processing", "Report", "HeadGestures",
-                "RangeOfMotion",
+                "RangeOfMotion", "Geometry", "Imaging",
             ],
             resources: [.copy("Strings")]),
         // TrueDepth capture, haptics, speech and device status for the iPhone app; its files
@@ -137,7 +140,12 @@ let package = Package(
         .testTarget(name: "FeedbackTests", dependencies: ["Feedback", "Markers", "Simulation", "Geometry", "Scanning"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Cephalometry", "Feedback", "Simulation"]),
         .testTarget(name: "ScanLibraryTests", dependencies: ["ScanLibrary", "Cephalometry", "Feedback"]),
-        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Processing", "HeadGestures", "RangeOfMotion", "Markers", "HeadScanTesting"]),
+        .testTarget(
+            name: "AppModelTests",
+            dependencies: [
+                "AppModel", "AppModelTesting", "HeadScanTesting", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Imaging", "Processing",
+                "HeadGestures", "RangeOfMotion", "Markers", "Scanning",
+            ]),
         .testTarget(
             name: "ProcessingTests",
             dependencies: ["Processing", "ScanLibrary", "Cephalometry", "Recording", "Simulation", "Geometry", "Imaging"]),
@@ -147,6 +155,10 @@ let package = Package(
         // Test support (as NIOTestUtils): fixtures that several test targets share.
         .testTarget(name: "CommandLineTests", dependencies: ["headscan"]),
         .target(name: "HeadScanTesting", dependencies: ["ScanLibrary", "Recording", "Geometry", "Imaging"]),
+        // The app models' doubles (clock, monitors, recorder, replay player, libraries, clouds)
+        // that the app's tests and SwiftUI previews use; apart, so the command line does not
+        // link the app models through the shared test support.
+        .target(name: "AppModelTesting", dependencies: ["AppModel", "ScanLibrary", "Feedback", "Markers", "Cephalometry", "Geometry"]),
         .testTarget(
             name: "UploadTests",
             dependencies: ["Upload", "HeadScanTesting", .product(name: "Crypto", package: "swift-crypto")]),

@@ -50,7 +50,7 @@ fi
 
 # Library targets in dependency order (see Package.swift).
 LIBRARIES=(Geometry Imaging Markers Recording Feedback Scanning Cephalometry Reconstruction
-    RangeOfMotion Report ScanLibrary Processing Upload HeadGestures Simulation AppModel AppleDevices)
+    RangeOfMotion Report ScanLibrary Processing Upload HeadGestures Simulation HeadScanTesting AppModel AppModelTesting AppleDevices)
 # Only ONLY=Name,Name… if given (the modules they import must then be checked in the same run).
 if [ -n "${ONLY:-}" ]; then IFS=',' read -r -a LIBRARIES <<<"$ONLY"; fi
 
@@ -102,7 +102,8 @@ if [ -z "${ONLY:-}" ] || [ -n "${APP:-}" ]; then
     mapfile -t FILES < <(sources_of "$ROOT/App")
     echo "== App (${#FILES[@]} files)"
     FILES_CHECKED=$((FILES_CHECKED + ${#FILES[@]}))
-    run "$SWIFTC" -frontend -typecheck -parse-as-library "${COMMON[@]}" -module-name HeadScanApp "${FILES[@]}" || true
+    # As a debug build, so the SwiftUI previews (over AppModelTesting's doubles) are checked too.
+    run "$SWIFTC" -frontend -typecheck -parse-as-library "${COMMON[@]}" -D DEBUG -module-name HeadScanApp "${FILES[@]}" || true
 fi
 
 echo "checked $FILES_CHECKED files for $TARGET: $ERRORS error(s)"

@@ -1,6 +1,5 @@
 import AppModel
 import Foundation
-import Feedback
 import SwiftUI
 
 @MainActor
@@ -79,38 +78,5 @@ struct RenameView: View {
             Button(strings(.renameButton)) { Task { await model.rename() } }.disabled(!model.canRename)
         }
         .screenBar(strings(.renameTitle), close: strings(.commonCancel), action: model.cancel)
-    }
-}
-
-@MainActor
-struct SettingsView: View {
-    @Bindable var model: SettingsModel
-    let strings: Strings
-    let close: () -> Void
-
-    var body: some View {
-        Form {
-            let titles = model.sectionTitles
-            Section(titles.count > 0 ? titles[0] : "") {
-                Stepper("\(strings(.settingsMarkerCount)): \(model.markerCount)", value: $model.markerCount, in: 1...200)
-            }
-            Section(titles.count > 1 ? titles[1] : "") {
-                Picker(strings(.settingsProgressAudio), selection: $model.progressIncrement) {
-                    ForEach(ProgressIncrement.allCases, id: \.self) { Text(model.title($0)).tag($0) }
-                }
-                Picker(strings(.settingsPositionAudio), selection: $model.positionAudio) {
-                    ForEach(PositionAudio.allCases, id: \.self) { Text(model.title($0)).tag($0) }
-                }
-                Picker(strings(.settingsPhrasing), selection: $model.phrasing) {
-                    ForEach(Phrasing.allCases, id: \.self) { Text(model.title($0)).tag($0) }
-                }
-                Picker(strings(.settingsLanguage), selection: $model.language) {
-                    ForEach(Language.allCases, id: \.self) { Text(model.title($0)).tag($0) }
-                }
-            }
-            if let problem = model.problem { Text(problem).foregroundStyle(.red) }
-            Button(strings(.settingsReset), role: .destructive) { model.resetToDefaults() }
-        }
-        .screenBar(strings(.settingsTitle), close: strings(.commonClose), action: close)
     }
 }

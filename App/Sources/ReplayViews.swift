@@ -35,8 +35,6 @@ struct ReplaySelectionView: View {
 struct ReplayView: View {
     let model: ReplayModel
     let strings: Strings
-    /// The recorded pictures' size: taps are placed in its pixels.
-    private let pictureSize = CGSize(width: 640, height: 480)
     @State private var dragStart: CGSize = .zero
     @State private var pinchStart: CGFloat = 1
 
@@ -48,35 +46,42 @@ struct ReplayView: View {
                 if let frame = model.frame { Text("#\(frame.index)  \(frame.percent) %").monospacedDigit() }
             }
             GeometryReader { proxy in
+                let width = Double(proxy.size.width), height = Double(proxy.size.height)
                 ZStack {
-                    ReplayCloudPlaceholder(view: model.view, percent: model.frame?.percent ?? 0)
-                    ForEach(Landmark.allCases, id: \.self) { landmark in
-                        if let pick = model.pickOnScreen(landmark) {
-                            Circle().fill(landmark == model.selectedLandmark ? Color.yellow : Color.purple)
+                    if let projection = model.projection(width: width, height: height) {
+                        PointCloudCanvas(projection: projection)
+                        ForEach(model.landmarkDots(in: projection), id: \.landmark) { dot in
+                            Circle().fill(dot.isSelected ? Color.yellow : Color.purple)
+                                .overlay(Circle().stroke(Color.white, lineWidth: 1))
                                 .frame(width: 14, height: 14)
-                                .position(
-                                    x: pick.x / pictureSize.width * proxy.size.width,
-                                    y: pick.y / pictureSize.height * proxy.size.height)
+                                .position(x: dot.position.x, y: dot.position.y)
                         }
+                    } else {
+                        Text(strings(.cloudWaiting)).foregroundStyle(.secondary)
                     }
                 }
+                .frame(width: proxy.size.width, height: proxy.size.height)
                 .contentShape(Rectangle())
-                .gesture(SpatialTapGesture().onEnded { tap in
-                    model.place(at: SIMD2(
-                        Double(tap.location.x / proxy.size.width * pictureSize.width),
-                        Double(tap.location.y / proxy.size.height * pictureSize.height)))
-                })
-                .simultaneousGesture(DragGesture().onChanged { drag in
-                    let delta = CGSize(width: drag.translation.width - dragStart.width, height: drag.translation.height - dragStart.height)
-                    model.rotate(yaw: Double(delta.width) * 0.01, pitch: Double(delta.height) * 0.01)
+                // Double tap: the default view again; a single tap places the selected landmark.
+                .gesture(
+                    SpatialTapGesture(count: 2).onEnded { _ in model.resetView() }
+                        .exclusively(before: SpatialTapGesture().onEnded { tap in
+                            model.tap(at: SIMD2(Double(tap.location.x), Double(tap.location.y)), width: width, height: height)
+                        }))
+                .simultaneousGesture(DragGesture(minimumDistance: 2).onChanged { drag in
+                    let delta = SIMD2(Double(drag.translation.width - dragStart.width), Double(drag.translation.height - dragStart.height))
                     dragStart = drag.translation
+                    model.drag(to: SIMD2(Double(drag.location.x), Double(drag.location.y)), by: delta, width: width, height: height)
                 }.onEnded { _ in dragStart = .zero })
                 .simultaneousGesture(MagnificationGesture().onChanged { scale in
                     model.zoom(by: Double(scale / pinchStart))
                     pinchStart = scale
                 }.onEnded { _ in pinchStart = 1 })
             }
-            .aspectRatio(pictureSize.width / pictureSize.height, contentMode: .fit)
+            // The recorded pictures are landscape, 4:3.
+            .aspectRatio(4.0 / 3.0, contentMode: .fit)
+            .background(Color(uiColor: .secondarySystemBackground))
+            CloudLegend(entries: model.legend)
             Text(model.instruction).font(.subheadline)
             if let problem = model.problem { Text(problem).font(.caption).foregroundStyle(.red) }
             HStack {
@@ -106,27 +111,17 @@ struct ReplayView: View {
     }
 }
 
-/// A stand-in for the recorded point cloud, turned and zoomed with the model's view.
-@MainActor
-struct ReplayCloudPlaceholder: View {
-    let view: CloudViewTransform
-    let percent: Int
+#if DEBUG
+import AppModelTesting
 
-    var body: some View {
-        Canvas { context, size in
-            let centre = CGPoint(x: size.width / 2, y: size.height / 2)
-            let radius = min(size.width, size.height) * 0.35 * view.zoom
-            for i in 0..<400 {
-                // Points on a sphere (golden spiral), turned by yaw and pitch.
-                let t = Double(i) / 400, phi = acos(1 - 2 * t), theta = Double(i) * 2.399963
-                var x = sin(phi) * cos(theta), y = cos(phi), z = sin(phi) * sin(theta)
-                (x, z) = (x * cos(view.yaw) + z * sin(view.yaw), -x * sin(view.yaw) + z * cos(view.yaw))
-                (y, z) = (y * cos(view.pitch) - z * sin(view.pitch), y * sin(view.pitch) + z * cos(view.pitch))
-                guard z > -0.2 else { continue }
-                let point = CGPoint(x: centre.x + x * radius, y: centre.y - y * radius)
-                context.fill(Path(ellipseIn: CGRect(x: point.x - 1.5, y: point.y - 1.5, width: 3, height: 3)), with: .color(.secondary))
-            }
-        }
-        .background(Color(uiColor: .secondarySystemBackground))
+struct ReplayView_Previews: PreviewProvider {
+    static var previews: some View {
+        let strings = try! Strings(language: .en)
+        let library = TemporaryLibrary()
+        let model = ReplayModel(
+            session: try! library.savedSession(id: 12), library: library.library,
+            player: ScriptedReplayPlayer(overlap: [false, true, true], cloud: PreviewCloud.head()), clock: TestClock(), strings: strings)
+        ReplayView(model: model, strings: strings)
     }
 }
+#endif

@@ -46,8 +46,18 @@ struct ScanView: View {
                 Text(strings(.scanTitle)).font(.headline)
                 Spacer()
             }
-            MarkerCloudPlaceholder(progress: model.progress.percent)
-                .opacity(isDark ? 0.08 : 1)
+            GeometryReader { proxy in
+                if let projection = model.projection(width: Double(proxy.size.width), height: Double(proxy.size.height)) {
+                    PointCloudCanvas(projection: projection)
+                } else {
+                    Text(strings(.cloudWaiting)).foregroundStyle(.secondary).frame(maxWidth: .infinity, maxHeight: .infinity)
+                }
+            }
+            // The sensor's picture is landscape, 4:3.
+            .aspectRatio(4.0 / 3.0, contentMode: .fit)
+            .background(Color.black.opacity(0.9))
+            .opacity(isDark ? 0.08 : 1)
+            CloudLegend(entries: model.legend).opacity(isDark ? 0.3 : 1)
             ProgressView(value: Double(model.progress.percent), total: 100)
                 .tint(model.progress.barColour.color)
                 .scaleEffect(x: 1, y: 3)
@@ -80,26 +90,23 @@ struct ScanView: View {
     }
 }
 
-/// A stand-in for the live point cloud: the cap's markers in a ring, coloured green (seen),
-/// red (not yet) and blue (in view now). The device build draws the real cloud here.
-@MainActor
-struct MarkerCloudPlaceholder: View {
-    let progress: Int
+#if DEBUG
+import Feedback
+import AppModelTesting
 
-    var body: some View {
-        Canvas { context, size in
-            let centre = CGPoint(x: size.width / 2, y: size.height / 2)
-            let radius = min(size.width, size.height) * 0.4
-            let count = 57
-            let seen = count * progress / 100
-            for index in 0..<count {
-                let angle = Double(index) / Double(count) * 2 * .pi
-                let ring = radius * (0.55 + 0.45 * Double(index % 3) / 2)
-                let point = CGPoint(x: centre.x + ring * cos(angle), y: centre.y + ring * sin(angle))
-                let colour: Color = index < seen ? .green : (index < seen + 3 ? .blue : .red)
-                context.fill(Path(ellipseIn: CGRect(x: point.x - 5, y: point.y - 5, width: 10, height: 10)), with: .color(colour))
+struct ScanView_Previews: PreviewProvider {
+    static var previews: some View {
+        let strings = try! Strings(language: .en)
+        let report = ScanProgressReport(percent: 42, colour: .red, cloud: PreviewCloud.head())
+        let model = ScanModel(
+            library: TemporaryLibrary().library, recorder: ScriptedRecorder(reportsOnStart: [report]), storage: FixedStorageMonitor(),
+            thermal: FixedThermalMonitor(), settings: FeedbackSettings(), clock: TestClock(), strings: strings)
+        // Paused after the first frame: the cloud shows undimmed.
+        ScanView(model: model, strings: strings)
+            .task {
+                await model.record()
+                await model.pause()
             }
-        }
-        .aspectRatio(1, contentMode: .fit)
     }
 }
+#endif

@@ -1,6 +1,7 @@
 import Feedback
 import Foundation
 import HeadGestures
+import Markers
 import Observation
 import RangeOfMotion
 import ScanLibrary
@@ -84,6 +85,8 @@ public final class AppFlowModel {
     public private(set) var screen = AppScreen.home
     /// The settings in force.
     public private(set) var settings: FeedbackSettings
+    /// The cap new scans are recorded with.
+    public private(set) var capLayout: CapLayout
     /// The texts in the settings' language.
     public private(set) var strings: Strings
     /// Why the app could not open something (a replay, say).
@@ -97,6 +100,8 @@ public final class AppFlowModel {
         let loaded = (try? dependencies.settings.load()) ?? FeedbackSettings()
         let texts = try Strings(language: loaded.language)
         settings = loaded
+        // A stored layout that no longer reads is reported on the settings screen.
+        capLayout = (try? CapLayoutStore(store: dependencies.settings.store).load()) ?? .standard
         strings = texts
         home = HomeModel(storage: dependencies.storage, thermal: dependencies.thermal, player: dependencies.player, strings: texts)
         home.onOpen = { [unowned self] in self.open($0) }
@@ -148,7 +153,7 @@ public final class AppFlowModel {
     private func makeScan() -> ScanModel {
         let model = ScanModel(
             library: deps.library, recorder: deps.makeRecorder(), storage: deps.storage, thermal: deps.thermal,
-            settings: settings, clock: deps.clock, strings: strings)
+            settings: settings, layout: capLayout, clock: deps.clock, strings: strings)
         model.onClose = { [unowned self] in goHome() }
         model.onSaved = { [unowned self] in screen = .patientData(makePatientData($0)) }
         return model
@@ -221,6 +226,7 @@ public final class AppFlowModel {
                 home.strings = s
             }
         }
+        model.onCapLayoutChange = { [unowned self] in capLayout = $0 }
         return model
     }
 }

@@ -14,17 +14,13 @@ public enum ReplayPhase: Sendable, Equatable {
     case finished
 }
 
-/// How the point cloud is turned and zoomed.
-public struct CloudViewTransform: Sendable, Equatable {
-    /// Rotation about the vertical axis, radians.
-    public var yaw = 0.0
-    /// Rotation about the horizontal axis, radians (limited to ±90°).
-    public var pitch = 0.0
-    /// Magnification (0.5–8).
-    public var zoom = 1.0
-
-    /// The default view.
-    public init() {}
+/// A landmark's pick on screen.
+public struct LandmarkDot: Sendable, Equatable {
+    public var landmark: Landmark
+    /// Where it is drawn, in the view's points.
+    public var position: SIMD2<Double>
+    /// Whether it is the landmark being placed (drawn highlighted).
+    public var isSelected: Bool
 }
 
 /// The outcome of closing a replay, shown on the selection screen.
@@ -166,6 +162,46 @@ public final class ReplayModel {
 
     /// Double tap: back to the default view.
     public func resetView() { view = CloudViewTransform() }
+
+    /// How far a drag of one point turns the cloud, radians.
+    public static let radiansPerPoint = 0.01
+
+    /// The frame's cloud under the current view in a view of `width` x `height` points; nil
+    /// before the first frame.
+    public func projection(width: Double, height: Double) -> CloudProjection? {
+        guard let cloud = frame?.cloud else { return nil }
+        return CloudProjection(cloud: cloud, view: view, width: width, height: height)
+    }
+
+    /// A tap on the cloud: places the selected landmark there while paused.
+    public func tap(at point: SIMD2<Double>, width: Double, height: Double) {
+        guard phase == .paused, selectedLandmark != nil,
+            let pixel = projection(width: width, height: height)?.pixel(atScreenPoint: point)
+        else { return }
+        place(at: pixel)
+    }
+
+    /// A drag on the cloud, now at `point` and moved by `delta` since the last call: moves
+    /// the selected landmark while paused, otherwise turns the cloud.
+    public func drag(to point: SIMD2<Double>, by delta: SIMD2<Double>, width: Double, height: Double) {
+        if phase == .paused, selectedLandmark != nil {
+            tap(at: point, width: width, height: height)
+        } else {
+            // The near side follows the finger, as when turning a ball by its front.
+            rotate(yaw: -delta.x * Self.radiansPerPoint, pitch: delta.y * Self.radiansPerPoint)
+        }
+    }
+
+    /// The picks on the frame on screen, where `projection` draws them.
+    public func landmarkDots(in projection: CloudProjection) -> [LandmarkDot] {
+        Landmark.allCases.compactMap { landmark in
+            guard let pixel = pickOnScreen(landmark), let position = projection.screenPoint(ofPixel: pixel) else { return nil }
+            return LandmarkDot(landmark: landmark, position: position, isSelected: landmark == selectedLandmark)
+        }
+    }
+
+    /// The marker colours' meaning with their counts on the frame on screen.
+    public var legend: [CloudLegendEntry] { strings.cloudLegend(frame?.cloud) }
 
     /// The text in the tile: what to do now.
     public var instruction: String {

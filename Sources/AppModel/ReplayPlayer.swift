@@ -12,14 +12,20 @@ public struct ReplayFrameInfo: Sendable, Equatable {
     public var colour: ProgressColour
     /// Damaged frames skipped just before this one.
     public var damagedBefore: [Int]
+    /// The frame's point cloud with the markers coloured by state.
+    public var cloud: PointCloudPreview?
 
     /// Information on one frame.
-    public init(index: Int, overlapSufficient: Bool, percent: Int, colour: ProgressColour, damagedBefore: [Int] = []) {
+    public init(
+        index: Int, overlapSufficient: Bool, percent: Int, colour: ProgressColour, damagedBefore: [Int] = [],
+        cloud: PointCloudPreview? = nil
+    ) {
         self.index = index
         self.overlapSufficient = overlapSufficient
         self.percent = percent
         self.colour = colour
         self.damagedBefore = damagedBefore
+        self.cloud = cloud
     }
 }
 

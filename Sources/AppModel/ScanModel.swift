@@ -47,21 +47,23 @@ public final class ScanModel {
     @ObservationIgnored private let recorder: any ScanRecorder
     @ObservationIgnored private let storage: any StorageMonitor
     @ObservationIgnored private let settings: FeedbackSettings
+    @ObservationIgnored private let layout: CapLayout
     @ObservationIgnored private let clock: any AppClock
     @ObservationIgnored private let strings: Strings
 
     /// Seconds the "saved" confirmation shows before the patient screen.
     public static let savedDelay = 1.0
 
-    /// A scan screen recording into `library`.
+    /// A scan screen recording into `library` a cap laid out as `layout`.
     public init(
         library: ScanLibrary, recorder: any ScanRecorder, storage: any StorageMonitor, thermal: any ThermalMonitor,
-        settings: FeedbackSettings, clock: any AppClock, strings: Strings
+        settings: FeedbackSettings, layout: CapLayout = .standard, clock: any AppClock, strings: Strings
     ) {
         self.library = library
         self.recorder = recorder
         self.storage = storage
         self.settings = settings
+        self.layout = layout
         self.clock = clock
         self.strings = strings
         if (try? storage.currentStorage())?.isLow ?? true {
@@ -100,6 +102,15 @@ public final class ScanModel {
         }
     }
 
+    /// The latest frame's cloud as the camera saw it, in a view of `width` x `height` points;
+    /// nil before the first frame.
+    public func projection(width: Double, height: Double) -> CloudProjection? {
+        progress.cloud.map { CloudProjection(cloud: $0, view: CloudViewTransform(), width: width, height: height) }
+    }
+
+    /// The marker colours' meaning with their counts in the latest frame.
+    public var legend: [CloudLegendEntry] { strings.cloudLegend(progress.cloud) }
+
     /// Dismisses the alert.
     public func dismissAlert() { alert = nil }
 
@@ -123,7 +134,9 @@ public final class ScanModel {
             return alert = .failed(strings.message(error))
         }
         do {
-            try await recorder.start(writingTo: created.scanURL, settings: settings) { [weak self] in self?.progress = $0 }
+            try await recorder.start(writingTo: created.scanURL, settings: settings, layout: layout) { [weak self] in
+                self?.progress = $0
+            }
             session = created
             phase = .recording
         } catch {

@@ -1,6 +1,7 @@
 import Feedback
-import Markers
 import Foundation
+import Markers
+import Scanning
 
 /// Records a scan: camera frames through the scan guide into the scan file, with feedback.
 ///
@@ -8,9 +9,11 @@ import Foundation
 /// starts, pauses and stops it and shows the progress it reports.
 @MainActor
 public protocol ScanRecorder: AnyObject {
-    /// Starts the camera, the feedback and writing `url` with `settings`; `progress` is
-    /// called for every guidance update.
-    func start(writingTo url: URL, settings: FeedbackSettings, progress: @escaping @MainActor (ScanProgressReport) -> Void) async throws
+    /// Starts the camera, the feedback and writing `url` with `settings` for a cap laid out
+    /// as `layout` (the scan's header keeps it); `progress` is called for every guidance update.
+    func start(
+        writingTo url: URL, settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void
+    ) async throws
     /// Stops feedback and the camera (the sensor cools) without ending the file.
     func pause() async
     /// Turns camera and feedback on again.
@@ -33,11 +36,13 @@ public struct ScanProgressReport: Sendable, Equatable {
     public var featuresSeen: [HeadFeature]
     /// Cap markers never seen (fallen off, or not scanned yet).
     public var missingMarkers: [Int]
+    /// The latest frame's point cloud with the markers coloured by state; nil before the first.
+    public var cloud: PointCloudPreview?
 
     /// A report from its values.
     public init(
         percent: Int, colour: ProgressColour, completed: Bool = false, regionsCovered: [HeadRegion] = [],
-        featuresSeen: [HeadFeature] = [], missingMarkers: [Int] = []
+        featuresSeen: [HeadFeature] = [], missingMarkers: [Int] = [], cloud: PointCloudPreview? = nil
     ) {
         self.percent = percent
         self.colour = colour
@@ -45,12 +50,57 @@ public struct ScanProgressReport: Sendable, Equatable {
         self.regionsCovered = regionsCovered
         self.featuresSeen = featuresSeen
         self.missingMarkers = missingMarkers
+        self.cloud = cloud
     }
+
+    /// The report on a guided frame: the guide's progress, and the frame's cloud when the
+    /// frame came with its pictures.
+    public init(guided: GuidedFrame, guide: ScanGuide, maxPoints: Int = PointCloudPreview.defaultMaxPoints) {
+        let p = guided.update.progress
+        self.init(
+            percent: p.percent, colour: p.colour, completed: guide.completed, regionsCovered: p.regionsCovered,
+            featuresSeen: p.featuresSeen, missingMarkers: guide.missingIDs,
+            cloud: guided.frame.map {
+                PointCloudPreview(frame: $0, detected: guided.markers, states: guided.update.markerStates, maxPoints: maxPoints)
+            })
+    }
+
+    /// The markers by state: those in the latest frame and those seen before.
+    public var markers: [CloudMarker] { cloud?.markers ?? [] }
 
     /// The bar's colour: green only once "done" was said, even when every marker was seen
     /// (the guide may still wait for an ear or the face).
     public var barColour: ProgressColour {
         if completed { return .green }
         return colour == .green ? .orange : colour
+    }
+}
+
+/// Hands the scan screen a report on every guided frame: the live recorder's progress.
+public final class ScanProgressSink: PipelineSink {
+    private let maxPoints: Int
+    private let report: (ScanProgressReport) -> Void
+
+    /// A sink calling `report` on the guide's thread; clouds keep at most `maxPoints` points.
+    public init(maxPoints: Int = PointCloudPreview.defaultMaxPoints, report: @escaping (ScanProgressReport) -> Void) {
+        self.maxPoints = maxPoints
+        self.report = report
+    }
+
+    public func receive(_ frame: GuidedFrame, guide: ScanGuide) {
+        report(ScanProgressReport(guided: frame, guide: guide, maxPoints: maxPoints))
+    }
+}
+
+extension FeedbackSettings {
+    /// Every setting by its JSON key as text ("57", "every25", "0.3", "true"), as a scan's
+    /// header records the settings in force.
+    public var headerEntries: [String: String] {
+        var entries: [String: String] = [:]
+        for child in Mirror(reflecting: self).children {
+            guard let key = child.label else { continue }
+            entries[key] = "\(child.value)"
+        }
+        return entries
     }
 }

@@ -39,10 +39,12 @@ public final class ScanReplayPlayer: ReplayPlayer {
                 damaged.append(index)
                 continue
             }
-            let update = guide.guide(frame, index: index).update
+            let guided = guide.guide(frame, index: index)
+            let update = guided.update
             return ReplayFrameInfo(
                 index: index, overlapSufficient: update.raw.kind == .ideal, percent: update.progress.percent,
-                colour: update.progress.colour, damagedBefore: damaged)
+                colour: update.progress.colour, damagedBefore: damaged,
+                cloud: PointCloudPreview(frame: frame, detected: guided.markers, states: update.markerStates))
         }
         guard damaged.isEmpty else { throw ReplayError.damagedAtEnd(damaged) }
         return nil

@@ -272,14 +272,9 @@ public enum StringKey: String, Sendable, CaseIterable {
     case settingsEvery50
     case settingsGerman
     case settingsHeadInPicture
-    case settingsLanguage
     case settingsLoadFailed
-    case settingsMarkerCount
     case settingsMovePhone
     case settingsOnly100
-    case settingsPhrasing
-    case settingsPositionAudio
-    case settingsProgressAudio
     case settingsReset
     case settingsSaveFailed
     case settingsTitle
@@ -302,4 +297,75 @@ public enum StringKey: String, Sendable, CaseIterable {
     case kneePickVideo
     case kneeReportFailed
     case kneeShareReport
+    case cloudLegendGreen
+    case cloudLegendRed
+    case cloudLegendBlue
+    case cloudWaiting
+    case settingsSectionAnnouncements
+    case settingsSectionCap
+    case settingsSectionPosition
+    case settingsSectionCompletion
+    case settingsDefault
+    case settingsDefaultAllowed
+    case settingsOutOfRange
+    case settingsNotANumber
+    case settingsNotWholeNumber
+    case settingsOn
+    case settingsOff
+    case settingsLimitAtLeast
+    case settingsLimitPositive
+    case settingsLimitNonNegative
+    case settingsLimitWithin
+    case settingsLimitFromBelow
+    case settingsLimitAboveUpTo
+    case settingsCapInUse
+    case settingsCapHint
+    case settingsCapImport
+    case settingsCapStandard
+    case settingsCapImported
+    case settingsCapInvalid
+    case settingsCapUnreadable
+    case settingsCapLoadFailed
+    case settingsFieldMarkerCount
+    case settingsHelpMarkerCount
+    case settingsFieldProgressIncrement
+    case settingsHelpProgressIncrement
+    case settingsFieldPositionAudio
+    case settingsHelpPositionAudio
+    case settingsFieldPhrasing
+    case settingsHelpPhrasing
+    case settingsFieldLanguage
+    case settingsHelpLanguage
+    case settingsFieldDebounceFrames
+    case settingsHelpDebounceFrames
+    case settingsFieldInvalidDepthRatio
+    case settingsHelpInvalidDepthRatio
+    case settingsFieldCenterBand
+    case settingsHelpCenterBand
+    case settingsFieldMinSharedMarkers
+    case settingsHelpMinSharedMarkers
+    case settingsFieldSameInstructionInterval
+    case settingsHelpSameInstructionInterval
+    case settingsFieldInstructionRepeatInterval
+    case settingsHelpInstructionRepeatInterval
+    case settingsFieldRegionCoverage
+    case settingsHelpRegionCoverage
+    case settingsFieldStallSeconds
+    case settingsHelpStallSeconds
+    case settingsFieldRegionGuidance
+    case settingsHelpRegionGuidance
+    case settingsFieldRequireEarsAndFace
+    case settingsHelpRequireEarsAndFace
+    case settingsFieldFaceReach
+    case settingsHelpFaceReach
+    case settingsFieldEarReach
+    case settingsHelpEarReach
+    case settingsFieldFeatureMinMarkers
+    case settingsHelpFeatureMinMarkers
+    case settingsFieldReminderInterval
+    case settingsHelpReminderInterval
+    case settingsFieldDirectionMemory
+    case settingsHelpDirectionMemory
+    case settingsFieldMarkerSide
+    case settingsHelpMarkerSide
 }

@@ -17,22 +17,20 @@ public final class LiveScanRecorder: ScanRecorder {
     private let camera = TrueDepthCamera()
     private let haptics: HapticFeedback
     private let speech: SpeechOutput
-    private let layout: CapLayout
     private var live: LiveScan?
     private var running: Task<LiveScanStatistics, any Error>?
 
     /// Statistics of the last finished scan (frames written, skipped by the guide, …).
     public private(set) var lastStatistics: LiveScanStatistics?
 
-    /// A recorder for scans with `layout`'s cap.
-    public init(layout: CapLayout = .standard, haptics: HapticFeedback = HapticFeedback(), speech: SpeechOutput = SpeechOutput()) {
-        self.layout = layout
+    /// A recorder using the phone's vibration and voice.
+    public init(haptics: HapticFeedback = HapticFeedback(), speech: SpeechOutput = SpeechOutput()) {
         self.haptics = haptics
         self.speech = speech
     }
 
     public func start(
-        writingTo url: URL, settings: FeedbackSettings, progress: @escaping @MainActor (ScanProgressReport) -> Void
+        writingTo url: URL, settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void
     ) async throws {
         guard await CameraPermission.request() == .authorized else { throw CameraError.notAuthorized }
         speech.activate()
@@ -47,7 +45,7 @@ public final class LiveScanRecorder: ScanRecorder {
             throw CameraError.noFrames
         }
         do {
-            try begin(with: first, writingTo: url, settings: settings, progress: progress)
+            try begin(with: first, writingTo: url, settings: settings, layout: layout, progress: progress)
         } catch {
             // Nothing is recorded: the camera and the idle timer go back to normal.
             camera.stop()
@@ -57,25 +55,18 @@ public final class LiveScanRecorder: ScanRecorder {
     }
 
     private func begin(
-        with first: RGBDFrame, writingTo url: URL, settings: FeedbackSettings,
+        with first: RGBDFrame, writingTo url: URL, settings: FeedbackSettings, layout: CapLayout,
         progress: @escaping @MainActor (ScanProgressReport) -> Void
     ) throws {
         let camera = self.camera
-        let header = ScanHeader(
-            device: UIDevice.current.model, appVersion: HeadScanVersion.current,
-            colorIntrinsics: first.colorIntrinsics, depthIntrinsics: first.depthIntrinsics,
-            capLayoutName: layout.name, settings: Self.headerSettings(settings))
+        // The header keeps the whole layout, so the scan replays and processes with this cap.
+        let header = ScanHeader(device: UIDevice.current.model, firstFrame: first, layout: layout, settings: settings)
         let writer = try ScanWriter(url: url, header: header)
         let sinks: [any PipelineSink] = [
             FeedbackEventSink(HapticSink(haptics: haptics)),
             FeedbackEventSink(LiveSpeechSink(output: speech, settings: settings)),
-            ClosureSink { frame, guide in
-                let p = frame.update.progress
-                let report = ScanProgressReport(
-                    percent: p.percent, colour: p.colour, completed: guide.completed, regionsCovered: p.regionsCovered,
-                    featuresSeen: p.featuresSeen, missingMarkers: guide.missingIDs)
-                Task { @MainActor in progress(report) }
-            },
+            // The report, point cloud included, is made here on the guide's task, off the main actor.
+            ScanProgressSink { report in Task { @MainActor in progress(report) } },
         ]
         let guide = try FrameGuide(layout: layout, settings: settings, sinks: sinks)
         let live = LiveScan(guide: guide, writer: writer)
@@ -113,15 +104,6 @@ public final class LiveScanRecorder: ScanRecorder {
         if let running {
             lastStatistics = try await running.value
         }
-    }
-
-    /// The settings as the scan file's header records them.
-    nonisolated static func headerSettings(_ settings: FeedbackSettings) -> [String: String] {
-        [
-            "markerCount": "\(settings.markerCount)", "progressIncrement": settings.progressIncrement.rawValue,
-            "positionAudio": settings.positionAudio.rawValue, "phrasing": settings.phrasing.rawValue,
-            "language": settings.language.rawValue,
-        ]
     }
 
     /// Runs blocking camera work on a background queue.

@@ -103,23 +103,36 @@ public struct FeedbackSettings: Sendable, Codable, Equatable {
 
     /// Checks every value, naming the first one out of range.
     public func validate() throws(FeedbackError) {
-        func require(_ ok: Bool, _ name: String, _ rule: String) throws(FeedbackError) {
-            if !ok { throw .invalidSetting(name, rule) }
+        let values = numericValues
+        for (key, limit) in Self.limits where !limit.contains(values[key] ?? .nan) {
+            throw .invalidSetting(key, limit.description)
         }
-        try require(markerCount > 0, "markerCount", "must be at least 1")
-        try require(debounceFrames >= 1, "debounceFrames", "must be at least 1")
-        try require((0...1).contains(invalidDepthRatio), "invalidDepthRatio", "must lie in 0...1")
-        try require((0..<0.5).contains(centerBand), "centerBand", "must lie in 0..<0.5")
-        try require(minSharedMarkers >= 1, "minSharedMarkers", "must be at least 1")
-        try require(sameInstructionInterval >= 0, "sameInstructionInterval", "must not be negative")
-        try require(instructionRepeatInterval > 0, "instructionRepeatInterval", "must be positive")
-        try require(regionCoverage > 0 && regionCoverage <= 1, "regionCoverage", "must lie in (0, 1]")
-        try require(stallSeconds > 0, "stallSeconds", "must be positive")
-        try require(faceReach >= 0 && earReach >= 0, "faceReach/earReach", "must not be negative")
-        try require(featureMinMarkers >= 1, "featureMinMarkers", "must be at least 1")
-        try require(reminderInterval > 0, "reminderInterval", "must be positive")
-        try require(directionMemory >= 0, "directionMemory", "must not be negative")
-        try require(markerSide > 0, "markerSide", "must be positive")
+    }
+
+    /// What each numeric setting must lie in, in declaration order; choices and switches
+    /// accept any of their values and are not listed.
+    public static let limits: [(key: String, limit: SettingLimit)] = [
+        ("markerCount", .atLeast(1)), ("debounceFrames", .atLeast(1)), ("invalidDepthRatio", .within(0...1)),
+        ("centerBand", .from(0, below: 0.5)), ("minSharedMarkers", .atLeast(1)), ("sameInstructionInterval", .nonNegative),
+        ("instructionRepeatInterval", .positive), ("regionCoverage", .above(0, upTo: 1)), ("stallSeconds", .positive),
+        ("faceReach", .nonNegative), ("earReach", .nonNegative), ("featureMinMarkers", .atLeast(1)),
+        ("reminderInterval", .positive), ("directionMemory", .nonNegative), ("markerSide", .positive),
+    ]
+
+    /// The limit of the setting named `key`, nil for choices, switches and unknown names.
+    public static func limit(of key: String) -> SettingLimit? {
+        limits.first { $0.key == key }?.limit
+    }
+
+    /// Every whole-number and decimal setting by its JSON key.
+    public var numericValues: [String: Double] {
+        var values: [String: Double] = [:]
+        for child in Mirror(reflecting: self).children {
+            guard let key = child.label else { continue }
+            if let value = child.value as? Int { values[key] = Double(value) }
+            if let value = child.value as? Double { values[key] = value }
+        }
+        return values
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {

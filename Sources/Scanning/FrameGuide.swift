@@ -34,12 +34,16 @@ public final class FrameGuide {
         let markers = detector.detect(in: frame.color)
         let observation = FrameObservation(
             timestamp: frame.timestamp, width: frame.color.width, height: frame.color.height, detected: markers, depth: frame.depth)
-        return guide(observation, index: index, markers: markers)
+        return guide(observation, index: index, markers: markers, frame: frame)
     }
 
     /// Guides on markers observed some other way (a simulator's exact corners, a log).
     @discardableResult
     public func guide(_ observation: FrameObservation, index: Int, markers: [DetectedMarker] = []) -> GuidedFrame {
+        guide(observation, index: index, markers: markers, frame: nil)
+    }
+
+    private func guide(_ observation: FrameObservation, index: Int, markers: [DetectedMarker], frame: RGBDFrame?) -> GuidedFrame {
         if isPaused {
             guide.resume()
             isPaused = false
@@ -51,7 +55,7 @@ public final class FrameGuide {
         lastTime = relative.timestamp
         let update = guide.update(relative)
         framesGuided += 1
-        let guided = GuidedFrame(index: index, markers: markers, update: update)
+        let guided = GuidedFrame(index: index, markers: markers, update: update, frame: frame)
         for sink in sinks { sink.receive(guided, guide: guide) }
         return guided
     }

@@ -10,6 +10,9 @@ public struct GuidedFrame: Sendable {
     public var markers: [DetectedMarker]
     /// The guide's verdict on the frame.
     public var update: GuidanceUpdate
+    /// The frame itself when it was guided from its pictures (camera, scan file), so a live
+    /// view can draw it; nil for observations made some other way.
+    public var frame: RGBDFrame?
 }
 
 /// Something that acts on the guide's verdicts: vibration, speech, a progress bar, a log, a

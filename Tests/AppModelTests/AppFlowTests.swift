@@ -1,23 +1,24 @@
 import AppModel
 import Feedback
 import Foundation
+import AppModelTesting
 import ScanLibrary
 import Testing
 
 @MainActor
 struct AppFlowTests {
     /// A flow whose introduction was seen already, unless `store` says otherwise.
-    func makeFlow(_ lib: TestLibrary, store: InMemoryKeyValueStore = InMemoryKeyValueStore([OnboardingModel.seenKey: .bool(true)])) throws -> (AppFlowModel, TestClock) {
+    func makeFlow(_ lib: TemporaryLibrary, store: InMemoryKeyValueStore = InMemoryKeyValueStore([OnboardingModel.seenKey: .bool(true)])) throws -> (AppFlowModel, TestClock) {
         let clock = TestClock()
         let deps = AppDependencies(
-            library: lib.library, settings: SettingsStore(store: store), storage: FakeStorage(freeBytes: 10_000_000_000),
-            thermal: FakeThermal(), clock: clock, player: RecordingPlayer(), makeRecorder: { FakeRecorder() },
-            makeReplayPlayer: { _, _ in FakeReplayPlayer(overlap: [true, true]) })
+            library: lib.library, settings: SettingsStore(store: store), storage: FixedStorageMonitor(freeBytes: 10_000_000_000),
+            thermal: FixedThermalMonitor(), clock: clock, player: RecordingFeedbackPlayer(), makeRecorder: { ScriptedRecorder() },
+            makeReplayPlayer: { _, _ in ScriptedReplayPlayer(overlap: [true, true]) })
         return (try AppFlowModel(deps), clock)
     }
 
     @Test func scanThenPatientThenRatingThenHome() async throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let (flow, clock) = try makeFlow(lib)
         #expect(flow.strings.language == .de)
@@ -44,7 +45,7 @@ struct AppFlowTests {
     }
 
     @Test func theIntroductionShowsOnFirstLaunchOnly() throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let store = InMemoryKeyValueStore()
         let (flow, _) = try makeFlow(lib, store: store)
@@ -62,7 +63,7 @@ struct AppFlowTests {
     }
 
     @Test func abortingThePatientDataDeletesTheScan() async throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let (flow, _) = try makeFlow(lib)
         flow.home.open(.scan)
@@ -77,7 +78,7 @@ struct AppFlowTests {
     }
 
     @Test func replayAndFilesReturnToTheirLists() async throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         _ = try lib.savedSession(id: 4)
         let (flow, _) = try makeFlow(lib)
@@ -107,7 +108,7 @@ struct AppFlowTests {
     }
 
     @Test func changingTheLanguageSwitchesTheTexts() throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let (flow, _) = try makeFlow(lib)
         flow.home.open(.settings)

@@ -1,13 +1,14 @@
 import AppModel
 import Feedback
 import Foundation
+import AppModelTesting
 import ScanLibrary
 import Testing
 
 @MainActor
 struct FilesRenameSettingsTests {
     @Test func editModeSelectsAndDeletesAfterConfirmation() throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         for id in 1...3 { _ = try lib.savedSession(id: id, minute: id) }
         try Data("x".utf8).write(to: lib.library.root.appendingPathComponent("notes.txt"))
@@ -35,7 +36,7 @@ struct FilesRenameSettingsTests {
     }
 
     @Test func renameOpensOnlyWithExactlyOneSelected() throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         _ = try lib.savedSession(id: 1)
         _ = try lib.savedSession(id: 2, minute: 1)
@@ -53,7 +54,7 @@ struct FilesRenameSettingsTests {
     }
 
     @Test func renameValidatesReportsAndClosesAfterThreeSeconds() async throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let session = try lib.savedSession(id: 1)
         _ = try lib.savedSession(id: 2, minute: 1)
@@ -88,10 +89,10 @@ struct FilesRenameSettingsTests {
     }
 
     @Test func aFailedRenameStaysOpenAndChangesNothing() async throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         let session = try lib.savedSession(id: 1)
         defer { lib.cleanUp() }
-        let failing = ScanLibrary(root: lib.library.root, fileSystem: NoMoveFileSystem(), timeZone: lib.library.timeZone)
+        let failing = ScanLibrary(root: lib.library.root, fileSystem: FailingMoveFileSystem(), timeZone: lib.library.timeZone)
         let clock = TestClock()
         let model = RenameModel(session: session, library: failing, clock: clock, strings: strings())
         model.newName = "5_2024-05-01T10-30-00_Scan"
@@ -121,7 +122,7 @@ struct FilesRenameSettingsTests {
         model.markerCount = 0
         #expect(model.markerCount == 50 && model.problem != nil)
         #expect(try SettingsStore(store: store).load().markerCount == 50)
-        #expect(model.title(ProgressIncrement.every50) == "Every 50 %" && model.sectionTitles.count == 5)
+        #expect(model.title(ProgressIncrement.every50) == "Every 50 %")
         model.resetToDefaults()
         #expect(try SettingsStore(store: store).load() == FeedbackSettings())
     }

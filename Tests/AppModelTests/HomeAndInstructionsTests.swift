@@ -1,13 +1,14 @@
 import AppModel
 import Feedback
+import AppModelTesting
 import ScanLibrary
 import Testing
 
 @MainActor
 struct HomeAndInstructionsTests {
     @Test func showsStorageAndThermalState() {
-        let thermal = FakeThermal(.fair)
-        let home = HomeModel(storage: FakeStorage(freeBytes: 12_500_000_000), thermal: thermal, player: RecordingPlayer(), strings: strings(.de))
+        let thermal = FixedThermalMonitor(.fair)
+        let home = HomeModel(storage: FixedStorageMonitor(freeBytes: 12_500_000_000), thermal: thermal, player: RecordingFeedbackPlayer(), strings: strings(.de))
         #expect(home.storageText == "12,5 GB frei")
         #expect(home.storageColour == .green && home.storageWarning == nil)
         #expect(home.thermalColour == .green && home.thermalWarning == nil && home.canStartScan)
@@ -20,13 +21,13 @@ struct HomeAndInstructionsTests {
     }
 
     @Test func warnsUnderThreeGigabytes() {
-        let home = HomeModel(storage: FakeStorage(freeBytes: 2_000_000_000), thermal: FakeThermal(), player: RecordingPlayer(), strings: strings())
+        let home = HomeModel(storage: FixedStorageMonitor(freeBytes: 2_000_000_000), thermal: FixedThermalMonitor(), player: RecordingFeedbackPlayer(), strings: strings())
         #expect(home.storageColour == .red)
         #expect(home.storageWarning == strings()(.homeStorageLow))
     }
 
     @Test func opensScreensButNotTheScanWhenHot() {
-        let home = HomeModel(storage: FakeStorage(freeBytes: 5_000_000_000), thermal: FakeThermal(.serious), player: RecordingPlayer(), strings: strings())
+        let home = HomeModel(storage: FixedStorageMonitor(freeBytes: 5_000_000_000), thermal: FixedThermalMonitor(.serious), player: RecordingFeedbackPlayer(), strings: strings())
         var opened: [HomeDestination] = []
         home.onOpen = { opened.append($0) }
         home.open(.scan)
@@ -37,13 +38,13 @@ struct HomeAndInstructionsTests {
     }
 
     @Test func playsATestSound() {
-        let player = RecordingPlayer()
-        HomeModel(storage: FakeStorage(freeBytes: 5_000_000_000), thermal: FakeThermal(), player: player, strings: strings(.de)).playTestSound()
+        let player = RecordingFeedbackPlayer()
+        HomeModel(storage: FixedStorageMonitor(freeBytes: 5_000_000_000), thermal: FixedThermalMonitor(), player: player, strings: strings(.de)).playTestSound()
         #expect(player.played == ["de: " + strings(.de)(.homeTestSoundPhrase)])
     }
 
     @Test func instructionsDemonstrateEveryFeedback() {
-        let player = RecordingPlayer()
+        let player = RecordingFeedbackPlayer()
         var settings = FeedbackSettings()
         settings.phrasing = .headInPicture
         let model = ScanInstructionsModel(settings: settings, player: player, strings: strings())

@@ -1,6 +1,7 @@
 import AppModel
 import Feedback
 import Foundation
+import AppModelTesting
 import HeadGestures
 import RangeOfMotion
 import ScanLibrary
@@ -10,11 +11,11 @@ import Testing
 /// screens use beyond the measurement itself.
 @MainActor
 struct KneeAndGestureFlowTests {
-    private func makeFlow(_ lib: TestLibrary, source: FakePoseSource, kneeRoot: URL) throws -> AppFlowModel {
+    private func makeFlow(_ lib: TemporaryLibrary, source: FakePoseSource, kneeRoot: URL) throws -> AppFlowModel {
         let deps = AppDependencies(
             library: lib.library, settings: SettingsStore(store: InMemoryKeyValueStore([OnboardingModel.seenKey: .bool(true)])),
-            storage: FakeStorage(freeBytes: 10_000_000_000), thermal: FakeThermal(), clock: TestClock(), player: RecordingPlayer(),
-            makeRecorder: { FakeRecorder() }, makeReplayPlayer: { _, _ in FakeReplayPlayer(overlap: [true]) },
+            storage: FixedStorageMonitor(freeBytes: 10_000_000_000), thermal: FixedThermalMonitor(), clock: TestClock(), player: RecordingFeedbackPlayer(),
+            makeRecorder: { ScriptedRecorder() }, makeReplayPlayer: { _, _ in ScriptedReplayPlayer(overlap: [true]) },
             poseSource: source, kneeStore: RangeOfMotionStore(root: kneeRoot))
         return try AppFlowModel(deps)
     }
@@ -28,7 +29,7 @@ struct KneeAndGestureFlowTests {
     }
 
     @Test func homeOpensTheKneeMeasurementAfterAValidPatientID() async throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         let kneeRoot = lib.folder.appendingPathComponent("knee-store")
         defer { lib.cleanUp() }
         try RangeOfMotionStore(root: kneeRoot).save(
@@ -63,17 +64,17 @@ struct KneeAndGestureFlowTests {
     }
 
     @Test func kneeMeasurementsDefaultToAHiddenFolderOfTheLibrary() throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let deps = AppDependencies(
-            library: lib.library, settings: SettingsStore(store: InMemoryKeyValueStore()), storage: FakeStorage(freeBytes: 1),
-            thermal: FakeThermal(), clock: TestClock(), player: RecordingPlayer(), makeRecorder: { FakeRecorder() },
-            makeReplayPlayer: { _, _ in FakeReplayPlayer(overlap: [true]) })
+            library: lib.library, settings: SettingsStore(store: InMemoryKeyValueStore()), storage: FixedStorageMonitor(freeBytes: 1),
+            thermal: FixedThermalMonitor(), clock: TestClock(), player: RecordingFeedbackPlayer(), makeRecorder: { ScriptedRecorder() },
+            makeReplayPlayer: { _, _ in ScriptedReplayPlayer(overlap: [true]) })
         #expect(deps.kneeStore.root.lastPathComponent == ".knee" && deps.poseSource is PoseFileSource)
     }
 
     @Test func homeOpensTheGestureDemo() throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let flow = try makeFlow(lib, source: FakePoseSource([]), kneeRoot: lib.folder)
         flow.home.open(.gestures)

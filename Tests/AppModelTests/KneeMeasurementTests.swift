@@ -1,6 +1,7 @@
 import AppModel
 import Feedback
 import Foundation
+import AppModelTesting
 import RangeOfMotion
 import Testing
 

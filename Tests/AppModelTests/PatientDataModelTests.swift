@@ -1,5 +1,6 @@
 import AppModel
 import Foundation
+import AppModelTesting
 import ScanLibrary
 import Testing
 
@@ -15,7 +16,7 @@ struct PatientDataModelTests {
     }
 
     @Test func savesValidValuesAndNamesTheScanAfterTheID() throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let session = try lib.library.createSession(date: Date(timeIntervalSince1970: 1_714_559_400))
         let model = PatientDataModel(session: session, library: lib.library, clock: TestClock(), strings: strings())
@@ -53,7 +54,7 @@ struct PatientDataModelTests {
         (.circumference, "43", .outOfRange(250...650)),
     ])
     func rejectsInvalidFields(field: PatientField, text: String, problem: FieldProblem) throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         _ = try lib.savedSession(id: 7)
         let session = try lib.library.createSession(date: Date(timeIntervalSince1970: 1_714_560_000))
@@ -69,7 +70,7 @@ struct PatientDataModelTests {
     }
 
     @Test func anIDInUseIsAFurtherVisitWithTheEarlierOnesListed() throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         _ = try lib.savedSession(id: 7)
         _ = try lib.savedSession(id: 3, minute: 1)
@@ -95,7 +96,7 @@ struct PatientDataModelTests {
     }
 
     @Test func abortDeletesTheScanAfterConfirmation() throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let session = try lib.library.createSession(date: Date(timeIntervalSince1970: 1_714_559_400))
         let model = PatientDataModel(session: session, library: lib.library, clock: TestClock(), strings: strings())
@@ -113,7 +114,7 @@ struct PatientDataModelTests {
     }
 
     @Test func aFailedRenameKeepsTheFormAndTheOldState() throws {
-        let lib = TestLibrary(fileSystem: NoMoveFileSystem())
+        let lib = TemporaryLibrary(fileSystem: FailingMoveFileSystem())
         defer { lib.cleanUp() }
         let session = try lib.library.createSession(date: Date(timeIntervalSince1970: 1_714_559_400))
         let model = PatientDataModel(session: session, library: lib.library, clock: TestClock(), strings: strings())

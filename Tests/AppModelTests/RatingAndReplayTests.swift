@@ -1,13 +1,14 @@
 import AppModel
 import Feedback
 import Foundation
+import AppModelTesting
 import ScanLibrary
 import Testing
 
 @MainActor
 struct RatingAndReplayTests {
     @Test func ratingSavesWithTheSettingsInForce() throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let session = try lib.savedSession(id: 1)
         var settings = FeedbackSettings()
@@ -32,7 +33,7 @@ struct RatingAndReplayTests {
     }
 
     @Test func aNoteIsDroppedWhenTheChildWasCooperative() throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let model = ScanRatingModel(session: try lib.savedSession(id: 1), library: lib.library, settings: FeedbackSettings(), clock: TestClock(), strings: strings())
         model.behaviourNote = "typed, then toggled back"
@@ -41,7 +42,7 @@ struct RatingAndReplayTests {
     }
 
     @Test func selectionListsNamedScansWithTheirTags() throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let done = try lib.savedSession(id: 1)
         _ = try lib.savedSession(id: 2, minute: 1)
@@ -59,10 +60,10 @@ struct RatingAndReplayTests {
     }
 
     @Test func pausesOnlyOnAFrameWithEnoughOverlapThenPlacesLandmarks() throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let session = try lib.savedSession(id: 1)
-        let model = ReplayModel(session: session, library: lib.library, player: FakeReplayPlayer(overlap: [false, false, true, false]), clock: TestClock(), strings: strings())
+        let model = ReplayModel(session: session, library: lib.library, player: ScriptedReplayPlayer(overlap: [false, false, true, false]), clock: TestClock(), strings: strings())
         model.tick()
         model.select(.noseTip)
         #expect(model.selectedLandmark == nil)  // not while playing
@@ -102,9 +103,9 @@ struct RatingAndReplayTests {
     }
 
     @Test func restartsAndClosesUnchanged() throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
-        let model = ReplayModel(session: try lib.savedSession(id: 1), library: lib.library, player: FakeReplayPlayer(overlap: [true]), clock: TestClock(), strings: strings())
+        let model = ReplayModel(session: try lib.savedSession(id: 1), library: lib.library, player: ScriptedReplayPlayer(overlap: [true]), clock: TestClock(), strings: strings())
         model.tick()
         model.tick()
         #expect(model.phase == .finished && model.playButtonTitle == strings()(.replayRestart))
@@ -116,10 +117,10 @@ struct RatingAndReplayTests {
     }
 
     @Test func aFailedSaveIsReported() throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let session = try lib.savedSession(id: 1)
-        let model = ReplayModel(session: session, library: lib.library, player: FakeReplayPlayer(overlap: [true]), clock: TestClock(), strings: strings())
+        let model = ReplayModel(session: session, library: lib.library, player: ScriptedReplayPlayer(overlap: [true]), clock: TestClock(), strings: strings())
         model.togglePlay()
         model.tick()
         model.select(.nasion)
@@ -130,11 +131,11 @@ struct RatingAndReplayTests {
     }
 
     @Test func corruptAnnotationsAreReportedAndTheViewTurnsAndZooms() throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let session = try lib.savedSession(id: 1)
         try Data("{".utf8).write(to: session.annotationsURL)
-        let model = ReplayModel(session: session, library: lib.library, player: FakeReplayPlayer(overlap: []), clock: TestClock(), strings: strings())
+        let model = ReplayModel(session: session, library: lib.library, player: ScriptedReplayPlayer(overlap: []), clock: TestClock(), strings: strings())
         #expect(model.problem == "annotations.json of \(session.name.rawValue) cannot be read.")
         model.rotate(yaw: 0.5, pitch: 3)
         model.zoom(by: 100)

@@ -1,6 +1,7 @@
 import AppModel
 import Cephalometry
 import Foundation
+import AppModelTesting
 import Processing
 import ScanLibrary
 import Testing
@@ -39,7 +40,7 @@ struct FakeProcessing: SessionProcessing {
 @MainActor
 struct ResultsModelTests {
     @Test func processingShowsItsStagesThenTheValuesSeverityCalliperAndTrend() async throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let earlier = try lib.savedSession(id: 4)
         try lib.library.saveMeasurement(MeasurementRecord(
@@ -64,7 +65,7 @@ struct ResultsModelTests {
     }
 
     @Test func cancellingStopsProcessingAndSaysNothingChanged() async throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let session = try lib.savedSession(id: 5)
         let model = ResultsModel(session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .waitForCancel), strings: strings())
@@ -82,7 +83,7 @@ struct ResultsModelTests {
     }
 
     @Test func aFailureShowsTheProcessingMessage() async throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let session = try lib.savedSession(id: 6)
         let model = ResultsModel(session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings())

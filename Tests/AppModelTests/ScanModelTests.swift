@@ -1,24 +1,26 @@
 import AppModel
 import Feedback
 import Foundation
+import AppModelTesting
+import Markers
 import ScanLibrary
 import Testing
 
 @MainActor
 struct ScanModelTests {
-    func makeModel(_ lib: TestLibrary, free: Int64 = 10_000_000_000, thermal: ThermalState = .nominal)
-        -> (ScanModel, FakeRecorder, TestClock)
+    func makeModel(_ lib: TemporaryLibrary, free: Int64 = 10_000_000_000, thermal: ThermalState = .nominal)
+        -> (ScanModel, ScriptedRecorder, TestClock)
     {
-        let recorder = FakeRecorder()
+        let recorder = ScriptedRecorder()
         let clock = TestClock()
         let model = ScanModel(
-            library: lib.library, recorder: recorder, storage: FakeStorage(freeBytes: free), thermal: FakeThermal(thermal),
+            library: lib.library, recorder: recorder, storage: FixedStorageMonitor(freeBytes: free), thermal: FixedThermalMonitor(thermal),
             settings: FeedbackSettings(), clock: clock, strings: strings())
         return (model, recorder, clock)
     }
 
     @Test func recordPauseResumeStopThenPatientAfterOneSecond() async throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let (model, recorder, clock) = makeModel(lib)
         #expect(model.alert == nil && model.canClose && !model.canStop)
@@ -28,7 +30,7 @@ struct ScanModelTests {
         #expect(model.phase == .recording && !model.canClose && model.canStop)
         let session = try #require(model.session)
         #expect(FileManager.default.fileExists(atPath: session.scanURL.path))
-        recorder.progress?(ScanProgressReport(percent: 55, colour: .orange))
+        recorder.send(ScanProgressReport(percent: 55, colour: .orange))
         #expect(model.progress.percent == 55 && model.progress.colour == .orange)
 
         await model.primaryAction()
@@ -52,8 +54,31 @@ struct ScanModelTests {
         #expect(recorder.calls == ["start", "pause", "resume", "stop"])
     }
 
+    /// The screen draws the latest frame's cloud as the camera sees it, with the markers'
+    /// colours explained; the recorder gets the cap and settings in force.
+    @Test func theLiveCloudAndItsLegendFollowTheRecorder() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let recorder = ScriptedRecorder()
+        let layout = CapLayout(name: "two", dictionaryName: "4x4_50", markerSideMillimetres: 10, markers: [
+            CapMarker(id: 0, region: .front), CapMarker(id: 1, region: .back),
+        ])
+        let model = ScanModel(
+            library: lib.library, recorder: recorder, storage: FixedStorageMonitor(), thermal: FixedThermalMonitor(),
+            settings: FeedbackSettings(), layout: layout, clock: TestClock(), strings: strings())
+        #expect(model.projection(width: 300, height: 200) == nil)
+        #expect(model.legend.map(\.text) == ["0 connected to earlier frames", "0 seen for the first time", "0 seen before, not in view"])
+        await model.record()
+        #expect(recorder.layout == layout && recorder.settings == FeedbackSettings())
+        let cloud = PreviewCloud.head(points: 400, green: 3, red: 1, blue: 2)
+        recorder.send(ScanProgressReport(percent: 7, colour: .red, cloud: cloud))
+        let projection = try #require(model.projection(width: 320, height: 240))
+        #expect(projection.points.count == cloud.points.count && projection.markers.count == 4)
+        #expect(model.legend.map(\.text) == ["3 connected to earlier frames", "1 seen for the first time", "2 seen before, not in view"])
+    }
+
     @Test func alertsForLowStorageAndHeat() {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let (low, _, _) = makeModel(lib, free: 2_500_000_000)
         #expect(low.alert == .lowStorage)
@@ -65,7 +90,7 @@ struct ScanModelTests {
     }
 
     @Test func overheatingWhileRecordingAlerts() async {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let (model, _, _) = makeModel(lib)
         await model.record()
@@ -77,10 +102,10 @@ struct ScanModelTests {
     }
 
     @Test func aFailedStartLeavesNoSession() async throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let (model, recorder, _) = makeModel(lib)
-        recorder.failStart = true
+        recorder.startError = recorderFailure
         await model.record()
         #expect(model.phase == .ready && model.session == nil && model.canClose)
         #expect(model.alert == .failed("reading or writing scan.hscan failed: no space left on the device"))

@@ -1,3 +1,4 @@
+import AppModelTesting
 import HeadScanTesting
 import AppModel
 import Feedback

@@ -1,6 +1,7 @@
 import AppModel
 import Feedback
 import Foundation
+import AppModelTesting
 import Markers
 import ScanLibrary
 import Testing
@@ -14,15 +15,15 @@ struct ScanSummaryAndFilesTests {
     }
 
     @Test func theSummarySaysWhatWasCapturedAndWhatIsMissing() async throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
-        let recorder = FakeRecorder()
+        let recorder = ScriptedRecorder()
         let model = ScanModel(
-            library: lib.library, recorder: recorder, storage: FakeStorage(freeBytes: 10_000_000_000), thermal: FakeThermal(),
+            library: lib.library, recorder: recorder, storage: FixedStorageMonitor(freeBytes: 10_000_000_000), thermal: FixedThermalMonitor(),
             settings: FeedbackSettings(), clock: TestClock(), strings: strings())
         await model.record()
         #expect(model.summary.isEmpty)
-        recorder.progress?(ScanProgressReport(
+        recorder.send(ScanProgressReport(
             percent: 91, colour: .orange, completed: true, regionsCovered: [.front, .left, .right, .back, .top],
             featuresSeen: [.face, .leftEar], missingMarkers: [12, 40]))
         await model.stop()
@@ -34,7 +35,7 @@ struct ScanSummaryAndFilesTests {
     }
 
     @Test func filesShowConsentAndPackASessionAsAZip() throws {
-        let lib = TestLibrary()
+        let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let session = try lib.savedSession(id: 8)
         try Data("a measured head".utf8).write(to: session.meshURL)

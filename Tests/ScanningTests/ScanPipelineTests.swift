@@ -51,6 +51,19 @@ struct ScanPipelineTests {
         #expect(try reader.frame(at: 6).timestamp == recordings.frame(7).timestamp)
     }
 
+    /// The app draws each guided frame as a point cloud, so sinks get the pictures; an
+    /// observation guided without pictures has none to give.
+    @Test func sinksSeeTheFrameTheyGuideOnlyWhenThereIsOne() throws {
+        let recordings = try Recordings()
+        defer { recordings.remove() }
+        let guide = try FrameGuide(layout: .standard, settings: FeedbackSettings())
+        let frame = recordings.frame(3)
+        let guided = guide.guide(frame, index: 3)
+        #expect(guided.frame?.timestamp == frame.timestamp && guided.frame?.depth == frame.depth)
+        let observation = FrameObservation(timestamp: 1, width: 64, height: 48, markers: [])
+        #expect(guide.guide(observation, index: 4).frame == nil)
+    }
+
     @Test func everyCapNameTheToolWritesResolves() throws {
         for name in ["standard-57", "standard", "none", "unknown", ""] {
             #expect(try CapLayout.named(name) == .standard)
