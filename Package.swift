@@ -101,7 +101,7 @@ let package = Package(
         .target(
             name: "HeadScanServer",
             dependencies: [
-                "Upload", "ScanLibrary", "Processing", "Cephalometry", "Geometry",
+                "Upload", "ScanLibrary", "Processing", "Recording", "Cephalometry", "Geometry",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -145,14 +145,14 @@ let package = Package(
         .testTarget(name: "HeadGesturesTests", dependencies: ["HeadGestures"]),
         .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report"]),
         // Test support (as NIOTestUtils): fixtures that several test targets share.
-        .target(name: "HeadScanTesting", dependencies: ["ScanLibrary"]),
+        .target(name: "HeadScanTesting", dependencies: ["ScanLibrary", "Simulation", "Recording", "Geometry", "Imaging"]),
         .testTarget(
             name: "UploadTests",
             dependencies: ["Upload", "ScanLibrary", "Cephalometry", "HeadScanTesting", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "HeadScanServerTests",
             dependencies: [
-                "HeadScanServer", "Upload", "ScanLibrary", "Cephalometry", "HeadScanTesting",
+                "HeadScanServer", "Upload", "ScanLibrary", "Cephalometry", "HeadScanTesting", "Recording", "Geometry", "Processing",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
