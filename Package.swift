@@ -104,9 +104,8 @@ let package = Package(
         .target(
             name: "HeadScanServer",
             dependencies: [
-                "Upload", "ScanLibrary", "Processing", "Cephalometry", "Geometry",
+                "Upload", "ScanLibrary", "Processing", "Recording", "Geometry",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -154,7 +153,7 @@ let package = Package(
         .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report"]),
         // Test support (as NIOTestUtils): fixtures that several test targets share.
         .testTarget(name: "CommandLineTests", dependencies: ["headscan"]),
-        .target(name: "HeadScanTesting", dependencies: ["ScanLibrary", "Recording", "Geometry", "Imaging"]),
+        .target(name: "HeadScanTesting", dependencies: ["ScanLibrary", "Simulation", "Recording", "Geometry", "Imaging"]),
         // The app models' doubles (clock, monitors, recorder, replay player, libraries, clouds)
         // that the app's tests and SwiftUI previews use; apart, so the command line does not
         // link the app models through the shared test support.
@@ -165,7 +164,7 @@ let package = Package(
         .testTarget(
             name: "HeadScanServerTests",
             dependencies: [
-                "HeadScanServer", "Upload", "ScanLibrary", "Cephalometry", "HeadScanTesting",
+                "HeadScanServer", "Upload", "HeadScanTesting", "Recording", "Geometry", "Processing",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

@@ -51,6 +51,32 @@ public struct Rotation3: Sendable, Hashable {
         return acos(min(1, max(-1, (trace - 1) / 2)))
     }
 
+    /// The unit quaternion of the rotation, with w ≥ 0 (Shepperd's method: the largest of
+    /// w, x, y, z is found first, so the result stays accurate for every angle).
+    public var quaternion: (w: Double, x: Double, y: Double, z: Double) {
+        let (a, b, c) = columns
+        // Matrix entries m_rowcol: column vectors a, b, c.
+        let (m00, m10, m20, m01, m11, m21, m02, m12, m22) = (a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z)
+        let trace = m00 + m11 + m22
+        var q: (w: Double, x: Double, y: Double, z: Double)
+        if trace > 0 {
+            let s = (trace + 1).squareRoot() * 2
+            q = (0.25 * s, (m21 - m12) / s, (m02 - m20) / s, (m10 - m01) / s)
+        } else if m00 > m11, m00 > m22 {
+            let s = (1 + m00 - m11 - m22).squareRoot() * 2
+            q = ((m21 - m12) / s, 0.25 * s, (m01 + m10) / s, (m02 + m20) / s)
+        } else if m11 > m22 {
+            let s = (1 + m11 - m00 - m22).squareRoot() * 2
+            q = ((m02 - m20) / s, (m01 + m10) / s, 0.25 * s, (m12 + m21) / s)
+        } else {
+            let s = (1 + m22 - m00 - m11).squareRoot() * 2
+            q = ((m10 - m01) / s, (m02 + m20) / s, (m12 + m21) / s, 0.25 * s)
+        }
+        let norm = (q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z).squareRoot()
+        let sign = q.w < 0 ? -1.0 : 1.0
+        return (sign * q.w / norm, sign * q.x / norm, sign * q.y / norm, sign * q.z / norm)
+    }
+
     /// Row-major 3x3 entries.
     public var rowMajor: [Double] {
         let (a, b, c) = columns

@@ -26,6 +26,18 @@ enum OpenAPIDocument {
             ratingMin: { name: ratingMin, in: query, schema: { type: integer } }
             ratingMax: { name: ratingMax, in: query, schema: { type: integer } }
             limit: { name: limit, in: query, schema: { type: integer, minimum: 1, maximum: 10000 } }
+            format:
+              name: format
+              in: query
+              description: |
+                zip (the default): every file of each session as stored, SESSION/FILE.
+                tum: each session's recording in the TUM RGB-D layout, one folder per session:
+                SESSION/rgb/*.png, SESSION/depth/*.png (16-bit, 5000 per metre, 0 = no measurement),
+                rgb.txt, depth.txt, associations.txt, intrinsics.json (the camera models) and, for
+                processed sessions, groundtruth.txt (timestamp tx ty tz qx qy qz qw of the
+                reconstruction's keyframes). sessions.json lists the sessions in the archive;
+                left-out.txt names those whose recording could not be exported, and why.
+              schema: { type: string, enum: [zip, tum], default: zip }
           responses:
             error:
               description: The request was refused; the message says why and what to do.
@@ -173,16 +185,19 @@ enum OpenAPIDocument {
                 "404": { $ref: "#/components/responses/error" }
           /api/sessions/{id}/download:
             get:
-              summary: The whole session as a zip; logged
-              parameters: [{ $ref: "#/components/parameters/id" }]
+              summary: The whole session as a zip, or its recording in the TUM layout; logged
+              parameters: [{ $ref: "#/components/parameters/id" }, { $ref: "#/components/parameters/format" }]
               responses:
-                "200": { description: zip of SESSION/FILE entries, content: { application/zip: { schema: { type: string, format: binary } } } }
+                "200": { description: "zip of SESSION/FILE entries, or of the TUM folder SESSION/", content: { application/zip: { schema: { type: string, format: binary } } } }
+                "400": { $ref: "#/components/responses/error" }
                 "403": { $ref: "#/components/responses/error" }
                 "404": { $ref: "#/components/responses/error" }
+                "422": { description: "format=tum, and the session has no readable recording", content: { application/json: { schema: { $ref: "#/components/schemas/Error" } } } }
           /api/download:
             get:
-              summary: Every session matching the filters as one zip, with sessions.json; logged
+              summary: Every session matching the filters as one zip (files, or recordings in the TUM layout), with sessions.json; logged
               parameters:
+                - { $ref: "#/components/parameters/format" }
                 - { $ref: "#/components/parameters/site" }
                 - { $ref: "#/components/parameters/from" }
                 - { $ref: "#/components/parameters/to" }
@@ -193,7 +208,9 @@ enum OpenAPIDocument {
                 - { $ref: "#/components/parameters/ratingMax" }
               responses:
                 "200": { description: the dataset, content: { application/zip: { schema: { type: string, format: binary } } } }
+                "400": { $ref: "#/components/responses/error" }
                 "403": { $ref: "#/components/responses/error" }
                 "404": { $ref: "#/components/responses/error" }
+                "422": { description: "format=tum, and no matching session has a readable recording", content: { application/json: { schema: { $ref: "#/components/schemas/Error" } } } }
         """#
 }

@@ -46,7 +46,8 @@ enum PageTemplates {
           <button type="submit" id="apply">Filter</button>
         </form>
         <p><span id="count">{{count}}</span> sessions.
-        {{#canDownload}}<a class="button" id="download-set" href="/api/download{{downloadQuery}}">Download these as zip</a>{{/canDownload}}</p>
+        {{#canDownload}}<a class="button" id="download-set" href="/api/download{{downloadQuery}}">Download these as zip</a>
+        <a class="button" id="download-set-tum" href="/api/download{{tumQuery}}">Download these in TUM layout</a>{{/canDownload}}</p>
         <table class="sessions"><thead><tr><th>Session</th><th>Site</th><th>Recorded</th><th>Measured</th><th>CVAI %</th><th>CI %</th>
         <th>Circumference mm</th><th>Rating</th><th>Processing</th></tr></thead><tbody>
         {{#sessions}}<tr><td><a href="/sessions/{{id}}">{{name}}</a></td><td>{{site}}</td><td>{{recordedAt}}</td>
@@ -70,7 +71,8 @@ enum PageTemplates {
         {{#canDownload}}
         <p>{{#hasReport}}<a class="button" id="report" href="/api/sessions/{{id}}/files/report.pdf?inline=1">Report (PDF)</a> {{/hasReport}}
         {{#hasHTMLReport}}<a class="button" href="/api/sessions/{{id}}/files/report.html?inline=1">Report (HTML)</a> {{/hasHTMLReport}}
-        <a class="button" id="download-session" href="/api/sessions/{{id}}/download">Download session (zip)</a></p>
+        <a class="button" id="download-session" href="/api/sessions/{{id}}/download">Download session (zip)</a>
+        {{#hasScan}}<a class="button" id="download-session-tum" href="/api/sessions/{{id}}/download?format=tum">Download recording (TUM layout)</a>{{/hasScan}}</p>
         {{/canDownload}}
         {{#hasMesh}}
         <h2>Head mesh</h2>

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Mustache
+import ScanLibrary
 import Upload
 
 /// The researchers' pages, rendered on the server from Mustache templates.
@@ -56,6 +57,7 @@ extension ResearchServer {
                 "email": researcher.email, "canDownload": researcher.role == .downloader,
                 "count": sessions.count, "sessions": sessions.map(Self.row),
                 "downloadQuery": query.isEmpty ? "" : "?" + query,
+                "tumQuery": (query.isEmpty ? "?" : "?" + query + "&") + "format=tum",
                 "site": filter.site ?? "", "from": filter.from ?? "", "to": filter.to ?? "",
                 "cvaiMin": filter.cvaiMin.map { String($0) } ?? "", "cvaiMax": filter.cvaiMax.map { String($0) } ?? "",
                 "ratingMin": filter.ratingMin.map { String($0) } ?? "", "ratingMax": filter.ratingMax.map { String($0) } ?? "",
@@ -71,6 +73,7 @@ extension ResearchServer {
                 "files": session.files.map { ["name": $0.name, "size": Self.size($0.size), "sha256": $0.sha256] },
                 "hasReport": names.contains("report.pdf"), "hasHTMLReport": names.contains("report.html"),
                 "hasMesh": names.contains("head.ply"), "hasThree": server.threeAvailable,
+                "hasScan": names.contains(ScanSession.scanFileName),
             ]) { _, new in new })
         }
         router.get("/static/style.css") { _, _ in

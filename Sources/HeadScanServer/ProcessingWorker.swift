@@ -15,6 +15,8 @@ public struct ProcessingWorker: Sendable {
     public var lease: Double = 60
     public var maximumAttempts = 3
     public var pollInterval: Duration = .seconds(2)
+    /// How sessions are processed (the command line's `process` defaults).
+    public var processing = ProcessingOptions()
     public var logger = Logger(label: "headscan.worker")
 
     public init(store: Store, blobs: BlobStore, name: String = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8))") {
@@ -82,9 +84,10 @@ public struct ProcessingWorker: Sendable {
         }
         let session = try library.session(named: summary.name)
         let hasPicks = (try? library.annotations(in: session))?.isComplete ?? false
+        let options = processing
         try await Task.detached {
             if hasPicks {
-                _ = try SessionProcessor(library: library).process(session, isCancelled: isCancelled)
+                _ = try SessionProcessor(library: library, options: options).process(session, isCancelled: isCancelled)
             } else {
                 // Measured on the device without picks: the service still writes its own
                 // (pseudonymous) report.

@@ -233,35 +233,6 @@ public struct ResearchServer: Sendable {
         headers[.contentDisposition] = "\(inline ? "inline" : "attachment"); filename=\"\(file.name)\""
         return Response(status: .ok, headers: headers, body: body)
     }
-
-    /// A zip of sessions, written to a temporary file and streamed, then deleted.
-    func zipResponse(_ sessions: [SessionSummary], name: String, principal: Principal) async throws -> Response {
-        let url = blobs.root.appendingPathComponent("tmp/\(UUID().uuidString).zip")
-        do {
-            try DatasetArchive.write(sessions, blobs: blobs, to: url)
-        } catch {
-            try? FileManager.default.removeItem(at: url)
-            logger.error("cannot write a zip: \(error)")
-            throw APIError(.internalServerError, "the archive could not be written; try again or tell the administrator")
-        }
-        for session in sessions {
-            try await store.audit(actor: principal.auditName, action: "download-zip", sessionID: session.id, fileName: nil, detail: name)
-        }
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
-        let body = ResponseBody(contentLength: size) { writer in
-            defer { try? FileManager.default.removeItem(at: url) }
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty {
-                try await writer.write(ByteBuffer(bytes: piece))
-            }
-            try await writer.finish(nil)
-        }
-        return Response(
-            status: .ok,
-            headers: [.contentType: "application/zip", .contentDisposition: "attachment; filename=\"\(name).zip\""],
-            body: body)
-    }
 }
 
 extension HTTPField.Name {

@@ -87,16 +87,18 @@ extension ResearchServer {
             let principal = try await server.authenticate(request)
             let session = try await server.visibleSession(context.parameters.get("id") ?? "", for: principal)
             try server.requireDownload(principal)
-            return try await server.zipResponse([session], name: session.name, principal: principal)
+            let format = try DownloadFormat.of(request)
+            return try await server.archiveResponse([session], name: session.name, format: format, principal: principal)
         }
         router.get("/api/download") { request, _ -> Response in
             let principal = try await server.authenticate(request)
             try server.requireDownload(principal)
+            let format = try DownloadFormat.of(request)
             var filter = try Self.filter(request)
             if case .device(let device) = principal { filter.deviceID = device.id }
             let sessions = try await server.store.sessions(filter)
             guard !sessions.isEmpty else { throw APIError(.notFound, "no session matches the filters") }
-            return try await server.zipResponse(sessions, name: "headscan-dataset", principal: principal)
+            return try await server.archiveResponse(sessions, name: "headscan-dataset", format: format, principal: principal)
         }
     }
 }

@@ -3,7 +3,7 @@ import ScanLibrary
 
 /// A session folder on disk like the app writes it: consent, patient data, a scan, a mesh,
 /// documents and the reports. Shared by the upload client's and the research service's tests.
-public struct SessionFixture {
+public struct SessionFixture: Sendable {
     /// The library folder, removed by `remove()`.
     public let root: URL
     /// The session folder inside it.

@@ -39,10 +39,12 @@ import Upload
             let filtered = String(buffer: try await client.execute(uri: "/sessions?cvaiMin=10&measured=yes", method: .get, headers: headers).body)
             #expect(filtered.contains("<span id=\"count\">1</span>") && filtered.contains("/sessions/\(ids[1])") && !filtered.contains("/sessions/\(ids[0])"))
             #expect(filtered.contains("href=\"/api/download?cvaiMin=10&amp;measured=yes\""))
+            #expect(filtered.contains("href=\"/api/download?cvaiMin=10&amp;measured=yes&amp;format=tum\""))
 
             let page = try await client.execute(uri: "/sessions/\(ids[1])", method: .get, headers: headers)
             let html = String(buffer: page.body)
             #expect(page.status == .ok && html.contains("11.0 %") && html.contains("Head mesh"))
+            #expect(html.contains("href=\"/api/sessions/\(ids[1])/download?format=tum\""))
             #expect(page.headers[.contentSecurityPolicy]?.contains("default-src 'self'") == true)
             // The cookie works for the API too (downloads from the page).
             #expect(try await client.execute(uri: "/api/sessions/\(ids[1])/mesh", method: .get, headers: headers).status == .ok)
@@ -67,6 +69,7 @@ import Upload
                          "/api/sessions/{id}/files/{name}:", "/api/sessions/{id}/download:", "/api/download:", "/api/sessions/{id}/mesh:"] {
                 #expect(text.contains(path), "\(path)")
             }
+            #expect(text.contains("enum: [zip, tum]") && text.contains("groundtruth.txt"))
         }
     }
 }

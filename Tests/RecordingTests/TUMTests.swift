@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Imaging
 import Testing
 @testable import Recording
@@ -32,6 +33,32 @@ struct TUMTests {
                 if !x.isNaN { #expect(abs(x - y) <= 0.5 / TUMFormat.depthScale + 1e-6) }
             }
         }
+    }
+
+    @Test func knownPosesBecomeTheGroundTruthTrajectory() throws {
+        let fixture = try ScanFixture(width: 16, height: 12)
+        defer { fixture.remove() }
+        let reader = try ScanReader(url: try fixture.record("s.hscan", frames: 4))
+        let poses: [Int: RigidTransform] = [
+            0: .identity,
+            2: RigidTransform(rotation: Rotation3(axis: SIMD3(0.2, 1, -0.3), angle: 2.2), translation: SIMD3(0.1, -0.25, 0.31)),
+            9: RigidTransform(translation: SIMD3(1, 1, 1)),  // no such frame: left out
+        ]
+        let folder = fixture.folder.appendingPathComponent("tum")
+        try TUMExporter().export(reader, to: folder, poses: poses)
+        let text = try String(contentsOf: folder.appendingPathComponent(TUMFormat.groundTruthFileName), encoding: .utf8)
+        let trajectory = TUMFormat.parseTrajectory(text)
+        #expect(trajectory.count == 2)
+        let start = reader.header.createdAt.timeIntervalSince1970
+        for ((time, pose), index) in zip(trajectory, [0, 2]) {
+            #expect(abs(time - (start + fixture.frame(index).timestamp)) < 1e-6)
+            #expect(length(pose.translation - poses[index]!.translation) < 1e-6)
+            #expect((pose.rotation.inverse * poses[index]!.rotation).angle < 1e-6)
+        }
+        // Without poses there is no trajectory file.
+        let plain = fixture.folder.appendingPathComponent("plain")
+        try TUMExporter().export(reader, to: plain)
+        #expect(!FileManager.default.fileExists(atPath: plain.appendingPathComponent(TUMFormat.groundTruthFileName).path))
     }
 
     @Test func depthOutsideTheSixteenBitRangeBecomesNoMeasurement() {

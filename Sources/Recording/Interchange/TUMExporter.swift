@@ -1,10 +1,13 @@
 import Foundation
+import Geometry
 import Imaging
 
 /// Writes a recording in the TUM RGB-D layout.
 ///
 /// Colour becomes lossless PNG, depth 16-bit PNG at 5000 per metre (0.2 mm steps; no
-/// measurement is 0). Damaged frames are left out and reported.
+/// measurement is 0). Damaged frames are left out and reported. Camera poses, where known (a
+/// reconstruction's keyframes), go to `groundtruth.txt` as TUM writes them: timestamp,
+/// position, then the orientation as a quaternion x y z w, of the camera in the map's frame.
 public struct TUMExporter {
     private let imageCodec: any ImageCodec
     private let files = FileManager.default
@@ -15,13 +18,16 @@ public struct TUMExporter {
     }
 
     /// Exports every readable frame of `reader` into `folder`; returns the frames skipped.
+    /// `poses` (frame index → the camera's pose in the map, `mapFromCamera`) are written to
+    /// `groundtruth.txt` for the frames exported; none, no file.
     @discardableResult
-    public func export(_ reader: ScanReader, to folder: URL, progress: (Int, Int) -> Void = { _, _ in })
-        throws -> [ScanFileError]
-    {
+    public func export(
+        _ reader: ScanReader, to folder: URL, poses: [Int: RigidTransform] = [:], progress: (Int, Int) -> Void = { _, _ in }
+    ) throws -> [ScanFileError] {
         try prepare(folder)
         let start = reader.header.createdAt.timeIntervalSince1970
         var lists = (rgb: header("color"), depth: header("depth"), pairs: "")
+        var trajectory = "# ground truth trajectory\n# file: 'headscan export', poses of the reconstruction's keyframes\n# timestamp tx ty tz qx qy qz qw\n"
         var skipped: [ScanFileError] = []
         for (index, result) in reader.frames().enumerated() {
             defer { progress(index + 1, reader.frameCount) }
@@ -36,7 +42,9 @@ public struct TUMExporter {
             lists.rgb += "\(name) rgb/\(name).png\n"
             lists.depth += "\(name) depth/\(name).png\n"
             lists.pairs += "\(name) rgb/\(name).png \(name) depth/\(name).png\n"
+            if let pose = poses[index] { trajectory += TUMFormat.trajectoryLine(name, pose) + "\n" }
         }
+        if !poses.isEmpty { try write(Array(trajectory.utf8), to: folder, TUMFormat.groundTruthFileName) }
         try write(Array(lists.rgb.utf8), to: folder, "rgb.txt")
         try write(Array(lists.depth.utf8), to: folder, "depth.txt")
         try write(Array(lists.pairs.utf8), to: folder, "associations.txt")

@@ -80,6 +80,26 @@ public enum TUMFormat {
             path: path, reason: "it matches none of the formats read: \(cameraFileFormats.joined(separator: "; "))")
     }
 
+    /// The camera trajectory's file, when poses are known.
+    public static let groundTruthFileName = "groundtruth.txt"
+
+    /// One line of a TUM trajectory: `timestamp tx ty tz qx qy qz qw`, metres.
+    static func trajectoryLine(_ stamp: String, _ pose: RigidTransform) -> String {
+        let q = pose.rotation.quaternion
+        let t = pose.translation
+        return ([stamp] + [t.x, t.y, t.z, q.x, q.y, q.z, q.w].map { String(format: "%.7f", $0) }).joined(separator: " ")
+    }
+
+    /// Poses of a TUM trajectory (`timestamp tx ty tz qx qy qz qw` per line, `#` comments).
+    public static func parseTrajectory(_ text: String) -> [(time: Double, pose: RigidTransform)] {
+        text.split(whereSeparator: \.isNewline).compactMap { line in
+            let f = line.split(separator: " ", omittingEmptySubsequences: true).compactMap { Double($0) }
+            guard !line.hasPrefix("#"), f.count == 8 else { return nil }
+            let rotation = RigidAlignment.rotationFromQuaternion(w: f[7], x: f[4], y: f[5], z: f[6])
+            return (f[0], RigidTransform(rotation: rotation, translation: SIMD3(f[1], f[2], f[3])))
+        }
+    }
+
     /// A file name for a timestamp, as TUM names them: seconds with six decimals.
     static func stamp(_ seconds: Double) -> String {
         String(format: "%.6f", seconds)

@@ -1,0 +1,88 @@
+import Foundation
+import Geometry
+import HeadScanServer
+import HeadScanTesting
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Processing
+import Recording
+import Testing
+import Upload
+
+/// A worker processes an uploaded session with a real (simulated) recording and landmark picks
+/// through the whole pipeline: reconstruction, lifting, measuring, report; after a worker that
+/// took the job died without a word.
+@Suite(.timeLimit(.minutes(3))) struct RealScanWorkerTests {
+    @Test(arguments: Backend.available)
+    func aDeadWorkersJobIsTakenAgainAndTheScanIsMeasured(_ backend: Backend) async throws {
+        let harness = try await Harness.make(backend)
+        defer { Task { await harness.close() } }
+        let (_, token) = try await harness.device("phone-a")
+        let password = try await harness.researcher("r@example.org")
+        let researcher = basic("r@example.org", password)
+        let fixture = try RealScan.session()
+        let package = try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)
+
+        try await harness.app().test(.router) { client in
+            let id = try #require(try await rawUpload(client, token: token, package: package, chunkSize: 1 << 20).sessionID)
+            #expect(try await harness.store.job(sessionID: id)?.state == "queued")
+
+            // A worker takes the job and is killed at once: it never renews its lease nor answers.
+            let dead = try #require(try await harness.store.claimJob(worker: "killed-worker", lease: 0.5))
+            #expect(dead.sessionID == id && dead.attempts == 1)
+            var worker = ProcessingWorker(store: harness.store, blobs: harness.server.blobs, name: "live-worker")
+            worker.processing = RealScan.quickProcessing
+            worker.lease = 30
+            // While the lease runs the job is not free.
+            #expect(try await worker.runOnce() == nil)
+            try await Task.sleep(for: .milliseconds(700))
+            let outcome = try #require(try await worker.runOnce())
+            guard case .success(let jobID) = outcome else {
+                Issue.record("processing failed: \(outcome)")
+                return
+            }
+            #expect(jobID == dead.id)
+            let job = try #require(try await harness.store.job(sessionID: id))
+            #expect(job.state == "done" && job.attempts == 2 && job.error == nil)
+            #expect(try await worker.runOnce() == nil)
+
+            // The results are visible through the API, with the CVAI.
+            let session = try decode(SessionSummary.self, try await client.execute(uri: "/api/sessions/\(id)", method: .get, headers: researcher))
+            #expect(session.processing == "done" && session.measured)
+            let cvai = try #require(session.cvai)
+            // The simulated head's true values, measured from twelve frames and a 2.5 mm volume.
+            #expect(abs(cvai - fixture.truth.cvai) < 1, "measured \(cvai) %, true \(fixture.truth.cvai) %")
+            let circumference = try #require(session.circumferenceMM)
+            #expect(abs(circumference - fixture.truth.circumferenceMM) < 6, "measured \(circumference) mm, true \(fixture.truth.circumferenceMM) mm")
+            let names = Set(session.files.map(\.name))
+            for name in ["measurement.json", "head.ply", "reconstruction.json", "report.pdf", "report.html"] {
+                #expect(names.contains(name), "\(name) is missing: \(names.sorted())")
+            }
+            let measurement = try await client.execute(uri: "/api/sessions/\(id)/files/measurement.json", method: .get, headers: researcher)
+            let object = try JSONSerialization.jsonObject(with: Data(measurement.body.readableBytesView)) as? [String: Any]
+            let stored = (object?["measurement"] as? [String: Any])?["cvai"] as? Double
+            #expect(stored == cvai)
+            #expect((object?["landmarksSource"] as? String) == "picks")
+            let mesh = try await client.execute(uri: "/api/sessions/\(id)/mesh", method: .get, headers: researcher)
+            let decoded = try PLY.decode([UInt8](Data(mesh.body.readableBytesView)))
+            #expect(decoded.faces.count > 5000)
+            let report = try await client.execute(uri: "/api/sessions/\(id)/files/report.pdf", method: .get, headers: researcher)
+            #expect(String(decoding: Data(report.body.readableBytesView).prefix(5), as: UTF8.self) == "%PDF-")
+            let html = try await client.execute(uri: "/api/sessions/\(id)/files/report.html", method: .get, headers: researcher)
+            // The service's own report, with the CVAI to two decimals as the report prints it.
+            let hundredths = Int((cvai * 100).rounded())
+            #expect(String(buffer: html.body).contains("\(hundredths / 100).\(String(format: "%02d", hundredths % 100))"))
+
+            // Processed: the TUM download carries the keyframe poses.
+            let tum = try await client.execute(uri: "/api/sessions/\(id)/download?format=tum", method: .get, headers: researcher)
+            let folder = try TUMDownloadTests.unzip(tum)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let trajectory = TUMFormat.parseTrajectory(try String(
+                contentsOf: folder.appendingPathComponent("\(package.sessionName)/\(TUMFormat.groundTruthFileName)"), encoding: .utf8))
+            #expect(trajectory.count >= 4 && trajectory.count <= fixture.frameCount)
+        }
+        let tmp = try FileManager.default.contentsOfDirectory(atPath: harness.data.appendingPathComponent("tmp").path)
+        #expect(tmp.isEmpty, "scratch left: \(tmp)")
+    }
+}
