@@ -6,7 +6,7 @@ enum PageTemplates {
     static let header = """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>HeadScan research data</title><link rel="stylesheet" href="/static/style.css"></head>
+        <title>HeadScan research data</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/static/style.css"></head>
         <body><header><a class="brand" href="/sessions">HeadScan research data</a>
         {{#email}}<form class="signout" method="post" action="/logout"><span>{{email}}</span> <button type="submit">Sign out</button></form>{{/email}}
         </header><main>
@@ -76,7 +76,7 @@ enum PageTemplates {
         {{/canDownload}}
         {{#hasMesh}}
         <h2>Head mesh</h2>
-        {{#hasThree}}<div id="viewer" data-mesh="/api/sessions/{{id}}/mesh"></div><p class="hint">Drag to turn, scroll to zoom.</p>
+        {{#hasThree}}<div id="viewer" data-mesh="/api/sessions/{{id}}/mesh"{{#hasViewDirection}} data-from="{{viewFrom}}" data-up="{{viewUp}}"{{/hasViewDirection}}></div><p class="hint">Drag to turn, scroll to zoom.</p>
         <script src="/static/three/three.min.js"></script><script src="/static/three/PLYLoader.js"></script>
         <script src="/static/three/OrbitControls.js"></script><script src="/static/viewer.js"></script>{{/hasThree}}
         {{^hasThree}}<p class="hint">The 3D view needs three.js on the server (Debian's libjs-three).</p>{{/hasThree}}
@@ -94,20 +94,26 @@ enum PageTemplates {
         header { display: flex; justify-content: space-between; align-items: center; padding: .6rem 1.5rem; background: #23415f; color: white; }
         header a.brand { color: white; text-decoration: none; font-weight: 600; }
         header .signout span { margin-right: .5rem; }
-        main { padding: 1rem 1.5rem; }
+        main { padding: 1rem 1.5rem; overflow-x: auto; }
         table { border-collapse: collapse; background: white; }
         th, td { padding: .3rem .6rem; border-bottom: 1px solid #dde3ea; text-align: left; }
+        table.sessions td { white-space: nowrap; }
+        table.sessions th { vertical-align: bottom; }
         .filters { display: flex; flex-wrap: wrap; gap: .6rem; align-items: end; margin-bottom: 1rem; }
-        .filters label, .login label { display: flex; flex-direction: column; font-size: .85rem; }
+        .filters label, .login label { display: flex; flex-direction: column; font-size: .85rem; gap: .15rem; }
+        input, select { font: inherit; font-size: .95rem; padding: .25rem .35rem; border: 1px solid #aab6c2; border-radius: 3px; background: white; }
         .login { display: flex; flex-direction: column; gap: .8rem; max-width: 20rem; }
-        a.button, button { display: inline-block; padding: .35rem .8rem; background: #2f6ea5; color: white; border: 0; border-radius: 4px; text-decoration: none; cursor: pointer; }
+        a.button, button { display: inline-block; padding: .35rem .8rem; background: #2f6ea5; color: white; border: 0; border-radius: 4px; text-decoration: none; cursor: pointer; font: inherit; }
+        header button { font-size: .9rem; }
         .error { color: #a3262a; }
         .hint { color: #5b6875; font-size: .9rem; }
         #viewer { width: 640px; height: 480px; background: #e8edf2; border: 1px solid #ccd5de; }
         code { font-size: .75rem; }
         """
 
-    /// Loads the PLY mesh and shows it with orbit controls (three.js r111 globals).
+    /// Loads the PLY mesh and shows it with orbit controls (three.js r111 globals). With
+    /// `data-from` and `data-up` (the head's axes from its landmarks) the first view is from
+    /// above, front and right, top of the head up; else from the mesh frame's default side.
     static let viewer = """
         (function () {
           var box = document.getElementById('viewer');
@@ -118,13 +124,17 @@ enum PageTemplates {
           box.appendChild(renderer.domElement);
           var scene = new THREE.Scene();
           var camera = new THREE.PerspectiveCamera(40, box.clientWidth / box.clientHeight, 0.001, 10);
-          scene.add(new THREE.HemisphereLight(0xffffff, 0x8899aa, 0.9));
+          var sky = new THREE.HemisphereLight(0xffffff, 0x8899aa, 0.9);
+          scene.add(sky);
           var light = new THREE.DirectionalLight(0xffffff, 0.6);
           camera.add(light);
           scene.add(camera);
-          var controls = new THREE.OrbitControls(camera, renderer.domElement);
           function draw() { renderer.render(scene, camera); }
-          controls.addEventListener('change', draw);
+          function vector(name) {
+            var text = box.getAttribute(name);
+            var v = text ? text.split(',').map(Number) : [];
+            return v.length === 3 && v.every(isFinite) ? new THREE.Vector3(v[0], v[1], v[2]) : null;
+          }
           new THREE.PLYLoader().load(box.getAttribute('data-mesh'), function (geometry) {
             geometry.computeVertexNormals();
             geometry.computeBoundingSphere();
@@ -133,9 +143,19 @@ enum PageTemplates {
             var mesh = new THREE.Mesh(geometry, material);
             mesh.position.sub(sphere.center);
             scene.add(mesh);
-            camera.position.set(0, -sphere.radius * 0.6, -sphere.radius * 3.2);
-            camera.up.set(0, -1, 0);
+            var from = vector('data-from'), up = vector('data-up');
+            if (from && up) {
+              camera.position.copy(from.multiplyScalar(sphere.radius * 3.2));
+              camera.up.copy(up);
+              sky.position.copy(up);
+            } else {
+              camera.position.set(0, -sphere.radius * 0.6, -sphere.radius * 3.2);
+              camera.up.set(0, -1, 0);
+            }
             camera.lookAt(0, 0, 0);
+            // Orbit controls take their up direction from the camera when they are made.
+            var controls = new THREE.OrbitControls(camera, renderer.domElement);
+            controls.addEventListener('change', draw);
             controls.update();
             box.setAttribute('data-loaded', String(geometry.attributes.position.count));
             draw();

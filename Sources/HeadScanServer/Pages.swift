@@ -68,7 +68,10 @@ extension ResearchServer {
             guard let researcher = try await server.pageResearcher(request) else { return Self.toLogin }
             let session = try await server.visibleSession(context.parameters.get("id") ?? "", for: .researcher(researcher))
             let names = Set(session.files.map(\.name))
+            let direction = server.meshViewDirection(session)
             return server.pages.render("session", Self.row(session).merging([
+                "hasViewDirection": direction != nil, "viewFrom": direction.map { MeshViewDirection.attribute($0.toCamera) } ?? "",
+                "viewUp": direction.map { MeshViewDirection.attribute($0.up) } ?? "",
                 "email": researcher.email, "canDownload": researcher.role == .downloader,
                 "files": session.files.map { ["name": $0.name, "size": Self.size($0.size), "sha256": $0.sha256] },
                 "hasReport": names.contains("report.pdf"), "hasHTMLReport": names.contains("report.html"),
@@ -97,6 +100,14 @@ extension ResearchServer {
 
     var threeAvailable: Bool { FileManager.default.fileExists(atPath: threeDirectory + "/build/three.min.js") }
 
+    /// The first view of the mesh, from the landmarks in the session's `measurement.json`.
+    func meshViewDirection(_ session: SessionSummary) -> MeshViewDirection? {
+        guard let file = session.files.first(where: { $0.name == MeasurementRecord.fileName }), file.size < 1 << 20,
+            let url = blobs.blobURL(file.sha256), let data = try? Data(contentsOf: url)
+        else { return nil }
+        return MeshViewDirection(measurement: data)
+    }
+
     static var toLogin: Response { Response(status: .seeOther, headers: [.location: "/login"]) }
 
     /// The signed-in researcher of a page request (cookie or HTTP Basic), nil to send to sign-in.
@@ -109,11 +120,25 @@ extension ResearchServer {
         func format(_ value: Double?, _ digits: Int) -> String { value.map { String(format: "%.\(digits)f", $0) } ?? "–" }
         return [
             "id": session.id, "name": session.name, "site": session.site, "device": session.device,
-            "recordedAt": session.recordedAt.replacingOccurrences(of: "T", with: " "), "uploadedAt": session.uploadedAt,
+            "recordedAt": recorded(session.recordedAt), "uploadedAt": uploaded(session.uploadedAt),
             "measured": session.measured, "cvai": format(session.cvai, 1), "ci": format(session.ci, 1),
             "circumference": format(session.circumferenceMM, 0), "rating": session.rating.map { String($0) } ?? "–",
             "processing": session.processing, "fileCount": session.files.count,
         ]
+    }
+
+    /// `2026-05-01T10-30-00` (the session name's form) as `2026-05-01 10:30`.
+    static func recorded(_ text: String) -> String {
+        let parts = text.split(separator: "T", maxSplits: 1)
+        guard parts.count == 2 else { return text }
+        let time = parts[1].split(separator: "-")
+        return time.count == 3 ? "\(parts[0]) \(time[0]):\(time[1])" : text
+    }
+
+    /// An ISO 8601 time in UTC as `2026-05-01 10:30 UTC`.
+    static func uploaded(_ text: String) -> String {
+        guard text.count >= 16, text.hasSuffix("Z") else { return text }
+        return text.prefix(10) + " " + text.dropFirst(11).prefix(5) + " UTC"
     }
 
     static func size(_ bytes: Int64) -> String {
