@@ -100,11 +100,11 @@ let package = Package(
         // The research service's client: portable (URLSession, swift-crypto), no server code.
         .target(
             name: "Upload",
-            dependencies: ["ScanLibrary", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["ScanLibrary", "Recording", "Cephalometry", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "HeadScanServer",
             dependencies: [
-                "Upload", "ScanLibrary", "Processing", "Recording", "Geometry",
+                "Upload", "ScanLibrary", "Processing", "Recording", "Geometry", "Cephalometry", "Feedback",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -153,18 +153,18 @@ let package = Package(
         .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report"]),
         // Test support (as NIOTestUtils): fixtures that several test targets share.
         .testTarget(name: "CommandLineTests", dependencies: ["headscan"]),
-        .target(name: "HeadScanTesting", dependencies: ["ScanLibrary", "Simulation", "Recording", "Geometry", "Imaging"]),
+        .target(name: "HeadScanTesting", dependencies: ["ScanLibrary", "Simulation", "Recording", "Geometry", "Imaging", "Cephalometry", "Feedback"]),
         // The app models' doubles (clock, monitors, recorder, replay player, libraries, clouds)
         // that the app's tests and SwiftUI previews use; apart, so the command line does not
         // link the app models through the shared test support.
         .target(name: "AppModelTesting", dependencies: ["AppModel", "ScanLibrary", "Feedback", "Markers", "Cephalometry", "Geometry"]),
         .testTarget(
             name: "UploadTests",
-            dependencies: ["Upload", "HeadScanTesting", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["Upload", "HeadScanTesting", "Recording", "ScanLibrary", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "HeadScanServerTests",
             dependencies: [
-                "HeadScanServer", "Upload", "HeadScanTesting", "Recording", "Geometry", "Processing",
+                "HeadScanServer", "Upload", "HeadScanTesting", "Recording", "Geometry", "Processing", "Cephalometry", "ScanLibrary",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

@@ -48,36 +48,40 @@ public struct BlobStore: Sendable {
         }
     }
 
-    /// Joins a file's chunks into a blob and returns its SHA-256 and size; the blob is kept only
-    /// when it matches `expected`.
-    func assemble(uploadID: String, fileIndex: Int, chunkCount: Int, expected: ManifestFile) throws -> (sha256: String, size: Int64) {
-        let temporary = root.appendingPathComponent("tmp/\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: temporary.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: temporary) }
-        let output = try FileHandle(forWritingTo: temporary)
+    /// A new folder under `tmp/` for one request's files, removed by the caller.
+    func stagingFolder() throws -> URL {
+        let folder = root.appendingPathComponent("tmp/stage-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return folder
+    }
+
+    /// Joins a file's chunks into `target` and returns its SHA-256 and size.
+    func assemble(uploadID: String, fileIndex: Int, chunkCount: Int, into target: URL) throws -> (sha256: String, size: Int64) {
+        _ = FileManager.default.createFile(atPath: target.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        let output = try FileHandle(forWritingTo: target)
+        defer { try? output.close() }
         var hasher = StreamingSHA256()
         var size: Int64 = 0
+        for index in 0..<chunkCount {
+            let data = try Data(contentsOf: chunkURL(uploadID: uploadID, fileIndex: fileIndex, chunkIndex: index))
+            hasher.update(data)
+            size += Int64(data.count)
+            try output.write(contentsOf: data)
+        }
+        try output.synchronize()
+        return (hasher.finalize(), size)
+    }
+
+    /// Moves a checked file into `blobs/` under its SHA-256 (kept once when already there).
+    func keep(_ url: URL, sha256: String) throws {
+        guard let target = blobURL(sha256) else { throw CocoaError(.fileWriteUnknown) }
+        guard !FileManager.default.fileExists(atPath: target.path) else { return }
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         do {
-            defer { try? output.close() }
-            for index in 0..<chunkCount {
-                let data = try Data(contentsOf: chunkURL(uploadID: uploadID, fileIndex: fileIndex, chunkIndex: index))
-                hasher.update(data)
-                size += Int64(data.count)
-                try output.write(contentsOf: data)
-            }
-            try output.synchronize()
+            try FileManager.default.moveItem(at: url, to: target)
+        } catch where FileManager.default.fileExists(atPath: target.path) {
+            // Another upload stored the same bytes at the same moment.
         }
-        let digest = hasher.finalize()
-        guard digest == expected.sha256, size == expected.size, let target = blobURL(digest) else { return (digest, size) }
-        if !FileManager.default.fileExists(atPath: target.path) {
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            do {
-                try FileManager.default.moveItem(at: temporary, to: target)
-            } catch where FileManager.default.fileExists(atPath: target.path) {
-                // Another upload stored the same bytes at the same moment.
-            }
-        }
-        return (digest, size)
     }
 
     /// Stores bytes written by processing; returns their digest.

@@ -129,16 +129,13 @@ extension ResearchServer {
 
     /// `2026-05-01T10-30-00` (the session name's form) as `2026-05-01 10:30`.
     static func recorded(_ text: String) -> String {
-        let parts = text.split(separator: "T", maxSplits: 1)
-        guard parts.count == 2 else { return text }
-        let time = parts[1].split(separator: "-")
-        return time.count == 3 ? "\(parts[0]) \(time[0]):\(time[1])" : text
+        guard ResearchCalendar.isResearchTimestamp(text), let sequence = ResearchCalendar.sequence(of: text) else { return text }
+        return "week of \(text.prefix(10)), scan \(sequence)"
     }
 
-    /// An ISO 8601 time in UTC as `2026-05-01 10:30 UTC`.
+    /// An ISO 8601 time as its day, `2026-04-27`.
     static func uploaded(_ text: String) -> String {
-        guard text.count >= 16, text.hasSuffix("Z") else { return text }
-        return text.prefix(10) + " " + text.dropFirst(11).prefix(5) + " UTC"
+        String(text.prefix(10))
     }
 
     static func size(_ bytes: Int64) -> String {

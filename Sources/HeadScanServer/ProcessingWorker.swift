@@ -83,6 +83,7 @@ public struct ProcessingWorker: Sendable {
             try FileManager.default.copyItem(at: blob, to: folder.appendingPathComponent(file.name))
         }
         let session = try library.session(named: summary.name)
+        try Self.restorePatientShape(library: library, session: session)
         let hasPicks = (try? library.annotations(in: session))?.isComplete ?? false
         let options = processing
         try await Task.detached {
@@ -97,7 +98,7 @@ public struct ProcessingWorker: Sendable {
         if isCancelled() { throw JobFailure(message: "the lease was lost; another worker has the job") }
         let before = Dictionary(uniqueKeysWithValues: summary.files.map { ($0.name, $0.sha256) })
         var changed: [SessionFile] = []
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where UploadProtocol.isValidFileName(name) {
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where UploadProtocol.isValidFileName(name) && name != PatientRecord.fileName {
             let url = folder.appendingPathComponent(name)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
@@ -106,11 +107,29 @@ public struct ProcessingWorker: Sendable {
         }
         var values = SessionValues()
         if let data = try? Data(contentsOf: folder.appendingPathComponent(MeasurementRecord.fileName)),
-            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+            let record = try? MeasurementRecord.decode(from: data)
         {
-            values = UploadService.values(measurement: object)
+            values = UploadService.values(record)
         }
         try await store.updateProcessed(sessionID: job.sessionID, files: changed, values: values)
+    }
+}
+
+extension ProcessingWorker {
+    /// The session processor reads `patient.json` as the device writes it; the service holds the
+    /// pseudonymised one (no entry time, no birth date). The scratch copy gets the device's shape
+    /// with the week's start as the entry time; it is never stored back.
+    static func restorePatientShape(library: ScanLibrary, session: ScanSession) throws {
+        guard let data = try? Data(contentsOf: session.patientURL) else { return }
+        let research: ResearchPatientRecord
+        do {
+            research = try ResearchPatientRecord.decode(from: data)
+        } catch {
+            throw JobFailure(message: "patient.json is not in the pseudonymised shape: \(error)")
+        }
+        let week = ResearchCalendar.weekStart(session.name.date(in: TimeZone(identifier: "UTC") ?? .current) ?? Date())
+        try FileManager.default.removeItem(at: session.patientURL)
+        try library.save(PatientRecord(patientID: research.patientID, calliper: research.calliper, enteredAt: week), in: session)
     }
 }
 

@@ -228,6 +228,14 @@ public struct Store: Sendable {
             [.text(uploadID), .text(file), .int(Int64(index)), .text(sha256), .int(Int64(size))])
     }
 
+    /// Removes an open upload and its chunks (a refused upload leaves no row behind).
+    public func deleteUpload(id: String) async throws {
+        _ = try await database.transaction([
+            SQLStatement("DELETE FROM chunks WHERE upload_id = ?", [.text(id)]),
+            SQLStatement("DELETE FROM uploads WHERE id = ? AND state = 'open'", [.text(id)]),
+        ])
+    }
+
     public func forgetChunks(uploadID: String, file: String) async throws {
         _ = try await database.query("DELETE FROM chunks WHERE upload_id = ? AND file_name = ?", [.text(uploadID), .text(file)])
     }
@@ -332,7 +340,8 @@ public struct Store: Sendable {
             return SessionSummary(
                 id: id, name: row["name"].text ?? "", site: row["site"].text ?? "", device: row["device_name"].text ?? "",
                 recordedAt: row["recorded_at"].text ?? "",
-                uploadedAt: ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: row["uploaded_at"].double ?? 0)),
+                // The week only: the day of the upload would tell the day of the visit.
+                uploadedAt: ResearchCalendar.instantText(ResearchCalendar.weekStart(Date(timeIntervalSince1970: row["uploaded_at"].double ?? 0))),
                 measured: (row["measured"].int ?? 0) != 0, cvai: row["cvai"].double, ci: row["ci"].double,
                 circumferenceMM: row["circumference_mm"].double, rating: row["rating"].int.map { Int($0) },
                 processing: row["job_state"].text ?? "none", files: files[id] ?? [])

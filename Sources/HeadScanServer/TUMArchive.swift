@@ -73,11 +73,9 @@ enum TUMArchive {
     /// The keyframe poses of the session's reconstruction, when it was made from this recording.
     static func poses(_ session: SessionSummary, scanSize: Int64, blobs: BlobStore) -> [Int: RigidTransform] {
         guard let file = session.files.first(where: { $0.name == ReconstructionRecord.fileName }),
-            let url = blobs.blobURL(file.sha256), let data = try? Data(contentsOf: url)
+            let url = blobs.blobURL(file.sha256), let data = try? Data(contentsOf: url),
+            let record = try? ReconstructionRecord.decode(from: data), record.scan.bytes == scanSize
         else { return [:] }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        guard let record = try? decoder.decode(ReconstructionRecord.self, from: data), record.scan.bytes == scanSize else { return [:] }
         return record.keyframePoses
     }
 

@@ -22,6 +22,9 @@ public struct UploadService: Sendable {
             throw APIError(.badRequest, "the session name is not valid: \(error)")
         }
         guard name.rawValue == request.sessionName else { throw APIError(.badRequest, "the session name must be in composed Unicode form") }
+        if let problem = ResearchFiles.problem(withSessionName: request.sessionName) {
+            throw APIError(.unprocessableContent, "the session name is not pseudonymised: \(problem)")
+        }
         guard (1024...UploadProtocol.maximumChunkSize).contains(request.chunkSize) else {
             throw APIError(.badRequest, "the chunk size must lie between 1 KiB and \(UploadProtocol.maximumChunkSize / 1_048_576) MiB")
         }
@@ -41,6 +44,7 @@ public struct UploadService: Sendable {
                 throw APIError(.badRequest, "the checksum of \(file.name) must be a SHA-256 in lower-case hex")
             }
         }
+        try UploadInspector.checkManifest(request.files)
         guard seen.contains(ConsentRecord.fileName) else {
             throw APIError(.unprocessableContent, "the session has no consent record (\(ConsentRecord.fileName)); only sessions whose parents agreed to research use are accepted")
         }
@@ -127,7 +131,8 @@ public struct UploadService: Sendable {
         (0..<count).first { received[$0] == nil } ?? count
     }
 
-    /// Verifies every file and makes the upload a session; a finished upload answers as before.
+    /// Verifies and checks every file and makes the upload a session; a finished upload answers
+    /// as before. A refused upload is forgotten entirely: its chunks, its files and its rows.
     public func complete(uploadID: String, device: Device) async throws -> UploadStatus {
         let upload = try await ownUpload(uploadID, device: device)
         guard upload.state == .open else { return try await status(upload) }
@@ -139,17 +144,60 @@ public struct UploadService: Sendable {
                 throw APIError(.conflict, "\(file.name) is missing chunks from \(Self.firstMissing(have, count: count)) on; send them, then complete again")
             }
         }
-        // Consent first: nothing of a refused session is stored for good.
-        let order = upload.manifest.indices.sorted { (upload.manifest[$0].name == ConsentRecord.fileName ? 0 : 1) < (upload.manifest[$1].name == ConsentRecord.fileName ? 0 : 1) }
-        for fileIndex in order {
-            let file = upload.manifest[fileIndex]
+        let staging: URL
+        do {
+            staging = try blobs.stagingFolder()
+        } catch {
+            throw APIError(.serviceUnavailable, "the server cannot store the session now; try again later (received chunks are kept)")
+        }
+        defer { try? FileManager.default.removeItem(at: staging) }
+        let staged: [URL]
+        do {
+            staged = try await stage(upload, in: staging)
+        } catch let error as APIError {
+            // A concurrent `complete` finished the upload and removed the chunks first.
+            if let stored = try await store.upload(id: upload.id), stored.state == .complete { return try await status(stored) }
+            throw error
+        }
+        let manifest = upload.manifest
+        do {
+            try await ResearchServer.offload {
+                for (file, url) in zip(manifest, staged) { try UploadInspector.check(file.name, at: url) }
+            }
+        } catch let error as APIError {
+            try await forget(upload)
+            logger.notice("upload \(upload.id) from device \(device.id) refused: \(error.status.code)")
+            throw error
+        }
+        for (file, url) in zip(manifest, staged) {
+            do {
+                try blobs.keep(url, sha256: file.sha256)
+            } catch {
+                throw APIError(.serviceUnavailable, "the server cannot store the session now; try again later (received chunks are kept)")
+            }
+        }
+        let values = readValues(manifest)
+        let names = Set(manifest.map(\.name))
+        let needsProcessing = names.contains(AnnotationsRecord.fileName) || names.contains(MeasurementRecord.fileName)
+        let recordedAt = (try? SessionName(parsing: upload.sessionName))?.timestamp ?? ""
+        _ = try await store.completeUpload(upload, device: device, values: values, recordedAt: recordedAt, needsProcessing: needsProcessing)
+        blobs.removeIncoming(upload.id)
+        guard let finished = try await store.upload(id: upload.id) else { throw APIError.notFound }
+        logger.info("upload \(upload.id) from device \(device.id) verified")
+        return try await status(finished)
+    }
+
+    /// Joins every file's chunks in `staging` and checks its digest; returns the files in
+    /// manifest order. A file whose bytes do not match is forgotten so the client sends it again.
+    private func stage(_ upload: UploadRecord, in staging: URL) async throws -> [URL] {
+        var urls: [URL] = []
+        for (fileIndex, file) in upload.manifest.enumerated() {
             let count = file.chunkCount(chunkSize: upload.chunkSize)
+            let url = staging.appendingPathComponent("\(fileIndex)")
             let result: (sha256: String, size: Int64)
             do {
-                result = try blobs.assemble(uploadID: upload.id, fileIndex: fileIndex, chunkCount: count, expected: file)
+                result = try blobs.assemble(uploadID: upload.id, fileIndex: fileIndex, chunkCount: count, into: url)
             } catch {
-                try await store.forgetChunks(uploadID: upload.id, file: file.name)
-                blobs.removeChunks(uploadID: upload.id, fileIndex: fileIndex, count: count)
                 throw APIError(.conflict, "the chunks of \(file.name) could not be read back; send the file again")
             }
             guard result.sha256 == file.sha256, result.size == file.size else {
@@ -157,64 +205,40 @@ public struct UploadService: Sendable {
                 blobs.removeChunks(uploadID: upload.id, fileIndex: fileIndex, count: count)
                 throw APIError(.unprocessableContent, "\(file.name) does not match its checksum as a whole; send it again")
             }
-            if file.name == ConsentRecord.fileName {
-                try checkConsent(file)
-            }
+            urls.append(url)
         }
-        let values = readValues(upload.manifest)
-        if let patient = upload.manifest.first(where: { $0.name == PatientRecord.fileName }) { try checkPseudonymised(patient) }
-        let names = Set(upload.manifest.map(\.name))
-        let needsProcessing = names.contains(AnnotationsRecord.fileName) || names.contains(MeasurementRecord.fileName)
-        let recordedAt = (try? SessionName(parsing: upload.sessionName))?.timestamp ?? ""
-        _ = try await store.completeUpload(upload, device: device, values: values, recordedAt: recordedAt, needsProcessing: needsProcessing)
+        return urls
+    }
+
+    /// Deletes every trace of a refused upload: chunks on disk, its chunk rows and its row.
+    func forget(_ upload: UploadRecord) async throws {
         blobs.removeIncoming(upload.id)
-        guard let finished = try await store.upload(id: upload.id) else { throw APIError.notFound }
-        logger.info("session \(upload.sessionName) from \(device.name) verified")
-        return try await status(finished)
+        try await store.deleteUpload(id: upload.id)
     }
 
-    private func json(_ file: ManifestFile) -> [String: Any]? {
-        guard file.size < 16 << 20, let url = blobs.blobURL(file.sha256), let data = try? Data(contentsOf: url) else { return nil }
-        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-    }
-
-    private func checkConsent(_ file: ManifestFile) throws(APIError) {
-        guard let object = json(file), let research = object["researchUse"] as? Bool else {
-            throw APIError(.unprocessableContent, "the consent record cannot be read; record the parent's decision again")
-        }
-        guard research else {
-            throw APIError(.unprocessableContent, "the parent did not agree to research use of this session; it is not accepted")
-        }
-    }
-
-    private func checkPseudonymised(_ file: ManifestFile) throws(APIError) {
-        guard let object = json(file), object[SessionPackage.pseudonymField] as? String == SessionPackage.pseudonymMethod,
-            object["birthDate"] == nil
-        else {
-            throw APIError(.unprocessableContent, "patient.json is not pseudonymised; upload with the HeadScan client, which replaces the patient ID on the device")
-        }
-    }
-
-    /// CVAI and the rest from `measurement.json`, the rating from `rating.json`.
+    /// CVAI and the rest from `measurement.json`, the rating from `rating.json` (both checked
+    /// before, so their values lie in range).
     func readValues(_ files: [ManifestFile]) -> SessionValues {
-        var values = SessionValues()
-        if let file = files.first(where: { $0.name == MeasurementRecord.fileName }), let object = json(file) {
-            values = Self.values(measurement: object)
+        func data(_ name: String) -> Data? {
+            files.first { $0.name == name }.flatMap { blobs.blobURL($0.sha256) }.flatMap { try? Data(contentsOf: $0) }
         }
-        if let file = files.first(where: { $0.name == RatingRecord.fileName }), let object = json(file) {
-            values.rating = (object["scanQuality"] as? NSNumber)?.intValue
+        var values = SessionValues()
+        if let bytes = data(MeasurementRecord.fileName), let record = try? MeasurementRecord.decode(from: bytes) {
+            values = Self.values(record)
+        }
+        if let bytes = data(RatingRecord.fileName), let rating = try? RatingRecord.decode(from: bytes) {
+            values.rating = rating.scanQuality
         }
         return values
     }
 
-    static func values(measurement object: [String: Any]) -> SessionValues {
+    static func values(_ record: MeasurementRecord) -> SessionValues {
         var values = SessionValues()
-        if let measurement = object["measurement"] as? [String: Any], let cvai = (measurement["cvai"] as? NSNumber)?.doubleValue {
-            values.measured = true
-            values.cvai = cvai
-            values.ci = (measurement["ci"] as? NSNumber)?.doubleValue
-            values.circumferenceMM = (measurement["circumferenceMM"] as? NSNumber)?.doubleValue
-        }
+        guard UploadInspector.implausible(record.measurement) == nil else { return values }
+        values.measured = true
+        values.cvai = record.measurement.cvai
+        values.ci = record.measurement.ci
+        values.circumferenceMM = record.measurement.circumferenceMM
         return values
     }
 }

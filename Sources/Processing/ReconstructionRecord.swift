@@ -75,13 +75,15 @@ public struct ReconstructionRecord: LibraryDocument {
         MarkerMap(corners: Dictionary(uniqueKeysWithValues: markers.compactMap { key, value in Int(key).map { ($0, value) } }))
     }
 
-    /// Keyframe poses by frame index.
+    /// Keyframe poses by frame index; a pose without 16 finite numbers is left out.
     public var keyframePoses: [Int: RigidTransform] {
-        Dictionary(keyframes.map { ($0.frame, Self.transform($0.mapFromCamera)) }, uniquingKeysWith: { a, _ in a })
+        Dictionary(keyframes.compactMap { pose in Self.transform(pose.mapFromCamera).map { (pose.frame, $0) } }, uniquingKeysWith: { a, _ in a })
     }
 
-    static func transform(_ m: [Double]) -> RigidTransform {
-        RigidTransform(
+    /// The rigid transform of a row-major 4×4 matrix; nil unless it has 16 finite numbers.
+    static func transform(_ m: [Double]) -> RigidTransform? {
+        guard m.count == 16, m.allSatisfy(\.isFinite) else { return nil }
+        return RigidTransform(
             rotation: Rotation3(columns: (SIMD3(m[0], m[4], m[8]), SIMD3(m[1], m[5], m[9]), SIMD3(m[2], m[6], m[10]))),
             translation: SIMD3(m[3], m[7], m[11]))
     }

@@ -38,3 +38,10 @@ public enum Digest {
         return (hasher.finalize().hexString, size)
     }
 }
+
+/// SHA-256 over pieces, in lower-case hex.
+struct StreamingHasher {
+    private var hasher = SHA256()
+    mutating func update(_ data: Data) { hasher.update(data: data) }
+    func finalize() -> String { hasher.finalize().hexString }
+}

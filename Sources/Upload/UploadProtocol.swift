@@ -113,9 +113,10 @@ public struct SessionSummary: Codable, Sendable, Hashable {
     public var name: String
     public var site: String
     public var device: String
-    /// The recording's date and time from the session name, `yyyy-MM-ddTHH-mm-ss`.
+    /// The recording's week and place in it from the session name, `yyyy-MM-ddT00-MM-SS`: the
+    /// Monday of the week, then the patient's scan number that week as minutes and seconds.
     public var recordedAt: String
-    /// When the upload was verified, ISO 8601.
+    /// The Monday (00:00 UTC) of the week the upload was verified in, ISO 8601.
     public var uploadedAt: String
     public var measured: Bool
     public var cvai: Double?

@@ -1,3 +1,4 @@
+import Cephalometry
 import Foundation
 import HeadScanTesting
 import HTTPTypes
@@ -64,16 +65,14 @@ import Upload
         let (_, token) = try await harness.device("phone-a")
         let password = try await harness.researcher("r@example.org")
         // A head in its own frame: right tragion along x, nasion along y.
-        let measurement = Data("""
-            {"version": 1, "measurement": {"cvai": 5, "ci": 80, "circumferenceMM": 400}, "measuredAt": "2026-05-01T11:00:00Z",
-             "landmarks": {"nasion": [0, 0.08, 0], "noseTip": [0, 0.1, -0.02], "leftTragion": [-0.06, 0, 0], "rightTragion": [0.06, 0, 0]}}
-            """.utf8)
+        let measurement = SessionFixture.measurement(
+            cvai: 5, landmarks: HeadLandmarks(nasion: [0, 0.08, 0], noseTip: [0, 0.1, -0.02], leftTragion: [-0.06, 0, 0], rightTragion: [0.06, 0, 0]))
         let fixture = try SessionFixture(extra: ["measurement.json": measurement])
         defer { fixture.remove() }
         try await harness.app().test(.router) { client in
             let id = try #require(try await rawUpload(client, token: token, package: try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)).sessionID)
             let html = String(buffer: try await client.execute(uri: "/sessions/\(id)", method: .get, headers: basic("r@example.org", password)).body)
-            #expect(html.contains("<td>2026-05-01 10:30</td>"))
+            #expect(html.contains("<td>week of 2026-04-27, scan 1</td>"))
             guard FileManager.default.fileExists(atPath: "/usr/share/javascript/three/build/three.min.js") else { return }
             // From above, in front and to the right: (0.5, 0.6, 0.75) normalised; the head's top is up.
             #expect(html.contains("data-from=\"0.46176,0.55411,0.69264\" data-up=\"0.00000,0.00000,1.00000\""), "\(html)")

@@ -35,9 +35,10 @@ import ZIPFoundation
         let viewerPassword = try await harness.researcher("v@example.org", role: .viewer)
         let researcher = basic("r@example.org", password)
         let recorded = try RealScan.session()
-        // A session whose scan.hscan is not a recording: it cannot be exported.
+        // A session without a recording: it cannot be exported.
         let unreadable = try SessionFixture(patientID: 32)
         defer { unreadable.remove() }
+        try FileManager.default.removeItem(at: unreadable.folder.appendingPathComponent("scan.hscan"))
         let package = try SessionPackage(folder: recorded.folder, pseudonymiser: testPseudonymiser)
 
         try await harness.app().test(.router) { client in
@@ -86,7 +87,7 @@ import ZIPFoundation
             let listed = try FileManager.default.contentsOfDirectory(atPath: set.path).sorted()
             #expect(listed == [package.sessionName, "left-out.txt", "sessions.json"].sorted())
             let leftOut = try String(contentsOf: set.appendingPathComponent("left-out.txt"), encoding: .utf8)
-            #expect(leftOut.contains("cannot be read"))
+            #expect(leftOut.contains("has no recording"))
             #expect(try TUMImporter().importFolder(set.appendingPathComponent(package.sessionName), to: set.appendingPathComponent("b.hscan")) == n)
             let after = try await harness.store.auditLog()
             #expect(after.count == log.count + 1 && after[0].action == "download-tum" && after[0].sessionID == id)

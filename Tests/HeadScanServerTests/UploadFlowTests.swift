@@ -192,9 +192,10 @@ import ZIPFoundation
             #expect(try await count("cvaiMin=5&cvaiMax=10") == 1)
             #expect(try await count("cvaiMin=5") == 2)
             #expect(try await count("ratingMin=4") == 2)
-            #expect(try await count("from=2026-05-01&to=2026-05-01") == 4)
-            #expect(try await count("from=2026-05-02") == 0)
-            #expect(try await count("to=2026-04-30") == 0)
+            // Recordings are dated by the Monday of their week.
+            #expect(try await count("from=2026-04-27&to=2026-04-27") == 4)
+            #expect(try await count("from=2026-04-28") == 0)
+            #expect(try await count("to=2026-04-26") == 0)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 import HeadScanTesting
 import Testing
 @testable import Upload
@@ -53,24 +54,49 @@ enum HMACCheck {
     let pseudonymiser = try! Pseudonymiser(siteKey: Data(repeating: 7, count: 32))
 
     @Test func pseudonymisesAndKeepsReportsOnTheDevice() throws {
-        let fixture = try SessionFixture(patientID: 12)
+        let fixture = try SessionFixture(patientID: 12, extra: ["rating.json": SessionFixture.rating(4)])
         defer { fixture.remove() }
         let package = try SessionPackage(folder: fixture.folder, pseudonymiser: pseudonymiser)
         let pseudonym = pseudonymiser.pseudonym(patientID: 12)
-        #expect(package.sessionName == "\(pseudonym)_\(SessionFixture.timestamp)_Scan")
-        #expect(Set(package.manifest.map(\.name)) == ["consent.json", "head.ply", "patient.json", "scan.hscan"])
+        // Friday 2026-05-01 10:30 → the Monday of its week, first scan of the patient that week.
+        #expect(package.sessionName == "\(pseudonym)_2026-04-27T00-00-01_Scan")
+        #expect(Set(package.manifest.map(\.name)) == ["consent.json", "head.ply", "patient.json", "rating.json", "scan.hscan"])
+        #expect(package.leftOnDevice == ["report.html", "report.pdf"])
         let patient = try #require(package.items.first { $0.manifest.name == "patient.json" })
         guard case .data(let data) = patient.source else { Issue.record("patient.json must be rewritten"); return }
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(Set(object.keys) == ["version", "patientID", "pseudonymisation", "calliper", "ageAtVisitWeeks"])
         #expect((object["patientID"] as? NSNumber)?.intValue == pseudonym)
-        #expect(object["birthDate"] == nil)
-        #expect((object["ageAtVisitDays"] as? NSNumber)?.intValue == 120)
-        #expect(object["calliper"] != nil)
-        #expect(!String(decoding: data, as: UTF8.self).contains("\"patientID\" : 12,"))
+        // Born 2026-01-01, seen 2026-05-01: 120 days, 17 whole weeks.
+        #expect((object["ageAtVisitWeeks"] as? NSNumber)?.intValue == 17)
         for item in package.items {
             let bytes = try SessionPackage.read(item, offset: 0, length: Int(item.manifest.size))
             #expect(Digest.sha256(bytes) == item.manifest.sha256)
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(!text.contains("2026-05-01") && !text.contains("10:30") && !text.contains("2026-01-01"), "\(item.manifest.name)")
+            #expect(!text.contains("Anna") && !text.contains("notes"), "\(item.manifest.name)")
         }
+        // The recording keeps its size and every frame offset; only the header changed.
+        let scan = try #require(package.items.first { $0.manifest.name == "scan.hscan" })
+        let original = try Data(contentsOf: fixture.folder.appendingPathComponent("scan.hscan"))
+        #expect(scan.manifest.size == Int64(original.count))
+        let sent = try SessionPackage.read(scan, offset: 0, length: original.count)
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("sent-\(UUID().uuidString).hscan")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try sent.write(to: copy)
+        let header = try ScanReader(url: copy).header
+        #expect(ResearchCalendar.instantText(header.createdAt) == "2026-04-27T00:00:00Z")
+        #expect(header.metadata == ["scenario": "ideal"])
+    }
+
+    @Test func aPatientsScansOfOneWeekAreNumberedInOrder() throws {
+        let fixture = try SessionFixture(patientID: 12)
+        defer { fixture.remove() }
+        for name in ["12_2026-04-27T08-00-00_Scan", "12_2026-05-03T23-59-59_Scan", "12_2026-05-04T08-00-00_Scan", "13_2026-04-28T08-00-00_Scan"] {
+            try FileManager.default.createDirectory(at: fixture.root.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        let package = try SessionPackage(folder: fixture.folder, pseudonymiser: pseudonymiser)
+        #expect(package.sessionName.hasSuffix("_2026-04-27T00-00-02_Scan"))
     }
 
     @Test func refusesWithoutConsentOrWithRefusal() throws {
@@ -86,10 +112,11 @@ enum HMACCheck {
         }
     }
 
-    @Test func refusesOddFileNames() throws {
-        let fixture = try SessionFixture(extra: ["notes copy.txt": Data("x".utf8)])
+    @Test func leavesFilesResearchDoesNotTakeOnTheDevice() throws {
+        let fixture = try SessionFixture(extra: ["notes copy.txt": Data("x".utf8), "truth.json": Data("{}".utf8)])
         defer { fixture.remove() }
-        #expect(throws: UploadError.badFileName("notes copy.txt")) { try SessionPackage(folder: fixture.folder, pseudonymiser: pseudonymiser) }
+        let package = try SessionPackage(folder: fixture.folder, pseudonymiser: pseudonymiser)
+        #expect(package.leftOnDevice == ["notes copy.txt", "report.html", "report.pdf", "truth.json"])
     }
 
     @Test func fileNameRules() {
