@@ -22,7 +22,7 @@ public enum Principal: Sendable {
 public struct ResearchServer: Sendable {
     public let store: Store
     public let blobs: BlobStore
-    public let uploads: UploadService
+    public private(set) var uploads: UploadService
     let credentials = VerifiedCredentials()
     let pages: Pages
     /// Debian's `libjs-three`, when installed.
@@ -30,7 +30,10 @@ public struct ResearchServer: Sendable {
     /// Largest JSON body (an upload's manifest).
     public static let maximumJSONBody = 256 * 1024
     public static let cookieName = "headscan_session"
-    public var logger = Logger(label: "headscan.server")
+    /// Where the service logs; never request content (names, documents), only IDs and statuses.
+    public var logger = Logger(label: "headscan.server") {
+        didSet { uploads.logger = logger }
+    }
 
     public init(store: Store, blobs: BlobStore) throws {
         self.store = store

@@ -50,7 +50,7 @@ enum DocumentCoding {
         } catch {
             throw .unreadable("not valid JSON")
         }
-        guard case .number(let v) = object[versionKey], v == v.rounded(), v >= 1 else {
+        guard case .number(let v) = object[versionKey], v == v.rounded(), v >= 1, v < 1_000_000 else {
             throw .unreadable("\"version\" is missing or not a positive whole number")
         }
         guard Int(v) <= D.currentVersion else { throw .newer(Int(v)) }
