@@ -42,6 +42,10 @@ public struct BlobStore: Sendable {
         try? FileManager.default.removeItem(at: incomingFolder(uploadID))
     }
 
+    func hasChunks(uploadID: String, fileIndex: Int, count: Int) -> Bool {
+        (0..<count).allSatisfy { FileManager.default.fileExists(atPath: chunkURL(uploadID: uploadID, fileIndex: fileIndex, chunkIndex: $0).path) }
+    }
+
     func removeChunks(uploadID: String, fileIndex: Int, count: Int) {
         for index in 0..<count {
             try? FileManager.default.removeItem(at: chunkURL(uploadID: uploadID, fileIndex: fileIndex, chunkIndex: index))

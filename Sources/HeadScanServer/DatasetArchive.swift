@@ -2,7 +2,8 @@ import Foundation
 import Upload
 import ZIPFoundation
 
-/// Zips sessions as `SESSION_NAME/FILE`, with a `sessions.json` listing them and their values.
+/// Zips sessions as `SITE/NAME-ID/FILE` (see `ArchivePath`), with a `sessions.json` listing
+/// them and their values.
 enum DatasetArchive {
     static func write(_ sessions: [SessionSummary], blobs: BlobStore, to url: URL) throws {
         let archive = try Archive(url: url, accessMode: .create)
@@ -16,7 +17,7 @@ enum DatasetArchive {
             for file in session.files {
                 guard let blob = blobs.blobURL(file.sha256) else { continue }
                 let method: CompressionMethod = file.size < 64 << 20 ? .deflate : .none
-                try archive.addEntry(with: "\(session.name)/\(file.name)", fileURL: blob, compressionMethod: method)
+                try archive.addEntry(with: "\(ArchivePath.folder(session))/\(file.name)", fileURL: blob, compressionMethod: method)
             }
         }
     }

@@ -23,10 +23,27 @@ public enum DownloadFormat: String, Sendable, CaseIterable {
     var auditAction: String { "download-\(rawValue)" }
 }
 
+/// Where a session's files go in an archive: `SITE/NAME-ID/`, so that two sites' or two
+/// devices' sessions of the same name never share a folder; the site is made safe for a path.
+enum ArchivePath {
+    static func folder(_ session: SessionSummary) -> String {
+        "\(component(session.site))/\(component(session.name))-\(component(session.id))"
+    }
+
+    /// Letters, digits, '.', '_' and '-' kept, everything else '_'; never empty or dots only.
+    static func component(_ text: String) -> String {
+        let safe = String(text.unicodeScalars.prefix(100).map { scalar -> Character in
+            let keep = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar)
+            return keep ? Character(scalar) : "_"
+        })
+        return safe.isEmpty || safe.allSatisfy({ $0 == "." }) ? "_" : safe
+    }
+}
+
 extension ResearchServer {
     /// Sessions as a zip in `format`, written to a temporary file and streamed, then deleted.
     /// Every session in it is written to the audit log.
-    func archiveResponse(_ sessions: [SessionSummary], name: String, format: DownloadFormat, principal: Principal) async throws -> Response {
+    func archiveResponse(_ sessions: [SessionSummary], name: String, format: DownloadFormat, principal: Principal, address: String) async throws -> Response {
         let url = blobs.root.appendingPathComponent("tmp/\(UUID().uuidString).zip")
         let included: [SessionSummary]
         do {
@@ -38,7 +55,7 @@ extension ResearchServer {
             throw APIError(.internalServerError, "the archive could not be written; try again or tell the administrator")
         }
         for session in included {
-            try await store.audit(actor: principal.auditName, action: format.auditAction, sessionID: session.id, fileName: nil, detail: name)
+            try await store.audit(AuditEntry(actor: principal.auditName, action: format.auditAction, sessionID: session.id, detail: name, address: address))
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
         let body = ResponseBody(contentLength: size) { writer in

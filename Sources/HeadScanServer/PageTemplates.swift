@@ -8,7 +8,7 @@ enum PageTemplates {
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
         <title>HeadScan research data</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/static/style.css"></head>
         <body><header><a class="brand" href="/sessions">HeadScan research data</a>
-        {{#email}}<form class="signout" method="post" action="/logout"><span>{{email}}</span> <button type="submit">Sign out</button></form>{{/email}}
+        {{#email}}<form class="signout" method="post" action="/logout"><input type="hidden" name="csrf" value="{{csrf}}"><span>{{email}}</span> <button type="submit">Sign out</button></form>{{/email}}
         </header><main>
         """
 
@@ -20,7 +20,9 @@ enum PageTemplates {
         {{> header}}
         <h1>Sign in</h1>
         {{#failed}}<p class="error" id="login-error">The e-mail address or the password is wrong.</p>{{/failed}}
+        {{#throttled}}<p class="error" id="login-error">Too many wrong passwords: wait a quarter of an hour, then try again.</p>{{/throttled}}
         <form method="post" action="/login" class="login">
+          <input type="hidden" name="csrf" value="{{csrf}}">
           <label>E-mail <input type="email" name="email" id="email" required autofocus></label>
           <label>Password <input type="password" name="password" id="password" required></label>
           <button type="submit" id="sign-in">Sign in</button>

@@ -16,42 +16,69 @@ struct Pages: Sendable {
         self.library = library
     }
 
-    func render(_ name: String, _ values: [String: Any]) -> Response {
+    /// A page with the request's form token in its forms (set as a cookie when new).
+    func render(_ name: String, _ values: [String: Any], request: Request, secure: Bool) -> Response {
+        let (token, isNew) = FormToken.of(request)
+        var values = values
+        values["csrf"] = token
         let html = library.render(values, withTemplate: name) ?? "template \(name) is missing"
-        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: html)))
+        var response = Response(
+            status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: html)))
+        if isNew { response.headers[.setCookie] = FormToken.cookie(token, secure: secure) }
+        return response
     }
 }
 
 extension ResearchServer {
-    func addPageRoutes(_ router: Router<BasicRequestContext>) {
+    func addPageRoutes(_ router: Router<ServiceRequestContext>) {
         let server = self
         router.get("/") { _, _ in Response(status: .seeOther, headers: [.location: "/sessions"]) }
         router.get("/login") { request, _ in
-            server.pages.render("login", ["failed": request.uri.queryParameters.get("failed") != nil])
+            let query = request.uri.queryParameters
+            return server.pages.render(
+                "login", ["failed": query.get("failed") != nil, "throttled": query.get("throttled") != nil], request: request, secure: server.behindTLS)
         }
-        router.post("/login") { request, _ -> Response in
+        router.post("/login") { request, context -> Response in
             let data = try await Self.body(request, limit: 8 * 1024)
             let form = Self.form(String(decoding: data, as: UTF8.self))
-            guard let email = form["email"], let password = form["password"],
-                let researcher = try await server.verify(email: email, password: password)
-            else {
-                return Response(status: .seeOther, headers: [.location: "/login?failed=1"])
+            try FormToken.check(request, form: form)
+            let address = server.address(request, context)
+            var researcher: Researcher?
+            do {
+                if let email = form["email"], let password = form["password"] {
+                    researcher = try await server.verify(email: email, password: password, address: address)
+                }
+            } catch let error as APIError where error.status == .tooManyRequests {
+                return Response(status: .seeOther, headers: [.location: "/login?throttled=1"])
             }
+            guard let researcher else { return Response(status: .seeOther, headers: [.location: "/login?failed=1"]) }
+            try await server.store.audit(AuditEntry(actor: Principal.researcher(researcher).auditName, action: "sign-in", address: address))
             let token = try await server.store.createWebSession(researcherID: researcher.id)
             var headers: HTTPFields = [.location: "/sessions"]
-            headers[.setCookie] = "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=28800"
+            headers[.setCookie] = "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=28800\(server.behindTLS ? "; Secure" : "")"
             return Response(status: .seeOther, headers: headers)
         }
-        router.post("/logout") { request, _ -> Response in
-            if let token = Self.cookie(Self.cookieName, in: request) { try await server.store.deleteWebSession(token) }
+        router.post("/logout") { request, context -> Response in
+            let data = try await Self.body(request, limit: 8 * 1024)
+            try FormToken.check(request, form: Self.form(String(decoding: data, as: UTF8.self)))
+            if let token = Self.cookie(Self.cookieName, in: request) {
+                if let researcher = try await server.store.researcher(webToken: token) {
+                    try await server.store.audit(AuditEntry(
+                        actor: Principal.researcher(researcher).auditName, action: "sign-out", address: server.address(request, context)))
+                }
+                try await server.store.deleteWebSession(token)
+            }
             var headers: HTTPFields = [.location: "/login"]
-            headers[.setCookie] = "\(Self.cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
+            headers[.setCookie] = "\(Self.cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0\(server.behindTLS ? "; Secure" : "")"
             return Response(status: .seeOther, headers: headers)
         }
-        router.get("/sessions") { request, _ -> Response in
-            guard let researcher = try await server.pageResearcher(request) else { return Self.toLogin }
+        router.get("/sessions") { request, context -> Response in
+            guard let researcher = try await server.pageResearcher(request, context) else { return Self.toLogin }
             let filter = try Self.filter(request)
             let sessions = try await server.store.sessions(filter)
+            try await server.store.audit(AuditEntry(
+                actor: Principal.researcher(researcher).auditName, action: "list", detail: "\(sessions.count) sessions; \(request.uri.query ?? "")",
+                address: server.address(request, context)))
             let query = request.uri.query ?? ""
             return server.pages.render("list", [
                 "email": researcher.email, "canDownload": researcher.role == .downloader,
@@ -62,11 +89,13 @@ extension ResearchServer {
                 "cvaiMin": filter.cvaiMin.map { String($0) } ?? "", "cvaiMax": filter.cvaiMax.map { String($0) } ?? "",
                 "ratingMin": filter.ratingMin.map { String($0) } ?? "", "ratingMax": filter.ratingMax.map { String($0) } ?? "",
                 "measuredYes": filter.measured == true, "measuredNo": filter.measured == false, "measuredAny": filter.measured == nil,
-            ])
+            ], request: request, secure: server.behindTLS)
         }
         router.get("/sessions/:id") { request, context -> Response in
-            guard let researcher = try await server.pageResearcher(request) else { return Self.toLogin }
+            guard let researcher = try await server.pageResearcher(request, context) else { return Self.toLogin }
             let session = try await server.visibleSession(context.parameters.get("id") ?? "", for: .researcher(researcher))
+            try await server.store.audit(AuditEntry(
+                actor: Principal.researcher(researcher).auditName, action: "view", sessionID: session.id, address: server.address(request, context)))
             let names = Set(session.files.map(\.name))
             let direction = server.meshViewDirection(session)
             return server.pages.render("session", Self.row(session).merging([
@@ -75,9 +104,10 @@ extension ResearchServer {
                 "email": researcher.email, "canDownload": researcher.role == .downloader,
                 "files": session.files.map { ["name": $0.name, "size": Self.size($0.size), "sha256": $0.sha256] },
                 "hasReport": names.contains("report.pdf"), "hasHTMLReport": names.contains("report.html"),
-                "hasMesh": names.contains("head.ply"), "hasThree": server.threeAvailable,
+                // The 3D view loads the whole mesh: only for accounts that may download.
+                "hasMesh": names.contains(ScanSession.meshFileName) && researcher.role == .downloader, "hasThree": server.threeAvailable,
                 "hasScan": names.contains(ScanSession.scanFileName),
-            ]) { _, new in new })
+            ]) { _, new in new }, request: request, secure: server.behindTLS)
         }
         router.get("/static/style.css") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: PageTemplates.css)))
@@ -111,9 +141,14 @@ extension ResearchServer {
     static var toLogin: Response { Response(status: .seeOther, headers: [.location: "/login"]) }
 
     /// The signed-in researcher of a page request (cookie or HTTP Basic), nil to send to sign-in.
-    func pageResearcher(_ request: Request) async throws -> Researcher? {
-        guard case .researcher(let researcher)? = try? await authenticate(request) else { return nil }
-        return researcher
+    func pageResearcher(_ request: Request, _ context: ServiceRequestContext) async throws -> Researcher? {
+        guard request.headers[.authorization] != nil || Self.cookie(Self.cookieName, in: request) != nil else { return nil }
+        do {
+            guard case .researcher(let researcher) = try await authenticate(request, context) else { return nil }
+            return researcher
+        } catch let error as APIError where error.status == .unauthorized {
+            return nil
+        }
     }
 
     static func row(_ session: SessionSummary) -> [String: Any] {

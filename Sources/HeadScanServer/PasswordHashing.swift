@@ -3,7 +3,7 @@ import Foundation
 import HummingbirdBcrypt
 
 /// bcrypt for researchers' passwords, and a short-lived memory of checks that succeeded, so that
-/// HTTP Basic requests do not each pay for a bcrypt round.
+/// HTTP Basic requests do not each pay for a bcrypt round (see `PasswordChecks`).
 enum PasswordHashing {
     static func hash(_ password: String, cost: UInt8) -> String {
         Bcrypt.hash(password, cost: cost)
@@ -20,18 +20,21 @@ final class VerifiedCredentials: Sendable {
     private let entries = Locked<[String: Date]>([:])
     private let lifetime: TimeInterval = 60
 
-    func verify(_ password: String, hash: String) async -> Bool {
-        let key = SHA256.hash(data: Data((hash + "\u{0}" + password).utf8)).map { String(format: "%02x", $0) }.joined()
+    private static func key(_ password: String, _ hash: String) -> String {
+        SHA256.hash(data: Data((hash + "\u{0}" + password).utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    func contains(_ password: String, hash: String) -> Bool {
         let now = Date()
-        if entries.withLock({ $0[key].map { $0 > now } ?? false }) { return true }
-        let ok = await Task.detached { PasswordHashing.verify(password, hash: hash) }.value
-        if ok {
-            entries.withLock { entries in
-                if entries.count > 10_000 { entries = entries.filter { $0.value > now } }
-                entries[key] = now.addingTimeInterval(lifetime)
-            }
+        return entries.withLock { $0[Self.key(password, hash)].map { $0 > now } ?? false }
+    }
+
+    func remember(_ password: String, hash: String) {
+        let now = Date()
+        entries.withLock { entries in
+            if entries.count > 10_000 { entries = entries.filter { $0.value > now } }
+            entries[Self.key(password, hash)] = now.addingTimeInterval(lifetime)
         }
-        return ok
     }
 }
 

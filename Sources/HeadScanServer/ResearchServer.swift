@@ -23,7 +23,20 @@ public struct ResearchServer: Sendable {
     public let store: Store
     public let blobs: BlobStore
     public private(set) var uploads: UploadService
-    let credentials = VerifiedCredentials()
+    /// Limits on wrong passwords and on bcrypt work; replace before serving.
+    public var signInPolicy = SignInPolicy() {
+        didSet { passwordChecks = PasswordChecks(policy: signInPolicy) }
+    }
+    private(set) var passwordChecks = PasswordChecks(policy: SignInPolicy())
+    /// Addresses of reverse proxies whose `X-Forwarded-For` names the client.
+    public var trustedProxies: Set<String> = []
+    /// Whether the service is reached through HTTPS (a TLS proxy): cookies are `Secure` and
+    /// answers carry `Strict-Transport-Security`.
+    public var behindTLS = false
+    /// Limits on uploads per device and on the disk.
+    public var limits = StorageLimits() {
+        didSet { uploads.limits = limits }
+    }
     let pages: Pages
     /// Debian's `libjs-three`, when installed.
     public var threeDirectory = "/usr/share/javascript/three"
@@ -69,13 +82,23 @@ public struct ResearchServer: Sendable {
     // MARK: authentication
 
     /// The device or researcher behind a request's credentials; 401 when there are none or they
-    /// are wrong.
-    func authenticate(_ request: Request) async throws -> Principal {
+    /// are wrong (written to the audit log with the address).
+    func authenticate(_ request: Request, _ context: ServiceRequestContext) async throws -> Principal {
+        let address = address(request, context)
+        do {
+            return try await principal(request, address: address)
+        } catch let error as APIError {
+            try await store.audit(AuditEntry(actor: "anonymous", action: "refused", detail: "\(error.status.code) \(request.uri.path)", address: address))
+            throw error
+        }
+    }
+
+    private func principal(_ request: Request, address: String) async throws -> Principal {
         if let header = request.headers[.authorization] {
             if header.hasPrefix("Bearer ") {
                 let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
                 guard (10...200).contains(token.utf8.count), let device = try await store.device(token: token) else {
-                    throw APIError.unauthorized("the device token is not valid; ask the service's administrator for a new one", challenge: false)
+                    throw APIError.unauthorized("the device token is not valid (revoked, expired or mistyped); ask the service's administrator for a new one", challenge: false)
                 }
                 return .device(device)
             }
@@ -84,7 +107,7 @@ public struct ResearchServer: Sendable {
                     let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
                 else { throw APIError.unauthorized() }
                 let email = String(text[..<colon]), password = String(text[text.index(after: colon)...])
-                guard let researcher = try await verify(email: email, password: password) else {
+                guard let researcher = try await verify(email: email, password: password, address: address) else {
                     throw APIError.unauthorized("the e-mail address or the password is wrong")
                 }
                 return .researcher(researcher)
@@ -99,13 +122,6 @@ public struct ResearchServer: Sendable {
         throw APIError.unauthorized()
     }
 
-    func verify(email: String, password: String) async throws -> Researcher? {
-        guard (3...200).contains(email.utf8.count), (1...200).contains(password.utf8.count),
-            let researcher = try await store.researcher(email: email)
-        else { return nil }
-        return await credentials.verify(password, hash: researcher.passwordHash) ? researcher : nil
-    }
-
     static func cookie(_ name: String, in request: Request) -> String? {
         for header in request.headers[values: .cookie] {
             for part in header.split(separator: ";") {
@@ -114,13 +130,6 @@ public struct ResearchServer: Sendable {
             }
         }
         return nil
-    }
-
-    func device(_ request: Request) async throws -> Device {
-        guard case .device(let device) = try await authenticate(request) else {
-            throw APIError(.forbidden, "only devices upload sessions; use a device token (`headscan-server device add NAME`)")
-        }
-        return device
     }
 
     /// A session the principal may see; 404 for others, so IDs of others' sessions reveal nothing.

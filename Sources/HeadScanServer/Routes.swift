@@ -1,12 +1,13 @@
 import Foundation
 import Hummingbird
+import ScanLibrary
 import Upload
 
 extension ResearchServer {
     /// All routes: the JSON API, the researchers' pages and their static files.
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
-        router.middlewares.add(SecurityHeadersMiddleware())
+    public func router() -> Router<ServiceRequestContext> {
+        let router = Router(context: ServiceRequestContext.self)
+        router.middlewares.add(SecurityHeadersMiddleware(strictTransport: behindTLS))
         addAPIRoutes(router)
         addPageRoutes(router)
         return router
@@ -17,94 +18,144 @@ extension ResearchServer {
         Application(router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "headscan-server"), logger: logger)
     }
 
-    func addAPIRoutes(_ router: Router<BasicRequestContext>) {
+    func addAPIRoutes(_ router: Router<ServiceRequestContext>) {
         let server = self
         router.get("/healthz") { _, _ in "ok" }
         router.get("/openapi.yaml") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
         }
 
-        router.post("/api/uploads") { request, _ -> Response in
-            let device = try await server.device(request)
-            let data = try await Self.body(request, limit: Self.maximumJSONBody)
-            let create: CreateUploadRequest
-            do { create = try JSONDecoder().decode(CreateUploadRequest.self, from: data) } catch {
-                throw APIError(.badRequest, "the body must be JSON with sessionName, chunkSize and files (name, size, sha256)")
+        router.post("/api/uploads") { request, context -> Response in
+            try await server.asDevice(request, context, action: "upload-start") { device in
+                let data = try await Self.body(request, limit: Self.maximumJSONBody)
+                let create: CreateUploadRequest
+                do { create = try JSONDecoder().decode(CreateUploadRequest.self, from: data) } catch {
+                    throw APIError(.badRequest, "the body must be JSON with sessionName, chunkSize and files (name, size, sha256)")
+                }
+                return try Self.json(try await server.uploads.create(create, device: device))
             }
-            return try Self.json(try await server.uploads.create(create, device: device))
         }
         router.get("/api/uploads/:id") { request, context -> Response in
-            let device = try await server.device(request)
-            let upload = try await server.uploads.ownUpload(context.parameters.get("id") ?? "", device: device)
-            return try Self.json(try await server.uploads.status(upload))
+            try await server.asDevice(request, context, action: "upload-status") { device in
+                let upload = try await server.uploads.ownUpload(context.parameters.get("id") ?? "", device: device)
+                return try Self.json(try await server.uploads.status(upload))
+            }
         }
         router.put("/api/uploads/:id/files/:name/chunks/:index") { request, context -> Response in
-            let device = try await server.device(request)
-            let status = try await server.uploads.putChunk(
-                uploadID: context.parameters.get("id") ?? "", fileName: context.parameters.get("name") ?? "",
-                index: context.parameters.get("index") ?? "", checksum: request.headers[.chunkChecksum], device: device,
-                body: { try await Self.body(request, limit: UploadProtocol.maximumChunkSize) })
-            return try Self.json(status)
+            try await server.asDevice(request, context, action: "upload-chunk") { device in
+                let status = try await server.uploads.putChunk(
+                    uploadID: context.parameters.get("id") ?? "", fileName: context.parameters.get("name") ?? "",
+                    index: context.parameters.get("index") ?? "", checksum: request.headers[.chunkChecksum], device: device,
+                    body: { try await Self.body(request, limit: UploadProtocol.maximumChunkSize) })
+                return try Self.json(status)
+            }
         }
         router.post("/api/uploads/:id/complete") { request, context -> Response in
-            let device = try await server.device(request)
-            _ = try await Self.body(request, limit: 1024)
-            return try Self.json(try await server.uploads.complete(uploadID: context.parameters.get("id") ?? "", device: device))
+            try await server.asDevice(request, context, action: "upload-complete") { device in
+                _ = try await Self.body(request, limit: 1024)
+                let status = try await server.uploads.complete(uploadID: context.parameters.get("id") ?? "", device: device)
+                try await server.store.audit(AuditEntry(
+                    actor: Principal.device(device).auditName, action: "upload-complete", sessionID: status.sessionID,
+                    address: server.address(request, context)))
+                return try Self.json(status)
+            }
         }
 
-        router.get("/api/sessions") { request, _ -> Response in
-            let principal = try await server.authenticate(request)
-            var filter = try Self.filter(request)
-            if case .device(let device) = principal { filter.deviceID = device.id }
-            return try Self.json(SessionList(sessions: try await server.store.sessions(filter)))
+        router.get("/api/sessions") { request, context -> Response in
+            try await server.audited(request, context, action: "list") { principal, address in
+                var filter = try Self.filter(request)
+                if case .device(let device) = principal { filter.deviceID = device.id }
+                let sessions = try await server.store.sessions(filter)
+                try await server.store.audit(AuditEntry(
+                    actor: principal.auditName, action: "list", detail: "\(sessions.count) sessions; \(request.uri.query ?? "")", address: address))
+                return try Self.json(SessionList(sessions: sessions))
+            }
         }
         router.get("/api/sessions/:id") { request, context -> Response in
-            let principal = try await server.authenticate(request)
-            return try Self.json(try await server.visibleSession(context.parameters.get("id") ?? "", for: principal))
+            try await server.audited(request, context, action: "view") { principal, address in
+                let session = try await server.visibleSession(context.parameters.get("id") ?? "", for: principal)
+                try await server.store.audit(AuditEntry(actor: principal.auditName, action: "view", sessionID: session.id, address: address))
+                return try Self.json(session)
+            }
         }
         router.get("/api/sessions/:id/files/:name") { request, context -> Response in
-            let principal = try await server.authenticate(request)
-            let session = try await server.visibleSession(context.parameters.get("id") ?? "", for: principal)
-            try server.requireDownload(principal)
-            let name = context.parameters.get("name") ?? ""
-            guard UploadProtocol.isValidFileName(name), let file = session.files.first(where: { $0.name == name }) else {
-                throw APIError(.notFound, "the session has no file named \"\(name.prefix(100))\"")
+            try await server.audited(request, context, action: "download") { principal, address in
+                let session = try await server.visibleSession(context.parameters.get("id") ?? "", for: principal)
+                try server.requireDownload(principal)
+                let name = context.parameters.get("name") ?? ""
+                guard UploadProtocol.isValidFileName(name), let file = session.files.first(where: { $0.name == name }) else {
+                    throw APIError(.notFound, "the session has no file named \"\(name.prefix(100))\"")
+                }
+                try await server.store.audit(AuditEntry(actor: principal.auditName, action: "download", sessionID: session.id, fileName: name, address: address))
+                let inline = request.uri.queryParameters.get("inline") == "1"
+                return try await server.fileResponse(file, context: context, inline: inline)
             }
-            try await server.store.audit(actor: principal.auditName, action: "download", sessionID: session.id, fileName: name)
-            let inline = request.uri.queryParameters.get("inline") == "1"
-            return try await server.fileResponse(file, context: context, inline: inline)
         }
         router.get("/api/sessions/:id/mesh") { request, context -> Response in
-            let principal = try await server.authenticate(request)
-            let session = try await server.visibleSession(context.parameters.get("id") ?? "", for: principal)
-            guard let mesh = session.files.first(where: { $0.name == "head.ply" }) else {
-                throw APIError(.notFound, "the session has no head mesh yet")
+            try await server.audited(request, context, action: "view-mesh") { principal, address in
+                let session = try await server.visibleSession(context.parameters.get("id") ?? "", for: principal)
+                // The mesh is the head's full surface: as much a download as any file.
+                try server.requireDownload(principal)
+                guard let mesh = session.files.first(where: { $0.name == ScanSession.meshFileName }) else {
+                    throw APIError(.notFound, "the session has no head mesh yet")
+                }
+                try await server.store.audit(AuditEntry(actor: principal.auditName, action: "view-mesh", sessionID: session.id, fileName: mesh.name, address: address))
+                return try await server.fileResponse(mesh, context: context, inline: true)
             }
-            try await server.store.audit(actor: principal.auditName, action: "view-mesh", sessionID: session.id, fileName: mesh.name)
-            return try await server.fileResponse(mesh, context: context, inline: true)
         }
         router.get("/api/sessions/:id/download") { request, context -> Response in
-            let principal = try await server.authenticate(request)
-            let session = try await server.visibleSession(context.parameters.get("id") ?? "", for: principal)
-            try server.requireDownload(principal)
-            let format = try DownloadFormat.of(request)
-            return try await server.archiveResponse([session], name: session.name, format: format, principal: principal)
+            try await server.audited(request, context, action: "download") { principal, address in
+                let session = try await server.visibleSession(context.parameters.get("id") ?? "", for: principal)
+                try server.requireDownload(principal)
+                let format = try DownloadFormat.of(request)
+                return try await server.archiveResponse([session], name: session.name, format: format, principal: principal, address: address)
+            }
         }
-        router.get("/api/download") { request, _ -> Response in
-            let principal = try await server.authenticate(request)
-            try server.requireDownload(principal)
-            let format = try DownloadFormat.of(request)
-            var filter = try Self.filter(request)
-            if case .device(let device) = principal { filter.deviceID = device.id }
-            let sessions = try await server.store.sessions(filter)
-            guard !sessions.isEmpty else { throw APIError(.notFound, "no session matches the filters") }
-            return try await server.archiveResponse(sessions, name: "headscan-dataset", format: format, principal: principal)
+        router.get("/api/download") { request, context -> Response in
+            try await server.audited(request, context, action: "download") { principal, address in
+                try server.requireDownload(principal)
+                let format = try DownloadFormat.of(request)
+                var filter = try Self.filter(request)
+                if case .device(let device) = principal { filter.deviceID = device.id }
+                let sessions = try await server.store.sessions(filter)
+                guard !sessions.isEmpty else { throw APIError(.notFound, "no session matches the filters") }
+                return try await server.archiveResponse(sessions, name: "headscan-dataset", format: format, principal: principal, address: address)
+            }
+        }
+    }
+
+    /// Runs `body` for an authenticated principal; a refusal on the way is written to the audit
+    /// log with who, what and from where (never the request's content).
+    func audited(
+        _ request: Request, _ context: ServiceRequestContext, action: String, _ body: (Principal, String) async throws -> Response
+    ) async throws -> Response {
+        let principal = try await authenticate(request, context)
+        let address = address(request, context)
+        do {
+            return try await body(principal, address)
+        } catch let error as APIError {
+            try await store.audit(AuditEntry(
+                actor: principal.auditName, action: "refused", detail: "\(action) \(error.status.code) \(request.uri.path.prefix(200))", address: address))
+            throw error
+        }
+    }
+
+    /// `audited` for the upload routes, which only devices use.
+    func asDevice(_ request: Request, _ context: ServiceRequestContext, action: String, _ body: (Device) async throws -> Response) async throws -> Response {
+        try await audited(request, context, action: action) { principal, _ in
+            guard case .device(let device) = principal else {
+                throw APIError(.forbidden, "only devices upload sessions; use a device token (`headscan-server device add NAME`)")
+            }
+            return try await body(device)
         }
     }
 }
 
 /// Headers every answer carries: no sniffing, no framing, scripts only from this server.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Behind TLS: browsers are told to use HTTPS only, for a year.
+    var strictTransport = false
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
         do {
@@ -119,6 +170,7 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; style-src 'self'; frame-ancestors 'none'; form-action 'self'"
         }
         response.headers[.referrerPolicyHeader] = "no-referrer"
+        if strictTransport { response.headers[.strictTransportSecurity] = "max-age=31536000; includeSubDomains" }
         return response
     }
 }

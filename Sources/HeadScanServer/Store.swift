@@ -9,6 +9,23 @@ public struct Device: Sendable, Hashable {
     public var site: String
 }
 
+/// A device as `device list` shows it.
+public struct DeviceListing: Sendable, Hashable {
+    public var name: String
+    public var site: String
+    public var createdAt: Date
+    public var revokedAt: Date?
+    public var expiresAt: Date?
+    public var sessions: Int
+
+    /// `active`, `revoked` or `expired`.
+    public var state: String {
+        if revokedAt != nil { return "revoked" }
+        if let expiresAt, expiresAt <= Date() { return "expired" }
+        return "active"
+    }
+}
+
 /// What a researcher may do.
 public enum Role: String, Sendable, CaseIterable {
     /// Lists sessions and sees their values.
@@ -23,6 +40,14 @@ public struct Researcher: Sendable, Hashable {
     public var email: String
     public var passwordHash: String
     public var role: Role
+}
+
+extension SQLRow {
+    /// The announced bytes of an upload row's manifest.
+    var manifestBytes: Int64? {
+        guard let text = self["manifest"].text, let files = try? JSONDecoder().decode([ManifestFile].self, from: Data(text.utf8)) else { return nil }
+        return files.reduce(0) { $0 + max(0, $1.size) }
+    }
 }
 
 /// An upload in progress or finished.
@@ -94,8 +119,9 @@ public struct Store: Sendable {
 
     // MARK: devices and researchers
 
-    /// Adds a device and returns its token, which is shown only this once.
-    public func addDevice(name: String, site: String) async throws -> (Device, token: String) {
+    /// Adds a device and returns its token, which is shown only this once; `expiresAt` ends
+    /// the token on its own.
+    public func addDevice(name: String, site: String, expiresAt: Date? = nil) async throws -> (Device, token: String) {
         guard (1...100).contains(name.count), (1...100).contains(site.count) else {
             throw DatabaseError("a device name and a site name have 1 to 100 characters")
         }
@@ -104,14 +130,57 @@ public struct Store: Sendable {
         }
         let token = Self.newToken(prefix: "hsd_")
         let rows = try await database.query(
-            "INSERT INTO devices (name, site, token_hash, created_at) VALUES (?, ?, ?, ?) RETURNING id",
-            [.text(name), .text(site), .text(Self.tokenHash(token)), .double(Self.now())])
-        return (Device(id: rows[0]["id"].int ?? 0, name: name, site: site), token)
+            "INSERT INTO devices (name, site, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+            [.text(name), .text(site), .text(Self.tokenHash(token)), .double(Self.now()), SQLValue(expiresAt?.timeIntervalSince1970)])
+        return (Device(id: rows.first?["id"].int ?? 0, name: name, site: site), token)
     }
 
+    /// The device a token belongs to, unless it was revoked or has expired.
     public func device(token: String) async throws -> Device? {
-        let rows = try await database.query("SELECT id, name, site FROM devices WHERE token_hash = ?", [.text(Self.tokenHash(token))])
+        let rows = try await database.query(
+            "SELECT id, name, site FROM devices WHERE token_hash = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
+            [.text(Self.tokenHash(token)), .double(Self.now())])
         return rows.first.map { Device(id: $0["id"].int ?? 0, name: $0["name"].text ?? "", site: $0["site"].text ?? "") }
+    }
+
+    /// Every device with its state, by name.
+    public func devices() async throws -> [DeviceListing] {
+        try await database.query(
+            """
+            SELECT d.name, d.site, d.created_at, d.revoked_at, d.expires_at, (SELECT COUNT(*) FROM sessions s WHERE s.device_id = d.id) AS n
+            FROM devices d ORDER BY d.name
+            """, []).map {
+            DeviceListing(
+                name: $0["name"].text ?? "", site: $0["site"].text ?? "", createdAt: Date(timeIntervalSince1970: $0["created_at"].double ?? 0),
+                revokedAt: $0["revoked_at"].double.map(Date.init(timeIntervalSince1970:)),
+                expiresAt: $0["expires_at"].double.map(Date.init(timeIntervalSince1970:)), sessions: Int($0["n"].int ?? 0))
+        }
+    }
+
+    /// Ends a device's token at once (a lost or stolen phone); its open uploads are dropped, its
+    /// finished sessions stay.
+    public func revokeDevice(name: String) async throws {
+        guard let id = try await database.query("SELECT id FROM devices WHERE name = ? AND revoked_at IS NULL", [.text(name)]).first?["id"].int else {
+            throw DatabaseError("no active device is named \(name); `headscan-server device list` shows them")
+        }
+        _ = try await database.transaction([
+            SQLStatement("UPDATE devices SET revoked_at = ? WHERE id = ?", [.double(Self.now()), .int(id)]),
+            SQLStatement("DELETE FROM chunks WHERE upload_id IN (SELECT id FROM uploads WHERE device_id = ? AND state = 'open')", [.int(id)]),
+            SQLStatement("DELETE FROM uploads WHERE device_id = ? AND state = 'open'", [.int(id)]),
+        ])
+    }
+
+    /// Gives an active device a new token; the old one fails at once. `expiresAt` replaces the
+    /// expiry (nil: none).
+    public func rotateDevice(name: String, expiresAt: Date? = nil) async throws -> String {
+        let token = Self.newToken(prefix: "hsd_")
+        let rows = try await database.query(
+            "UPDATE devices SET token_hash = ?, expires_at = ? WHERE name = ? AND revoked_at IS NULL RETURNING id",
+            [.text(Self.tokenHash(token)), SQLValue(expiresAt?.timeIntervalSince1970), .text(name)])
+        guard !rows.isEmpty else {
+            throw DatabaseError("no active device is named \(name); a revoked device gets a new name with `device add`")
+        }
+        return token
     }
 
     /// Adds a researcher; the password is hashed with bcrypt.
@@ -120,9 +189,7 @@ public struct Store: Sendable {
         guard email.contains("@"), (3...200).contains(email.count) else {
             throw DatabaseError("\(email) is not an e-mail address")
         }
-        guard password.count >= 10, password.utf8.count <= 72 else {
-            throw DatabaseError("a password needs at least 10 characters (and at most 72 bytes)")
-        }
+        try Self.checkPassword(password)
         if try await researcher(email: email) != nil {
             throw DatabaseError("a researcher with the address \(email) exists already")
         }
@@ -130,12 +197,47 @@ public struct Store: Sendable {
         let rows = try await database.query(
             "INSERT INTO researchers (email, password_hash, role, created_at) VALUES (?, ?, ?, ?) RETURNING id",
             [.text(email), .text(hash), .text(role.rawValue), .double(Self.now())])
-        return Researcher(id: rows[0]["id"].int ?? 0, email: email, passwordHash: hash, role: role)
+        return Researcher(id: rows.first?["id"].int ?? 0, email: email, passwordHash: hash, role: role)
     }
 
     public func researcher(email: String) async throws -> Researcher? {
         let rows = try await database.query("SELECT * FROM researchers WHERE email = ?", [.text(email.lowercased())])
         return rows.first.map(Self.researcher)
+    }
+
+    /// Every researcher account, by address.
+    public func researchers() async throws -> [Researcher] {
+        try await database.query("SELECT * FROM researchers ORDER BY email", []).map(Self.researcher)
+    }
+
+    /// Deletes an account and signs it out everywhere.
+    public func removeResearcher(email: String) async throws {
+        guard let researcher = try await researcher(email: email) else {
+            throw DatabaseError("no researcher has the address \(email); `headscan-server researcher list` shows them")
+        }
+        _ = try await database.transaction([
+            SQLStatement("DELETE FROM web_sessions WHERE researcher_id = ?", [.int(researcher.id)]),
+            SQLStatement("DELETE FROM sign_in_failures WHERE subject = ?", [.text("account:" + researcher.email)]),
+            SQLStatement("DELETE FROM researchers WHERE id = ?", [.int(researcher.id)]),
+        ])
+    }
+
+    /// Sets a new password and signs the account out everywhere.
+    public func setPassword(email: String, password: String, cost: UInt8 = 12) async throws {
+        try Self.checkPassword(password)
+        guard let researcher = try await researcher(email: email) else {
+            throw DatabaseError("no researcher has the address \(email); `headscan-server researcher list` shows them")
+        }
+        _ = try await database.transaction([
+            SQLStatement("UPDATE researchers SET password_hash = ? WHERE id = ?", [.text(PasswordHashing.hash(password, cost: cost)), .int(researcher.id)]),
+            SQLStatement("DELETE FROM web_sessions WHERE researcher_id = ?", [.int(researcher.id)]),
+        ])
+    }
+
+    static func checkPassword(_ password: String) throws {
+        guard password.count >= 10, password.utf8.count <= 72 else {
+            throw DatabaseError("a password needs at least 10 characters (and at most 72 bytes)")
+        }
     }
 
     static func researcher(_ row: SQLRow) -> Researcher {
@@ -193,11 +295,11 @@ public struct Store: Sendable {
         let manifest = String(decoding: try JSONEncoder().encode(request.files), as: UTF8.self)
         _ = try await database.query(
             """
-            INSERT INTO uploads (id, device_id, session_name, manifest, chunk_size, state, session_id, created_at)
-            VALUES (?, ?, ?, ?, ?, 'open', NULL, ?) ON CONFLICT (device_id, session_name) DO NOTHING
+            INSERT INTO uploads (id, device_id, session_name, manifest, chunk_size, state, session_id, created_at, touched_at)
+            VALUES (?, ?, ?, ?, ?, 'open', NULL, ?, ?) ON CONFLICT (device_id, session_name) DO NOTHING
             """,
             [.text(UUID().uuidString.lowercased()), .int(deviceID), .text(request.sessionName), .text(manifest), .int(Int64(request.chunkSize)),
-             .double(Self.now())])
+             .double(Self.now()), .double(Self.now())])
         return try await upload(deviceID: deviceID, sessionName: request.sessionName)
     }
 
@@ -223,9 +325,33 @@ public struct Store: Sendable {
     }
 
     public func recordChunk(uploadID: String, file: String, index: Int, sha256: String, size: Int) async throws {
-        _ = try await database.query(
-            "INSERT INTO chunks (upload_id, file_name, chunk_index, sha256, size) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            [.text(uploadID), .text(file), .int(Int64(index)), .text(sha256), .int(Int64(size))])
+        _ = try await database.transaction([
+            SQLStatement(
+                "INSERT INTO chunks (upload_id, file_name, chunk_index, sha256, size) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                [.text(uploadID), .text(file), .int(Int64(index)), .text(sha256), .int(Int64(size))]),
+            SQLStatement("UPDATE uploads SET touched_at = ? WHERE id = ?", [.double(Self.now()), .text(uploadID)]),
+        ])
+    }
+
+    /// A device's unfinished uploads other than `except`: how many, and their announced bytes.
+    public func openUploads(deviceID: Int64, except sessionName: String) async throws -> (count: Int, bytes: Int64) {
+        let rows = try await database.query(
+            "SELECT manifest FROM uploads WHERE device_id = ? AND state = 'open' AND session_name <> ?", [.int(deviceID), .text(sessionName)])
+        let bytes = rows.compactMap(\.manifestBytes).reduce(0, +)
+        return (rows.count, bytes)
+    }
+
+    /// Deletes unfinished uploads untouched since `before`; returns their IDs.
+    public func abandonedUploads(before: Double) async throws -> [String] {
+        let ids = try await database.query(
+            "SELECT id FROM uploads WHERE state = 'open' AND COALESCE(touched_at, created_at) < ?", [.double(before)]).compactMap { $0["id"].text }
+        for id in ids { try await deleteUpload(id: id) }
+        return ids
+    }
+
+    /// IDs of every unfinished upload.
+    public func openUploadIDs() async throws -> Set<String> {
+        Set(try await database.query("SELECT id FROM uploads WHERE state = 'open'", []).compactMap { $0["id"].text })
     }
 
     /// Removes an open upload and its chunks (a refused upload leaves no row behind).
@@ -364,26 +490,11 @@ public struct Store: Sendable {
         _ = try await database.transaction(statements)
     }
 
-    // MARK: audit
-
-    public func audit(actor: String, action: String, sessionID: String?, fileName: String?, detail: String? = nil) async throws {
-        _ = try await database.query(
-            "INSERT INTO audit_log (at, actor, action, session_id, file_name, detail) VALUES (?, ?, ?, ?, ?, ?)",
-            [.double(Self.now()), .text(actor), .text(action), SQLValue(sessionID), SQLValue(fileName), SQLValue(detail)])
-    }
-
-    /// The audit log, newest first.
-    public func auditLog(limit: Int = 100) async throws -> [(actor: String, action: String, sessionID: String?, fileName: String?)] {
-        try await database.query("SELECT * FROM audit_log ORDER BY id DESC LIMIT ?", [.int(Int64(limit))]).map {
-            ($0["actor"].text ?? "", $0["action"].text ?? "", $0["session_id"].text, $0["file_name"].text)
-        }
-    }
-
     /// Rows per table: tests compare it before and after requests that must change nothing.
     public func tableCounts() async throws -> [String: Int64] {
         var counts: [String: Int64] = [:]
-        for table in ["devices", "researchers", "uploads", "chunks", "sessions", "session_files", "jobs", "audit_log", "web_sessions"] {
-            counts[table] = try await database.query("SELECT COUNT(*) AS n FROM \(table)", [])[0]["n"].int ?? -1
+        for table in ["devices", "researchers", "uploads", "chunks", "sessions", "session_files", "jobs", "audit_log", "web_sessions", "sign_in_failures"] {
+            counts[table] = try await database.query("SELECT COUNT(*) AS n FROM \(table)", []).first?["n"].int ?? -1
         }
         return counts
     }

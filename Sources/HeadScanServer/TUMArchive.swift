@@ -7,8 +7,8 @@ import Upload
 import ZIPFoundation
 
 /// Zips sessions' recordings in the TUM RGB-D layout, one folder per session, written by the
-/// command line's exporter (`headscan export --format tum`): `SESSION/rgb/*.png`,
-/// `SESSION/depth/*.png`, `rgb.txt`, `depth.txt`, `associations.txt`, `intrinsics.json`, and
+/// command line's exporter (`headscan export --format tum`): `SITE/NAME-ID/rgb/*.png` (see `ArchivePath`),
+/// `SITE/NAME-ID/depth/*.png`, `rgb.txt`, `depth.txt`, `associations.txt`, `intrinsics.json`, and
 /// for processed sessions `groundtruth.txt` with the reconstruction's keyframe poses.
 /// `sessions.json` lists the sessions and their values; `left-out.txt` names sessions whose
 /// recording could not be exported, and why.
@@ -30,7 +30,7 @@ enum TUMArchive {
         let archive = try Archive(url: url, accessMode: .create)
         var outcome = Outcome(exported: [], leftOut: [])
         for session in sessions {
-            let folder = scratch.appendingPathComponent(session.name, isDirectory: true)
+            let folder = scratch.appendingPathComponent(session.id, isDirectory: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             do {
                 let skipped = try export(session, blobs: blobs, to: folder)
@@ -39,7 +39,7 @@ enum TUMArchive {
                 outcome.leftOut.append(problem)
                 continue
             }
-            try add(folder, as: session.name, to: archive)
+            try add(folder, as: ArchivePath.folder(session), to: archive)
             outcome.exported.append(session)
         }
         let encoder = JSONEncoder()

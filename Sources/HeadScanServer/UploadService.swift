@@ -9,6 +9,7 @@ public struct UploadService: Sendable {
     public let store: Store
     public let blobs: BlobStore
     public var logger = Logger(label: "headscan.uploads")
+    public var limits = StorageLimits()
 
     public init(store: Store, blobs: BlobStore) {
         self.store = store
@@ -54,6 +55,7 @@ public struct UploadService: Sendable {
     /// Starts an upload, or returns the one this device has for the session.
     public func create(_ request: CreateUploadRequest, device: Device) async throws -> UploadStatus {
         _ = try Self.validate(request)
+        try await checkLimits(request, device: device)
         guard var upload = try await store.insertUpload(deviceID: device.id, request: request) else {
             throw APIError(.internalServerError, "the upload could not be stored; try again")
         }
@@ -67,6 +69,50 @@ public struct UploadService: Sendable {
             upload.chunkSize = request.chunkSize
         }
         return try await status(upload)
+    }
+
+    /// Refuses an upload past the device's limits (429, 413) or the disk's (503).
+    func checkLimits(_ request: CreateUploadRequest, device: Device) async throws {
+        if let existing = try await store.upload(deviceID: device.id, sessionName: request.sessionName), existing.state == .complete { return }
+        let (count, bytes) = try await store.openUploads(deviceID: device.id, except: request.sessionName)
+        guard count < limits.openUploadsPerDevice else {
+            var error = APIError(.tooManyRequests, "this device has \(count) unfinished uploads, the most allowed; finish them before starting another")
+            error.headers[.retryAfter] = "60"
+            throw error
+        }
+        let announced = request.files.reduce(Int64(0)) { $0 + $1.size }
+        guard bytes + announced <= limits.announcedBytesPerDevice else {
+            throw APIError(.contentTooLarge, "this device's unfinished uploads would hold more than \(limits.announcedBytesPerDevice >> 30) GiB; finish them first")
+        }
+        guard limits.fits(announced, in: blobs.root) else { throw StorageLimits.noSpace("this session") }
+    }
+
+    /// Deletes abandoned uploads, chunk folders of uploads that no longer exist and scratch files
+    /// older than `scratchAge` seconds (a killed process's leftovers); returns what it removed.
+    @discardableResult
+    public func sweep(scratchAge: Double = 6 * 3600) async throws -> (uploads: Int, folders: Int, scratch: Int) {
+        let abandoned = try await store.abandonedUploads(before: Date().timeIntervalSince1970 - limits.abandonedAfter)
+        for id in abandoned { blobs.removeIncoming(id) }
+        let open = try await store.openUploadIDs()
+        let fm = FileManager.default
+        var folders = 0, scratch = 0
+        for name in (try? fm.contentsOfDirectory(atPath: blobs.root.appendingPathComponent("incoming").path)) ?? [] where !open.contains(name) {
+            try? fm.removeItem(at: blobs.root.appendingPathComponent("incoming/\(name)"))
+            folders += 1
+        }
+        let tmp = blobs.root.appendingPathComponent("tmp")
+        for name in (try? fm.contentsOfDirectory(atPath: tmp.path)) ?? [] {
+            let url = tmp.appendingPathComponent(name)
+            let modified = (try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
+            if Date().timeIntervalSince(modified) > scratchAge {
+                try? fm.removeItem(at: url)
+                scratch += 1
+            }
+        }
+        if !abandoned.isEmpty || folders + scratch > 0 {
+            logger.info("clean-up: \(abandoned.count) abandoned uploads, \(folders) chunk folders, \(scratch) scratch files removed")
+        }
+        return (abandoned.count, folders, scratch)
     }
 
     public func status(_ upload: UploadRecord) async throws -> UploadStatus {
@@ -117,11 +163,12 @@ public struct UploadService: Sendable {
             guard stored == digest else { throw APIError(.conflict, "chunk \(index) of \(fileName) was received with other bytes before") }
             return try await status(upload)
         }
+        guard limits.fits(Int64(data.count), in: blobs.root) else { throw StorageLimits.noSpace("this chunk") }
         do {
             try blobs.writeChunk(data, uploadID: upload.id, fileIndex: fileIndex, chunkIndex: index)
         } catch {
-            logger.error("cannot write a chunk: \(error)")
-            throw APIError(.serviceUnavailable, "the server cannot store the chunk; try again later")
+            logger.error("cannot write a chunk of upload \(upload.id): \(error)")
+            throw StorageLimits.noSpace("this chunk")
         }
         try await store.recordChunk(uploadID: upload.id, file: fileName, index: index, sha256: digest, size: data.count)
         return try await status(upload)
@@ -144,11 +191,13 @@ public struct UploadService: Sendable {
                 throw APIError(.conflict, "\(file.name) is missing chunks from \(Self.firstMissing(have, count: count)) on; send them, then complete again")
             }
         }
+        let total = upload.manifest.reduce(Int64(0)) { $0 + $1.size }
+        guard limits.fits(total, in: blobs.root) else { throw StorageLimits.noSpace("this session") }
         let staging: URL
         do {
             staging = try blobs.stagingFolder()
         } catch {
-            throw APIError(.serviceUnavailable, "the server cannot store the session now; try again later (received chunks are kept)")
+            throw StorageLimits.noSpace("this session")
         }
         defer { try? FileManager.default.removeItem(at: staging) }
         let staged: [URL]
@@ -173,7 +222,7 @@ public struct UploadService: Sendable {
             do {
                 try blobs.keep(url, sha256: file.sha256)
             } catch {
-                throw APIError(.serviceUnavailable, "the server cannot store the session now; try again later (received chunks are kept)")
+                throw StorageLimits.noSpace("this session")
             }
         }
         let values = readValues(manifest)
@@ -198,7 +247,12 @@ public struct UploadService: Sendable {
             do {
                 result = try blobs.assemble(uploadID: upload.id, fileIndex: fileIndex, chunkCount: count, into: url)
             } catch {
-                throw APIError(.conflict, "the chunks of \(file.name) could not be read back; send the file again")
+                guard blobs.hasChunks(uploadID: upload.id, fileIndex: fileIndex, count: count) else {
+                    try await store.forgetChunks(uploadID: upload.id, file: file.name)
+                    throw APIError(.conflict, "the chunks of \(file.name) could not be read back; send the file again")
+                }
+                // The chunks are there: writing failed (a full disk). Keep them for the retry.
+                throw StorageLimits.noSpace("this session")
             }
             guard result.sha256 == file.sha256, result.size == file.size else {
                 try await store.forgetChunks(uploadID: upload.id, file: file.name)

@@ -73,28 +73,103 @@ struct Worker: AsyncParsableCommand {
 }
 
 struct DeviceCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "device", abstract: "Manage upload devices.", subcommands: [Add.self])
+    static let configuration = CommandConfiguration(
+        commandName: "device", abstract: "Manage upload devices: add, list, revoke a lost one, rotate a token.",
+        discussion: """
+            A lost or stolen phone: `headscan-server device revoke clinic-a-iphone-1 --data DIR`. Its \
+            token fails from the next request on; its unfinished uploads are dropped, its finished \
+            sessions stay. Give the replacement phone a new name with `device add`.
+            """,
+        subcommands: [Add.self, List.self, Revoke.self, Rotate.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add a device; prints its upload token on the last line (shown only once; the server keeps a hash).")
+            abstract: "Add a device; prints its upload token on the last line (shown only once; the server keeps a hash).",
+            discussion: "Example: headscan-server device add clinic-a-iphone-1 --site clinic-a --expires-in-days 365 --data /srv/headscan")
 
         @Argument(help: "A name for the device, e.g. clinic-a-iphone-1.") var name: String
         @Option(help: "The site (clinic) the device belongs to (default: the device name).") var site: String?
+        @Option(help: "Days until the token stops working on its own (default: never).") var expiresInDays: Int?
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            let expiry = try expiryDate(expiresInDays)
+            let server = try await storage.open()
+            let (device, token) = try await server.store.addDevice(name: name, site: site ?? name, expiresAt: expiry)
+            await server.store.database.close()
+            print("Device \(device.name) (site \(device.site)) added\(expiry.map { ", valid until \(day($0))" } ?? ""). Its token, shown only now:")
+            print(token)
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List devices with their site, state, expiry and sessions.")
         @OptionGroup var storage: StorageOptions
 
         func run() async throws {
             let server = try await storage.open()
-            let (device, token) = try await server.store.addDevice(name: name, site: site ?? name)
+            let devices = try await server.store.devices()
             await server.store.database.close()
-            print("Device \(device.name) (site \(device.site)) added. Its token, shown only now:")
+            print("NAME\tSITE\tSTATE\tADDED\tEXPIRES\tSESSIONS")
+            for d in devices {
+                print("\(d.name)\t\(d.site)\t\(d.state)\t\(day(d.createdAt))\t\(d.expiresAt.map(day) ?? "never")\t\(d.sessions)")
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "End a device's token at once (a lost or stolen phone).")
+        @Argument(help: "The device's name, as `device list` shows it.") var name: String
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            let server = try await storage.open()
+            try await server.store.revokeDevice(name: name)
+            try await server.store.audit(AuditEntry(actor: "admin", action: "revoke-device", detail: name))
+            await server.store.database.close()
+            print("Device \(name) revoked: its token no longer works.")
+        }
+    }
+
+    struct Rotate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Give a device a new token (the old one stops at once); prints it on the last line.")
+        @Argument(help: "The device's name, as `device list` shows it.") var name: String
+        @Option(help: "Days until the new token stops working on its own (default: never).") var expiresInDays: Int?
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            let expiry = try expiryDate(expiresInDays)
+            let server = try await storage.open()
+            let token = try await server.store.rotateDevice(name: name, expiresAt: expiry)
+            try await server.store.audit(AuditEntry(actor: "admin", action: "rotate-device", detail: name))
+            await server.store.database.close()
+            print("Device \(name) has a new token; the old one no longer works. The new token, shown only now:")
             print(token)
         }
     }
 }
 
+func expiryDate(_ days: Int?) throws -> Date? {
+    guard let days else { return nil }
+    guard (1...3650).contains(days) else { throw ValidationError("--expires-in-days must lie between 1 and 3650") }
+    return Date().addingTimeInterval(Double(days) * 86_400)
+}
+
+func day(_ date: Date) -> String { String(ISO8601DateFormatter().string(from: date).prefix(10)) }
+
+/// A password from standard input (one line), for `researcher add` and `researcher passwd`.
+func passwordFromStandardInput(_ example: String) throws -> String {
+    guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+        throw ValidationError("give the password on standard input, e.g. `\(example)`")
+    }
+    return line
+}
+
 struct ResearcherCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "researcher", abstract: "Manage researcher accounts.", subcommands: [Add.self])
+    static let configuration = CommandConfiguration(
+        commandName: "researcher", abstract: "Manage researcher accounts: add, list, remove, set a new password.",
+        subcommands: [Add.self, List.self, Remove.self, Passwd.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a researcher; reads the password (10 characters or more) from standard input.")
@@ -107,13 +182,55 @@ struct ResearcherCommand: AsyncParsableCommand {
             guard let role = Role(rawValue: role) else {
                 throw ValidationError("the role must be \(Role.allCases.map(\.rawValue).joined(separator: " or "))")
             }
-            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
-                throw ValidationError("give the password on standard input, e.g. `echo \"$PASSWORD\" | headscan-server researcher add \(email) --data DIR`")
-            }
+            let password = try passwordFromStandardInput("echo \"$PASSWORD\" | headscan-server researcher add \(email) --data DIR")
             let server = try await storage.open()
-            let researcher = try await server.store.addResearcher(email: email, password: line, role: role)
+            let researcher = try await server.store.addResearcher(email: email, password: password, role: role)
+            try await server.store.audit(AuditEntry(actor: "admin", action: "add-researcher", detail: researcher.email))
             await server.store.database.close()
             print("Researcher \(researcher.email) added with the role \(researcher.role.rawValue).")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List researcher accounts and their roles.")
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            let server = try await storage.open()
+            let researchers = try await server.store.researchers()
+            await server.store.database.close()
+            print("EMAIL\tROLE")
+            for r in researchers { print("\(r.email)\t\(r.role.rawValue)") }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete an account and sign it out everywhere.")
+        @Argument(help: "The researcher's e-mail address.") var email: String
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            let server = try await storage.open()
+            try await server.store.removeResearcher(email: email)
+            try await server.store.audit(AuditEntry(actor: "admin", action: "remove-researcher", detail: email.lowercased()))
+            await server.store.database.close()
+            print("Researcher \(email.lowercased()) removed.")
+        }
+    }
+
+    struct Passwd: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a new password (read from standard input) and sign the account out everywhere.")
+        @Argument(help: "The researcher's e-mail address.") var email: String
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            let password = try passwordFromStandardInput("echo \"$PASSWORD\" | headscan-server researcher passwd \(email) --data DIR")
+            let server = try await storage.open()
+            try await server.store.setPassword(email: email, password: password)
+            try await server.store.audit(AuditEntry(actor: "admin", action: "set-password", detail: email.lowercased()))
+            await server.store.database.close()
+            print("Researcher \(email.lowercased()) has a new password and is signed out everywhere.")
         }
     }
 }

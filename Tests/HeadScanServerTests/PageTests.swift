@@ -24,16 +24,21 @@ import Upload
                 ids.append(try #require(try await rawUpload(client, token: token, package: try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)).sessionID))
             }
             #expect(try await client.execute(uri: "/sessions", method: .get).headers[.location] == "/login")
+            let form = try await FormSession.open(client)
             let wrong = try await client.execute(
-                uri: "/login", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
-                body: ByteBuffer(string: "email=r%40example.org&password=nope"))
+                uri: "/login", method: .post, headers: form.headers, body: ByteBuffer(string: "email=r%40example.org&password=nope&csrf=\(form.token)"))
             #expect(wrong.headers[.location] == "/login?failed=1" && wrong.headers[.setCookie] == nil)
-            let login = try await client.execute(
+            // Without the form's token (another site's form) nothing happens.
+            let forged = try await client.execute(
                 uri: "/login", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
                 body: ByteBuffer(string: "email=r%40example.org&password=\(password.replacingOccurrences(of: " ", with: "+"))"))
+            #expect(forged.status == .forbidden && forged.headers[.setCookie] == nil)
+            let login = try await client.execute(
+                uri: "/login", method: .post, headers: form.headers,
+                body: ByteBuffer(string: "email=r%40example.org&password=\(password.replacingOccurrences(of: " ", with: "+"))&csrf=\(form.token)"))
             let cookie = try #require(login.headers[.setCookie]?.split(separator: ";").first.map(String.init))
             #expect(login.headers[.setCookie]?.contains("HttpOnly") == true)
-            let headers: HTTPFields = [.cookie: cookie]
+            let headers: HTTPFields = [.cookie: cookie + "; " + form.cookie]
 
             let all = String(buffer: try await client.execute(uri: "/sessions", method: .get, headers: headers).body)
             #expect(all.contains("<span id=\"count\">2</span>"))
@@ -53,7 +58,7 @@ import Upload
             #expect(html.contains("id=\"viewer\"") == threeInstalled)
             #expect(try await client.execute(uri: "/static/three/three.min.js", method: .get).status == (threeInstalled ? .ok : .notFound))
 
-            _ = try await client.execute(uri: "/logout", method: .post, headers: headers)
+            _ = try await client.execute(uri: "/logout", method: .post, headers: headers, body: ByteBuffer(string: "csrf=\(form.token)"))
             #expect(try await client.execute(uri: "/sessions", method: .get, headers: headers).headers[.location] == "/login")
             #expect(try await client.execute(uri: "/api/sessions", method: .get, headers: headers).status == .unauthorized)
         }
@@ -92,5 +97,24 @@ import Upload
             }
             #expect(text.contains("enum: [zip, tum]") && text.contains("groundtruth.txt"))
         }
+    }
+}
+
+/// A browser's form state: the form-token cookie from the sign-in page and the token its forms
+/// carry.
+struct FormSession {
+    var cookie: String
+    var token: String
+    var headers: HTTPFields { [.contentType: "application/x-www-form-urlencoded", .cookie: cookie] }
+
+    static func open(_ client: some TestClientProtocol) async throws -> FormSession {
+        let page = try await client.execute(uri: "/login", method: .get)
+        let cookie = try #require(page.headers[.setCookie]?.split(separator: ";").first.map(String.init))
+        let html = String(buffer: page.body)
+        let marker = "name=\"csrf\" value=\""
+        let start = try #require(html.range(of: marker)?.upperBound)
+        let token = String(html[start...].prefix { $0 != "\"" })
+        #expect(cookie == "headscan_form=\(token)")
+        return FormSession(cookie: cookie, token: token)
     }
 }

@@ -79,7 +79,7 @@ import Upload
             let folder = try TUMDownloadTests.unzip(tum)
             defer { try? FileManager.default.removeItem(at: folder) }
             let trajectory = TUMFormat.parseTrajectory(try String(
-                contentsOf: folder.appendingPathComponent("\(package.sessionName)/\(TUMFormat.groundTruthFileName)"), encoding: .utf8))
+                contentsOf: folder.appendingPathComponent("clinic-a/\(package.sessionName)-\(id)/\(TUMFormat.groundTruthFileName)"), encoding: .utf8))
             #expect(trajectory.count >= 4 && trajectory.count <= fixture.frameCount)
         }
         let tmp = try FileManager.default.contentsOfDirectory(atPath: harness.data.appendingPathComponent("tmp").path)

@@ -52,7 +52,7 @@ import ZIPFoundation
             #expect(response.headers[.contentDisposition]?.contains("\(package.sessionName)-tum.zip") == true)
             let folder = try Self.unzip(response)
             defer { try? FileManager.default.removeItem(at: folder) }
-            let session = folder.appendingPathComponent(package.sessionName, isDirectory: true)
+            let session = folder.appendingPathComponent("clinic-a/\(package.sessionName)-\(id)", isDirectory: true)
             let n = recorded.frameCount
             #expect(n == 12)
             for list in ["rgb.txt", "depth.txt", "associations.txt"] {
@@ -85,10 +85,11 @@ import ZIPFoundation
             let set = try Self.unzip(dataset)
             defer { try? FileManager.default.removeItem(at: set) }
             let listed = try FileManager.default.contentsOfDirectory(atPath: set.path).sorted()
-            #expect(listed == [package.sessionName, "left-out.txt", "sessions.json"].sorted())
+            #expect(listed == ["clinic-a", "left-out.txt", "sessions.json"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: set.appendingPathComponent("clinic-a").path) == ["\(package.sessionName)-\(id)"])
             let leftOut = try String(contentsOf: set.appendingPathComponent("left-out.txt"), encoding: .utf8)
             #expect(leftOut.contains("has no recording"))
-            #expect(try TUMImporter().importFolder(set.appendingPathComponent(package.sessionName), to: set.appendingPathComponent("b.hscan")) == n)
+            #expect(try TUMImporter().importFolder(set.appendingPathComponent("clinic-a/\(package.sessionName)-\(id)"), to: set.appendingPathComponent("b.hscan")) == n)
             let after = try await harness.store.auditLog()
             #expect(after.count == log.count + 1 && after[0].action == "download-tum" && after[0].sessionID == id)
 
@@ -98,7 +99,9 @@ import ZIPFoundation
             #expect(String(buffer: none.body).contains("as zip instead"))
             #expect(try await client.execute(uri: "/api/sessions/\(id)/download?format=rar", method: .get, headers: researcher).status == .badRequest)
             #expect(try await client.execute(uri: "/api/download?format=tum", method: .get, headers: basic("v@example.org", viewerPassword)).status == .forbidden)
-            #expect(try await harness.store.auditLog().count == after.count)
+            // No download was written to the audit log, each refusal was.
+            let refusals = try await harness.store.auditLog(limit: 3)
+            #expect(refusals.allSatisfy { $0.action == "refused" }, "\(refusals)")
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: harness.data.appendingPathComponent("tmp").path)
             #expect(leftovers.isEmpty, "scratch files: \(leftovers)")
         }

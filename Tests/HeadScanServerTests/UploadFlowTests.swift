@@ -30,7 +30,7 @@ import ZIPFoundation
 
             // A wrong token is a final answer, given at once (no retries, no stalled challenge).
             let refused = UploadClient(server: url, token: "hsd_not-a-real-token-0000", attempts: 3)
-            await #expect(throws: UploadError.rejected(status: 401, message: "the device token is not valid; ask the service's administrator for a new one")) {
+            await #expect(throws: UploadError.rejected(status: 401, message: "the device token is not valid (revoked, expired or mistyped); ask the service's administrator for a new one")) {
                 try await refused.upload(package)
             }
             let listed = try await uploader.sessions()
@@ -52,7 +52,7 @@ import ZIPFoundation
                 #expect(Digest.sha256(bytes) == item.manifest.sha256 && bytes.count == item.manifest.size)
             }
         }
-        #expect(try await harness.store.auditLog().count == package.items.count)
+        #expect(try await harness.store.auditLog(limit: 1000).filter { $0.action == "download" }.count == package.items.count)
     }
 
     @Test(arguments: Backend.available)
@@ -140,19 +140,22 @@ import ZIPFoundation
             #expect(viewerList.sessions.map(\.id) == [id])
             #expect(try await client.execute(uri: "/api/sessions/\(id)/files/scan.hscan", method: .get, headers: basic("viewer@example.org", viewerPassword)).status == .forbidden)
             #expect(try await client.execute(uri: "/api/download", method: .get, headers: basic("viewer@example.org", viewerPassword)).status == .forbidden)
-            #expect(try await harness.store.auditLog().isEmpty)
+            // Every listing, view and refusal is in the audit log, downloads none yet.
+            let actions = try await harness.auditActions()
+            #expect(!actions.contains("download"))
+            #expect(actions.filter { $0 == "list" }.count == 2 && actions.filter { $0 == "refused" }.count == 5, "\(actions)")
 
             let file = try await client.execute(uri: "/api/sessions/\(id)/files/scan.hscan", method: .get, headers: basic("dl@example.org", downloaderPassword))
             #expect(file.status == .ok)
             let log = try await harness.store.auditLog()
-            #expect(log.count == 1 && log[0].actor == "researcher:dl@example.org" && log[0].fileName == "scan.hscan" && log[0].sessionID == id)
+            #expect(log[0].action == "download" && log[0].actor == "researcher:dl@example.org" && log[0].fileName == "scan.hscan" && log[0].sessionID == id)
 
             // A whole filtered dataset as zip, byte-identical.
             let zip = try await client.execute(uri: "/api/download?site=clinic-a", method: .get, headers: basic("dl@example.org", downloaderPassword))
             #expect(zip.status == .ok)
             let archive = try Archive(data: Data(zip.body.readableBytesView), accessMode: .read)
             for item in package.items {
-                let entry = try #require(archive["\(package.sessionName)/\(item.manifest.name)"])
+                let entry = try #require(archive["clinic-a/\(package.sessionName)-\(id)/\(item.manifest.name)"])
                 var bytes = Data()
                 _ = try archive.extract(entry) { bytes.append($0) }
                 #expect(Digest.sha256(bytes) == item.manifest.sha256)

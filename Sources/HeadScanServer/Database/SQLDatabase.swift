@@ -11,7 +11,8 @@ public enum SQLValue: Sendable, Hashable {
     var int: Int64? {
         switch self {
         case .int(let value): value
-        case .double(let value): Int64(value)
+        // Total: a stored 1e300 reads as no number rather than a crash.
+        case .double(let value): value.isFinite && abs(value) < 9e18 ? Int64(value) : nil
         case .text(let text): Int64(text)
         case .null: nil
         }
@@ -139,5 +140,41 @@ enum Schema {
               token_hash TEXT PRIMARY KEY, researcher_id \(int) NOT NULL REFERENCES researchers(id), expires_at \(real) NOT NULL)
             """,
         ]
+    }
+}
+
+/// Columns and tables added after the first release; each step may run again (on start-up of
+/// every process) without harm.
+enum SchemaUpgrades {
+    static func columns(_ dialect: SQLDialect) -> [(table: String, column: String, type: String)] {
+        let real = dialect == .sqlite ? "REAL" : "DOUBLE PRECISION"
+        return [
+            ("devices", "revoked_at", real), ("devices", "expires_at", real),
+            ("audit_log", "address", "TEXT"), ("audit_log", "prev_id", dialect == .sqlite ? "INTEGER" : "BIGINT"), ("audit_log", "row_hash", "TEXT"),
+            ("uploads", "touched_at", real),
+        ]
+    }
+
+    static func statements(_ dialect: SQLDialect) -> [String] {
+        let real = dialect == .sqlite ? "REAL" : "DOUBLE PRECISION"
+        return [
+            "CREATE TABLE IF NOT EXISTS sign_in_failures (subject TEXT NOT NULL, at \(real) NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS sign_in_failures_subject ON sign_in_failures (subject, at)",
+            "CREATE INDEX IF NOT EXISTS uploads_device_state ON uploads (device_id, state)",
+            // One successor per row: two writers that chained to the same row cannot both insert.
+            "CREATE UNIQUE INDEX IF NOT EXISTS audit_log_prev ON audit_log (prev_id)",
+        ]
+    }
+}
+
+extension SQLiteDatabase {
+    /// Adds what `SchemaUpgrades` lists and is missing (PostgreSQL does it in its migration's
+    /// locked transaction with `IF NOT EXISTS`).
+    func upgrade() async throws {
+        for (table, column, type) in SchemaUpgrades.columns(.sqlite) {
+            let existing = try await query("SELECT name FROM pragma_table_info('\(table)')", []).compactMap { $0["name"].text }
+            if !existing.contains(column) { _ = try await query("ALTER TABLE \(table) ADD COLUMN \(column) \(type)", []) }
+        }
+        for statement in SchemaUpgrades.statements(.sqlite) { _ = try await query(statement, []) }
     }
 }

@@ -38,6 +38,7 @@ public final class SQLiteDatabase: SQLDatabase {
 
     public func migrate() async throws {
         _ = try await transaction(Schema.statements(.sqlite).map { SQLStatement($0) })
+        try await upgrade()
     }
 
     public func close() async {

@@ -1,0 +1,143 @@
+import Crypto
+import Foundation
+
+/// One line of the audit log: who did what to which session, when and from where.
+public struct AuditEntry: Sendable, Hashable {
+    public var id: Int64 = 0
+    public var at = Date()
+    /// `device:NAME`, `researcher:EMAIL`, `admin` or `anonymous`.
+    public var actor: String
+    /// `list`, `view`, `download`, `download-zip`, `view-mesh`, `sign-in`, `sign-in-failed`, `refused`, …
+    public var action: String
+    public var sessionID: String?
+    public var fileName: String?
+    public var detail: String?
+    /// The client's address, as the connection or the trusted proxy gives it.
+    public var address: String?
+
+    public init(actor: String, action: String, sessionID: String? = nil, fileName: String? = nil, detail: String? = nil, address: String? = nil) {
+        self.actor = actor
+        self.action = action
+        self.sessionID = sessionID
+        self.fileName = fileName
+        self.detail = detail.map { String($0.prefix(300)) }
+        self.address = address
+    }
+}
+
+/// The audit log is a hash chain: each row stores the ID of the row before it and a SHA-256
+/// over that row's hash and its own fields, so a changed or deleted row breaks the chain at
+/// that point. Writers chain optimistically: a unique index on the predecessor lets only one
+/// of two concurrent writers take a row's place, the other retries on the new end.
+extension Store {
+    public func audit(_ entry: AuditEntry) async throws {
+        var entry = entry
+        for _ in 0..<50 {
+            let last = try await database.query("SELECT id, row_hash FROM audit_log ORDER BY id DESC LIMIT 1", []).first
+            let previousID = last?["id"].int ?? 0
+            let previousHash = last?["row_hash"].text ?? ""
+            entry.at = Date()
+            let hash = Self.rowHash(entry, previousID: previousID, previousHash: previousHash)
+            do {
+                _ = try await database.query(
+                    """
+                    INSERT INTO audit_log (at, actor, action, session_id, file_name, detail, address, prev_id, row_hash)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [.double(entry.at.timeIntervalSince1970), .text(entry.actor), .text(entry.action), SQLValue(entry.sessionID),
+                     SQLValue(entry.fileName), SQLValue(entry.detail), SQLValue(entry.address), .int(previousID), .text(hash)])
+                return
+            } catch {
+                // Another writer chained to the same row first; chain to the new end.
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...5)))
+            }
+        }
+        throw DatabaseError("the audit log could not be written; check the database")
+    }
+
+    /// Compatibility form of `audit(_:)`.
+    public func audit(actor: String, action: String, sessionID: String?, fileName: String?, detail: String? = nil, address: String? = nil) async throws {
+        try await audit(AuditEntry(actor: actor, action: action, sessionID: sessionID, fileName: fileName, detail: detail, address: address))
+    }
+
+    static func rowHash(_ entry: AuditEntry, previousID: Int64, previousHash: String) -> String {
+        let fields: [String?] = [
+            "v1", previousHash, String(previousID), String(entry.at.timeIntervalSince1970.bitPattern, radix: 16), entry.actor, entry.action,
+            entry.sessionID, entry.fileName, entry.detail, entry.address,
+        ]
+        let data = (try? JSONEncoder().encode(fields)) ?? Data()
+        return SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The audit log, newest first.
+    public func auditLog(limit: Int = 100) async throws -> [AuditEntry] {
+        try await database.query("SELECT * FROM audit_log ORDER BY id DESC LIMIT ?", [.int(Int64(max(1, limit)))]).map(Self.entry)
+    }
+
+    static func entry(_ row: SQLRow) -> AuditEntry {
+        var entry = AuditEntry(
+            actor: row["actor"].text ?? "", action: row["action"].text ?? "", sessionID: row["session_id"].text, fileName: row["file_name"].text,
+            detail: row["detail"].text, address: row["address"].text)
+        entry.id = row["id"].int ?? 0
+        entry.at = Date(timeIntervalSince1970: row["at"].double ?? 0)
+        return entry
+    }
+
+    /// What `audit verify` found.
+    public struct AuditVerification: Sendable, Equatable {
+        /// Rows in the chain, and rows written before the log was chained.
+        public var chained = 0
+        public var unchained = 0
+        /// The first row where the chain breaks, and why; nil when it holds.
+        public var brokenAt: Int64?
+        public var problem: String?
+        /// The last row's ID and hash: kept elsewhere, they show later whether rows were cut off the end.
+        public var headID: Int64 = 0
+        public var headHash = ""
+    }
+
+    /// Walks the whole chain in ID order.
+    public func verifyAudit() async throws -> AuditVerification {
+        var result = AuditVerification()
+        var previousID: Int64 = 0
+        var previousHash = ""
+        var afterID: Int64 = -1
+        while true {
+            let rows = try await database.query("SELECT * FROM audit_log WHERE id > ? ORDER BY id LIMIT 5000", [.int(afterID)])
+            guard !rows.isEmpty else { break }
+            for row in rows {
+                let entry = Self.entry(row)
+                afterID = entry.id
+                guard let stored = row["row_hash"].text else {
+                    if result.chained == 0 {
+                        // Written before the log was chained; the first chained row links to it.
+                        result.unchained += 1
+                        previousID = entry.id
+                        continue
+                    }
+                    return broken(result, at: entry.id, "the row has no hash")
+                }
+                let link = row["prev_id"].int ?? -1
+                guard link == previousID else {
+                    return broken(result, at: entry.id, "the row follows row \(link), but the row before it is \(previousID): rows were deleted")
+                }
+                guard Self.rowHash(entry, previousID: previousID, previousHash: previousHash) == stored else {
+                    return broken(result, at: entry.id, "the row's content does not match its hash: it was changed")
+                }
+                result.chained += 1
+                previousID = entry.id
+                previousHash = stored
+            }
+        }
+        result.headID = previousID
+        result.headHash = previousHash
+        return result
+    }
+
+    private func broken(_ result: AuditVerification, at id: Int64, _ problem: String) -> AuditVerification {
+        var result = result
+        result.brokenAt = id
+        result.problem = problem
+        return result
+    }
+}
