@@ -9,8 +9,13 @@ public struct BlobStore: Sendable {
     public init(root: URL) throws {
         self.root = root.standardizedFileURL
         for folder in ["blobs", "incoming", "tmp"] {
-            try FileManager.default.createDirectory(at: self.root.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try Self.makeFolder(self.root.appendingPathComponent(folder))
         }
+    }
+
+    /// Creates a folder only the service's user may enter.
+    static func makeFolder(_ url: URL) throws {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     /// Where a finished file with this SHA-256 lives (the digest is checked to be hex first).
@@ -34,8 +39,10 @@ public struct BlobStore: Sendable {
 
     /// Writes a chunk atomically (a killed server leaves no half chunk).
     func writeChunk(_ data: Data, uploadID: String, fileIndex: Int, chunkIndex: Int) throws {
-        try FileManager.default.createDirectory(at: incomingFolder(uploadID), withIntermediateDirectories: true)
-        try data.write(to: chunkURL(uploadID: uploadID, fileIndex: fileIndex, chunkIndex: chunkIndex), options: .atomic)
+        try Self.makeFolder(incomingFolder(uploadID))
+        let url = chunkURL(uploadID: uploadID, fileIndex: fileIndex, chunkIndex: chunkIndex)
+        try data.write(to: url, options: .atomic)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
     }
 
     func removeIncoming(_ uploadID: String) {
@@ -55,7 +62,7 @@ public struct BlobStore: Sendable {
     /// A new folder under `tmp/` for one request's files, removed by the caller.
     func stagingFolder() throws -> URL {
         let folder = root.appendingPathComponent("tmp/stage-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Self.makeFolder(folder)
         return folder
     }
 
@@ -80,7 +87,7 @@ public struct BlobStore: Sendable {
     func keep(_ url: URL, sha256: String) throws {
         guard let target = blobURL(sha256) else { throw CocoaError(.fileWriteUnknown) }
         guard !FileManager.default.fileExists(atPath: target.path) else { return }
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Self.makeFolder(target.deletingLastPathComponent())
         do {
             try FileManager.default.moveItem(at: url, to: target)
         } catch where FileManager.default.fileExists(atPath: target.path) {
@@ -93,9 +100,10 @@ public struct BlobStore: Sendable {
         let (digest, size) = try Digest.sha256(fileAt: url)
         guard let target = blobURL(digest) else { throw CocoaError(.fileWriteUnknown) }
         if !FileManager.default.fileExists(atPath: target.path) {
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Self.makeFolder(target.deletingLastPathComponent())
             let temporary = root.appendingPathComponent("tmp/\(UUID().uuidString)")
             try FileManager.default.copyItem(at: url, to: temporary)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: temporary.path)
             do {
                 try FileManager.default.moveItem(at: temporary, to: target)
             } catch where FileManager.default.fileExists(atPath: target.path) {

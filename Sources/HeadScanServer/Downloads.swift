@@ -30,13 +30,14 @@ enum ArchivePath {
         "\(component(session.site))/\(component(session.name))-\(component(session.id))"
     }
 
-    /// Letters, digits, '.', '_' and '-' kept, everything else '_'; never empty or dots only.
+    /// Letters, digits, '_' and '-' kept, everything else '_' (dots too: no `..` anywhere);
+    /// never empty.
     static func component(_ text: String) -> String {
         let safe = String(text.unicodeScalars.prefix(100).map { scalar -> Character in
-            let keep = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar)
+            let keep = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "_-".unicodeScalars.contains(scalar)
             return keep ? Character(scalar) : "_"
         })
-        return safe.isEmpty || safe.allSatisfy({ $0 == "." }) ? "_" : safe
+        return safe.isEmpty ? "_" : safe
     }
 }
 

@@ -9,9 +9,11 @@ struct Pages: Sendable {
     let library: MustacheLibrary
 
     init() throws {
+        MustacheContentTypes.register(ScalarHTML(), named: ScalarHTML.name)
         var library = MustacheLibrary()
         for (name, text) in PageTemplates.all {
-            try library.register(text, named: name)
+            // Every template, partials too (they start over with the library's escaping).
+            try library.register("{{% CONTENT_TYPE: \(ScalarHTML.name)}}" + text, named: name)
         }
         self.library = library
     }
@@ -26,6 +28,28 @@ struct Pages: Sendable {
             status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: html)))
         if isNew { response.headers[.setCookie] = FormToken.cookie(token, secure: secure) }
         return response
+    }
+}
+
+/// HTML escaping per Unicode scalar: a quote followed by a combining accent is one Swift
+/// `Character` that escaping per character would let through unescaped.
+struct ScalarHTML: MustacheContentType {
+    static let name = "HTML_SCALARS"
+
+    func escapeText(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 }
 

@@ -60,7 +60,7 @@ public struct ResearchServer: Sendable {
     public static func open(data: String, databaseURL: String?) async throws -> ResearchServer {
         let folder = URL(fileURLWithPath: data, isDirectory: true).standardizedFileURL
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try BlobStore.makeFolder(folder)
         } catch {
             throw DatabaseError("cannot create the data folder \(folder.path): \(error.localizedDescription)")
         }

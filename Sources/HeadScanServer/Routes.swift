@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import ScanLibrary
 import Upload
 
@@ -14,8 +15,13 @@ extension ResearchServer {
     }
 
     /// An application listening on `host:port`.
-    public func application(host: String, port: Int) -> some ApplicationProtocol {
-        Application(router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "headscan-server"), logger: logger)
+    /// An application listening on `host:port`; a connection idle for `idleTimeout` (a client
+    /// that stopped sending its headers, say) is closed.
+    public func application(host: String, port: Int, idleTimeout: Duration = .seconds(30)) -> some ApplicationProtocol {
+        let idle = TimeAmount.nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000 + idleTimeout.components.attoseconds / 1_000_000_000)
+        return Application(
+            router: router(), server: .http1(configuration: .init(idleTimeout: idle)),
+            configuration: .init(address: .hostname(host, port: port), serverName: "headscan-server"), logger: logger)
     }
 
     func addAPIRoutes(_ router: Router<ServiceRequestContext>) {

@@ -34,6 +34,8 @@ final class PasswordChecks: Sendable {
     private let cost: UInt8
     /// (hash, password) pairs that verified in the last minute, keyed by a SHA-256 of both.
     private let recent = VerifiedCredentials()
+    /// bcrypt checks run so far (tests see that unknown accounts cost one too).
+    let performed = Locked(0)
 
     init(policy: SignInPolicy) {
         permits = DispatchSemaphore(value: policy.concurrentChecks)
@@ -59,9 +61,10 @@ final class PasswordChecks: Sendable {
         let standIn = self.standIn
         let cost = self.cost
         let ok = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            queue.async { [permits] in
+            queue.async { [permits, performed] in
                 permits.wait()
                 defer { permits.signal() }
+                performed.withLock { $0 += 1 }
                 let target = hash ?? standIn.withLock { stored in
                     if let stored { return stored }
                     let made = Bcrypt.hash(UUID().uuidString, cost: cost)

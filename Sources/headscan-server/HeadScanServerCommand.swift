@@ -16,7 +16,7 @@ struct HeadScanServerCommand: AsyncParsableCommand {
             PostgreSQL, so that several servers and workers share it. Add devices (`device add`) \
             and researchers (`researcher add`) with the same --data and --database.
             """,
-        subcommands: [Serve.self, Worker.self, DeviceCommand.self, ResearcherCommand.self],
+        subcommands: [Serve.self, Worker.self, DeviceCommand.self, ResearcherCommand.self, AuditCommand.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -28,26 +28,60 @@ struct StorageOptions: ParsableArguments {
     var database: String?
 
     func open() async throws -> ResearchServer {
-        try await ResearchServer.open(data: data, databaseURL: database)
+        // Files and folders the service creates are the service user's alone.
+        umask(0o077)
+        return try await ResearchServer.open(data: data, databaseURL: database)
     }
 }
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the service (HTTP; put TLS in a reverse proxy in front).")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the service (HTTP; put TLS in a reverse proxy in front).",
+        discussion: """
+            Behind nginx on the same machine with HTTPS: \
+            `headscan-server serve --data /srv/headscan --trusted-proxy 127.0.0.1 --behind-tls`. \
+            The proxy's X-Forwarded-For then names the client in the audit log and the sign-in \
+            limits, cookies are sent over HTTPS only and browsers are told to keep to HTTPS.
+            """)
 
     @OptionGroup var storage: StorageOptions
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on.") var port = 8080
     @Option(help: "Processing workers to run inside this process (0: leave processing to `headscan-server worker`).")
     var workers = 1
+    @Option(help: "Address of a reverse proxy whose X-Forwarded-For header names the client (repeat for several).")
+    var trustedProxy: [String] = []
+    @Flag(help: "The service is reached through HTTPS (a TLS proxy): Secure cookies and Strict-Transport-Security.")
+    var behindTLS = false
+    @Option(help: "Unfinished uploads one device may have at once.") var openUploadsPerDevice = 8
+    @Option(help: "GiB one device may have announced in unfinished uploads.") var deviceQuotaGiB = 32
+    @Option(help: "GiB the data folder's disk always keeps free; below it uploads wait.") var reserveGiB = 2
+    @Option(help: "Days after its last chunk an unfinished upload is deleted.") var abandonAfterDays = 7
 
     func run() async throws {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
-        let server = try await storage.open()
+        var server = try await storage.open()
+        server.trustedProxies = Set(trustedProxy)
+        server.behindTLS = behindTLS
+        var limits = StorageLimits()
+        limits.openUploadsPerDevice = max(1, openUploadsPerDevice)
+        limits.announcedBytesPerDevice = Int64(max(1, deviceQuotaGiB)) << 30
+        limits.reserveBytes = Int64(max(0, reserveGiB)) << 30
+        limits.abandonedAfter = Double(max(1, abandonAfterDays)) * 86_400
+        server.limits = limits
         let app = server.application(host: host, port: port)
+        let uploads = server.uploads
+        let (store, blobs) = (server.store, server.blobs)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<max(0, workers) {
-                group.addTask { await ProcessingWorker(store: server.store, blobs: server.blobs).run() }
+                group.addTask { await ProcessingWorker(store: store, blobs: blobs).run() }
+            }
+            // Leftovers of a killed process at start-up, abandoned uploads every hour.
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await uploads.sweep()
+                    try await Task.sleep(for: .seconds(3600))
+                }
             }
             group.addTask { try await app.runService() }
             try await group.next()
@@ -231,6 +265,53 @@ struct ResearcherCommand: AsyncParsableCommand {
             try await server.store.audit(AuditEntry(actor: "admin", action: "set-password", detail: email.lowercased()))
             await server.store.database.close()
             print("Researcher \(email.lowercased()) has a new password and is signed out everywhere.")
+        }
+    }
+}
+
+struct AuditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit", abstract: "Read and check the audit log.",
+        discussion: """
+            Every listing, view, download, sign-in, refusal and administrator action is a row; each \
+            row holds a SHA-256 over the row before it, so `audit verify` finds a changed or deleted \
+            row. Keep the head it prints (ID and hash) somewhere else: a later head that does not \
+            continue it shows that rows were cut off the end.
+            """,
+        subcommands: [List.self, Verify.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the newest rows: time, actor, action, session, file, address, detail.")
+        @Option(help: "How many rows.") var limit = 50
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            let server = try await storage.open()
+            let rows = try await server.store.auditLog(limit: max(1, limit))
+            await server.store.database.close()
+            print("ID\tTIME\tACTOR\tACTION\tSESSION\tFILE\tADDRESS\tDETAIL")
+            let format = ISO8601DateFormatter()
+            for row in rows {
+                let fields = [String(row.id), format.string(from: row.at), row.actor, row.action, row.sessionID ?? "-", row.fileName ?? "-", row.address ?? "-", row.detail ?? "-"]
+                print(fields.map { $0.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ") }.joined(separator: "\t"))
+            }
+        }
+    }
+
+    struct Verify: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Check the whole chain; exits with 1 when a row was changed or deleted.")
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            let server = try await storage.open()
+            let result = try await server.store.verifyAudit()
+            await server.store.database.close()
+            if let id = result.brokenAt {
+                print("The audit log is broken at row \(id): \(result.problem ?? "unknown"). Restore the database from a backup and compare.")
+                throw ExitCode(1)
+            }
+            print("The audit log holds: \(result.chained) chained rows\(result.unchained > 0 ? " after \(result.unchained) written before chaining" : "").")
+            print("Head: row \(result.headID), \(result.headHash)")
         }
     }
 }

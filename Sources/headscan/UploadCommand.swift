@@ -10,16 +10,22 @@ struct UploadCommand: AsyncParsableCommand {
         discussion: """
             Only sessions whose consent record says yes (`headscan consent SESSION_DIR --research \
             yes`) are sent. The patient ID is replaced on this computer by a pseudonym, a keyed \
-            hash with the site's key (HMAC-SHA256), in the folder name and in patient.json; the \
-            birth date becomes the age in days; the reports, which print the ID, stay here. Every \
-            device of a site must use the same key file so that a patient's visits stay linked: \
-            the first upload creates one when the file does not exist yet.
+            hash with the site's key (HMAC-SHA256), in the folder name and in patient.json. Nothing \
+            that leaves gives a day: the birth date becomes the age in whole weeks (months after \
+            the first year), every date becomes the Monday of its week, and the time of day in the \
+            folder name becomes the scan's number that week. The reports, typed notes and any file \
+            research does not take stay here. Every device of a site must use the same key file so \
+            that a patient's visits stay linked: the first upload creates one when the file does \
+            not exist yet.
+
+            The device token comes from --token-file, else $HEADSCAN_UPLOAD_TOKEN, else --token \
+            (which other users of the computer can see in the process list).
 
             The upload is sent in chunks with checksums and resumes where it stopped when run \
             again. The command exits with 0 only when the server has verified every file.
 
             Example:
-              headscan upload Scans/12_2026-05-01T10-30-00_Scan --server https://research.example.org --token hsd_...
+              headscan upload Scans/12_2026-05-01T10-30-00_Scan --server https://research.example.org --token-file ~/.config/headscan/token
             """)
 
     @Argument(help: "Session folders to upload.", completion: .directory)
@@ -28,8 +34,11 @@ struct UploadCommand: AsyncParsableCommand {
     @Option(help: "The service's address, e.g. https://research.example.org.")
     var server: String
 
-    @Option(help: "This device's upload token (from `headscan-server device add`).")
-    var token: String
+    @Option(help: "A file holding this device's upload token (from `headscan-server device add`).")
+    var tokenFile: String?
+
+    @Option(help: "This device's upload token; prefer --token-file or $HEADSCAN_UPLOAD_TOKEN, which the process list does not show.")
+    var token: String?
 
     @Option(help: "The site key file (64 hex digits); created when missing. Default: $HEADSCAN_SITE_KEY or ~/.config/headscan/site-key.")
     var siteKey: String?
@@ -43,7 +52,7 @@ struct UploadCommand: AsyncParsableCommand {
         }
         guard !sessionDirs.isEmpty else { throw ValidationError("give at least one session folder") }
         let pseudonymiser = try Pseudonymiser(siteKeyFile: try keyFile())
-        let client = UploadClient(server: url, token: token)
+        let client = UploadClient(server: url, token: try uploadToken())
         var failures = 0
         for dir in sessionDirs {
             do {
@@ -57,6 +66,21 @@ struct UploadCommand: AsyncParsableCommand {
             }
         }
         if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// The token from the file, the environment or the option, in that order.
+    func uploadToken() throws -> String {
+        if let tokenFile {
+            guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
+                throw ValidationError("cannot read the token file \(tokenFile)")
+            }
+            let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !token.isEmpty, !token.contains(where: \.isWhitespace) else { throw ValidationError("the token file \(tokenFile) must hold the token alone") }
+            return token
+        }
+        if let token = ProcessInfo.processInfo.environment["HEADSCAN_UPLOAD_TOKEN"], !token.isEmpty { return token }
+        if let token, !token.isEmpty { return token }
+        throw ValidationError("give the device token with --token-file FILE or $HEADSCAN_UPLOAD_TOKEN (or --token)")
     }
 
     /// The site key file, created with a new random key when it does not exist.

@@ -86,7 +86,7 @@ let testPseudonymiser = try! Pseudonymiser(siteKey: Data(repeating: 3, count: 32
 
 /// Uploads a package through the test client with the raw protocol; returns the final status.
 @discardableResult
-func rawUpload(_ client: some TestClientProtocol, token: String, package: SessionPackage, chunkSize: Int = 1024) async throws -> UploadStatus {
+func rawUpload(_ client: some TestClientProtocol, token: String, package: SessionPackage, chunkSize: Int = 1024, completing: Bool = true) async throws -> UploadStatus {
     let create = CreateUploadRequest(sessionName: package.sessionName, chunkSize: chunkSize, files: package.manifest)
     let status = try decode(UploadStatus.self, try await client.execute(uri: "/api/uploads", method: .post, headers: bearer(token), body: try json(create)))
     for item in package.items {
@@ -100,6 +100,7 @@ func rawUpload(_ client: some TestClientProtocol, token: String, package: Sessio
             #expect(response.status == .ok, "chunk \(index) of \(item.manifest.name): \(String(buffer: response.body))")
         }
     }
+    guard completing else { return status }
     let done = try await client.execute(uri: "/api/uploads/\(status.uploadID)/complete", method: .post, headers: bearer(token))
     #expect(done.status == .ok, "\(String(buffer: done.body))")
     return try decode(UploadStatus.self, done)
