@@ -83,6 +83,11 @@ extension Store {
         return entry
     }
 
+    /// A row's ID and stored hash, nil when there is no such row.
+    public func auditLog(containing id: Int64) async throws -> (id: Int64, hash: String)? {
+        try await database.query("SELECT id, row_hash FROM audit_log WHERE id = ?", [.int(id)]).first.map { ($0["id"].int ?? 0, $0["row_hash"].text ?? "") }
+    }
+
     /// What `audit verify` found.
     public struct AuditVerification: Sendable, Equatable {
         /// Rows in the chain, and rows written before the log was chained.

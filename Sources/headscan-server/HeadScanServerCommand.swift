@@ -299,15 +299,28 @@ struct AuditCommand: AsyncParsableCommand {
     }
 
     struct Verify: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check the whole chain; exits with 1 when a row was changed or deleted.")
+        static let configuration = CommandConfiguration(
+            abstract: "Check the whole chain; exits with 1 when a row was changed or deleted.",
+            discussion: "Example, with a head kept from an earlier run: headscan-server audit verify --head 1843:5f0c... --data /srv/headscan")
+        @Option(help: "A head printed by an earlier run, ID:HASH; the chain must still pass through it.") var head: String?
         @OptionGroup var storage: StorageOptions
 
         func run() async throws {
             let server = try await storage.open()
             let result = try await server.store.verifyAudit()
+            var kept: String?
+            if let head {
+                let parts = head.split(separator: ":")
+                guard parts.count == 2, let id = Int64(parts[0]) else { throw ValidationError("--head is ID:HASH as `audit verify` printed it") }
+                if try await server.store.auditLog(containing: id)?.hash != String(parts[1]) { kept = "row \(id) no longer has the hash kept" }
+            }
             await server.store.database.close()
             if let id = result.brokenAt {
                 print("The audit log is broken at row \(id): \(result.problem ?? "unknown"). Restore the database from a backup and compare.")
+                throw ExitCode(1)
+            }
+            if let kept {
+                print("The audit log was cut or rewritten: \(kept). Restore the database from a backup and compare.")
                 throw ExitCode(1)
             }
             print("The audit log holds: \(result.chained) chained rows\(result.unchained > 0 ? " after \(result.unchained) written before chaining" : "").")
