@@ -164,7 +164,8 @@ let package = Package(
         .testTarget(
             name: "HeadScanServerTests",
             dependencies: [
-                "HeadScanServer", "Upload", "HeadScanTesting", "Recording", "Geometry", "Processing", "Cephalometry", "ScanLibrary",
+                // headscan-server: built beside the tests, which run its isolated helpers.
+                "HeadScanServer", "headscan-server", "Upload", "HeadScanTesting", "Recording", "Geometry", "Processing", "Cephalometry", "ScanLibrary",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

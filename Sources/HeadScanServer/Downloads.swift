@@ -83,7 +83,7 @@ extension ResearchServer {
         case .tum:
             let scratch = blobs.root.appendingPathComponent("tmp/tum-\(UUID().uuidString)", isDirectory: true)
             defer { try? FileManager.default.removeItem(at: scratch) }
-            let outcome = try await Self.offload { try TUMArchive.write(sessions, blobs: blobs, scratch: scratch, to: url) }
+            let outcome = try await tumOutcome(sessions, scratch: scratch, to: url)
             guard !outcome.exported.isEmpty else {
                 let reasons = outcome.leftOut.prefix(3).map(\.description).joined(separator: "; ")
                 throw APIError(
@@ -91,6 +91,27 @@ extension ResearchServer {
                     "no recording could be exported in the TUM layout (\(reasons)); download the sessions as zip instead")
             }
             return outcome.exported
+        }
+    }
+
+    /// The TUM export, in a process of its own when the server has `isolation`: a recording
+    /// that trips a fault fails this download, not the service.
+    private func tumOutcome(_ sessions: [SessionSummary], scratch: URL, to url: URL) async throws -> TUMArchive.Outcome {
+        let blobs = self.blobs
+        guard let isolation else {
+            return try await Self.offload { try TUMArchive.write(sessions, blobs: blobs, scratch: scratch, to: url) }
+        }
+        try BlobStore.makeFolder(scratch)
+        let list = scratch.appendingPathComponent("sessions.json")
+        try JSONEncoder().encode(SessionList(sessions: sessions)).write(to: list)
+        do {
+            let data = try await isolation.run([
+                "tum-export", "--blobs", blobs.root.path, "--sessions", list.path, "--scratch", scratch.appendingPathComponent("work").path, "--output", url.path,
+            ])
+            return try JSONDecoder().decode(TUMArchive.Outcome.self, from: data)
+        } catch let failure as Isolation.Failure {
+            logger.error("a TUM export failed: \(failure)")
+            throw APIError(.unprocessableContent, "the recordings could not be exported in the TUM layout; download the sessions as zip instead")
         }
     }
 

@@ -17,6 +17,9 @@ public struct ProcessingWorker: Sendable {
     public var pollInterval: Duration = .seconds(2)
     /// How sessions are processed (the command line's `process` defaults).
     public var processing = ProcessingOptions()
+    /// When set, each job's processing runs in a process of its own (with the default options),
+    /// so that a session that trips a fault fails its job and not the worker.
+    public var isolation: Isolation?
     public var logger = Logger(label: "headscan.worker")
 
     public init(store: Store, blobs: BlobStore, name: String = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8))") {
@@ -75,26 +78,22 @@ public struct ProcessingWorker: Sendable {
         guard let (summary, _) = try await store.session(id: job.sessionID) else { throw JobFailure(message: "the session is gone") }
         let scratch = blobs.root.appendingPathComponent("tmp/work-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let library = ScanLibrary(root: scratch)
         let folder = scratch.appendingPathComponent(summary.name, isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for file in summary.files {
             guard let blob = blobs.blobURL(file.sha256), UploadProtocol.isValidFileName(file.name) else { continue }
             try FileManager.default.copyItem(at: blob, to: folder.appendingPathComponent(file.name))
         }
-        let session = try library.session(named: summary.name)
-        try Self.restorePatientShape(library: library, session: session)
-        let hasPicks = (try? library.annotations(in: session))?.isComplete ?? false
-        let options = processing
-        try await Task.detached {
-            if hasPicks {
-                _ = try SessionProcessor(library: library, options: options).process(session, isCancelled: isCancelled)
-            } else {
-                // Measured on the device without picks: the service still writes its own
-                // (pseudonymous) report.
-                _ = try ClinicalReportWriter(library: library, session: session).write()
+        if let isolation {
+            do {
+                _ = try await isolation.run(["process-folder", folder.path])
+            } catch let failure as Isolation.Failure {
+                throw JobFailure(message: failure.description)
             }
-        }.value
+        } else {
+            let options = processing
+            try await Task.detached { try IsolatedWork.processFolder(folder, options: options, isCancelled: isCancelled) }.value
+        }
         if isCancelled() { throw JobFailure(message: "the lease was lost; another worker has the job") }
         let before = Dictionary(uniqueKeysWithValues: summary.files.map { ($0.name, $0.sha256) })
         var changed: [SessionFile] = []
@@ -115,7 +114,23 @@ public struct ProcessingWorker: Sendable {
     }
 }
 
-extension ProcessingWorker {
+/// The work on uploaded data that `Isolation` runs in a process of its own (and tests and
+/// servers without isolation run in-process).
+public enum IsolatedWork {
+    /// Processes the session folder `folder` in place: with picks the whole pipeline, else the
+    /// service's own (pseudonymous) report of the device's measurement.
+    public static func processFolder(_ folder: URL, options: ProcessingOptions = ProcessingOptions(), isCancelled: @escaping @Sendable () -> Bool = { false }) throws {
+        let library = ScanLibrary(root: folder.deletingLastPathComponent())
+        let session = try library.session(named: folder.lastPathComponent)
+        try restorePatientShape(library: library, session: session)
+        let hasPicks = (try? library.annotations(in: session))?.isComplete ?? false
+        if hasPicks {
+            _ = try SessionProcessor(library: library, options: options).process(session, isCancelled: isCancelled)
+        } else {
+            _ = try ClinicalReportWriter(library: library, session: session).write()
+        }
+    }
+
     /// The session processor reads `patient.json` as the device writes it; the service holds the
     /// pseudonymised one (no entry time, no birth date). The scratch copy gets the device's shape
     /// with the week's start as the entry time; it is never stored back.
@@ -130,6 +145,14 @@ extension ProcessingWorker {
         let week = ResearchCalendar.weekStart(session.name.date(in: TimeZone(identifier: "UTC") ?? .current) ?? Date())
         try FileManager.default.removeItem(at: session.patientURL)
         try library.save(PatientRecord(patientID: research.patientID, calliper: research.calliper, enteredAt: week), in: session)
+    }
+
+    /// Writes the TUM archive of the sessions listed in `sessionsFile` (a `SessionList`) with
+    /// the files under `blobsRoot`; returns the outcome as JSON.
+    public static func tumExport(blobsRoot: URL, sessionsFile: URL, scratch: URL, output: URL) throws -> Data {
+        let sessions = try JSONDecoder().decode(SessionList.self, from: Data(contentsOf: sessionsFile)).sessions
+        let outcome = try TUMArchive.write(sessions, blobs: try BlobStore(root: blobsRoot), scratch: scratch, to: output)
+        return try JSONEncoder().encode(outcome)
     }
 }
 

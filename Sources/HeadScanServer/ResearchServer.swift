@@ -28,6 +28,8 @@ public struct ResearchServer: Sendable {
         didSet { passwordChecks = PasswordChecks(policy: signInPolicy) }
     }
     private(set) var passwordChecks = PasswordChecks(policy: SignInPolicy())
+    /// When set, TUM exports run in a process of their own (see `Isolation`).
+    public var isolation: Isolation?
     /// Addresses of reverse proxies whose `X-Forwarded-For` names the client.
     public var trustedProxies: Set<String> = []
     /// Whether the service is reached through HTTPS (a TLS proxy): cookies are `Secure` and

@@ -14,13 +14,13 @@ import ZIPFoundation
 /// recording could not be exported, and why.
 enum TUMArchive {
     /// Why a session's recording is not in the archive.
-    struct LeftOut: Sendable, Equatable {
+    struct LeftOut: Sendable, Equatable, Codable {
         var session: String
         var reason: String
     }
 
     /// What was written.
-    struct Outcome: Sendable {
+    struct Outcome: Sendable, Codable {
         var exported: [SessionSummary]
         var leftOut: [LeftOut]
     }

@@ -16,7 +16,7 @@ struct HeadScanServerCommand: AsyncParsableCommand {
             PostgreSQL, so that several servers and workers share it. Add devices (`device add`) \
             and researchers (`researcher add`) with the same --data and --database.
             """,
-        subcommands: [Serve.self, Worker.self, DeviceCommand.self, ResearcherCommand.self, AuditCommand.self],
+        subcommands: [Serve.self, Worker.self, DeviceCommand.self, ResearcherCommand.self, AuditCommand.self, TUMExportCommand.self, ProcessFolderCommand.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -69,12 +69,17 @@ struct Serve: AsyncParsableCommand {
         limits.reserveBytes = Int64(max(0, reserveGiB)) << 30
         limits.abandonedAfter = Double(max(1, abandonAfterDays)) * 86_400
         server.limits = limits
+        server.isolation = Isolation.currentExecutable
         let app = server.application(host: host, port: port)
         let uploads = server.uploads
         let (store, blobs) = (server.store, server.blobs)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<max(0, workers) {
-                group.addTask { await ProcessingWorker(store: store, blobs: blobs).run() }
+                group.addTask {
+                    var worker = ProcessingWorker(store: store, blobs: blobs)
+                    worker.isolation = Isolation.currentExecutable
+                    await worker.run()
+                }
             }
             // Leftovers of a killed process at start-up, abandoned uploads every hour.
             group.addTask {
@@ -102,6 +107,7 @@ struct Worker: AsyncParsableCommand {
         let server = try await storage.open()
         var worker = ProcessingWorker(store: server.store, blobs: server.blobs)
         worker.lease = lease
+        worker.isolation = Isolation.currentExecutable
         await worker.run()
     }
 }
@@ -326,5 +332,36 @@ struct AuditCommand: AsyncParsableCommand {
             print("The audit log holds: \(result.chained) chained rows\(result.unchained > 0 ? " after \(result.unchained) written before chaining" : "").")
             print("Head: row \(result.headID), \(result.headHash)")
         }
+    }
+}
+
+/// The service runs its TUM exports in a process of its own (a damaged recording fails the
+/// download, not the service); not for use by hand.
+struct TUMExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tum-export", abstract: "Write a TUM-layout zip of stored sessions (the service's own helper).", shouldDisplay: false)
+    @Option var blobs: String
+    @Option var sessions: String
+    @Option var scratch: String
+    @Option var output: String
+
+    func run() async throws {
+        umask(0o077)
+        let outcome = try IsolatedWork.tumExport(
+            blobsRoot: URL(fileURLWithPath: blobs), sessionsFile: URL(fileURLWithPath: sessions), scratch: URL(fileURLWithPath: scratch),
+            output: URL(fileURLWithPath: output))
+        FileHandle.standardOutput.write(outcome)
+    }
+}
+
+/// The service's workers process each session in a process of their own; not for use by hand.
+struct ProcessFolderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "process-folder", abstract: "Process one session folder in place (the service's own helper).", shouldDisplay: false)
+    @Argument var folder: String
+
+    func run() async throws {
+        umask(0o077)
+        try IsolatedWork.processFolder(URL(fileURLWithPath: folder, isDirectory: true))
     }
 }

@@ -1,0 +1,75 @@
+import Foundation
+import HTTPTypes
+import HeadScanTesting
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+import Upload
+import ZIPFoundation
+
+@testable import HeadScanServer
+
+/// Exports and processing of uploaded data run in a process of their own: a fault there fails
+/// one download or one job, and the service answers on.
+@Suite(.timeLimit(.minutes(3))) struct IsolationTests {
+    /// A helper that dies by a segmentation fault, as a reader tripping on hostile data would.
+    static func crashingHelper() throws -> Isolation {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("crash-\(UUID().uuidString).sh")
+        try Data("#!/bin/sh\necho 'Fatal error: Index out of range' >&2\nkill -SEGV $$\n".utf8).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: url.path)
+        return Isolation(executable: url)
+    }
+
+    /// The `headscan-server` built beside the tests.
+    static var realHelper: Isolation {
+        Isolation(executable: URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("headscan-server"))
+    }
+
+    @Test func aCrashingExportOrJobFailsAloneAndTheServiceAnswersOn() async throws {
+        let made = try await Harness.make(.sqlite)
+        var server = made.server
+        let crashing = try Self.crashingHelper()
+        defer { try? FileManager.default.removeItem(at: crashing.executable) }
+        server.isolation = crashing
+        let harness = Harness(server: server, data: made.data, schema: made.schema)
+        defer { Task { await harness.close() } }
+        let (_, token) = try await harness.device("phone-a")
+        let password = try await harness.researcher("r@example.org")
+        let fixture = try SessionFixture(extra: ["annotations.json": Data(#"{"version": 2, "landmarks": {}}"#.utf8)])
+        defer { fixture.remove() }
+        try await harness.app().test(.router) { client in
+            let id = try #require(try await rawUpload(client, token: token, package: try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)).sessionID)
+            let export = try await client.execute(uri: "/api/sessions/\(id)/download?format=tum", method: .get, headers: basic("r@example.org", password))
+            #expect(export.status == .unprocessableContent)
+            #expect(String(buffer: export.body).contains("download the sessions as zip instead"))
+            #expect(try await client.execute(uri: "/api/sessions/\(id)/download", method: .get, headers: basic("r@example.org", password)).status == .ok)
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+
+            var worker = ProcessingWorker(store: harness.store, blobs: harness.server.blobs, name: "w")
+            worker.isolation = crashing
+            let outcome = try #require(try await worker.runOnce())
+            guard case .failure(let failure) = outcome else { Issue.record("the job must fail"); return }
+            #expect(failure.message.contains("stopped by signal") && failure.message.contains("Index out of range"), "\(failure.message)")
+        }
+    }
+
+    @Test func theServicesOwnHelperExportsTheRecording() async throws {
+        let made = try await Harness.make(.sqlite)
+        var server = made.server
+        server.isolation = Self.realHelper
+        let harness = Harness(server: server, data: made.data, schema: made.schema)
+        defer { Task { await harness.close() } }
+        let (_, token) = try await harness.device("phone-a")
+        let password = try await harness.researcher("r@example.org")
+        let recorded = try RealScan.session()
+        let package = try SessionPackage(folder: recorded.folder, pseudonymiser: testPseudonymiser)
+        try await harness.app().test(.router) { client in
+            let id = try #require(try await rawUpload(client, token: token, package: package, chunkSize: 1 << 20).sessionID)
+            let export = try await client.execute(uri: "/api/sessions/\(id)/download?format=tum", method: .get, headers: basic("r@example.org", password))
+            #expect(export.status == .ok, "\(String(buffer: export.body))")
+            let archive = try Archive(data: Data(export.body.readableBytesView), accessMode: .read)
+            #expect(archive["clinic-a/\(package.sessionName)-\(id)/rgb.txt"] != nil)
+        }
+    }
+}
