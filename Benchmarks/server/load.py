@@ -9,9 +9,25 @@ upload throughput and the p95 latency of the listing API under that load.
 Uses only Python's standard library; the protocol is the one in /openapi.yaml.
 """
 import argparse, base64, hashlib, http.client, json, os, random, shutil, signal, statistics
-import subprocess, sys, tempfile, threading, time
+import struct, subprocess, sys, tempfile, threading, time, zlib
 
 CHUNK = 1 << 20
+WEEK = "2026-04-27T00:00:00Z"  # a Monday: every date that reaches the service is a week's start
+
+
+def scan_file(rng, size):
+    """A recording as the service accepts it: the scan file's header (magic, version, flags,
+    JSON length, JSON, CRC-32 over bytes 8 onwards) with the week's start as its date, then
+    random bytes standing for the frames."""
+    camera = {"fx": 500, "fy": 500, "cx": 320, "cy": 240, "width": 640, "height": 480}
+    header = json.dumps({
+        "device": "load", "appVersion": "1", "colorIntrinsics": camera, "depthIntrinsics": camera, "capLayoutName": "none",
+        "settings": {}, "createdAt": WEEK, "metadata": {},
+    }, sort_keys=True, separators=(",", ":")).encode()
+    prefix = b"HSCAN\r\n\x1a" + struct.pack("<HHI", 1, 0, len(header))
+    crc = zlib.crc32(prefix[8:] + header) & 0xFFFFFFFF
+    head = prefix + header + struct.pack("<I", crc)
+    return head + rng.randbytes(max(0, size - len(head)))
 
 
 def request(port, method, path, headers=None, body=None, timeout=60):
@@ -121,10 +137,14 @@ def main():
     sessions = []
     for index in range(options.sessions):
         size = int(rng.uniform(options.min_mb, options.max_mb) * (1 << 20))
-        consent = json.dumps({"version": 1, "researchUse": True, "decidedAt": "2026-05-01T10:00:00Z", "recordedBy": "load"}).encode()
-        patient = json.dumps({"version": 1, "patientID": 1000000000000 + index, "pseudonymisation": "hmac-sha256-v1"}).encode()
-        files = {"consent.json": consent, "patient.json": patient, "scan.hscan": rng.randbytes(size)}
-        sessions.append((f"{1000000000000 + index}_2026-05-01T10-{index // 60 % 60:02d}-{index % 60:02d}_Scan", files, tokens[index % len(tokens)]))
+        consent = json.dumps({"version": 1, "researchUse": True, "decidedAt": WEEK, "recordedBy": "load"}).encode()
+        calliper = {"lengthMM": 140, "widthMM": 120, "diagonalAMM": 150, "diagonalBMM": 145}
+        patient = json.dumps({"version": 1, "patientID": 1000000000000 + index, "pseudonymisation": "hmac-sha256-v1",
+                              "calliper": calliper, "ageAtVisitWeeks": 10 + index % 30}).encode()
+        files = {"consent.json": consent, "patient.json": patient, "scan.hscan": scan_file(rng, size)}
+        # The pseudonymised name: the week's Monday, then the scan's number that week.
+        sequence = 1 + index // len(tokens)
+        sessions.append((f"{1000000000000 + index}_2026-04-27T00-{sequence // 60:02d}-{sequence % 60:02d}_Scan", files, tokens[index % len(tokens)]))
     total_bytes = sum(sum(len(d) for d in f.values()) for _, f, _ in sessions)
 
     server.start()

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import ScanLibrary
 import Upload
 
 /// How sessions are downloaded: `?format=zip` (the default) or `?format=tum`.
@@ -42,77 +43,119 @@ enum ArchivePath {
 }
 
 extension ResearchServer {
-    /// Sessions as a zip in `format`, written to a temporary file and streamed, then deleted.
-    /// Every session in it is written to the audit log.
+    /// Sessions as a zip in `format`, streamed while it is built (no temporary file; the first
+    /// bytes leave at once). Every session in it is written to the audit log.
     func archiveResponse(_ sessions: [SessionSummary], name: String, format: DownloadFormat, principal: Principal, address: String) async throws -> Response {
-        let url = blobs.root.appendingPathComponent("tmp/\(UUID().uuidString).zip")
-        let included: [SessionSummary]
-        do {
-            included = try await write(sessions, format: format, to: url)
-        } catch {
-            try? FileManager.default.removeItem(at: url)
-            if let error = error as? APIError { throw error }
-            logger.error("cannot write a \(format.rawValue) archive: \(error)")
-            throw APIError(.internalServerError, "the archive could not be written; try again or tell the administrator")
-        }
-        for session in included {
-            try await store.audit(AuditEntry(actor: principal.auditName, action: format.auditAction, sessionID: session.id, detail: name, address: address))
-        }
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
-        let body = ResponseBody(contentLength: size) { writer in
-            defer { try? FileManager.default.removeItem(at: url) }
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty {
-                try await writer.write(ByteBuffer(bytes: piece))
+        let body: ResponseBody
+        switch format {
+        case .zip:
+            for session in sessions {
+                try await store.audit(AuditEntry(actor: principal.auditName, action: format.auditAction, sessionID: session.id, detail: name, address: address))
             }
-            try await writer.finish(nil)
+            body = ResponseBody { writer in
+                var zip = StreamingZip()
+                try await self.writeFiles(sessions, to: &zip, &writer)
+                try await zip.finish(&writer)
+                try await writer.finish(nil)
+            }
+        case .tum:
+            let recorded = sessions.filter { $0.files.contains { $0.name == ScanSession.scanFileName } }
+            guard !recorded.isEmpty else {
+                throw APIError(.unprocessableContent, "no session has a recording to export in the TUM layout; download the sessions as zip instead")
+            }
+            let leftOut = sessions.filter { !recorded.contains($0) }.map {
+                TUMArchive.LeftOut(session: $0.name, reason: "it has no recording (\(ScanSession.scanFileName))")
+            }
+            body = ResponseBody { writer in
+                var zip = StreamingZip()
+                try await self.writeTUM(recorded, leftOut: leftOut, to: &zip, &writer, principal: principal, name: name, address: address)
+                try await zip.finish(&writer)
+                try await writer.finish(nil)
+            }
         }
         let file = format == .zip ? "\(name).zip" : "\(name)-tum.zip"
         return Response(
             status: .ok, headers: [.contentType: "application/zip", .contentDisposition: "attachment; filename=\"\(file)\""], body: body)
     }
 
-    /// Writes the archive off the server's threads; returns the sessions it holds.
-    private func write(_ sessions: [SessionSummary], format: DownloadFormat, to url: URL) async throws -> [SessionSummary] {
-        let blobs = self.blobs
-        switch format {
-        case .zip:
-            try await Self.offload { try DatasetArchive.write(sessions, blobs: blobs, to: url) }
-            return sessions
-        case .tum:
-            let scratch = blobs.root.appendingPathComponent("tmp/tum-\(UUID().uuidString)", isDirectory: true)
-            defer { try? FileManager.default.removeItem(at: scratch) }
-            let outcome = try await tumOutcome(sessions, scratch: scratch, to: url)
-            guard !outcome.exported.isEmpty else {
-                let reasons = outcome.leftOut.prefix(3).map(\.description).joined(separator: "; ")
-                throw APIError(
-                    .unprocessableContent,
-                    "no recording could be exported in the TUM layout (\(reasons)); download the sessions as zip instead")
+    /// `sessions.json`, then every stored file as `SITE/NAME-ID/FILE`.
+    private func writeFiles(_ sessions: [SessionSummary], to zip: inout StreamingZip, _ out: inout any ResponseBodyWriter) async throws {
+        try await zip.add("sessions.json", data: try Self.listing(sessions), to: &out)
+        for session in sessions {
+            for file in session.files {
+                guard let blob = blobs.blobURL(file.sha256), FileManager.default.fileExists(atPath: blob.path) else {
+                    logger.error("the stored file \(file.sha256) is missing from the data folder")
+                    continue
+                }
+                try await zip.add("\(ArchivePath.folder(session))/\(file.name)", file: blob, to: &out)
             }
-            return outcome.exported
         }
     }
 
-    /// The TUM export, in a process of its own when the server has `isolation`: a recording
-    /// that trips a fault fails this download, not the service.
-    private func tumOutcome(_ sessions: [SessionSummary], scratch: URL, to url: URL) async throws -> TUMArchive.Outcome {
+    /// One session at a time: exported into a scratch folder (in a process of its own when the
+    /// server has `isolation`), streamed, deleted; then `sessions.json` and `left-out.txt`.
+    private func writeTUM(
+        _ sessions: [SessionSummary], leftOut: [TUMArchive.LeftOut], to zip: inout StreamingZip, _ out: inout any ResponseBodyWriter, principal: Principal,
+        name: String, address: String
+    ) async throws {
+        var leftOut = leftOut
+        var exported: [SessionSummary] = []
+        for session in sessions {
+            let folder = blobs.root.appendingPathComponent("tmp/tum-\(UUID().uuidString)", isDirectory: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let result = await exportTUM(session, to: folder)
+            if let reason = result.reason {
+                leftOut.append(TUMArchive.LeftOut(session: session.name, reason: reason))
+                continue
+            }
+            if let skipped = result.skipped, skipped > 0 {
+                leftOut.append(TUMArchive.LeftOut(session: session.name, reason: "\(skipped) damaged frames left out"))
+            }
+            try await TUMArchive.add(folder, as: ArchivePath.folder(session), to: &zip, &out)
+            exported.append(session)
+            try await store.audit(AuditEntry(actor: principal.auditName, action: DownloadFormat.tum.auditAction, sessionID: session.id, detail: name, address: address))
+        }
+        try await zip.add("sessions.json", data: try Self.listing(exported), to: &out)
+        if !leftOut.isEmpty {
+            try await zip.add("left-out.txt", data: Data(leftOut.map { "\($0.session): \($0.reason)\n" }.joined().utf8), to: &out)
+        }
+    }
+
+    /// Exports one session's recording into `folder`.
+    private func exportTUM(_ session: SessionSummary, to folder: URL) async -> TUMArchive.Result {
         let blobs = self.blobs
         guard let isolation else {
-            return try await Self.offload { try TUMArchive.write(sessions, blobs: blobs, scratch: scratch, to: url) }
+            return (try? await Self.offload { TUMArchive.exportResult(session, blobs: blobs, to: folder) })
+                ?? TUMArchive.Result(reason: "its recording could not be exported")
         }
-        try BlobStore.makeFolder(scratch)
-        let list = scratch.appendingPathComponent("sessions.json")
-        try JSONEncoder().encode(SessionList(sessions: sessions)).write(to: list)
         do {
+            try BlobStore.makeFolder(folder)
+            let list = folder.appendingPathComponent("session.json")
+            try JSONEncoder().encode(session).write(to: list)
             let data = try await isolation.run([
-                "tum-export", "--blobs", blobs.root.path, "--sessions", list.path, "--scratch", scratch.appendingPathComponent("work").path, "--output", url.path,
+                "tum-export", "--blobs", blobs.root.path, "--session", list.path, "--folder", folder.appendingPathComponent("out").path,
             ])
-            return try JSONDecoder().decode(TUMArchive.Outcome.self, from: data)
-        } catch let failure as Isolation.Failure {
-            logger.error("a TUM export failed: \(failure)")
-            throw APIError(.unprocessableContent, "the recordings could not be exported in the TUM layout; download the sessions as zip instead")
+            try? FileManager.default.removeItem(at: list)
+            let result = try JSONDecoder().decode(TUMArchive.Result.self, from: data)
+            if result.reason == nil {
+                // The helper wrote into out/; the archive takes the folder's content.
+                let out = folder.appendingPathComponent("out")
+                for item in try FileManager.default.contentsOfDirectory(atPath: out.path) {
+                    try FileManager.default.moveItem(at: out.appendingPathComponent(item), to: folder.appendingPathComponent(item))
+                }
+                try FileManager.default.removeItem(at: out)
+            }
+            return result
+        } catch {
+            logger.error("a TUM export of session \(session.id) failed: \(error)")
+            return TUMArchive.Result(reason: "its recording could not be exported (the export stopped on it)")
         }
+    }
+
+    static func listing(_ sessions: [SessionSummary]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(SessionList(sessions: sessions))
     }
 
     /// Runs blocking file work on a dispatch queue, so that the server's threads keep answering.

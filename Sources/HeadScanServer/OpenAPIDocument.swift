@@ -9,7 +9,15 @@ enum OpenAPIDocument {
             Devices upload scan sessions (Bearer token); researchers list and download them
             (HTTP Basic with e-mail and password, or the sign-in cookie of the web page).
             Uploads are chunked: announce the files, send each chunk with its SHA-256, then
-            complete; the server verifies every whole file before the session appears.
+            complete; the server verifies every whole file and checks it against its type before
+            the session appears. Only pseudonymised sessions are accepted: the name's ID is a
+            13-digit pseudonym (or "new"), its date the Monday of the recording's week followed
+            by the scan's number that week; the files are scan.hscan, head.ply, consent.json,
+            patient.json, rating.json, annotations.json, measurement.json, reconstruction.json
+            and feedback.json, each exactly as the HeadScan client writes it for research (every
+            date a week's start, no names, no free text). A refused upload is deleted entirely.
+            429 answers too many wrong passwords or unfinished uploads, 503 a full disk or too
+            many sign-ins at once (both with Retry-After; received chunks are kept).
         components:
           securitySchemes:
             device: { type: http, scheme: bearer }
@@ -30,9 +38,9 @@ enum OpenAPIDocument {
               name: format
               in: query
               description: |
-                zip (the default): every file of each session as stored, SESSION/FILE.
+                zip (the default): every file of each session as stored, SITE/NAME-ID/FILE.
                 tum: each session's recording in the TUM RGB-D layout, one folder per session:
-                SESSION/rgb/*.png, SESSION/depth/*.png (16-bit, 5000 per metre, 0 = no measurement),
+                SITE/NAME-ID/rgb/*.png, SITE/NAME-ID/depth/*.png (16-bit, 5000 per metre, 0 = no measurement),
                 rgb.txt, depth.txt, associations.txt, intrinsics.json (the camera models) and, for
                 processed sessions, groundtruth.txt (timestamp tx ty tz qx qy qz qw of the
                 reconstruction's keyframes). sessions.json lists the sessions in the archive;
@@ -58,7 +66,7 @@ enum OpenAPIDocument {
               type: object
               required: [sessionName, chunkSize, files]
               properties:
-                sessionName: { type: string, description: "pseudonymised session folder name, ID_yyyy-MM-ddTHH-mm-ss_Scan" }
+                sessionName: { type: string, description: "pseudonymised session folder name, PSEUDONYM_yyyy-MM-ddT00-MM-SS_Scan (the week's Monday, the scan's number that week)" }
                 chunkSize: { type: integer, minimum: 1024, maximum: 8388608 }
                 files: { type: array, maxItems: 64, items: { $ref: "#/components/schemas/ManifestFile" } }
             UploadStatus:
@@ -82,8 +90,8 @@ enum OpenAPIDocument {
                 name: { type: string }
                 site: { type: string }
                 device: { type: string }
-                recordedAt: { type: string }
-                uploadedAt: { type: string, format: date-time }
+                recordedAt: { type: string, description: "the week of the recording and the scan's number in it, yyyy-MM-ddT00-MM-SS" }
+                uploadedAt: { type: string, format: date-time, description: "the Monday 00:00 UTC of the week of the upload" }
                 measured: { type: boolean }
                 cvai: { type: number }
                 ci: { type: number }

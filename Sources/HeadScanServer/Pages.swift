@@ -186,7 +186,7 @@ extension ResearchServer {
         ]
     }
 
-    /// `2026-05-01T10-30-00` (the session name's form) as `2026-05-01 10:30`.
+    /// `2026-04-27T00-00-02` (a research session name's date) as `week of 2026-04-27, scan 2`.
     static func recorded(_ text: String) -> String {
         guard ResearchCalendar.isResearchTimestamp(text), let sequence = ResearchCalendar.sequence(of: text) else { return text }
         return "week of \(text.prefix(10)), scan \(sequence)"

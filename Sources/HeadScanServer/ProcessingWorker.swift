@@ -147,12 +147,11 @@ public enum IsolatedWork {
         try library.save(PatientRecord(patientID: research.patientID, calliper: research.calliper, enteredAt: week), in: session)
     }
 
-    /// Writes the TUM archive of the sessions listed in `sessionsFile` (a `SessionList`) with
-    /// the files under `blobsRoot`; returns the outcome as JSON.
-    public static func tumExport(blobsRoot: URL, sessionsFile: URL, scratch: URL, output: URL) throws -> Data {
-        let sessions = try JSONDecoder().decode(SessionList.self, from: Data(contentsOf: sessionsFile)).sessions
-        let outcome = try TUMArchive.write(sessions, blobs: try BlobStore(root: blobsRoot), scratch: scratch, to: output)
-        return try JSONEncoder().encode(outcome)
+    /// Exports the session in `sessionFile` (a `SessionSummary`) with the files under
+    /// `blobsRoot` into `folder` in the TUM layout; returns the result as JSON.
+    public static func tumExport(blobsRoot: URL, sessionFile: URL, folder: URL) throws -> Data {
+        let session = try JSONDecoder().decode(SessionSummary.self, from: Data(contentsOf: sessionFile))
+        return try JSONEncoder().encode(TUMArchive.exportResult(session, blobs: try BlobStore(root: blobsRoot), to: folder))
     }
 }
 

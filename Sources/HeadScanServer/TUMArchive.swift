@@ -1,17 +1,17 @@
 import Foundation
 import Geometry
+import Hummingbird
 import Processing
 import Recording
 import ScanLibrary
 import Upload
-import ZIPFoundation
 
-/// Zips sessions' recordings in the TUM RGB-D layout, one folder per session, written by the
+/// Sessions' recordings in the TUM RGB-D layout, one folder per session, written by the
 /// command line's exporter (`headscan export --format tum`): `SITE/NAME-ID/rgb/*.png` (see `ArchivePath`),
 /// `SITE/NAME-ID/depth/*.png`, `rgb.txt`, `depth.txt`, `associations.txt`, `intrinsics.json`, and
 /// for processed sessions `groundtruth.txt` with the reconstruction's keyframe poses.
 /// `sessions.json` lists the sessions and their values; `left-out.txt` names sessions whose
-/// recording could not be exported, and why.
+/// recording could not be exported, and why. `ResearchServer.archiveResponse` streams it.
 enum TUMArchive {
     /// Why a session's recording is not in the archive.
     struct LeftOut: Sendable, Equatable, Codable {
@@ -19,37 +19,23 @@ enum TUMArchive {
         var reason: String
     }
 
-    /// What was written.
-    struct Outcome: Sendable, Codable {
-        var exported: [SessionSummary]
-        var leftOut: [LeftOut]
+    /// What exporting one session gave, as the isolated helper prints it.
+    struct Result: Sendable, Codable {
+        /// Damaged frames left out, when it was exported.
+        var skipped: Int?
+        /// Why it was not, otherwise.
+        var reason: String?
     }
 
-    /// Exports each session into `scratch` and moves it into the zip at `url`.
-    static func write(_ sessions: [SessionSummary], blobs: BlobStore, scratch: URL, to url: URL) throws -> Outcome {
-        let archive = try Archive(url: url, accessMode: .create)
-        var outcome = Outcome(exported: [], leftOut: [])
-        for session in sessions {
-            let folder = scratch.appendingPathComponent(session.id, isDirectory: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            do {
-                let skipped = try export(session, blobs: blobs, to: folder)
-                if skipped > 0 { outcome.leftOut.append(LeftOut(session: session.name, reason: "\(skipped) damaged frames left out")) }
-            } catch let problem as LeftOut {
-                outcome.leftOut.append(problem)
-                continue
-            }
-            try add(folder, as: ArchivePath.folder(session), to: archive)
-            outcome.exported.append(session)
+    /// Exports one session into `folder`, catching the reasons it cannot be.
+    static func exportResult(_ session: SessionSummary, blobs: BlobStore, to folder: URL) -> Result {
+        do {
+            return Result(skipped: try export(session, blobs: blobs, to: folder))
+        } catch let problem as LeftOut {
+            return Result(reason: problem.reason)
+        } catch {
+            return Result(reason: "its recording could not be exported: \(error)")
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try add(try encoder.encode(SessionList(sessions: outcome.exported)), as: "sessions.json", to: archive)
-        if !outcome.leftOut.isEmpty {
-            let text = outcome.leftOut.map { "\($0.session): \($0.reason)\n" }.joined()
-            try add(Data(text.utf8), as: "left-out.txt", to: archive)
-        }
-        return outcome
     }
 
     /// Writes one session's recording into `folder`; returns the damaged frames skipped.
@@ -79,8 +65,8 @@ enum TUMArchive {
         return record.keyframePoses
     }
 
-    /// Every file under `folder` as `name/RELATIVE_PATH`; PNGs are stored, text is deflated.
-    private static func add(_ folder: URL, as name: String, to archive: Archive) throws {
+    /// Every file under `folder` as `name/RELATIVE_PATH`, in path order.
+    static func add(_ folder: URL, as name: String, to zip: inout StreamingZip, _ out: inout any ResponseBodyWriter) async throws {
         guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return }
         var files: [String] = []
         let base = folder.standardizedFileURL.path + "/"
@@ -88,14 +74,7 @@ enum TUMArchive {
             files.append(String(url.standardizedFileURL.path.dropFirst(base.count)))
         }
         for relative in files.sorted() {
-            let method: CompressionMethod = relative.hasSuffix(".png") ? .none : .deflate
-            try archive.addEntry(with: "\(name)/\(relative)", fileURL: folder.appendingPathComponent(relative), compressionMethod: method)
-        }
-    }
-
-    private static func add(_ data: Data, as name: String, to archive: Archive) throws {
-        try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
-            data.subdata(in: Int(position)..<Int(position) + size)
+            try await zip.add("\(name)/\(relative)", file: folder.appendingPathComponent(relative), to: &out)
         }
     }
 }

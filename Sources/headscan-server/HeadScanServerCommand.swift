@@ -339,18 +339,16 @@ struct AuditCommand: AsyncParsableCommand {
 /// download, not the service); not for use by hand.
 struct TUMExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tum-export", abstract: "Write a TUM-layout zip of stored sessions (the service's own helper).", shouldDisplay: false)
+        commandName: "tum-export", abstract: "Export one stored session in the TUM layout (the service's own helper).", shouldDisplay: false)
     @Option var blobs: String
-    @Option var sessions: String
-    @Option var scratch: String
-    @Option var output: String
+    @Option var session: String
+    @Option var folder: String
 
     func run() async throws {
         umask(0o077)
-        let outcome = try IsolatedWork.tumExport(
-            blobsRoot: URL(fileURLWithPath: blobs), sessionsFile: URL(fileURLWithPath: sessions), scratch: URL(fileURLWithPath: scratch),
-            output: URL(fileURLWithPath: output))
-        FileHandle.standardOutput.write(outcome)
+        let result = try IsolatedWork.tumExport(
+            blobsRoot: URL(fileURLWithPath: blobs), sessionFile: URL(fileURLWithPath: session), folder: URL(fileURLWithPath: folder))
+        FileHandle.standardOutput.write(result)
     }
 }
 
