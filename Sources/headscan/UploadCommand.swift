@@ -60,6 +60,7 @@ struct UploadCommand: AsyncParsableCommand {
                 let total = package.manifest.reduce(Int64(0)) { $0 + $1.size }
                 let id = try await client.upload(package)
                 print("\(dir): verified by the server as \(package.sessionName) (\(package.items.count) files, \(total) bytes, session \(id))")
+                if !package.leftOnDevice.isEmpty { print("  kept on this computer: \(package.leftOnDevice.joined(separator: ", "))") }
             } catch {
                 failures += 1
                 FileHandle.standardError.write(Data("error: \(dir): \(error)\n".utf8))
