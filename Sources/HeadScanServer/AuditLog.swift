@@ -146,3 +146,27 @@ extension Store {
         return result
     }
 }
+
+/// Audit rows of frequent reads (listings and views) are written beside the answer instead of
+/// before it: a listing never waits for the database's write lock behind uploads. `flush()`
+/// waits for every row written so far (tests; shutting down).
+final class AuditTrail: Sendable {
+    private let store: Store
+    private let pending = Locked<[UUID: Task<Void, Never>]>([:])
+
+    init(store: Store) { self.store = store }
+
+    func later(_ entry: AuditEntry) {
+        let id = UUID()
+        let store = self.store
+        let task = Task { [pending] in
+            _ = try? await store.audit(entry)
+            pending.withLock { $0[id] = nil }
+        }
+        pending.withLock { $0[id] = task }
+    }
+
+    func flush() async {
+        for task in pending.withLock({ Array($0.values) }) { await task.value }
+    }
+}

@@ -100,7 +100,7 @@ extension ResearchServer {
             guard let researcher = try await server.pageResearcher(request, context) else { return Self.toLogin }
             let filter = try Self.filter(request)
             let sessions = try await server.store.sessions(filter)
-            try await server.store.audit(AuditEntry(
+            server.trail.later(AuditEntry(
                 actor: Principal.researcher(researcher).auditName, action: "list", detail: "\(sessions.count) sessions; \(request.uri.query ?? "")",
                 address: server.address(request, context)))
             let query = request.uri.query ?? ""
@@ -118,7 +118,7 @@ extension ResearchServer {
         router.get("/sessions/:id") { request, context -> Response in
             guard let researcher = try await server.pageResearcher(request, context) else { return Self.toLogin }
             let session = try await server.visibleSession(context.parameters.get("id") ?? "", for: .researcher(researcher))
-            try await server.store.audit(AuditEntry(
+            server.trail.later(AuditEntry(
                 actor: Principal.researcher(researcher).auditName, action: "view", sessionID: session.id, address: server.address(request, context)))
             let names = Set(session.files.map(\.name))
             let direction = server.meshViewDirection(session)

@@ -50,8 +50,15 @@ public struct ResearchServer: Sendable {
         didSet { uploads.logger = logger }
     }
 
+    /// Listings' and views' audit rows, written beside the answer.
+    let trail: AuditTrail
+
+    /// Waits until every audit row of earlier requests is written.
+    public func flushAudit() async { await trail.flush() }
+
     public init(store: Store, blobs: BlobStore) throws {
         self.store = store
+        trail = AuditTrail(store: store)
         self.blobs = blobs
         uploads = UploadService(store: store, blobs: blobs)
         pages = try Pages()

@@ -72,7 +72,7 @@ extension ResearchServer {
                 var filter = try Self.filter(request)
                 if case .device(let device) = principal { filter.deviceID = device.id }
                 let sessions = try await server.store.sessions(filter)
-                try await server.store.audit(AuditEntry(
+                server.trail.later(AuditEntry(
                     actor: principal.auditName, action: "list", detail: "\(sessions.count) sessions; \(request.uri.query ?? "")", address: address))
                 return try Self.json(SessionList(sessions: sessions))
             }
@@ -80,7 +80,7 @@ extension ResearchServer {
         router.get("/api/sessions/:id") { request, context -> Response in
             try await server.audited(request, context, action: "view") { principal, address in
                 let session = try await server.visibleSession(context.parameters.get("id") ?? "", for: principal)
-                try await server.store.audit(AuditEntry(actor: principal.auditName, action: "view", sessionID: session.id, address: address))
+                server.trail.later(AuditEntry(actor: principal.auditName, action: "view", sessionID: session.id, address: address))
                 return try Self.json(session)
             }
         }

@@ -64,7 +64,8 @@ struct Harness: Sendable {
 
     /// The audit log's actions, oldest first.
     func auditActions() async throws -> [String] {
-        try await store.auditLog(limit: 100_000).reversed().map(\.action)
+        await server.flushAudit()
+        return try await store.auditLog(limit: 100_000).reversed().map(\.action)
     }
 
     func app() -> some ApplicationProtocol {
