@@ -16,18 +16,35 @@ WEEK = "2026-04-27T00:00:00Z"  # a Monday: every date that reaches the service i
 
 
 def scan_file(rng, size):
-    """A recording as the service accepts it: the scan file's header (magic, version, flags,
-    JSON length, JSON, CRC-32 over bytes 8 onwards) with the week's start as its date, then
-    random bytes standing for the frames."""
+    """A closed recording as the service accepts it, laid out as docs/scan-format.md says: the
+    file header with the week's start as its date, frame records of about 1 MiB of random
+    bytes standing for the pictures, the seek index and the trailer."""
     camera = {"fx": 500, "fy": 500, "cx": 320, "cy": 240, "width": 640, "height": 480}
     header = json.dumps({
         "device": "load", "appVersion": "1", "colorIntrinsics": camera, "depthIntrinsics": camera, "capLayoutName": "none",
         "settings": {}, "createdAt": WEEK, "metadata": {},
     }, sort_keys=True, separators=(",", ":")).encode()
     prefix = b"HSCAN\r\n\x1a" + struct.pack("<HHI", 1, 0, len(header))
-    crc = zlib.crc32(prefix[8:] + header) & 0xFFFFFFFF
-    head = prefix + header + struct.pack("<I", crc)
-    return head + rng.randbytes(max(0, size - len(head)))
+    parts = [prefix, header, struct.pack("<I", zlib.crc32(prefix[8:] + header) & 0xFFFFFFFF)]
+    offset = sum(len(p) for p in parts)
+
+    def record(kind, sequence, payload):
+        head = struct.pack("<IBBHIII", 0x52435348, kind, 0, 0, sequence, len(payload), zlib.crc32(payload) & 0xFFFFFFFF)
+        return head + struct.pack("<I", zlib.crc32(head) & 0xFFFFFFFF) + payload
+
+    count = max(1, round(size / (1 << 20)))
+    payload = max(0, (size - offset - 24 - 4 - 16 * count - 16) // count - 24)
+    index = []
+    for sequence in range(count):
+        frame = record(1, sequence, rng.randbytes(payload))
+        index.append((offset, sequence / 30))
+        parts.append(frame)
+        offset += len(frame)
+    index_offset = offset
+    parts.append(record(2, 0, struct.pack("<I", len(index)) + b"".join(struct.pack("<Qd", o, t) for o, t in index)))
+    trailer = struct.pack("<QI", index_offset, 0x444E4548)
+    parts.append(trailer + struct.pack("<I", zlib.crc32(trailer) & 0xFFFFFFFF))
+    return b"".join(parts)
 
 
 def request(port, method, path, headers=None, body=None, timeout=60):
