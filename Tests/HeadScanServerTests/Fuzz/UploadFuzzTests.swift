@@ -52,9 +52,9 @@ import Upload
         let package = try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)
         let files = try ResearchSessionSeeds.files(package)
         var mutator = DocumentMutator(seed: 0xB10B)
-        let mutated = (0..<Self.uploadRounds).map { mutator.mutate(files[$0 % files.count].data) }
+        let mutated = (0..<Self.uploadRounds(backend)).map { mutator.mutate(files[$0 % files.count].data) }
         try await harness.app().test(.router) { client in
-            for round in 0..<Self.uploadRounds {
+            for round in 0..<Self.uploadRounds(backend) {
                 let target = files[round % files.count]
                 var changed = package
                 let data = mutated[round]
@@ -74,7 +74,9 @@ import Upload
         }
     }
 
-    static let uploadRounds = 180
+    /// Whole uploads with one mutated file; PostgreSQL repeats a share of SQLite's rounds (the
+    /// checks are the same code), to keep the suite quick.
+    static func uploadRounds(_ backend: Backend) -> Int { backend == .sqlite ? 180 : 60 }
 
     /// Create, every chunk, complete; the first answer that is not 200, else 200.
     static func upload(_ client: some TestClientProtocol, token: String, package: SessionPackage) async throws -> HTTPResponse.Status {
@@ -119,8 +121,12 @@ import Upload
             var mutator = DocumentMutator(seed: 0xC4C4)
             let scan = try #require(package.items.first { $0.manifest.name == "scan.hscan" })
             let chunk = try SessionPackage.read(scan, offset: 0, length: 1024)
-            var accepted = 0
-            for round in 0..<Self.requestRounds {
+            // The right request goes through amid the noise, and again (same bytes) later.
+            var valid = bearer(token)
+            valid[.chunkChecksum] = Digest.sha256(chunk)
+            let first = try await client.execute(uri: "/api/uploads/\(open.uploadID)/files/scan.hscan/chunks/0", method: .put, headers: valid, body: ByteBuffer(bytes: chunk))
+            #expect(first.status == .ok)
+            for round in 0..<Self.requestRounds(backend) {
                 let before = try await harness.state()
                 let ids = [open.uploadID, open.uploadID, UUID().uuidString.lowercased(), "x", String(repeating: "a", count: 36), "../../etc"]
                 let names = ["scan.hscan", "scan.hscan", "consent.json", "report.html", "..%2f..%2fx", "", String(repeating: "n", count: 300), "scan.hscan%00"]
@@ -144,14 +150,12 @@ import Upload
                 }
                 let code = response.status.code
                 #expect(code == 200 || (400..<500).contains(code), "round \(round): \(code) \(String(buffer: response.body))")
-                if code == 200 { accepted += 1; continue }
+                if code == 200 { continue }
                 let after = try await harness.state()
                 #expect(after.0 == before.0 && after.1 == before.1, "round \(round) (\(code)) changed the stored state")
             }
-            // The one right request (chunk 0 with its checksum) went through at least once.
-            #expect(accepted > 0)
         }
     }
 
-    static let requestRounds = 2000
+    static func requestRounds(_ backend: Backend) -> Int { backend == .sqlite ? 2000 : 500 }
 }
