@@ -2,6 +2,7 @@ import Cephalometry
 import Feedback
 import Foundation
 import Geometry
+import Reconstruction
 import Recording
 import Report
 import ScanLibrary
@@ -43,7 +44,7 @@ public struct ClinicalReportWriter {
             reference: reference,
             timeline: try optionalJSON(FeedbackTimeline.self, Self.timelineFileName),
             meshFile: meshURL.lastPathComponent,
-            notes: Self.landmarkNotes(record) + extra,
+            notes: Self.landmarkNotes(record) + cameraNotes() + extra,
             visits: try visits(patient, current: slice.measurement))
         return (ClinicalReport(inputs), slice)
     }
@@ -63,6 +64,24 @@ public struct ClinicalReportWriter {
     }
 
     /// Where the landmarks came from, in the report's words.
+    /// A warning when the reconstruction found the camera's focal length more than 1 % from
+    /// the factory value the phone recorded.
+    func cameraNotes() -> [String] {
+        guard let record = try? library.document(ReconstructionRecord.self, in: session) else { return [] }
+        return Self.cameraNotes(record.statistics)
+    }
+
+    static func cameraNotes(_ statistics: ReconstructionStatistics) -> [String] {
+        guard let scale = statistics.focalScale, abs(scale - 1) > Self.focalWarning else { return [] }
+        let sigma = (statistics.focalScaleSigma ?? 0) * 100
+        return [String(
+            format: "Camera: its focal length came out %+.1f %% (± %.1f %%) from the value the phone records; the scan was measured with the estimate. Have the phone's camera checked (a miscalibrated or repaired camera).",
+            (scale - 1) * 100, sigma)]
+    }
+
+    /// The focal length's deviation beyond which the report warns.
+    public static let focalWarning = 0.01
+
     static func landmarkNotes(_ record: MeasurementRecord) -> [String] {
         guard let estimates = record.landmarkEstimates, !estimates.isEmpty else {
             return ["Landmarks: given as points in 3D."]

@@ -10,12 +10,15 @@ struct PickLifter {
     let reader: ScanReader
     let locator: FrameLocator
     let mesh: TriangleMesh
+    /// The reconstruction's estimated focal length over the recorded one.
+    let focalScale: Double
     private var frames: [Int: (RGBDFrame, RigidTransform)] = [:]
 
-    init(reader: ScanReader, locator: FrameLocator, mesh: TriangleMesh) {
+    init(reader: ScanReader, locator: FrameLocator, mesh: TriangleMesh, focalScale: Double = 1) {
         self.reader = reader
         self.locator = locator
         self.mesh = mesh
+        self.focalScale = focalScale
     }
 
     /// The estimate of each landmark from its picks.
@@ -76,7 +79,7 @@ struct PickLifter {
         }
         let frame: RGBDFrame
         do {
-            frame = try reader.frame(at: index)
+            frame = try reader.frame(at: index).scalingFocalLength(focalScale)
         } catch {
             throw .unreadableFrame(landmark: landmark, frame: index, reason: "\(error)")
         }

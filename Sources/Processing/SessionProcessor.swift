@@ -115,7 +115,8 @@ public struct SessionProcessor: Sendable {
         if isCancelled() { throw ProcessingError.cancelled }
 
         var lifter = PickLifter(
-            reader: reader, locator: try FrameLocator(map: record.map, keyframes: record.keyframePoses, layout: layout), mesh: mesh)
+            reader: reader, locator: try FrameLocator(map: record.map, keyframes: record.keyframePoses, layout: layout), mesh: mesh,
+            focalScale: record.statistics.appliedFocalScale)
         let estimates = try lifter.estimates(annotations) { progress(ProcessingProgress(stage: .landmarks, done: $0, total: $1)) }
         let landmarks = HeadLandmarks(
             nasion: estimates[.nasion]!.point, noseTip: estimates[.noseTip]!.point,

@@ -23,6 +23,22 @@ struct JointBundleAdjustment {
     var huberDelta = 2.0
     /// Whitened residuals beyond this are ignored (constant cost).
     var rejectBeyond = 12.0
+    /// Whether the focal length is estimated too: one scale for fx and fy, since the corners'
+    /// pixels and their metric depth fix it once the camera has turned around the map.
+    var estimatesFocal = false
+    /// How far the focal length may be from the factory value a priori (relative, one sigma).
+    var focalPriorSigma = 0.05
+
+    /// What a refinement found.
+    struct Outcome {
+        /// Robust cost before and after.
+        var before: Double
+        var after: Double
+        /// The focal length over the factory value, and its standard deviation (1 and 0 when
+        /// the focal length was held).
+        var focalScale = 1.0
+        var focalScaleSigma = 0.0
+    }
 
     /// One corner seen in one keyframe.
     private struct Sighting {
@@ -32,11 +48,11 @@ struct JointBundleAdjustment {
         var depth: Double
     }
 
-    /// Refines in place; returns the robust cost before and after.
+    /// Refines in place; returns the robust cost before and after, and the focal scale.
     @discardableResult
-    func refine(keyframes: inout [Keyframe], map: inout MarkerMap, intrinsics k: CameraIntrinsics) -> (before: Double, after: Double) {
+    func refine(keyframes: inout [Keyframe], map: inout MarkerMap, intrinsics factory: CameraIntrinsics) -> Outcome {
         let ids = map.ids
-        guard keyframes.count >= 2, !ids.isEmpty else { return (0, 0) }
+        guard keyframes.count >= 2, !ids.isEmpty else { return Outcome(before: 0, after: 0) }
         var slot: [Int: Int] = [:]
         for (i, id) in ids.enumerated() { slot[id] = i }
         var points = ids.flatMap { map.corners[$0]! }
@@ -48,20 +64,23 @@ struct JointBundleAdjustment {
             }
         }
         var lambda = 1e-3
-        let initial = cost(poses, points, sightings, k)
+        var scale = 1.0
+        let initial = cost(poses, points, sightings, factory, scale)
         var current = initial
         for _ in 0..<iterations {
-            let system = linearise(poses, points, sightings, k)
+            let system = linearise(poses, points, sightings, factory, scale)
             var improved = false
             for _ in 0..<6 {
                 guard let step = solve(system, lambda: lambda) else { lambda *= 10; continue }
                 var newPoses = poses, newPoints = points
                 for f in 1..<poses.count { newPoses[f] = update(poses[f], step.poses[f]) }
                 for j in points.indices { newPoints[j] += step.points[j] }
-                let candidate = cost(newPoses, newPoints, sightings, k)
-                if candidate < current {
+                let newScale = scale + step.scale
+                let candidate = cost(newPoses, newPoints, sightings, factory, newScale)
+                if candidate < current, newScale > 0.5, newScale < 2 {
                     poses = newPoses
                     points = newPoints
+                    scale = newScale
                     lambda = max(1e-7, lambda / 5)
                     improved = current - candidate > 1e-6 * current
                     current = candidate
@@ -73,7 +92,14 @@ struct JointBundleAdjustment {
         }
         for f in keyframes.indices { keyframes[f].mapFromCamera = poses[f].inverse }
         for (i, id) in ids.enumerated() { map.corners[id] = Array(points[(i * 4)..<(i * 4 + 4)]) }
-        return (initial, current)
+        var outcome = Outcome(before: initial, after: current, focalScale: scale)
+        if estimatesFocal { outcome.focalScaleSigma = scaleSigma(linearise(poses, points, sightings, factory, scale)) }
+        return outcome
+    }
+
+    /// The intrinsics with the focal length scaled.
+    static func scaled(_ k: CameraIntrinsics, _ scale: Double) -> CameraIntrinsics {
+        k.scalingFocalLength(scale)
     }
 
     /// Applies a camera-frame twist: `y ← y + ω × y + v` to first order.
@@ -87,25 +113,27 @@ struct JointBundleAdjustment {
 
     // MARK: Residuals
 
-    /// Whitened residual rows of one sighting with their Huber weights, through `body`.
+    /// Whitened residual rows of one sighting with their Huber weights, through `body`;
+    /// `factory` is the recorded camera, the focal length used is `scale` times its own.
     @inline(__always)
     private func rows(
-        _ y: SIMD3<Double>, _ s: Sighting, _ k: CameraIntrinsics,
-        _ body: (_ residual: Double, _ gradient: SIMD3<Double>, _ weight: Double) -> Void
+        _ y: SIMD3<Double>, _ s: Sighting, _ factory: CameraIntrinsics, _ scale: Double,
+        _ body: (_ residual: Double, _ gradient: SIMD3<Double>, _ focalGradient: Double, _ weight: Double) -> Void
     ) {
         guard y.z > 1e-6 else { return }
         let iz = 1 / y.z
-        let du = (k.fx * y.x * iz + k.cx - s.pixel.x) / pixelSigma
-        let dv = (k.fy * y.y * iz + k.cy - s.pixel.y) / pixelSigma
+        let fx = factory.fx * scale, fy = factory.fy * scale
+        let du = (fx * y.x * iz + factory.cx - s.pixel.x) / pixelSigma
+        let dv = (fy * y.y * iz + factory.cy - s.pixel.y) / pixelSigma
         let wp = huberWeight((du * du + dv * dv).squareRoot())
         if wp > 0 {
-            body(du, SIMD3(k.fx * iz, 0, -k.fx * y.x * iz * iz) / pixelSigma, wp)
-            body(dv, SIMD3(0, k.fy * iz, -k.fy * y.y * iz * iz) / pixelSigma, wp)
+            body(du, SIMD3(fx * iz, 0, -fx * y.x * iz * iz) / pixelSigma, factory.fx * y.x * iz / pixelSigma, wp)
+            body(dv, SIMD3(0, fy * iz, -fy * y.y * iz * iz) / pixelSigma, factory.fy * y.y * iz / pixelSigma, wp)
         }
         if s.depth.isFinite {
             let dz = (y.z - s.depth) / depthSigma
             let wd = huberWeight(abs(dz))
-            if wd > 0 { body(dz, SIMD3(0, 0, 1 / depthSigma), wd) }
+            if wd > 0 { body(dz, SIMD3(0, 0, 1 / depthSigma), 0, wd) }
         }
     }
 
@@ -118,8 +146,9 @@ struct JointBundleAdjustment {
         return capped <= huberDelta ? capped * capped : 2 * huberDelta * capped - huberDelta * huberDelta
     }
 
-    private func cost(_ poses: [RigidTransform], _ points: [SIMD3<Double>], _ sightings: [[Sighting]], _ k: CameraIntrinsics) -> Double {
-        var total = 0.0
+    private func cost(_ poses: [RigidTransform], _ points: [SIMD3<Double>], _ sightings: [[Sighting]], _ factory: CameraIntrinsics, _ scale: Double) -> Double {
+        let k = Self.scaled(factory, scale)
+        var total = estimatesFocal ? square((scale - 1) / focalPriorSigma) : 0
         for (f, list) in sightings.enumerated() {
             for s in list {
                 let y = poses[f].apply(points[s.point])
@@ -142,26 +171,41 @@ struct JointBundleAdjustment {
         var couplings: [[(point: Int, block: [Double])]]  // 6x3 per sighting
         var pointHessians: [[Double]]  // 3x3 per point
         var pointGradients: [SIMD3<Double>]
+        /// The focal scale's entries: with itself, with each pose and with each point.
+        var scaleHessian = 0.0
+        var scaleGradient = 0.0
+        var poseScale: [Vector6]
+        var pointScale: [SIMD3<Double>]
     }
 
-    private func linearise(_ poses: [RigidTransform], _ points: [SIMD3<Double>], _ sightings: [[Sighting]], _ k: CameraIntrinsics) -> System {
+    private func linearise(
+        _ poses: [RigidTransform], _ points: [SIMD3<Double>], _ sightings: [[Sighting]], _ factory: CameraIntrinsics, _ scale: Double
+    ) -> System {
         var system = System(
             poseHessians: Array(repeating: Array(repeating: 0, count: 36), count: poses.count),
             poseGradients: Array(repeating: Vector6(), count: poses.count),
             couplings: Array(repeating: [], count: poses.count),
             pointHessians: Array(repeating: Array(repeating: 0, count: 9), count: points.count),
-            pointGradients: Array(repeating: .zero, count: points.count))
+            pointGradients: Array(repeating: .zero, count: points.count),
+            poseScale: Array(repeating: Vector6(), count: poses.count),
+            pointScale: Array(repeating: .zero, count: points.count))
+        let focal = estimatesFocal
+        if focal {
+            system.scaleHessian = 1 / square(focalPriorSigma)
+            system.scaleGradient = (scale - 1) / square(focalPriorSigma)
+        }
         var jp = [Double](repeating: 0, count: 6)
         for (f, list) in sightings.enumerated() {
             let pose = poses[f]
             let back = pose.rotation.inverse
             let fixed = f == 0
-            var hpp = system.poseHessians[f], gp = system.poseGradients[f]
+            var hpp = system.poseHessians[f], gp = system.poseGradients[f], hps = system.poseScale[f]
+            var hss = system.scaleHessian, gs = system.scaleGradient
             for s in list {
                 let y = pose.apply(points[s.point])
                 var hpx = [Double](repeating: 0, count: 18)
-                var hxx = system.pointHessians[s.point], gx = system.pointGradients[s.point]
-                rows(y, s, k) { r, jy, w in
+                var hxx = system.pointHessians[s.point], gx = system.pointGradients[s.point], hxs = system.pointScale[s.point]
+                rows(y, s, factory, scale) { r, jy, js, w in
                     // d r / d ω = y × J_y, d r / d v = J_y, d r / d X = Rᵀ J_y.
                     let jw = cross(y, jy), jx = back.apply(jy)
                     jp[0] = jw.x; jp[1] = jw.y; jp[2] = jw.z; jp[3] = jy.x; jp[4] = jy.y; jp[5] = jy.z
@@ -169,26 +213,64 @@ struct JointBundleAdjustment {
                         gx[a] += w * jx[a] * r
                         for b in 0..<3 { hxx[a * 3 + b] += w * jx[a] * jx[b] }
                     }
+                    if focal {
+                        hss += w * js * js
+                        gs += w * js * r
+                        for a in 0..<3 { hxs[a] += w * jx[a] * js }
+                    }
                     guard !fixed else { return }
                     for a in 0..<6 {
                         gp.values[a] += w * jp[a] * r
                         for b in 0..<6 { hpp[a * 6 + b] += w * jp[a] * jp[b] }
                         for b in 0..<3 { hpx[a * 3 + b] += w * jp[a] * jx[b] }
+                        if focal { hps.values[a] += w * jp[a] * js }
                     }
                 }
                 system.pointHessians[s.point] = hxx
                 system.pointGradients[s.point] = gx
+                system.pointScale[s.point] = hxs
                 if !fixed { system.couplings[f].append((s.point, hpx)) }
             }
             system.poseHessians[f] = hpp
             system.poseGradients[f] = gp
+            system.poseScale[f] = hps
+            system.scaleHessian = hss
+            system.scaleGradient = gs
         }
         return system
     }
 
-    /// The damped Gauss–Newton step, poses eliminated onto the points (Schur complement).
-    private func solve(_ system: System, lambda: Double) -> (poses: [Vector6], points: [SIMD3<Double>])? {
-        let n = system.pointHessians.count * 3
+    /// The damped Gauss–Newton step, poses eliminated onto the points and the focal scale
+    /// (Schur complement); the scale is the reduced system's last unknown when it is estimated.
+    private func solve(_ system: System, lambda: Double) -> (poses: [Vector6], points: [SIMD3<Double>], scale: Double)? {
+        guard let (matrix, b, inverses) = reduced(system, lambda: lambda) else { return nil }
+        var s = matrix
+        let n = b.count, points = system.pointHessians.count * 3
+        guard let x = choleskySolve(&s, b.map { -$0 }, n) else { return nil }
+        let pointSteps = (0..<(points / 3)).map { SIMD3(x[$0 * 3], x[$0 * 3 + 1], x[$0 * 3 + 2]) }
+        let scaleStep = estimatesFocal ? x[points] : 0
+        var poseSteps = Array(repeating: Vector6(), count: system.poseHessians.count)
+        for f in 1..<system.poseHessians.count {
+            guard let inverse = inverses[f] else { continue }
+            var rhs = Array(system.poseGradients[f].values)
+            for c in system.couplings[f] {
+                for a in 0..<6 {
+                    for q in 0..<3 { rhs[a] += c.block[a * 3 + q] * x[c.point * 3 + q] }
+                }
+            }
+            for a in 0..<6 { rhs[a] += system.poseScale[f].values[a] * scaleStep }
+            let step = multiply(inverse, 6, 6, rhs, 1)
+            poseSteps[f] = Vector6(values: step.map { -$0 })
+        }
+        return (poseSteps, pointSteps, scaleStep)
+    }
+
+    /// The reduced system over the points (and the scale) with the poses eliminated, its
+    /// right-hand side, and each pose block's inverse.
+    private func reduced(_ system: System, lambda: Double) -> ([Double], [Double], [[Double]?])? {
+        let points = system.pointHessians.count * 3
+        let n = points + (estimatesFocal ? 1 : 0)
+        let last = points  // the scale's row, when estimated
         var s = [Double](repeating: 0, count: n * n)
         var b = [Double](repeating: 0, count: n)
         for (j, h) in system.pointHessians.enumerated() {
@@ -197,7 +279,15 @@ struct JointBundleAdjustment {
                 // Marquardt damping, with a floor for corners no residual constrains.
                 s[(j * 3 + a) * (n + 1)] += lambda * h[a * 4] + 1e-9
                 b[j * 3 + a] = system.pointGradients[j][a]
+                if estimatesFocal {
+                    s[(j * 3 + a) * n + last] = system.pointScale[j][a]
+                    s[last * n + j * 3 + a] = system.pointScale[j][a]
+                }
             }
+        }
+        if estimatesFocal {
+            s[last * n + last] = system.scaleHessian * (1 + lambda) + 1e-12
+            b[last] = system.scaleGradient
         }
         var inverses: [[Double]?] = Array(repeating: nil, count: system.poseHessians.count)
         for f in 1..<system.poseHessians.count {
@@ -205,21 +295,28 @@ struct JointBundleAdjustment {
             for a in 0..<6 { h[a * 7] += lambda * h[a * 7] + 1e-9 }
             guard let inverse = invert6(h) else { return nil }
             inverses[f] = inverse
-            let coupling = system.couplings[f]
+            // The pose's couplings: each sighting's 6x3 block, and the scale's 6x1 column.
+            var coupling = system.couplings[f]
+            if estimatesFocal {
+                let column = system.poseScale[f].values
+                coupling.append((points / 3, (0..<18).map { $0 % 3 == 0 ? column[$0 / 3] : 0 }))
+            }
             // M = H_pp⁻¹ H_px per sighting (6x3).
             let m = coupling.map { multiply(inverse, 6, 6, $0.block, 3) }
             let mg = multiply(inverse, 6, 6, Array(system.poseGradients[f].values), 1)
             for ci in coupling {
                 let row = ci.point * 3
-                for a in 0..<3 {
+                let rows = row == points ? 1 : 3
+                for a in 0..<rows {
                     var t = 0.0
                     for q in 0..<6 { t += ci.block[q * 3 + a] * mg[q] }
                     b[row + a] -= t
                 }
                 for cj in 0..<coupling.count {
                     let col = coupling[cj].point * 3, mj = m[cj]
-                    for a in 0..<3 {
-                        for c in 0..<3 {
+                    let columns = col == points ? 1 : 3
+                    for a in 0..<rows {
+                        for c in 0..<columns {
                             var t = 0.0
                             for q in 0..<6 { t += ci.block[q * 3 + a] * mj[q * 3 + c] }
                             s[(row + a) * n + col + c] -= t
@@ -228,22 +325,22 @@ struct JointBundleAdjustment {
                 }
             }
         }
-        guard let x = choleskySolve(&s, b.map { -$0 }, n) else { return nil }
-        let pointSteps = (0..<(n / 3)).map { SIMD3(x[$0 * 3], x[$0 * 3 + 1], x[$0 * 3 + 2]) }
-        var poseSteps = Array(repeating: Vector6(), count: system.poseHessians.count)
-        for f in 1..<system.poseHessians.count {
-            var rhs = Array(system.poseGradients[f].values)
-            for c in system.couplings[f] {
-                for a in 0..<6 {
-                    for q in 0..<3 { rhs[a] += c.block[a * 3 + q] * x[c.point * 3 + q] }
-                }
-            }
-            let step = multiply(inverses[f]!, 6, 6, rhs, 1)
-            poseSteps[f] = Vector6(values: step.map { -$0 })
-        }
-        return (poseSteps, pointSteps)
+        return (s, b, inverses)
+    }
+
+    /// The focal scale's standard deviation: the square root of its entry in the inverse of the
+    /// undamped reduced system (whitened residuals, so unit variance).
+    private func scaleSigma(_ system: System) -> Double {
+        guard estimatesFocal, let (matrix, b, _) = reduced(system, lambda: 0) else { return 0 }
+        var s = matrix
+        var unit = [Double](repeating: 0, count: b.count)
+        unit[b.count - 1] = 1
+        guard let x = choleskySolve(&s, unit, b.count), x[b.count - 1] > 0 else { return 0 }
+        return x[b.count - 1].squareRoot()
     }
 }
+
+private func square(_ x: Double) -> Double { x * x }
 
 /// Six numbers: a pose gradient or step (rotation first, then translation).
 struct Vector6 {

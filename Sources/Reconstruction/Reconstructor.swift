@@ -22,6 +22,11 @@ public struct ReconstructionOptions: Sendable {
     /// Finish the bundle adjustment with joint Levenberg–Marquardt iterations on reprojection
     /// and depth residuals (0 = stop after the 3D pre-alignment).
     public var jointBundleIterations = 8
+    /// Whether the joint bundle adjustment estimates the focal length too (the factory value
+    /// is its prior); the fusion and every later use of the frames then use the estimate.
+    public var estimatesFocalLength = true
+    /// How far the focal length may be from the factory value a priori (relative, one sigma).
+    public var focalPriorSigma = 0.05
     /// Fuse colour into the volume and colour the mesh's vertices.
     public var fuseColor = false
     /// Fuse the depth into a surface; false stops after the marker map and the poses, as
@@ -88,6 +93,13 @@ public struct ReconstructionStatistics: Sendable, Codable, Equatable {
     /// Seconds per stage ("markers", "bundleAdjustment", "fusion", "meshing"), and of the
     /// TSDF integration within fusion alone ("fusionIntegration", without reading frames).
     public var stageSeconds: [String: Double] = [:]
+    /// The estimated focal length over the recorded (factory) one, and its standard deviation;
+    /// nil when the focal length was not estimated.
+    public var focalScale: Double?
+    public var focalScaleSigma: Double?
+
+    /// The focal scale the frames are read with (1 when none was estimated).
+    public var appliedFocalScale: Double { focalScale ?? 1 }
 
     /// Nothing counted yet.
     public init() {}
@@ -206,8 +218,15 @@ public struct Reconstructor: Sendable {
         measureResiduals(keyframes: keyframes, map: map, intrinsics: intrinsics, into: &stats)
         stats.reprojectionRMSPixels3D = stats.reprojectionRMSPixels
         if options.jointBundleIterations > 0 {
-            JointBundleAdjustment(iterations: options.jointBundleIterations).refine(keyframes: &keyframes, map: &map, intrinsics: intrinsics)
-            measureResiduals(keyframes: keyframes, map: map, intrinsics: intrinsics, into: &stats)
+            var joint = JointBundleAdjustment(iterations: options.jointBundleIterations)
+            joint.estimatesFocal = options.estimatesFocalLength
+            joint.focalPriorSigma = options.focalPriorSigma
+            let outcome = joint.refine(keyframes: &keyframes, map: &map, intrinsics: intrinsics)
+            if options.estimatesFocalLength {
+                stats.focalScale = outcome.focalScale
+                stats.focalScaleSigma = outcome.focalScaleSigma
+            }
+            measureResiduals(keyframes: keyframes, map: map, intrinsics: intrinsics.scalingFocalLength(outcome.focalScale), into: &stats)
         }
         stats.keyframes = keyframes.count
         stats.markersMapped = map.corners.count
@@ -227,7 +246,7 @@ public struct Reconstructor: Sendable {
         for (n, keyframe) in keyframes.enumerated() {
             progress(ReconstructionProgress(stage: .fusion, done: n, total: keyframes.count))
             if isCancelled() { throw ReconstructionError.cancelled }
-            guard let f = try? frame(keyframe.frameIndex) else { continue }
+            guard let f = (try? frame(keyframe.frameIndex))?.scalingFocalLength(stats.appliedFocalScale) else { continue }
             let integrationStart = clock.now
             defer { integration += clock.now - integrationStart }
             volume.integrate(

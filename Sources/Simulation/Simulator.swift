@@ -38,6 +38,13 @@ public final class Simulator {
         public var sensor: SensorModel
         /// The camera model (640x480 TrueDepth by default).
         public var intrinsics: CameraIntrinsics
+        /// Relative error of the focal length the frames and the header record (a factory
+        /// calibration that is off, say after a repair): the pictures are rendered with
+        /// `intrinsics`, the recording claims `recordedIntrinsics`.
+        public var recordedFocalError = 0.0
+
+        /// The camera model the recording claims.
+        public var recordedIntrinsics: CameraIntrinsics { intrinsics.scalingFocalLength(1 + recordedFocalError) }
 
         /// A configuration with the standard cap, a typical head and TrueDepth's camera.
         public init(
@@ -112,7 +119,7 @@ public final class Simulator {
         let (color, depth) = renderer.render(
             worldFromCamera: worldFromCamera, worldFromHead: worldFromHead, bodyShift: infant.bodyShift(at: t), blur: blur,
             noiseSeed: configuration.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index), blankStickers: unreadable.contains(index))
-        let intrinsics = configuration.intrinsics
+        let intrinsics = configuration.recordedIntrinsics
         let frame = RGBDFrame(timestamp: t, color: color, depth: depth, colorIntrinsics: intrinsics, depthIntrinsics: intrinsics)
         let meshFromCamera = worldFromHead.inverse * worldFromCamera
         return SimulatedFrame(frame: frame, truth: FrameTruth(

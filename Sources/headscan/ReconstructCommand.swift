@@ -61,6 +61,9 @@ struct ReconstructCommand: ParsableCommand {
     @Option(help: "Joint reprojection + depth bundle-adjustment iterations (0 = 3D stage only).")
     var jointIterations = 8
 
+    @Flag(help: "Trust the recorded focal length instead of estimating it in the bundle adjustment.")
+    var fixedFocal = false
+
     func validate() throws {
         guard stride >= 1 else { throw ValidationError("--stride must be at least 1") }
         guard voxelMM >= 0.25, voxelMM <= 10 else { throw ValidationError("--voxel-mm must be in 0.25...10") }
@@ -80,6 +83,7 @@ struct ReconstructCommand: ParsableCommand {
         options.truncation = 4 * options.voxelSize
         options.fuseColor = colors
         options.jointBundleIterations = jointIterations
+        options.estimatesFocalLength = !fixedFocal
         var bar = StagedProgressBar("Reconstructing")
         let result = try Reconstructor(layout: try cap.layout(for: reader.header), options: options).reconstruct(
             frameCount: reader.frameCount, frame: { try reader.frame(at: $0) },
@@ -161,6 +165,9 @@ private struct Report: Encodable {
     var mapRigidRMSMillimetres: Double?
     var mapScale: Double?
     var markersCompared: Int?
+    /// The estimated focal length over the recorded one, and its standard deviation.
+    var focalScale: Double?
+    var focalScaleSigma: Double?
 
     init(statistics s: ReconstructionStatistics) {
         framesTotal = s.framesTotal
@@ -177,6 +184,8 @@ private struct Report: Encodable {
         reprojectionRMSPixels3D = s.reprojectionRMSPixels3D
         cornerRMSMillimetres = s.cornerRMSMillimetres
         stageSeconds = s.stageSeconds
+        focalScale = s.focalScale
+        focalScaleSigma = s.focalScaleSigma
     }
 }
 

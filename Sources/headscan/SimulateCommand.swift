@@ -66,6 +66,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Markers fallen off the cap (default: the scenario's).")
     var drop: Int?
 
+    @Option(help: "Percent by which the recorded (factory) focal length is off from the true one, e.g. 6 or -3; the pictures are rendered with the true one.")
+    var focalError = 0.0
+
     @Option(help: "Share of frames (0-1), in half-second spells, whose markers cannot be read (blank stickers; depth unchanged).")
     var unreadableFrames: Double = 0
 
@@ -79,15 +82,18 @@ struct SimulateCommand: ParsableCommand {
     func validate() throws {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in 0...600") }
         guard unreadableFrames >= 0, unreadableFrames <= 1 else { throw ValidationError("--unreadable-frames must be in 0...1") }
+        guard abs(focalError) <= 30 else { throw ValidationError("--focal-error is in percent, between -30 and 30") }
         guard (out == nil) != (library == nil) else { throw ValidationError("give either --out FILE or --library DIR") }
         if library != nil, truth != nil { throw ValidationError("--library keeps the truth in the session (truth.json); drop --truth") }
     }
 
     func run() throws {
         let head = HeadParameters(lengthMM: lengthMM, cranialIndex: cranialIndex, cvai: cvai, flatSide: flatSide)
-        let simulator = try Simulator(.init(
+        var configuration = Simulator.Configuration(
             scenario: scenario, seed: seed, seconds: seconds, head: head,
-            layout: try cap.layout() ?? .standard, droppedMarkers: drop, unreadableFrames: unreadableFrames))
+            layout: try cap.layout() ?? .standard, droppedMarkers: drop, unreadableFrames: unreadableFrames)
+        configuration.recordedFocalError = focalError / 100
+        let simulator = try Simulator(configuration)
         let scanLibrary = library.map { ScanLibrary(root: fileURL($0)) }
         let session = try scanLibrary?.createSession(date: Date())
         let scanURL = session?.scanURL ?? fileURL(out!)
@@ -117,7 +123,7 @@ struct SimulateCommand: ParsableCommand {
     }
 
     private func header(_ simulator: Simulator) -> ScanHeader {
-        let k = simulator.configuration.intrinsics
+        let k = simulator.configuration.recordedIntrinsics
         return ScanHeader(
             device: "simulator", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
             layout: simulator.configuration.layout, createdAt: Date(timeIntervalSince1970: 1_767_225_600),

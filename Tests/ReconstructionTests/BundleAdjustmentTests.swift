@@ -97,3 +97,61 @@ struct JointBundleAdjustmentTests {
         }
     }
 }
+
+/// The focal length estimated with the poses and the map: a camera whose recorded focal length
+/// is off by a few percent still gives the map at its true size.
+struct FocalSelfCalibrationTests {
+    let truthK = CameraIntrinsics(fx: 300, fy: 300, cx: 160, cy: 120, width: 320, height: 240)
+
+    @Test(arguments: [-0.06, -0.03, 0.03, 0.06]) func theFocalLengthAndTheMapComeOutRight(error: Double) throws {
+        // Ten markers on a dome at 0.3 m, cameras turning 50° about it (a walk around the head).
+        var truth = MarkerMap()
+        for id in 0..<10 {
+            let a = Double(id) * 0.6, b = 0.3 + 0.08 * Double(id % 4)
+            let normal = SIMD3(sin(b) * cos(a), sin(b) * sin(a), -cos(b))
+            let centre = SIMD3(0, 0, 0.3) + 0.07 * normal
+            let u = normalized(cross(normal, SIMD3(0, 1, 0))), v = cross(normal, u)
+            let signs: [(Double, Double)] = [(-1, 1), (1, 1), (1, -1), (-1, -1)]
+            truth.corners[id] = signs.map { (a: Double, b: Double) -> SIMD3<Double> in centre + 0.007 * (a * u + b * v) }
+        }
+        let recorded = CameraIntrinsics(fx: 300 * (1 + error), fy: 300 * (1 + error), cx: 160, cy: 120, width: 320, height: 240)
+        var keyframes: [Keyframe] = []
+        var poses: [RigidTransform] = []
+        for f in 0..<10 {
+            let rotation = Rotation3(axis: SIMD3(0.2, 1, 0.1), angle: 0.1 * Double(f) - 0.45)
+            let pivot = SIMD3(0.0, 0, 0.3)
+            let pose = RigidTransform(rotation: rotation, translation: pivot - rotation.apply(pivot))
+            poses.append(pose)
+            var observations: [MarkerObservation] = []
+            for id in truth.ids {
+                var pixels: [SIMD2<Double>] = [], corners: [SIMD3<Double>] = []
+                for (c, p) in truth.corners[id]!.enumerated() {
+                    let y = pose.inverse.apply(p)
+                    let s = Double(f * 41 + id * 7 + c)
+                    let pixel = truthK.project(y)! + 0.2 * SIMD2(sin(s * 1.3), cos(s * 0.7))
+                    pixels.append(pixel)
+                    // Lifted with the recorded (wrong) focal length, as the lifter does.
+                    let z = y.z + 0.0002 * sin(s * 2.1)
+                    corners.append(SIMD3((pixel.x - 160) / recorded.fx * z, (pixel.y - 120) / recorded.fy * z, z))
+                }
+                observations.append(MarkerObservation(id: id, pixels: pixels, corners: corners, fromDepth: true))
+            }
+            keyframes.append(Keyframe(frameIndex: f, mapFromCamera: pose, observations: observations))
+        }
+        // The 3D stage's map from the wrongly lifted corners of the first frame.
+        var map = MarkerMap(corners: Dictionary(uniqueKeysWithValues: keyframes[0].observations.map { ($0.id, $0.corners.map(poses[0].apply)) }))
+        var joint = JointBundleAdjustment(iterations: 30)
+        joint.estimatesFocal = true
+        let outcome = joint.refine(keyframes: &keyframes, map: &map, intrinsics: recorded)
+        let estimated = recorded.fx * outcome.focalScale
+        #expect(abs(estimated / truthK.fx - 1) < 0.003, "focal \(estimated) for 300 (recorded \(recorded.fx))")
+        // The formal deviation for 0.3 px and 0.3 mm noise; the error stays within it.
+        #expect(outcome.focalScaleSigma > 0.0005 && outcome.focalScaleSigma < 0.02, "sigma \(outcome.focalScaleSigma)")
+        #expect(abs(estimated / truthK.fx - 1) < 2 * outcome.focalScaleSigma)
+        // Marker sides come out at their true 14 mm.
+        for id in truth.ids {
+            let side = length(map.corners[id]![1] - map.corners[id]![0])
+            #expect(abs(side - 0.014) < 0.0002, "marker \(id): \(side)")
+        }
+    }
+}

@@ -26,3 +26,22 @@ public struct RGBDFrame: Sendable {
         self.depthIntrinsics = depthIntrinsics
     }
 }
+
+extension RGBDFrame {
+    /// The frame with both cameras' focal lengths multiplied by `scale` (a self-calibrated
+    /// camera whose factory focal length was off); pixels and depths are unchanged.
+    public func scalingFocalLength(_ scale: Double) -> RGBDFrame {
+        guard scale != 1 else { return self }
+        var frame = self
+        frame.colorIntrinsics = colorIntrinsics.scalingFocalLength(scale)
+        frame.depthIntrinsics = depthIntrinsics.scalingFocalLength(scale)
+        return frame
+    }
+}
+
+extension CameraIntrinsics {
+    /// The camera with fx and fy multiplied by `scale`.
+    public func scalingFocalLength(_ scale: Double) -> CameraIntrinsics {
+        CameraIntrinsics(fx: fx * scale, fy: fy * scale, cx: cx, cy: cy, width: width, height: height)
+    }
+}
