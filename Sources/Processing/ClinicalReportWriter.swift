@@ -72,7 +72,7 @@ public struct ClinicalReportWriter {
     }
 
     static func cameraNotes(_ statistics: ReconstructionStatistics) -> [String] {
-        guard let scale = statistics.focalScale, abs(scale - 1) > Self.focalWarning else { return [] }
+        guard let scale = statistics.focalScaleApplied, abs(scale - 1) > Self.focalWarning else { return [] }
         let sigma = (statistics.focalScaleSigma ?? 0) * 100
         return [String(
             format: "Camera: its focal length came out %+.1f %% (± %.1f %%) from the value the phone records; the scan was measured with the estimate. Have the phone's camera checked (a miscalibrated or repaired camera).",

@@ -27,6 +27,10 @@ public struct ReconstructionOptions: Sendable {
     public var estimatesFocalLength = true
     /// How far the focal length may be from the factory value a priori (relative, one sigma).
     public var focalPriorSigma = 0.05
+    /// The estimate replaces the factory focal length only when they differ by more than this
+    /// (relative): below it the estimate's own small biases (corner detection, depth) would
+    /// cost more than a good factory calibration.
+    public var focalOverrideThreshold = 0.01
     /// Fuse colour into the volume and colour the mesh's vertices.
     public var fuseColor = false
     /// Fuse the depth into a surface; false stops after the marker map and the poses, as
@@ -97,9 +101,12 @@ public struct ReconstructionStatistics: Sendable, Codable, Equatable {
     /// nil when the focal length was not estimated.
     public var focalScale: Double?
     public var focalScaleSigma: Double?
+    /// The focal scale the reconstruction was made with, when the estimate replaced the factory
+    /// value (it differed by more than `focalOverrideThreshold`); nil: the factory value.
+    public var focalScaleApplied: Double?
 
-    /// The focal scale the frames are read with (1 when none was estimated).
-    public var appliedFocalScale: Double { focalScale ?? 1 }
+    /// The focal scale the frames are read with.
+    public var appliedFocalScale: Double { focalScaleApplied ?? 1 }
 
     /// Nothing counted yet.
     public init() {}
@@ -218,15 +225,23 @@ public struct Reconstructor: Sendable {
         measureResiduals(keyframes: keyframes, map: map, intrinsics: intrinsics, into: &stats)
         stats.reprojectionRMSPixels3D = stats.reprojectionRMSPixels
         if options.jointBundleIterations > 0 {
-            var joint = JointBundleAdjustment(iterations: options.jointBundleIterations)
-            joint.estimatesFocal = options.estimatesFocalLength
-            joint.focalPriorSigma = options.focalPriorSigma
-            let outcome = joint.refine(keyframes: &keyframes, map: &map, intrinsics: intrinsics)
+            let joint = JointBundleAdjustment(iterations: options.jointBundleIterations)
+            var scale = 1.0
             if options.estimatesFocalLength {
+                var estimating = joint
+                estimating.estimatesFocal = true
+                estimating.focalPriorSigma = options.focalPriorSigma
+                var (k, m) = (keyframes, map)
+                let outcome = estimating.refine(keyframes: &k, map: &m, intrinsics: intrinsics)
                 stats.focalScale = outcome.focalScale
                 stats.focalScaleSigma = outcome.focalScaleSigma
+                if abs(outcome.focalScale - 1) > options.focalOverrideThreshold {
+                    (keyframes, map, scale) = (k, m, outcome.focalScale)
+                    stats.focalScaleApplied = scale
+                }
             }
-            measureResiduals(keyframes: keyframes, map: map, intrinsics: intrinsics.scalingFocalLength(outcome.focalScale), into: &stats)
+            if scale == 1 { joint.refine(keyframes: &keyframes, map: &map, intrinsics: intrinsics) }
+            measureResiduals(keyframes: keyframes, map: map, intrinsics: intrinsics.scalingFocalLength(scale), into: &stats)
         }
         stats.keyframes = keyframes.count
         stats.markersMapped = map.corners.count

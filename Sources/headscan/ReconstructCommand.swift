@@ -168,6 +168,7 @@ private struct Report: Encodable {
     /// The estimated focal length over the recorded one, and its standard deviation.
     var focalScale: Double?
     var focalScaleSigma: Double?
+    var focalScaleApplied: Double?
 
     init(statistics s: ReconstructionStatistics) {
         framesTotal = s.framesTotal
@@ -186,6 +187,7 @@ private struct Report: Encodable {
         stageSeconds = s.stageSeconds
         focalScale = s.focalScale
         focalScaleSigma = s.focalScaleSigma
+        focalScaleApplied = s.focalScaleApplied
     }
 }
 

@@ -12,6 +12,7 @@ struct CameraNotesTests {
         statistics.focalScaleSigma = 0.001
         #expect(ClinicalReportWriter.cameraNotes(statistics).isEmpty)
         statistics.focalScale = 0.94
+        statistics.focalScaleApplied = 0.94
         let notes = ClinicalReportWriter.cameraNotes(statistics)
         #expect(notes.count == 1 && notes[0].contains("-6.0 %") && notes[0].contains("± 0.1 %"), "\(notes)")
     }
