@@ -119,6 +119,13 @@ def download(page, selector, target):
     return zipfile.ZipFile(target)
 
 
+def session_folder(names, name):
+    """A session's folder in a downloaded archive: SITE/NAME-ID/."""
+    folders = {"/".join(n.split("/")[:2]) + "/" for n in names if n.count("/") >= 2 and n.split("/")[1].startswith(name + "-")}
+    check(len(folders) == 1, f"the archive has one folder for {name} ({sorted(folders)[:3]})")
+    return folders.pop()
+
+
 def browse(port, out, expected):
     hidden = min(expected, key=lambda s: s["cvai"])
     shown = max(expected, key=lambda s: s["cvai"])
@@ -138,6 +145,8 @@ def browse(port, out, expected):
         page.fill("#email", EMAIL)
         page.fill("#password", "not the password")
         page.click("#sign-in")
+        # A wrong password costs as long as a right one (bcrypt): wait for the answer.
+        page.wait_for_url("**/login?failed=1")
         check(page.is_visible("#login-error"), "a wrong password is refused with a message")
         page.screenshot(path=os.path.join(out, "01-sign-in-refused.png"))
         page.fill("#email", EMAIL)
@@ -178,11 +187,12 @@ def browse(port, out, expected):
 
         files = download(page, "#download-session", os.path.join(out, "session.zip"))
         names = files.namelist()
+        folder = session_folder(names, shown["name"])
         for name in ("scan.hscan", "head.ply", "measurement.json", "report.pdf"):
-            check(f"{shown['name']}/{name}" in names, f"session.zip holds {name}")
+            check(folder + name in names, f"session.zip holds {name}")
         tum = download(page, "#download-session-tum", os.path.join(out, "session-tum.zip"))
         names = tum.namelist()
-        folder = shown["name"] + "/"
+        folder = session_folder(names, shown["name"])
         pngs = sum(1 for n in names if n.startswith(folder + "rgb/") and n.endswith(".png"))
         depth = sum(1 for n in names if n.startswith(folder + "depth/") and n.endswith(".png"))
         pairs = [l for l in tum.read(folder + "associations.txt").decode().splitlines() if l and not l.startswith("#")]

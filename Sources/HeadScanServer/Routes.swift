@@ -175,7 +175,9 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         if response.headers[.contentSecurityPolicy] == nil {
             response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; style-src 'self'; frame-ancestors 'none'; form-action 'self'"
         }
-        response.headers[.referrerPolicyHeader] = "no-referrer"
+        // Not "no-referrer": under it browsers send `Origin: null` with the pages' own forms,
+        // which the forgery check must refuse. Nothing is sent to other sites either way.
+        response.headers[.referrerPolicyHeader] = "same-origin"
         if strictTransport { response.headers[.strictTransportSecurity] = "max-age=31536000; includeSubDomains" }
         return response
     }

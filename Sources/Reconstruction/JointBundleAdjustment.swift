@@ -331,12 +331,15 @@ struct JointBundleAdjustment {
     /// The focal scale's standard deviation: the square root of its entry in the inverse of the
     /// undamped reduced system (whitened residuals, so unit variance).
     private func scaleSigma(_ system: System) -> Double {
-        guard estimatesFocal, let (matrix, b, _) = reduced(system, lambda: 0) else { return 0 }
-        var s = matrix
-        var unit = [Double](repeating: 0, count: b.count)
-        unit[b.count - 1] = 1
-        guard let x = choleskySolve(&s, unit, b.count), x[b.count - 1] > 0 else { return 0 }
-        return x[b.count - 1].squareRoot()
+        // Undamped; where that is singular (a corner seen once), with the slightest damping.
+        for lambda in [0, 1e-9, 1e-6] {
+            guard estimatesFocal, let (matrix, b, _) = reduced(system, lambda: lambda) else { continue }
+            var s = matrix
+            var unit = [Double](repeating: 0, count: b.count)
+            unit[b.count - 1] = 1
+            if let x = choleskySolve(&s, unit, b.count), x[b.count - 1] > 0 { return x[b.count - 1].squareRoot() }
+        }
+        return 0
     }
 }
 
