@@ -24,6 +24,9 @@ struct BundleAdjustment {
     /// Residuals beyond this are dropped altogether.
     var rejectBeyond = 0.006
     var imageOnlyWeight = 0.05
+    /// The depth uncertainty the thresholds above are set for (a TrueDepth corner at scanning
+    /// distance); corners whose depth is less sure get wider thresholds and less weight.
+    var referenceDepthSigma = 0.0003
 
     func refine(keyframes: inout [Keyframe], map: inout MarkerMap) {
         guard !keyframes.isEmpty else { return }
@@ -38,7 +41,7 @@ struct BundleAdjustment {
                     var t = totals[o.id] ?? Array(repeating: 0, count: 4)
                     for c in 0..<4 {
                         let p = frame.mapFromCamera.apply(o.corners[c])
-                        let w = weight(distance(p, mapped[c]), o.fromDepth)
+                        let w = weight(distance(p, mapped[c]), o)
                         s[c] += w * p
                         t[c] += w
                     }
@@ -62,7 +65,7 @@ struct BundleAdjustment {
                     for c in 0..<4 {
                         source.append(o.corners[c])
                         target.append(mapped[c])
-                        weights.append(weight(distance(pose.apply(o.corners[c]), mapped[c]), o.fromDepth))
+                        weights.append(weight(distance(pose.apply(o.corners[c]), mapped[c]), o))
                     }
                 }
                 if let fit = try? RigidAlignment.fit(from: source, to: target, weights: weights) {
@@ -72,9 +75,10 @@ struct BundleAdjustment {
         }
     }
 
-    private func weight(_ residual: Double, _ fromDepth: Bool) -> Double {
-        guard residual < rejectBeyond else { return 0 }
-        let base = fromDepth ? 1 : imageOnlyWeight
-        return residual <= huberDelta ? base : base * huberDelta / residual
+    private func weight(_ residual: Double, _ o: MarkerObservation) -> Double {
+        let ratio = o.fromDepth ? max(1, o.depthSigma / referenceDepthSigma) : 1
+        guard residual < rejectBeyond * ratio else { return 0 }
+        let base = o.fromDepth ? 1 / (ratio * ratio) : imageOnlyWeight
+        return residual <= huberDelta * ratio ? base : base * huberDelta * ratio / residual
     }
 }

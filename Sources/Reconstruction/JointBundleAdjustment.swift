@@ -17,8 +17,9 @@ struct JointBundleAdjustment {
     var iterations = 8
     /// Noise of a detected corner, pixels.
     var pixelSigma = 0.3
-    /// Noise of a corner's depth from the marker plane, metres.
-    var depthSigma = 0.0003
+    /// Factor on each observation's own depth uncertainty (its `depthSigma`, from the sensor's
+    /// noise at that distance and angle).
+    var depthSigmaScale = 1.0
     /// Whitened residual beyond which Huber's loss turns linear.
     var huberDelta = 2.0
     /// Whitened residuals beyond this are ignored (constant cost).
@@ -46,6 +47,8 @@ struct JointBundleAdjustment {
         var pixel: SIMD2<Double>
         /// Depth of the lifted corner, or NaN for image-only observations.
         var depth: Double
+        /// The depth's standard deviation, metres.
+        var depthSigma: Double
     }
 
     /// Refines in place; returns the robust cost before and after, and the focal scale.
@@ -60,7 +63,9 @@ struct JointBundleAdjustment {
         let sightings: [[Sighting]] = keyframes.map { frame in
             frame.observations.flatMap { o -> [Sighting] in
                 guard let s = slot[o.id] else { return [] }
-                return (0..<4).map { Sighting(point: s * 4 + $0, pixel: o.pixels[$0], depth: o.fromDepth ? o.corners[$0].z : .nan) }
+                return (0..<4).map { Sighting(
+                    point: s * 4 + $0, pixel: o.pixels[$0], depth: o.fromDepth && o.depthSigma > 0 ? o.corners[$0].z : .nan,
+                    depthSigma: o.depthSigma * depthSigmaScale) }
             }
         }
         var lambda = 1e-3
@@ -131,9 +136,9 @@ struct JointBundleAdjustment {
             body(dv, SIMD3(0, fy * iz, -fy * y.y * iz * iz) / pixelSigma, factory.fy * y.y * iz / pixelSigma, wp)
         }
         if s.depth.isFinite {
-            let dz = (y.z - s.depth) / depthSigma
+            let dz = (y.z - s.depth) / s.depthSigma
             let wd = huberWeight(abs(dz))
-            if wd > 0 { body(dz, SIMD3(0, 0, 1 / depthSigma), 0, wd) }
+            if wd > 0 { body(dz, SIMD3(0, 0, 1 / s.depthSigma), 0, wd) }
         }
     }
 
@@ -156,7 +161,7 @@ struct JointBundleAdjustment {
                 let du = (k.fx * y.x / y.z + k.cx - s.pixel.x) / pixelSigma
                 let dv = (k.fy * y.y / y.z + k.cy - s.pixel.y) / pixelSigma
                 total += huberCost((du * du + dv * dv).squareRoot())
-                if s.depth.isFinite { total += huberCost(abs(y.z - s.depth) / depthSigma) }
+                if s.depth.isFinite { total += huberCost(abs(y.z - s.depth) / s.depthSigma) }
             }
         }
         return total

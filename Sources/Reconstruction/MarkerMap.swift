@@ -44,6 +44,15 @@ struct FrameRegistration {
     var inlierThreshold = 0.003
     /// Weight of PnP corners against depth corners.
     var imageOnlyWeight = 0.05
+    /// The depth uncertainty the threshold is set for (a TrueDepth corner at scanning distance);
+    /// markers whose depth is less sure (farther, more oblique) get up to three times the room
+    /// and less weight.
+    var referenceDepthSigma = 0.0003
+
+    /// How much less sure than the reference an observation's corners are (1...3).
+    private func looseness(_ o: MarkerObservation) -> Double {
+        o.fromDepth ? min(3, max(1, o.depthSigma / referenceDepthSigma)) : 3
+    }
 
     struct Result {
         var mapFromCamera: RigidTransform
@@ -64,7 +73,7 @@ struct FrameRegistration {
                 var inliers: [Int] = [], error = 0.0
                 for (index, o) in matched.enumerated() {
                     let e = meanResidual(o, map.corners[o.id]!, fit.transform)
-                    if e < inlierThreshold * (o.fromDepth ? 1 : 3) { inliers.append(index); error += e }
+                    if e < inlierThreshold * looseness(o) { inliers.append(index); error += e }
                 }
                 if best == nil || inliers.count > best!.inliers.count || inliers.count == best!.inliers.count && error < best!.error {
                     best = (inliers, error)
@@ -75,7 +84,10 @@ struct FrameRegistration {
         guard let chosen = best, chosen.inliers.count >= 2 else { return nil }
         let used = chosen.inliers.map { matched[$0] }
         var weights: [Double] = []
-        for o in used { weights += Array(repeating: o.fromDepth ? 1 : imageOnlyWeight, count: 4) }
+        for o in used {
+            let ratio = looseness(o)
+            weights += Array(repeating: o.fromDepth ? 1 / (ratio * ratio) : imageOnlyWeight, count: 4)
+        }
         guard let refit = try? RigidAlignment.fit(
             from: used.flatMap(\.corners), to: used.flatMap { map.corners[$0.id]! }, weights: weights) else {
             return Result(mapFromCamera: bestPose, inliers: used.map(\.id))

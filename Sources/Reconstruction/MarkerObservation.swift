@@ -13,13 +13,18 @@ public struct MarkerObservation: Sendable, Hashable {
     /// Whether the corners come from the depth map (accurate) or from the image alone (PnP,
     /// whose distance is uncertain by a few per cent for a marker this small).
     public var fromDepth: Bool
+    /// Standard deviation of the corners' depth (metres) when they come from the depth map:
+    /// what the sensor's noise at this distance and angle leaves after the plane fit.
+    public var depthSigma: Double
 
-    /// An observation from its parts.
-    public init(id: Int, pixels: [SIMD2<Double>], corners: [SIMD3<Double>], fromDepth: Bool) {
+    /// An observation from its parts; `depthSigma` defaults to a TrueDepth corner at scanning
+    /// distance (about 35 cm, head-on).
+    public init(id: Int, pixels: [SIMD2<Double>], corners: [SIMD3<Double>], fromDepth: Bool, depthSigma: Double = 0.0003) {
         self.id = id
         self.pixels = pixels
         self.corners = corners
         self.fromDepth = fromDepth
+        self.depthSigma = depthSigma
     }
 }
 
@@ -40,6 +45,8 @@ public struct MarkerLifter: Sendable {
     /// Fraction of the quad (about its centre) sampled for the plane; the margin keeps clear
     /// of the depth edge at the sticker's border.
     public var interiorFraction = 0.8
+    /// The depth sensor's noise, which decides how sure each lifted corner's depth is.
+    public var depthNoise = DepthNoiseModel.trueDepth
 
     /// A lifter for markers of the given side.
     public init(markerSide: Double, sides: [Int: Double] = [:]) {
@@ -67,8 +74,8 @@ public struct MarkerLifter: Sendable {
                 SIMD3((p.x - colorIntrinsics.cx) / colorIntrinsics.fx, (p.y - colorIntrinsics.cy) / colorIntrinsics.fy, 1)
             }
             let side = side(of: marker.id)
-            if let corners = fromDepth(rays: rays, depth: depth, intrinsics: depthIntrinsics, side: side, scratch: &scratch) {
-                out.append(MarkerObservation(id: marker.id, pixels: marker.corners, corners: corners, fromDepth: true))
+            if let (corners, sigma) = fromDepth(rays: rays, depth: depth, intrinsics: depthIntrinsics, side: side, scratch: &scratch) {
+                out.append(MarkerObservation(id: marker.id, pixels: marker.corners, corners: corners, fromDepth: true, depthSigma: sigma))
             } else if let corners = fromImage(rays: rays, side: side) {
                 out.append(MarkerObservation(id: marker.id, pixels: marker.corners, corners: corners, fromDepth: false))
             }
@@ -76,9 +83,12 @@ public struct MarkerLifter: Sendable {
         return out
     }
 
-    /// Plane through the depth inside the quad, then ray intersection; nil when depth is
-    /// missing, the plane is not trustworthy or the result is not the printed size.
-    func fromDepth(rays: [SIMD3<Double>], depth: DepthImage, intrinsics k: CameraIntrinsics, side: Double, scratch points: inout [SIMD3<Double>]) -> [SIMD3<Double>]? {
+    /// Plane through the depth inside the quad, then ray intersection, with the corners' depth
+    /// uncertainty; nil when depth is missing, the plane is not trustworthy or the result is
+    /// not the printed size.
+    func fromDepth(
+        rays: [SIMD3<Double>], depth: DepthImage, intrinsics k: CameraIntrinsics, side: Double, scratch points: inout [SIMD3<Double>]
+    ) -> (corners: [SIMD3<Double>], depthSigma: Double)? {
         // The quad in depth pixels, shrunk about its centre.
         var quad = [SIMD2<Double>](repeating: .zero, count: 4)
         for i in 0..<4 { quad[i] = SIMD2(rays[i].x * k.fx + k.cx, rays[i].y * k.fy + k.cy) }
@@ -110,12 +120,13 @@ public struct MarkerLifter: Sendable {
         }
         guard points.count >= minimumDepthPixels else { return nil }
         guard var plane = fitPlane(points[...]) else { return nil }
+        var kept = points
         // Reject pixels off the plane (hair, the sticker's lifted edge, mixed pixels) and refit.
         for _ in 0..<2 {
             var residuals = points.map { abs(dot($0 - plane.point, plane.normal)) }
             residuals.sort()
             let limit = max(0.0006, 3 * 1.4826 * residuals[residuals.count / 2])
-            let kept = points.filter { abs(dot($0 - plane.point, plane.normal)) <= limit }
+            kept = points.filter { abs(dot($0 - plane.point, plane.normal)) <= limit }
             guard kept.count >= minimumDepthPixels, let refit = fitPlane(kept[...]) else { return nil }
             plane = refit
         }
@@ -126,7 +137,27 @@ public struct MarkerLifter: Sendable {
             guard abs(denominator) > 0.25 * length(rays[i]) else { return nil }
             corners[i] = rays[i] * (dot(plane.normal, plane.point) / denominator)
         }
-        return hasPrintedSize(corners, side: side) ? corners : nil
+        guard hasPrintedSize(corners, side: side) else { return nil }
+        return (corners, cornerDepthSigma(corners, plane: plane, fitted: kept))
+    }
+
+    /// The RMS over the four corners of their depth uncertainty on the fitted plane.
+    private func cornerDepthSigma(_ corners: [SIMD3<Double>], plane: FittedPlane, fitted: [SIMD3<Double>]) -> Double {
+        func inPlane(_ p: SIMD3<Double>) -> Double {
+            let d = p - plane.point
+            let along = dot(d, plane.normal)
+            return max(0, dot(d, d) - along * along)
+        }
+        let spread = fitted.reduce(0) { $0 + inPlane($1) }
+        guard spread > 0 else { return .infinity }
+        let centre = (corners[0] + corners[1] + corners[2] + corners[3]) / 4
+        let cosine = dot(plane.normal, centre) / length(centre)
+        var variance = 0.0
+        for corner in corners {
+            let sigma = depthNoise.planePointSigma(depth: corner.z, cosine: cosine, pixels: fitted.count, leverage: inPlane(corner) / spread)
+            variance += sigma * sigma / 4
+        }
+        return variance.squareRoot()
     }
 
     /// Planar pose from the homography between the printed square and the normalised image

@@ -31,6 +31,8 @@ public struct ReconstructionOptions: Sendable {
     /// (relative): below it the estimate's own small biases (corner detection, depth) would
     /// cost more than a good factory calibration.
     public var focalOverrideThreshold = 0.01
+    /// The depth sensor's noise: how far each marker's depth is trusted against its picture.
+    public var depthNoise = DepthNoiseModel.trueDepth
     /// Fuse colour into the volume and colour the mesh's vertices.
     public var fuseColor = false
     /// Fuse the depth into a surface; false stops after the marker map and the poses, as
@@ -193,7 +195,8 @@ public struct Reconstructor: Sendable {
         progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
     ) throws -> (MarkerMap, [Keyframe], CameraIntrinsics) {
         let detector = MarkerDetector(dictionary: try layout.dictionary())
-        let lifter = MarkerLifter(layout: layout)
+        var lifter = MarkerLifter(layout: layout)
+        lifter.depthNoise = options.depthNoise
         let validIDs = Set(layout.ids)
         var builder = MapBuilder(registration: FrameRegistration(), options: options)
         var scratch: [SIMD3<Double>] = []
@@ -258,14 +261,15 @@ public struct Reconstructor: Sendable {
         var centres = keyframes
         for k in centres.indices {
             centres[k].observations = centres[k].observations.map {
-                MarkerObservation(id: $0.id, pixels: centre($0.pixels), corners: centre($0.corners), fromDepth: $0.fromDepth)
+                MarkerObservation(
+                    id: $0.id, pixels: centre($0.pixels), corners: centre($0.corners), fromDepth: $0.fromDepth, depthSigma: $0.depthSigma)
             }
         }
         var centreMap = MarkerMap(corners: map.corners.mapValues(centre))
         var estimating = JointBundleAdjustment(iterations: max(options.jointBundleIterations, 12))
         // Each marker now gives four identical residuals: they count as one.
         estimating.pixelSigma *= 2
-        estimating.depthSigma *= 2
+        estimating.depthSigmaScale = 2
         estimating.estimatesFocal = true
         estimating.focalPriorSigma = options.focalPriorSigma
         return estimating.refine(keyframes: &centres, map: &centreMap, intrinsics: intrinsics)

@@ -106,7 +106,7 @@ public final class Simulator {
         operatorPath = OperatorPath(scenario: configuration.scenario, duration: configuration.seconds, rng: &rng)
         infant = InfantMotion(scenario: configuration.scenario, duration: configuration.seconds, rng: &rng)
         renderer = try SceneRenderer(
-            head: head, headMesh: mesh, skullFaceCount: skull.faces.count, cap: cap, intrinsics: configuration.intrinsics,
+            headMesh: mesh, skullFaceCount: skull.faces.count, cap: cap, intrinsics: configuration.intrinsics,
             sensor: configuration.sensor)
     }
 

@@ -22,13 +22,17 @@ struct ReconstructCommand: ParsableCommand {
               headscan reconstruct scan.hscan --out head.ply
               headscan reconstruct scan.hscan --out head.ply --colors
               headscan reconstruct sim.hscan --out head.ply --json --align-to sim.truth.json
+              headscan reconstruct board.hscan --map-only --poses-out poses.json --markers-out map.json
             """)
 
     @Argument(help: "The scan file (.hscan).", completion: .file(extensions: ["hscan"]))
     var file: String
 
     @Option(help: "The mesh to write (.ply, .obj or .stl).")
-    var out: String
+    var out: String?
+
+    @Flag(help: "Stop after the marker map and the camera poses: no surface (for a flat board; --out is then not needed).")
+    var mapOnly = false
 
     @OptionGroup var outputOptions: OutputOptions
 
@@ -68,6 +72,11 @@ struct ReconstructCommand: ParsableCommand {
         guard stride >= 1 else { throw ValidationError("--stride must be at least 1") }
         guard voxelMM >= 0.25, voxelMM <= 10 else { throw ValidationError("--voxel-mm must be in 0.25...10") }
         guard jointIterations >= 0 else { throw ValidationError("--joint-iterations must not be negative") }
+        guard let out else {
+            guard mapOnly else { throw ValidationError("give the mesh to write with --out FILE.ply (or --map-only for the map and poses alone)") }
+            return
+        }
+        guard !mapOnly else { throw ValidationError("--map-only writes no mesh; drop --out") }
         let ext = fileURL(out).pathExtension.lowercased()
         guard ["ply", "obj", "stl"].contains(ext) else { throw ValidationError("--out must end in .ply, .obj or .stl") }
         guard !colors || ext == "ply" else { throw ValidationError("--colors needs a .ply output") }
@@ -84,6 +93,7 @@ struct ReconstructCommand: ParsableCommand {
         options.fuseColor = colors
         options.jointBundleIterations = jointIterations
         options.estimatesFocalLength = !fixedFocal
+        options.fuseSurface = !mapOnly
         var bar = StagedProgressBar("Reconstructing")
         let result = try Reconstructor(layout: try cap.layout(for: reader.header), options: options).reconstruct(
             frameCount: reader.frameCount, frame: { try reader.frame(at: $0) },
@@ -106,14 +116,16 @@ struct ReconstructCommand: ParsableCommand {
             report.mapScale = similarity.scale
             report.markersCompared = source.count / 4
         }
-        let mesh = result.mesh.transformed(by: outputFromMap)
-        let url = fileURL(out)
-        let bytes: [UInt8] = switch url.pathExtension.lowercased() {
-        case "obj": OBJ.encode(mesh)
-        case "stl": STL.encode(mesh)
-        default: ascii ? PLY.encodeASCII(mesh, comment: "HeadScan reconstruction, metres") : PLY.encode(mesh, comment: "HeadScan reconstruction, metres")
+        if let out {
+            let mesh = result.mesh.transformed(by: outputFromMap)
+            let url = fileURL(out)
+            let bytes: [UInt8] = switch url.pathExtension.lowercased() {
+            case "obj": OBJ.encode(mesh)
+            case "stl": STL.encode(mesh)
+            default: ascii ? PLY.encodeASCII(mesh, comment: "HeadScan reconstruction, metres") : PLY.encode(mesh, comment: "HeadScan reconstruction, metres")
+            }
+            try Data(bytes).write(to: url)
         }
-        try Data(bytes).write(to: url)
         let map = result.map.transformed(by: outputFromMap)
         if let markersOut {
             let markers = map.ids.map { MapJSON.Marker(id: $0, corners: map.corners[$0]!.map { [$0.x, $0.y, $0.z] }) }
@@ -148,7 +160,7 @@ struct ReconstructCommand: ParsableCommand {
             print("Markers mapped: \(s.markersMapped); reprojection RMS \(String(format: "%.3f", s.reprojectionRMSPixels)) px "
                 + "(\(String(format: "%.3f", s.reprojectionRMSPixelsInitial)) px before the bundle adjustment)")
             if let rms = report.mapRMSMillimetres { print(String(format: "Map vs truth: %.3f mm RMS after similarity alignment", rms)) }
-            print("Mesh: \(s.vertices) vertices, \(s.triangles) triangles → \(out)")
+            if let out { print("Mesh: \(s.vertices) vertices, \(s.triangles) triangles → \(out)") }
             print(String(format: "Time: %.1f s (%@)", report.seconds,
                          s.stageSeconds.sorted { $0.key < $1.key }.map { String(format: "%@ %.1f s", $0.key, $0.value) }.joined(separator: ", ")))
         }

@@ -36,6 +36,18 @@ struct CommandLineJSONTests {
         #expect(measured["calliper"] == nil)
     }
 
+    @Test func reconstructAsksForAMeshOrMapOnly() throws {
+        for (arguments, message) in [
+            (["reconstruct", "scan.hscan"], "--map-only"), (["reconstruct", "scan.hscan", "--map-only", "--out", "a.ply"], "drop --out"),
+        ] {
+            #expect {
+                _ = try headscan(arguments)
+            } throws: { error in
+                (error as? CommandFailed)?.standardError.contains(message) == true
+            }
+        }
+    }
+
     @Test func benchFormatPrintsSpeedsAndRatios() throws {
         let result = try jsonObject(headscan(["bench", "format", "--frames", "2", "--json"]))
         for key in ["writeFPS", "readFPS", "sizeRatio", "depthRatio", "pngDepthRatio"] {

@@ -67,11 +67,14 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
     case invalidCap(String)
     /// An unknown scenario name.
     case unknownScenario(String)
+    /// The marker board cannot be built.
+    case invalidBoard(String)
 
     public var description: String {
         switch self {
         case .invalidHead(let why): "cannot build the head: \(why)"
         case .invalidCap(let why): "cannot place the cap: \(why)"
+        case .invalidBoard(let why): "cannot build the board: \(why)"
         case .unknownScenario(let name):
             "unknown scenario '\(name)'; choose one of \(Scenario.allCases.map(\.rawValue).joined(separator: ", "))"
         }

@@ -59,6 +59,25 @@ struct SceneGeometry {
         self.materials = materials
     }
 
+    /// A flat printed board: a white sheet through `sheet` (corners top-left, top-right,
+    /// bottom-right, bottom-left, seen from the front) carrying `stickers`, printed on it.
+    /// Nothing else is in the scene; the "head" frame is the board's.
+    init(sheet: [SIMD3<Double>], stickers: [MarkerSticker], cells: Int) {
+        var vertices = sheet
+        var faces: [SIMD3<Int32>] = [SIMD3(0, 3, 2), SIMD3(0, 2, 1), SIMD3(0, 2, 3), SIMD3(0, 1, 2)]
+        var materials: [Material] = [.paperBack, .paperBack, .paperBack, .paperBack]
+        for (index, sticker) in stickers.enumerated() {
+            let base = Int32(vertices.count)
+            vertices += sticker.paperCorners(cells: cells)
+            faces += [SIMD3(base, base + 3, base + 2), SIMD3(base, base + 2, base + 1)]
+            materials += [.paper(index), .paper(index)]
+        }
+        headVertices = vertices
+        worldVertices = []
+        self.faces = faces
+        self.materials = materials
+    }
+
     /// All vertices in the camera frame for one pose of head and camera.
     func cameraVertices(cameraFromHead: RigidTransform, cameraFromWorld: RigidTransform, into buffer: inout [SIMD3<Double>]) {
         buffer.removeAll(keepingCapacity: true)

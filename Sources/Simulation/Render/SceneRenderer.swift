@@ -10,7 +10,7 @@ final class SceneRenderer {
     let intrinsics: CameraIntrinsics
     let sensor: SensorModel
     private let geometry: SceneGeometry
-    private let cap: Cap
+    private let stickers: [MarkerSticker]
     private let codes: [UInt64]
     private let markerCells: Int
     private let dictionary: MarkerDictionary
@@ -21,17 +21,24 @@ final class SceneRenderer {
     /// 1/|ray| per pixel, with the constant 1 included.
     private let rayScales: [Double]
 
-    init(head: HeadModel, headMesh: TriangleMesh, skullFaceCount: Int, cap: Cap, intrinsics: CameraIntrinsics, sensor: SensorModel)
+    /// The head with its cap, the infant's body and the parent.
+    convenience init(headMesh: TriangleMesh, skullFaceCount: Int, cap: Cap, intrinsics: CameraIntrinsics, sensor: SensorModel) throws {
+        try self.init(
+            geometry: SceneGeometry(headMesh: headMesh, skullFaceCount: skullFaceCount, cap: cap), stickers: cap.stickers,
+            dictionary: cap.layout.dictionary(), intrinsics: intrinsics, sensor: sensor)
+    }
+
+    /// Any scene whose `.paper(i)` triangles show `stickers[i]`.
+    init(geometry: SceneGeometry, stickers: [MarkerSticker], dictionary: MarkerDictionary, intrinsics: CameraIntrinsics, sensor: SensorModel)
         throws
     {
         self.intrinsics = intrinsics
         self.sensor = sensor
-        self.cap = cap
-        let dictionary = try cap.layout.dictionary()
+        self.stickers = stickers
         self.dictionary = dictionary
-        codes = try cap.stickers.map { try dictionary.code(id: $0.id) }
+        codes = try stickers.map { try dictionary.code(id: $0.id) }
         markerCells = dictionary.markerSize
-        geometry = SceneGeometry(headMesh: headMesh, skullFaceCount: skullFaceCount, cap: cap)
+        self.geometry = geometry
         rasterizer = Rasterizer(intrinsics: intrinsics)
         var rays: [SIMD2<Double>] = []
         rays.reserveCapacity(intrinsics.width * intrinsics.height)
@@ -83,7 +90,7 @@ final class SceneRenderer {
         let ceiling = worldFromCamera.rotation.inverse.apply(SIMD3(0, 0, 1))
         let eye = worldFromCamera.translation
         let (toWorldX, toWorldY, toWorldZ) = worldFromCamera.rotation.columns
-        let stickerPlanes = cap.stickers.map { sticker -> StickerPlane in
+        let stickerPlanes = stickers.map { sticker -> StickerPlane in
             let corners = sticker.paperCorners(cells: markerCells + 2).map(cameraFromHead.apply)
             return StickerPlane(origin: corners[0], right: corners[1] - corners[0], down: corners[3] - corners[0])
         }

@@ -1,0 +1,38 @@
+import Foundation
+import Geometry
+import Markers
+import Testing
+@testable import Simulation
+
+struct BoardSimulatorTests {
+    @Test func theBoardIsSeenWhereTheTruthSaysAndDepthLiesOnItsPlane() throws {
+        var configuration = BoardSimulator.Configuration(seconds: 0.2, distance: 0.8)
+        configuration.intrinsics = CameraIntrinsics(fx: 400, fy: 400, cx: 200, cy: 160, width: 400, height: 320)
+        let simulator = try BoardSimulator(configuration)
+        let frame = try #require(simulator.nextFrame())
+        #expect(frame.truth.markers.count == 12)
+        let detector = MarkerDetector(dictionary: try MarkerDictionary.named("apriltag_36h11"))
+        let found = detector.detect(in: frame.frame.color)
+        #expect(found.count == 12)
+        for marker in found {
+            let truth = try #require(frame.truth.markers.first { $0.id == marker.id })
+            for (a, b) in zip(marker.corners, truth.corners) { #expect(distance(a, SIMD2(b[0], b[1])) < 1, "marker \(marker.id)") }
+        }
+        // Depth at the board's centre pixel: on the board's plane, within the sensor's noise at 0.8 m (4 mm).
+        let pose = simulator.boardFromCamera(at: frame.truth.timestamp)
+        let k = configuration.intrinsics
+        let centre = try #require(k.project(pose.inverse.apply(.zero)))
+        let measured = Double(frame.frame.depth[Int(centre.x.rounded()), Int(centre.y.rounded())])
+        let ray = SIMD3((centre.x.rounded() - k.cx) / k.fx, (centre.y.rounded() - k.cy) / k.fy, 1)
+        let normal = pose.inverse.applyToVector(SIMD3(0, 0, 1)), origin = pose.inverse.apply(.zero)
+        let expected = dot(normal, origin) / dot(normal, ray)
+        #expect(abs(measured - expected) < 0.016)
+    }
+
+    @Test func boardsThatCannotBePrintedAreRefused() {
+        #expect(throws: SimulationError.self) { try MarkerBoard(rows: 0, columns: 4, markerSide: 0.1, gap: 0.02, dictionaryName: "apriltag_36h11").validate() }
+        #expect(throws: SimulationError.self) { try MarkerBoard(rows: 30, columns: 30, markerSide: 0.01, gap: 0.002, dictionaryName: "4x4_50").validate() }
+        #expect(throws: SimulationError.self) { try MarkerBoard(rows: 2, columns: 2, markerSide: 0.01, gap: 0.002, dictionaryName: "no_such").validate() }
+        #expect(throws: SimulationError.self) { try BoardSimulator(BoardSimulator.Configuration(distance: 5)) }
+    }
+}
