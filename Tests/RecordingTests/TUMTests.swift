@@ -93,4 +93,26 @@ struct TUMTests {
         let out = fixture.folder.appendingPathComponent("n.hscan")
         #expect(try TUMImporter().importFolder(folder, to: out) == 2)
     }
+
+    @Test func aFailedImportLeavesNothingAndAnExistingScanIsKept() throws {
+        let fixture = try ScanFixture(width: 16, height: 12)
+        defer { fixture.remove() }
+        let reader = try ScanReader(url: try fixture.record("s.hscan", frames: 3))
+        let folder = fixture.folder.appendingPathComponent("tum")
+        try TUMExporter().export(reader, to: folder)
+        let out = fixture.folder.appendingPathComponent("n.hscan")
+        #expect(try TUMImporter().importFolder(folder, to: out) == 3)
+        let before = try Data(contentsOf: out)
+        // An existing scan is refused unless overwriting is asked for.
+        #expect(throws: ScanFileError.self) { try TUMImporter().importFolder(folder, to: out) }
+        // The last depth image is broken: the import fails after two frames were written.
+        let last = try #require(try String(contentsOf: folder.appendingPathComponent("depth.txt"), encoding: .utf8)
+            .split(separator: "\n").last { !$0.hasPrefix("#") }?.split(separator: " ").last)
+        try Data([1, 2, 3]).write(to: folder.appendingPathComponent(String(last)))
+        #expect(throws: (any Error).self) { try TUMImporter().importFolder(folder, to: out, options: .init(overwrite: true)) }
+        #expect(try Data(contentsOf: out) == before)
+        let fresh = fixture.folder.appendingPathComponent("fresh.hscan")
+        #expect(throws: (any Error).self) { try TUMImporter().importFolder(folder, to: fresh) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.folder.path).filter { $0.contains("fresh") }.isEmpty)
+    }
 }

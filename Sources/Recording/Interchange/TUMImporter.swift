@@ -42,17 +42,20 @@ public struct TUMImporter {
             colorIntrinsics: intrinsics?.color ?? Self.defaultIntrinsics,
             depthIntrinsics: intrinsics?.depth ?? Self.defaultIntrinsics, capLayoutName: "unknown",
             createdAt: Date(timeIntervalSince1970: start), metadata: ["source": folder.lastPathComponent])
-        let writer = try ScanWriter(url: output, header: header, options: options, imageCodec: imageCodec)
-        for (index, pair) in pairs.enumerated() {
-            let color = try imageCodec.decodeAny(try read(folder, pair.rgb))
-            let depth = try depthImage(try read(folder, pair.depth), path: pair.depth, scale: scale)
-            try writer.append(RGBDFrame(
-                timestamp: pair.time - start, color: color, depth: depth,
-                colorIntrinsics: header.colorIntrinsics, depthIntrinsics: header.depthIntrinsics))
-            progress(index + 1, pairs.count)
+        let writing = try options.forAtomicWrite(to: output)
+        return try writeAtomically(output) { partial in
+            let writer = try ScanWriter(url: partial, header: header, options: writing, imageCodec: imageCodec)
+            for (index, pair) in pairs.enumerated() {
+                let color = try imageCodec.decodeAny(try read(folder, pair.rgb))
+                let depth = try depthImage(try read(folder, pair.depth), path: pair.depth, scale: scale)
+                try writer.append(RGBDFrame(
+                    timestamp: pair.time - start, color: color, depth: depth,
+                    colorIntrinsics: header.colorIntrinsics, depthIntrinsics: header.depthIntrinsics))
+                progress(index + 1, pairs.count)
+            }
+            try writer.close()
+            return pairs.count
         }
-        try writer.close()
-        return pairs.count
     }
 
     private func associations(in folder: URL) throws -> [(time: Double, rgb: String, depth: String)] {
