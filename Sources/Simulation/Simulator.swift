@@ -167,22 +167,14 @@ public final class Simulator {
     private func visibleMarkers(cameraFromMesh: RigidTransform, depth: [Float]? = nil) -> [MarkerTruth] {
         let k = configuration.intrinsics
         return cap.stickers.compactMap { sticker in
-            let centre = cameraFromMesh.apply(sticker.centre)
-            let normal = cameraFromMesh.applyToVector(sticker.normal)
-            guard dot(normal, centre) < 0 else { return nil }
-            let corners = sticker.corners.map(cameraFromMesh.apply)
-            let pixels = corners.compactMap(k.project)
-            guard pixels.count == 4,
-                pixels.allSatisfy({ $0.x >= -0.5 && $0.y >= -0.5 && $0.x <= Double(k.width) - 0.5 && $0.y <= Double(k.height) - 0.5 }),
-                let c = k.project(centre)
-            else { return nil }
+            guard let truth = MarkerTruth(sticker, cameraFromMesh: cameraFromMesh, intrinsics: k) else { return nil }
             if let depth {
+                let centre = cameraFromMesh.apply(sticker.centre)
+                guard let c = k.project(centre) else { return nil }
                 let pixel = Int(c.y.rounded()) * k.width + Int(c.x.rounded())
                 guard depth.indices.contains(pixel), Double(depth[pixel]) > centre.z - 0.002 else { return nil }
             }
-            let side = (0..<4).map { Geometry.distance(pixels[$0], pixels[($0 + 1) % 4]) }.reduce(0, +) / 4
-            let angle = acos(min(1, -dot(normal, centre) / length(centre))) * 180 / Double.pi
-            return MarkerTruth(id: sticker.id, corners: pixels.map { [$0.x, $0.y] }, sidePixels: side, viewAngleDegrees: angle)
+            return truth
         }
     }
 

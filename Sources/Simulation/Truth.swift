@@ -1,3 +1,4 @@
+import Foundation
 import Geometry
 
 /// Where a marker's corners truly appear in one frame (OpenCV order and pixel convention).
@@ -10,6 +11,24 @@ public struct MarkerTruth: Sendable, Codable, Equatable {
     public var sidePixels: Double
     /// Angle between the marker's normal and the line of sight, degrees (0 = head-on).
     public var viewAngleDegrees: Double
+}
+
+extension MarkerTruth {
+    /// Where `sticker` appears when it faces the camera and lies wholly inside the picture;
+    /// nil otherwise. Hiding behind other parts of the scene is the caller's to check.
+    init?(_ sticker: MarkerSticker, cameraFromMesh: RigidTransform, intrinsics k: CameraIntrinsics) {
+        let centre = cameraFromMesh.apply(sticker.centre)
+        let normal = cameraFromMesh.applyToVector(sticker.normal)
+        guard dot(normal, centre) < 0 else { return nil }
+        let pixels = sticker.corners.map(cameraFromMesh.apply).compactMap(k.project)
+        guard pixels.count == 4,
+            pixels.allSatisfy({ $0.x >= -0.5 && $0.y >= -0.5 && $0.x <= Double(k.width) - 0.5 && $0.y <= Double(k.height) - 0.5 }),
+            k.project(centre) != nil
+        else { return nil }
+        let side = (0..<4).map { Geometry.distance(pixels[$0], pixels[($0 + 1) % 4]) }.reduce(0, +) / 4
+        let angle = acos(min(1, -dot(normal, centre) / length(centre))) * 180 / Double.pi
+        self.init(id: sticker.id, corners: pixels.map { [$0.x, $0.y] }, sidePixels: side, viewAngleDegrees: angle)
+    }
 }
 
 /// The exact state of one simulated frame.

@@ -121,19 +121,7 @@ public final class BoardSimulator {
 
     /// Markers wholly inside the picture (a flat board hides none of its own).
     private func visibleMarkers(cameraFromBoard: RigidTransform) -> [MarkerTruth] {
-        let k = configuration.intrinsics
-        return stickers.compactMap { sticker in
-            let centre = cameraFromBoard.apply(sticker.centre)
-            let normal = cameraFromBoard.applyToVector(sticker.normal)
-            guard dot(normal, centre) < 0 else { return nil }
-            let pixels = sticker.corners.map(cameraFromBoard.apply).compactMap(k.project)
-            guard pixels.count == 4,
-                pixels.allSatisfy({ $0.x >= -0.5 && $0.y >= -0.5 && $0.x <= Double(k.width) - 0.5 && $0.y <= Double(k.height) - 0.5 })
-            else { return nil }
-            let side = (0..<4).map { Geometry.distance(pixels[$0], pixels[($0 + 1) % 4]) }.reduce(0, +) / 4
-            let angle = acos(min(1, -dot(normal, centre) / length(centre))) * 180 / Double.pi
-            return MarkerTruth(id: sticker.id, corners: pixels.map { [$0.x, $0.y] }, sidePixels: side, viewAngleDegrees: angle)
-        }
+        stickers.compactMap { MarkerTruth($0, cameraFromMesh: cameraFromBoard, intrinsics: configuration.intrinsics) }
     }
 
     /// The board's markers in the board frame, as the truth file lists them.
