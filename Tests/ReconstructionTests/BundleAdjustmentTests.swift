@@ -3,6 +3,20 @@ import Geometry
 import Testing
 @testable import Reconstruction
 
+/// Ten 14 mm markers on a dome of 7 cm radius centred 0.3 m in front of the first camera.
+func domeOfMarkers() -> MarkerMap {
+    var truth = MarkerMap()
+    for id in 0..<10 {
+        let a = Double(id) * 0.6, b = 0.3 + 0.08 * Double(id % 4)
+        let normal = SIMD3(sin(b) * cos(a), sin(b) * sin(a), -cos(b))
+        let centre = SIMD3(0, 0, 0.3) + 0.07 * normal
+        let u = normalized(cross(normal, SIMD3(0, 1, 0))), v = cross(normal, u)
+        let signs: [(Double, Double)] = [(-1, 1), (1, 1), (1, -1), (-1, -1)]
+        truth.corners[id] = signs.map { (a: Double, b: Double) -> SIMD3<Double> in centre + 0.007 * (a * u + b * v) }
+    }
+    return truth
+}
+
 struct JointBundleAdjustmentTests {
     let k = CameraIntrinsics(fx: 300, fy: 300, cx: 160, cy: 120, width: 320, height: 240)
 
@@ -11,15 +25,7 @@ struct JointBundleAdjustmentTests {
     /// leaves it). Without noise the truth comes back exactly; with deterministic noise of
     /// about 0.2 px (0.2 mm across the view here) and 0.2 mm in depth, within the noise.
     @Test(arguments: [0.0, 1.0]) func convergesToTheTruthFromAPerturbedStart(noise: Double) throws {
-        var truth = MarkerMap()
-        for id in 0..<10 {
-            let a = Double(id) * 0.6, b = 0.3 + 0.08 * Double(id % 4)
-            let normal = SIMD3(sin(b) * cos(a), sin(b) * sin(a), -cos(b))
-            let centre = SIMD3(0, 0, 0.3) + 0.07 * normal
-            let u = normalized(cross(normal, SIMD3(0, 1, 0))), v = cross(normal, u)
-            let signs: [(Double, Double)] = [(-1, 1), (1, 1), (1, -1), (-1, -1)]
-            truth.corners[id] = signs.map { (a: Double, b: Double) -> SIMD3<Double> in centre + 0.007 * (a * u + b * v) }
-        }
+        let truth = domeOfMarkers()
         var poses: [RigidTransform] = []
         for f in 0..<8 {
             let angle = 0.12 * Double(f) - 0.4
@@ -105,15 +111,7 @@ struct FocalSelfCalibrationTests {
 
     @Test(arguments: [-0.06, -0.03, 0.03, 0.06]) func theFocalLengthAndTheMapComeOutRight(error: Double) throws {
         // Ten markers on a dome at 0.3 m, cameras turning 50° about it (a walk around the head).
-        var truth = MarkerMap()
-        for id in 0..<10 {
-            let a = Double(id) * 0.6, b = 0.3 + 0.08 * Double(id % 4)
-            let normal = SIMD3(sin(b) * cos(a), sin(b) * sin(a), -cos(b))
-            let centre = SIMD3(0, 0, 0.3) + 0.07 * normal
-            let u = normalized(cross(normal, SIMD3(0, 1, 0))), v = cross(normal, u)
-            let signs: [(Double, Double)] = [(-1, 1), (1, 1), (1, -1), (-1, -1)]
-            truth.corners[id] = signs.map { (a: Double, b: Double) -> SIMD3<Double> in centre + 0.007 * (a * u + b * v) }
-        }
+        let truth = domeOfMarkers()
         let recorded = CameraIntrinsics(fx: 300 * (1 + error), fy: 300 * (1 + error), cx: 160, cy: 120, width: 320, height: 240)
         var keyframes: [Keyframe] = []
         var poses: [RigidTransform] = []
