@@ -65,6 +65,9 @@ struct SimulateBoardCommand: ParsableCommand {
     @Option(help: "Percent by which the recorded (factory) focal length is off from the true one.")
     var focalError = 0.0
 
+    @Option(help: "Percent by which the sensor's depth is off, e.g. 1 reads everything 1 % too far.")
+    var depthScaleError = 0.0
+
     @OptionGroup var colorOptions: ColorOptions
 
     @Flag(help: "Replace output files that exist.")
@@ -74,6 +77,7 @@ struct SimulateBoardCommand: ParsableCommand {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in 0...600") }
         guard sweep >= 0, sweep <= 60 else { throw ValidationError("--sweep must be in 0...60 degrees") }
         guard abs(focalError) <= 30 else { throw ValidationError("--focal-error is in percent, between -30 and 30") }
+        guard abs(depthScaleError) <= 30 else { throw ValidationError("--depth-scale-error is in percent, between -30 and 30") }
     }
 
     func run() throws {
@@ -81,6 +85,7 @@ struct SimulateBoardCommand: ParsableCommand {
             rows: rows, columns: columns, markerSide: markerMM / 1000, gap: gapMM / 1000, dictionaryName: dictionary)
         var configuration = BoardSimulator.Configuration(board: board, seed: seed, seconds: seconds, distance: distance, sweepDegrees: sweep)
         configuration.recordedFocalError = focalError / 100
+        configuration.sensor.depthScale = Float(1 + depthScaleError / 100)
         let simulator = try BoardSimulator(configuration)
         if let truth, !overwrite, FileManager.default.fileExists(atPath: fileURL(truth).path) {
             throw ToolError("\(truth) exists; pass --overwrite to replace it")

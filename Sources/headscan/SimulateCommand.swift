@@ -69,6 +69,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Percent by which the recorded (factory) focal length is off from the true one, e.g. 6 or -3; the pictures are rendered with the true one.")
     var focalError = 0.0
 
+    @Option(help: "Percent by which the sensor's depth is off, e.g. 1 reads everything 1 % too far.")
+    var depthScaleError = 0.0
+
     @Option(help: "Share of frames (0-1), in half-second spells, whose markers cannot be read (blank stickers; depth unchanged).")
     var unreadableFrames: Double = 0
 
@@ -83,6 +86,7 @@ struct SimulateCommand: ParsableCommand {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in 0...600") }
         guard unreadableFrames >= 0, unreadableFrames <= 1 else { throw ValidationError("--unreadable-frames must be in 0...1") }
         guard abs(focalError) <= 30 else { throw ValidationError("--focal-error is in percent, between -30 and 30") }
+        guard abs(depthScaleError) <= 30 else { throw ValidationError("--depth-scale-error is in percent, between -30 and 30") }
         guard (out == nil) != (library == nil) else { throw ValidationError("give either --out FILE or --library DIR") }
         if library != nil, truth != nil { throw ValidationError("--library keeps the truth in the session (truth.json); drop --truth") }
     }
@@ -93,6 +97,7 @@ struct SimulateCommand: ParsableCommand {
             scenario: scenario, seed: seed, seconds: seconds, head: head,
             layout: try cap.layout() ?? .standard, droppedMarkers: drop, unreadableFrames: unreadableFrames)
         configuration.recordedFocalError = focalError / 100
+        configuration.sensor.depthScale = Float(1 + depthScaleError / 100)
         let simulator = try Simulator(configuration)
         let scanLibrary = library.map { ScanLibrary(root: fileURL($0)) }
         let session = try scanLibrary?.createSession(date: Date())

@@ -16,6 +16,9 @@ public struct SensorModel: Sendable, Equatable, Codable {
     public var colourNoise: Float
     /// Blur colour along the image motion during the exposure.
     public var motionBlur: Bool
+    /// Measured depth over true depth: 1.01 reads everything 1 % too far (a depth unit that is
+    /// off, as after a repair or on a miscalibrated unit).
+    public var depthScale: Float = 1
 
     /// Values in line with published TrueDepth measurements at infant-scan distances.
     public init(

@@ -70,7 +70,7 @@ enum SensorNoise {
                             }
                             let word = rng.next()
                             guard dropout == 0 || word >= dropout else { continue }
-                            depth[i] = DepthQuantization.float16(z + gaussian(word >> 8) * noiseScale * z * z)
+                            depth[i] = DepthQuantization.float16(z * sensor.depthScale + gaussian(word >> 8) * noiseScale * z * z)
                         }
                     }
                 }

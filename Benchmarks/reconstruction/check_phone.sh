@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# `headscan check-phone` on simulated phones whose factory focal length and depth unit are off.
+# Usage: Benchmarks/reconstruction/check_phone.sh [SECONDS]   (default 6)
+# Each case records a printed board of 5 x 7 markers of 20 mm (4x4_100, 5 mm apart) from 30 cm,
+# as the app's "check this phone" asks, with the recorded focal length off by F % and the depth
+# reading D % too far, and prints the verdict, the measured board scale and the focal estimate.
+# A phone should pass exactly when |D| <= 0.5 %: the focal length is estimated and corrected.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SECONDS_REC=${1:-6}
+OUT=Benchmarks/reconstruction/out/check-phone
+mkdir -p "$OUT"
+swift build -c release --product headscan >/dev/null
+H=.build/release/headscan
+for case in "0 0" "6 0" "-6 0" "0 0.3" "0 -0.3" "0 1" "0 -1" "3 -0.7"; do
+  set -- $case
+  name="$OUT/f$1_d$2"
+  [ -f "$name.hscan" ] || "$H" simulate-board --distance 0.3 --rows 5 --columns 7 --marker-mm 20 --gap-mm 5 --dictionary 4x4_100 \
+    --seconds "$SECONDS_REC" --focal-error="$1" --depth-scale-error="$2" --out "$name.hscan" --overwrite >/dev/null
+  "$H" check-phone "$name.hscan" --json > "$name.json" 2>/dev/null || true
+  python3 - "$name.json" "$1" "$2" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+f, d = float(sys.argv[2]), float(sys.argv[3])
+expected = "pass" if abs(d) <= 0.5 else "fail"
+print(f"focal {f:+.0f} %, depth {d:+.1f} %: {c['verdict']:12s} (expected {expected})  board scale {c['scale']:.4f} ± {c['scaleSigma']:.4f}"
+      f"  focal estimate/true {c['focalScale'] * (1 + f / 100):.4f} ± {c['focalScaleSigma']:.4f}{' corrected' if c['focalCorrected'] else ''}"
+      f"  {c['markersMeasured']} markers, {c['keyframes']} views")
+PY
+done

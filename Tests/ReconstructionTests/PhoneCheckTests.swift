@@ -1,0 +1,54 @@
+import Foundation
+import Geometry
+import Markers
+import Testing
+@testable import Reconstruction
+
+struct PhoneCheckTests {
+    let layout = CapLayout(
+        name: "board", dictionaryName: "4x4_100", markerSideMillimetres: 20,
+        markers: (0..<12).map { CapMarker(id: $0, region: .front) })
+
+    /// A board map whose markers measure `scale` times their printed 20 mm, each off by a
+    /// little (±0.05 %), seen in `keyframes` views with the focal length known to `focalSigma`.
+    func reconstruction(scale: Double, markers: Int = 12, keyframes: Int = 40, focalSigma: Double = 0.002, corrected: Bool = false)
+        -> Reconstruction
+    {
+        var map = MarkerMap()
+        for id in 0..<markers {
+            let h = 0.01 * scale * (1 + 0.0005 * (id % 2 == 0 ? 1 : -1))
+            let c = SIMD3(0.025 * Double(id % 4), 0.025 * Double(id / 4), 0.3)
+            map.corners[id] = [SIMD3(-h, h, 0), SIMD3(h, h, 0), SIMD3(h, -h, 0), SIMD3(-h, -h, 0)].map { $0 + c }
+        }
+        var stats = ReconstructionStatistics()
+        stats.keyframes = keyframes
+        stats.focalScale = corrected ? 1.06 : 1.002
+        stats.focalScaleSigma = focalSigma
+        stats.focalScaleApplied = corrected ? 1.06 : nil
+        return Reconstruction(map: map, keyframes: [], mesh: TriangleMesh(), region: HeadRegion(centre: .zero, radius: 0), statistics: stats)
+    }
+
+    @Test(arguments: [(1.0, PhoneCheck.Verdict.pass), (1.004, .pass), (0.996, .pass), (1.006, .fail), (0.99, .fail)])
+    func theVerdictFollowsTheBoardsMeasuredSize(scale: Double, verdict: PhoneCheck.Verdict) {
+        let check = PhoneCheck(reconstruction(scale: scale), layout: layout)
+        #expect(check.verdict == verdict)
+        #expect(abs(check.scale - scale) < 1e-9)
+        #expect(check.scaleSigma > 0 && check.scaleSigma < 0.0002)
+    }
+
+    @Test func theWordsSayWhatToDo() {
+        let failed = PhoneCheck(reconstruction(scale: 1.013), layout: layout).summary
+        #expect(failed.hasPrefix("Fail: this phone measures the printed board 1.30 % too large"))
+        #expect(failed.contains("printed at 100 %") && failed.contains("20.0 mm"))
+        let corrected = PhoneCheck(reconstruction(scale: 1, corrected: true), layout: layout).summary
+        #expect(corrected.hasPrefix("Pass") && corrected.contains("6.00 % off; HeadScan corrects for it"))
+    }
+
+    @Test func tooLittleToJudgeIsSaid() {
+        for r in [reconstruction(scale: 1, markers: 3), reconstruction(scale: 1, keyframes: 2), reconstruction(scale: 1, focalSigma: 0.02)] {
+            let check = PhoneCheck(r, layout: layout)
+            #expect(check.verdict == .inconclusive)
+            #expect(check.summary.contains("tilt the phone slowly"))
+        }
+    }
+}
