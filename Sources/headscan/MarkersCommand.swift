@@ -8,7 +8,7 @@ struct MarkersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "markers",
         abstract: "Draw ArUco/AprilTag markers: printable sheets, single images, the cap layout.",
-        subcommands: [PrintSheet.self, Export.self, Cap.self])
+        subcommands: [PrintSheet.self, Board.self, Export.self, Cap.self])
 
     /// `headscan markers print`: a sheet at a given dpi.
     struct PrintSheet: ParsableCommand {

@@ -36,6 +36,19 @@ struct CommandLineJSONTests {
         #expect(measured["calliper"] == nil)
     }
 
+    @Test func markersBoardRecordsTheSideActuallyPrintedAndEveryMarkerReads() throws {
+        let folder = try TemporaryFolder()
+        _ = try headscan(["markers", "board", "--rows", "2", "--columns", "3", "--size-mm", "12", "--dpi", "150", "--out", folder.path("b.png")])
+        let layout = try jsonObject(Data(contentsOf: URL(fileURLWithPath: folder.path("b.json"))))
+        // 12 mm at 150 dpi is 70.87 px, drawn as 71 px = 12.02 mm.
+        let side = try #require(layout["markerSideMillimetres"] as? Double)
+        #expect(abs(side - 71 * 25.4 / 150) < 1e-9)
+        #expect((layout["markers"] as? [Any])?.count == 6)
+        let found = try JSONSerialization.jsonObject(with: headscan(["detect", folder.path("b.png"), "--json"]))
+        let markers = (found as? [String: Any])?["markers"] as? [[String: Any]] ?? (found as? [[String: Any]] ?? [])
+        #expect(Set(markers.compactMap { $0["id"] as? Int }) == Set(0..<6))
+    }
+
     @Test func reconstructAsksForAMeshOrMapOnly() throws {
         for (arguments, message) in [
             (["reconstruct", "scan.hscan"], "--map-only"), (["reconstruct", "scan.hscan", "--map-only", "--out", "a.ply"], "drop --out"),
