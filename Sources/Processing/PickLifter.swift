@@ -10,15 +10,15 @@ struct PickLifter {
     let reader: ScanReader
     let locator: FrameLocator
     let mesh: TriangleMesh
-    /// The reconstruction's estimated focal length over the recorded one.
-    let focalScale: Double
+    /// What the reconstruction's self-calibration changed of the recorded camera.
+    let correction: CameraCorrection
     private var frames: [Int: (RGBDFrame, RigidTransform)] = [:]
 
-    init(reader: ScanReader, locator: FrameLocator, mesh: TriangleMesh, focalScale: Double = 1) {
+    init(reader: ScanReader, locator: FrameLocator, mesh: TriangleMesh, correction: CameraCorrection = .none) {
         self.reader = reader
         self.locator = locator
         self.mesh = mesh
-        self.focalScale = focalScale
+        self.correction = correction
     }
 
     /// The estimate of each landmark from its picks.
@@ -79,7 +79,7 @@ struct PickLifter {
         }
         let frame: RGBDFrame
         do {
-            frame = try reader.frame(at: index).scalingFocalLength(focalScale)
+            frame = try reader.frame(at: index).correcting(correction)
         } catch {
             throw .unreadableFrame(landmark: landmark, frame: index, reason: "\(error)")
         }

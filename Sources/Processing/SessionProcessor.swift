@@ -116,7 +116,7 @@ public struct SessionProcessor: Sendable {
 
         var lifter = PickLifter(
             reader: reader, locator: try FrameLocator(map: record.map, keyframes: record.keyframePoses, layout: layout), mesh: mesh,
-            focalScale: record.statistics.appliedFocalScale)
+            correction: record.statistics.appliedCorrection)
         let estimates = try lifter.estimates(annotations) { progress(ProcessingProgress(stage: .landmarks, done: $0, total: $1)) }
         let landmarks = HeadLandmarks(
             nasion: estimates[.nasion]!.point, noseTip: estimates[.noseTip]!.point,

@@ -29,6 +29,20 @@ struct JointBundleAdjustment {
     var estimatesFocal = false
     /// How far the focal length may be from the factory value a priori (relative, one sigma).
     var focalPriorSigma = 0.05
+    /// Whether the principal point is estimated too. Views that differ mostly by turning
+    /// the camera hardly tell a shifted centre from a turned camera, so this pays on a board
+    /// seen from many tilts more than on a walk around a head.
+    var estimatesPrincipalPoint = false
+    /// How far the principal point may be from the factory value a priori (pixels, one sigma).
+    var principalPointPriorSigma = 20.0
+
+    /// Whether any camera parameter is estimated: the normal equations then carry the camera
+    /// vector (focal scale, principal point shift in x and y) as a last block of three.
+    private var estimatesCamera: Bool { estimatesFocal || estimatesPrincipalPoint }
+    /// 1 for the camera parameters estimated, 0 for those held.
+    private var active: SIMD3<Double> { SIMD3(estimatesFocal ? 1 : 0, estimatesPrincipalPoint ? 1 : 0, estimatesPrincipalPoint ? 1 : 0) }
+    /// The camera parameters' prior standard deviations.
+    private var priorSigmas: SIMD3<Double> { SIMD3(focalPriorSigma, principalPointPriorSigma, principalPointPriorSigma) }
 
     /// What a refinement found.
     struct Outcome {
@@ -39,6 +53,10 @@ struct JointBundleAdjustment {
         /// the focal length was held).
         var focalScale = 1.0
         var focalScaleSigma = 0.0
+        /// The principal point minus the factory one (pixels), and its standard deviations
+        /// (zero when it was held).
+        var principalPointShift = SIMD2<Double>.zero
+        var principalPointSigma = SIMD2<Double>.zero
     }
 
     /// One corner seen in one keyframe.
@@ -69,23 +87,25 @@ struct JointBundleAdjustment {
             }
         }
         var lambda = 1e-3
-        var scale = 1.0
-        let initial = cost(poses, points, sightings, factory, scale)
+        var camera = SIMD3<Double>(1, 0, 0)
+        let initial = cost(poses, points, sightings, factory, camera)
         var current = initial
         for _ in 0..<iterations {
-            let system = linearise(poses, points, sightings, factory, scale)
+            let system = linearise(poses, points, sightings, factory, camera)
             var improved = false
             for _ in 0..<6 {
                 guard let step = solve(system, lambda: lambda) else { lambda *= 10; continue }
                 var newPoses = poses, newPoints = points
                 for f in 1..<poses.count { newPoses[f] = update(poses[f], step.poses[f]) }
                 for j in points.indices { newPoints[j] += step.points[j] }
-                let newScale = scale + step.scale
-                let candidate = cost(newPoses, newPoints, sightings, factory, newScale)
-                if candidate < current, newScale > 0.5, newScale < 2 {
+                let newCamera = camera + step.camera
+                let candidate = cost(newPoses, newPoints, sightings, factory, newCamera)
+                if candidate < current, newCamera.x > 0.5, newCamera.x < 2,
+                    abs(newCamera.y) < Double(factory.width) / 4, abs(newCamera.z) < Double(factory.height) / 4
+                {
                     poses = newPoses
                     points = newPoints
-                    scale = newScale
+                    camera = newCamera
                     lambda = max(1e-7, lambda / 5)
                     improved = current - candidate > 1e-6 * current
                     current = candidate
@@ -97,14 +117,18 @@ struct JointBundleAdjustment {
         }
         for f in keyframes.indices { keyframes[f].mapFromCamera = poses[f].inverse }
         for (i, id) in ids.enumerated() { map.corners[id] = Array(points[(i * 4)..<(i * 4 + 4)]) }
-        var outcome = Outcome(before: initial, after: current, focalScale: scale)
-        if estimatesFocal { outcome.focalScaleSigma = scaleSigma(linearise(poses, points, sightings, factory, scale)) }
+        var outcome = Outcome(before: initial, after: current, focalScale: camera.x, principalPointShift: SIMD2(camera.y, camera.z))
+        if estimatesCamera {
+            let sigmas = cameraSigmas(linearise(poses, points, sightings, factory, camera)) * active
+            outcome.focalScaleSigma = sigmas.x
+            outcome.principalPointSigma = SIMD2(sigmas.y, sigmas.z)
+        }
         return outcome
     }
 
-    /// The intrinsics with the focal length scaled.
-    static func scaled(_ k: CameraIntrinsics, _ scale: Double) -> CameraIntrinsics {
-        k.scalingFocalLength(scale)
+    /// The intrinsics with the camera vector applied: focal length scaled, centre shifted.
+    static func adjusted(_ k: CameraIntrinsics, _ camera: SIMD3<Double>) -> CameraIntrinsics {
+        CameraIntrinsics(fx: k.fx * camera.x, fy: k.fy * camera.x, cx: k.cx + camera.y, cy: k.cy + camera.z, width: k.width, height: k.height)
     }
 
     /// Applies a camera-frame twist: `y ← y + ω × y + v` to first order.
@@ -119,26 +143,28 @@ struct JointBundleAdjustment {
     // MARK: Residuals
 
     /// Whitened residual rows of one sighting with their Huber weights, through `body`;
-    /// `factory` is the recorded camera, the focal length used is `scale` times its own.
+    /// `factory` is the recorded camera, `camera` the focal scale and centre shift applied to it.
+    /// The camera gradient has zeros for the parameters held.
     @inline(__always)
     private func rows(
-        _ y: SIMD3<Double>, _ s: Sighting, _ factory: CameraIntrinsics, _ scale: Double,
-        _ body: (_ residual: Double, _ gradient: SIMD3<Double>, _ focalGradient: Double, _ weight: Double) -> Void
+        _ y: SIMD3<Double>, _ s: Sighting, _ factory: CameraIntrinsics, _ camera: SIMD3<Double>,
+        _ body: (_ residual: Double, _ gradient: SIMD3<Double>, _ cameraGradient: SIMD3<Double>, _ weight: Double) -> Void
     ) {
         guard y.z > 1e-6 else { return }
         let iz = 1 / y.z
-        let fx = factory.fx * scale, fy = factory.fy * scale
-        let du = (fx * y.x * iz + factory.cx - s.pixel.x) / pixelSigma
-        let dv = (fy * y.y * iz + factory.cy - s.pixel.y) / pixelSigma
+        let fx = factory.fx * camera.x, fy = factory.fy * camera.x
+        let du = (fx * y.x * iz + factory.cx + camera.y - s.pixel.x) / pixelSigma
+        let dv = (fy * y.y * iz + factory.cy + camera.z - s.pixel.y) / pixelSigma
         let wp = huberWeight((du * du + dv * dv).squareRoot())
         if wp > 0 {
-            body(du, SIMD3(fx * iz, 0, -fx * y.x * iz * iz) / pixelSigma, factory.fx * y.x * iz / pixelSigma, wp)
-            body(dv, SIMD3(0, fy * iz, -fy * y.y * iz * iz) / pixelSigma, factory.fy * y.y * iz / pixelSigma, wp)
+            let on = active / pixelSigma
+            body(du, SIMD3(fx * iz, 0, -fx * y.x * iz * iz) / pixelSigma, SIMD3(factory.fx * y.x * iz, 1, 0) * on, wp)
+            body(dv, SIMD3(0, fy * iz, -fy * y.y * iz * iz) / pixelSigma, SIMD3(factory.fy * y.y * iz, 0, 1) * on, wp)
         }
         if s.depth.isFinite {
             let dz = (y.z - s.depth) / s.depthSigma
             let wd = huberWeight(abs(dz))
-            if wd > 0 { body(dz, SIMD3(0, 0, 1 / s.depthSigma), 0, wd) }
+            if wd > 0 { body(dz, SIMD3(0, 0, 1 / s.depthSigma), .zero, wd) }
         }
     }
 
@@ -151,9 +177,12 @@ struct JointBundleAdjustment {
         return capped <= huberDelta ? capped * capped : 2 * huberDelta * capped - huberDelta * huberDelta
     }
 
-    private func cost(_ poses: [RigidTransform], _ points: [SIMD3<Double>], _ sightings: [[Sighting]], _ factory: CameraIntrinsics, _ scale: Double) -> Double {
-        let k = Self.scaled(factory, scale)
-        var total = estimatesFocal ? square((scale - 1) / focalPriorSigma) : 0
+    private func cost(
+        _ poses: [RigidTransform], _ points: [SIMD3<Double>], _ sightings: [[Sighting]], _ factory: CameraIntrinsics, _ camera: SIMD3<Double>
+    ) -> Double {
+        let k = Self.adjusted(factory, camera)
+        let prior = (camera - SIMD3(1, 0, 0)) / priorSigmas * active
+        var total = (prior * prior).sum()
         for (f, list) in sightings.enumerated() {
             for s in list {
                 let y = poses[f].apply(points[s.point])
@@ -176,15 +205,16 @@ struct JointBundleAdjustment {
         var couplings: [[(point: Int, block: [Double])]]  // 6x3 per sighting
         var pointHessians: [[Double]]  // 3x3 per point
         var pointGradients: [SIMD3<Double>]
-        /// The focal scale's entries: with itself, with each pose and with each point.
-        var scaleHessian = 0.0
-        var scaleGradient = 0.0
-        var poseScale: [Vector6]
-        var pointScale: [SIMD3<Double>]
+        /// The camera vector's entries: with itself (3x3), with each pose (6x3) and with each
+        /// point (3x3); parameters held have an identity row and no gradient.
+        var cameraHessian = [Double](repeating: 0, count: 9)
+        var cameraGradient = SIMD3<Double>.zero
+        var poseCamera: [[Double]]
+        var pointCamera: [[Double]]
     }
 
     private func linearise(
-        _ poses: [RigidTransform], _ points: [SIMD3<Double>], _ sightings: [[Sighting]], _ factory: CameraIntrinsics, _ scale: Double
+        _ poses: [RigidTransform], _ points: [SIMD3<Double>], _ sightings: [[Sighting]], _ factory: CameraIntrinsics, _ camera: SIMD3<Double>
     ) -> System {
         var system = System(
             poseHessians: Array(repeating: Array(repeating: 0, count: 36), count: poses.count),
@@ -192,25 +222,26 @@ struct JointBundleAdjustment {
             couplings: Array(repeating: [], count: poses.count),
             pointHessians: Array(repeating: Array(repeating: 0, count: 9), count: points.count),
             pointGradients: Array(repeating: .zero, count: points.count),
-            poseScale: Array(repeating: Vector6(), count: poses.count),
-            pointScale: Array(repeating: .zero, count: points.count))
-        let focal = estimatesFocal
-        if focal {
-            system.scaleHessian = 1 / square(focalPriorSigma)
-            system.scaleGradient = (scale - 1) / square(focalPriorSigma)
+            poseCamera: Array(repeating: Array(repeating: 0, count: 18), count: poses.count),
+            pointCamera: Array(repeating: Array(repeating: 0, count: 9), count: points.count))
+        let estimating = estimatesCamera
+        if estimating {
+            let on = active, weights = on / (priorSigmas * priorSigmas)
+            for a in 0..<3 { system.cameraHessian[a * 4] = on[a] > 0 ? weights[a] : 1 }
+            system.cameraGradient = (camera - SIMD3(1, 0, 0)) * weights
         }
         var jp = [Double](repeating: 0, count: 6)
         for (f, list) in sightings.enumerated() {
             let pose = poses[f]
             let back = pose.rotation.inverse
             let fixed = f == 0
-            var hpp = system.poseHessians[f], gp = system.poseGradients[f], hps = system.poseScale[f]
-            var hss = system.scaleHessian, gs = system.scaleGradient
+            var hpp = system.poseHessians[f], gp = system.poseGradients[f], hpc = system.poseCamera[f]
+            var hcc = system.cameraHessian, gc = system.cameraGradient
             for s in list {
                 let y = pose.apply(points[s.point])
                 var hpx = [Double](repeating: 0, count: 18)
-                var hxx = system.pointHessians[s.point], gx = system.pointGradients[s.point], hxs = system.pointScale[s.point]
-                rows(y, s, factory, scale) { r, jy, js, w in
+                var hxx = system.pointHessians[s.point], gx = system.pointGradients[s.point], hxc = system.pointCamera[s.point]
+                rows(y, s, factory, camera) { r, jy, jc, w in
                     // d r / d ω = y × J_y, d r / d v = J_y, d r / d X = Rᵀ J_y.
                     let jw = cross(y, jy), jx = back.apply(jy)
                     jp[0] = jw.x; jp[1] = jw.y; jp[2] = jw.z; jp[3] = jy.x; jp[4] = jy.y; jp[5] = jy.z
@@ -218,42 +249,46 @@ struct JointBundleAdjustment {
                         gx[a] += w * jx[a] * r
                         for b in 0..<3 { hxx[a * 3 + b] += w * jx[a] * jx[b] }
                     }
-                    if focal {
-                        hss += w * js * js
-                        gs += w * js * r
-                        for a in 0..<3 { hxs[a] += w * jx[a] * js }
+                    if estimating {
+                        for a in 0..<3 {
+                            gc[a] += w * jc[a] * r
+                            for b in 0..<3 {
+                                hcc[a * 3 + b] += w * jc[a] * jc[b]
+                                hxc[a * 3 + b] += w * jx[a] * jc[b]
+                            }
+                        }
                     }
                     guard !fixed else { return }
                     for a in 0..<6 {
                         gp.values[a] += w * jp[a] * r
                         for b in 0..<6 { hpp[a * 6 + b] += w * jp[a] * jp[b] }
                         for b in 0..<3 { hpx[a * 3 + b] += w * jp[a] * jx[b] }
-                        if focal { hps.values[a] += w * jp[a] * js }
+                        if estimating { for c in 0..<3 { hpc[a * 3 + c] += w * jp[a] * jc[c] } }
                     }
                 }
                 system.pointHessians[s.point] = hxx
                 system.pointGradients[s.point] = gx
-                system.pointScale[s.point] = hxs
+                system.pointCamera[s.point] = hxc
                 if !fixed { system.couplings[f].append((s.point, hpx)) }
             }
             system.poseHessians[f] = hpp
             system.poseGradients[f] = gp
-            system.poseScale[f] = hps
-            system.scaleHessian = hss
-            system.scaleGradient = gs
+            system.poseCamera[f] = hpc
+            system.cameraHessian = hcc
+            system.cameraGradient = gc
         }
         return system
     }
 
-    /// The damped Gauss–Newton step, poses eliminated onto the points and the focal scale
-    /// (Schur complement); the scale is the reduced system's last unknown when it is estimated.
-    private func solve(_ system: System, lambda: Double) -> (poses: [Vector6], points: [SIMD3<Double>], scale: Double)? {
+    /// The damped Gauss–Newton step, poses eliminated onto the points and the camera vector
+    /// (Schur complement); the camera is the reduced system's last three unknowns when estimated.
+    private func solve(_ system: System, lambda: Double) -> (poses: [Vector6], points: [SIMD3<Double>], camera: SIMD3<Double>)? {
         guard let (matrix, b, inverses) = reduced(system, lambda: lambda) else { return nil }
         var s = matrix
         let n = b.count, points = system.pointHessians.count * 3
         guard let x = choleskySolve(&s, b.map { -$0 }, n) else { return nil }
         let pointSteps = (0..<(points / 3)).map { SIMD3(x[$0 * 3], x[$0 * 3 + 1], x[$0 * 3 + 2]) }
-        let scaleStep = estimatesFocal ? x[points] : 0
+        let cameraStep = estimatesCamera ? SIMD3(x[points], x[points + 1], x[points + 2]) * active : .zero
         var poseSteps = Array(repeating: Vector6(), count: system.poseHessians.count)
         for f in 1..<system.poseHessians.count {
             guard let inverse = inverses[f] else { continue }
@@ -263,19 +298,21 @@ struct JointBundleAdjustment {
                     for q in 0..<3 { rhs[a] += c.block[a * 3 + q] * x[c.point * 3 + q] }
                 }
             }
-            for a in 0..<6 { rhs[a] += system.poseScale[f].values[a] * scaleStep }
+            for a in 0..<6 {
+                for c in 0..<3 { rhs[a] += system.poseCamera[f][a * 3 + c] * cameraStep[c] }
+            }
             let step = multiply(inverse, 6, 6, rhs, 1)
             poseSteps[f] = Vector6(values: step.map { -$0 })
         }
-        return (poseSteps, pointSteps, scaleStep)
+        return (poseSteps, pointSteps, cameraStep)
     }
 
-    /// The reduced system over the points (and the scale) with the poses eliminated, its
+    /// The reduced system over the points (and the camera) with the poses eliminated, its
     /// right-hand side, and each pose block's inverse.
     private func reduced(_ system: System, lambda: Double) -> ([Double], [Double], [[Double]?])? {
         let points = system.pointHessians.count * 3
-        let n = points + (estimatesFocal ? 1 : 0)
-        let last = points  // the scale's row, when estimated
+        let n = points + (estimatesCamera ? 3 : 0)
+        let last = points  // the camera's first row, when estimated
         var s = [Double](repeating: 0, count: n * n)
         var b = [Double](repeating: 0, count: n)
         for (j, h) in system.pointHessians.enumerated() {
@@ -284,15 +321,20 @@ struct JointBundleAdjustment {
                 // Marquardt damping, with a floor for corners no residual constrains.
                 s[(j * 3 + a) * (n + 1)] += lambda * h[a * 4] + 1e-9
                 b[j * 3 + a] = system.pointGradients[j][a]
-                if estimatesFocal {
-                    s[(j * 3 + a) * n + last] = system.pointScale[j][a]
-                    s[last * n + j * 3 + a] = system.pointScale[j][a]
+                if estimatesCamera {
+                    for c in 0..<3 {
+                        s[(j * 3 + a) * n + last + c] = system.pointCamera[j][a * 3 + c]
+                        s[(last + c) * n + j * 3 + a] = system.pointCamera[j][a * 3 + c]
+                    }
                 }
             }
         }
-        if estimatesFocal {
-            s[last * n + last] = system.scaleHessian * (1 + lambda) + 1e-12
-            b[last] = system.scaleGradient
+        if estimatesCamera {
+            for a in 0..<3 {
+                for c in 0..<3 { s[(last + a) * n + last + c] = system.cameraHessian[a * 3 + c] }
+                s[(last + a) * (n + 1)] = system.cameraHessian[a * 4] * (1 + lambda) + 1e-12
+                b[last + a] = system.cameraGradient[a]
+            }
         }
         var inverses: [[Double]?] = Array(repeating: nil, count: system.poseHessians.count)
         for f in 1..<system.poseHessians.count {
@@ -300,28 +342,23 @@ struct JointBundleAdjustment {
             for a in 0..<6 { h[a * 7] += lambda * h[a * 7] + 1e-9 }
             guard let inverse = invert6(h) else { return nil }
             inverses[f] = inverse
-            // The pose's couplings: each sighting's 6x3 block, and the scale's 6x1 column.
+            // The pose's couplings: each sighting's 6x3 block, and the camera's 6x3 block.
             var coupling = system.couplings[f]
-            if estimatesFocal {
-                let column = system.poseScale[f].values
-                coupling.append((points / 3, (0..<18).map { $0 % 3 == 0 ? column[$0 / 3] : 0 }))
-            }
+            if estimatesCamera { coupling.append((points / 3, system.poseCamera[f])) }
             // M = H_pp⁻¹ H_px per sighting (6x3).
             let m = coupling.map { multiply(inverse, 6, 6, $0.block, 3) }
             let mg = multiply(inverse, 6, 6, Array(system.poseGradients[f].values), 1)
             for ci in coupling {
                 let row = ci.point * 3
-                let rows = row == points ? 1 : 3
-                for a in 0..<rows {
+                for a in 0..<3 {
                     var t = 0.0
                     for q in 0..<6 { t += ci.block[q * 3 + a] * mg[q] }
                     b[row + a] -= t
                 }
                 for cj in 0..<coupling.count {
                     let col = coupling[cj].point * 3, mj = m[cj]
-                    let columns = col == points ? 1 : 3
-                    for a in 0..<rows {
-                        for c in 0..<columns {
+                    for a in 0..<3 {
+                        for c in 0..<3 {
                             var t = 0.0
                             for q in 0..<6 { t += ci.block[q * 3 + a] * mj[q * 3 + c] }
                             s[(row + a) * n + col + c] -= t
@@ -333,18 +370,25 @@ struct JointBundleAdjustment {
         return (s, b, inverses)
     }
 
-    /// The focal scale's standard deviation: the square root of its entry in the inverse of the
-    /// undamped reduced system (whitened residuals, so unit variance).
-    private func scaleSigma(_ system: System) -> Double {
+    /// The camera parameters' standard deviations: the square roots of their diagonal entries
+    /// in the inverse of the undamped reduced system (whitened residuals, so unit variance).
+    private func cameraSigmas(_ system: System) -> SIMD3<Double> {
         // Undamped; where that is singular (a corner seen once), with the slightest damping.
         for lambda in [0, 1e-9, 1e-6] {
-            guard estimatesFocal, let (matrix, b, _) = reduced(system, lambda: lambda) else { continue }
-            var s = matrix
-            var unit = [Double](repeating: 0, count: b.count)
-            unit[b.count - 1] = 1
-            if let x = choleskySolve(&s, unit, b.count), x[b.count - 1] > 0 { return x[b.count - 1].squareRoot() }
+            guard estimatesCamera, let (matrix, b, _) = reduced(system, lambda: lambda) else { continue }
+            var factor = matrix
+            let n = b.count
+            guard cholesky(&factor, n) else { continue }
+            var sigmas = SIMD3<Double>.zero
+            for c in 0..<3 {
+                var unit = [Double](repeating: 0, count: n)
+                unit[n - 3 + c] = 1
+                let x = substitute(factor, unit, n)
+                sigmas[c] = max(0, x[n - 3 + c]).squareRoot()
+            }
+            return sigmas
         }
-        return 0
+        return .zero
     }
 }
 

@@ -31,6 +31,12 @@ public struct ReconstructionOptions: Sendable {
     /// (relative): below it the estimate's own small biases (corner detection, depth) would
     /// cost more than a good factory calibration.
     public var focalOverrideThreshold = 0.01
+    /// Whether the principal point is estimated with the focal length and applied whatever its
+    /// size. Off for heads: a walk around a head hardly tells a shifted centre from a turned
+    /// camera. On for a board recorded from many tilts (`headscan calibrate`).
+    public var estimatesPrincipalPoint = false
+    /// How far the principal point may be from the factory value a priori (pixels, one sigma).
+    public var principalPointPriorSigma = 20.0
     /// The depth sensor's noise: how far each marker's depth is trusted against its picture.
     public var depthNoise = DepthNoiseModel.trueDepth
     /// Fuse colour into the volume and colour the mesh's vertices.
@@ -107,8 +113,17 @@ public struct ReconstructionStatistics: Sendable, Codable, Equatable {
     /// value (it differed by more than `focalOverrideThreshold`); nil: the factory value.
     public var focalScaleApplied: Double?
 
-    /// The focal scale the frames are read with.
-    public var appliedFocalScale: Double { focalScaleApplied ?? 1 }
+    /// The estimated principal point minus the recorded one (pixels, x and y) and its standard
+    /// deviations; nil when the principal point was held.
+    public var principalPointShift: [Double]?
+    public var principalPointSigma: [Double]?
+
+    /// What the frames are read with: the focal scale applied and the principal point shift.
+    public var appliedCorrection: CameraCorrection {
+        CameraCorrection(
+            focalScale: focalScaleApplied ?? 1,
+            principalShift: principalPointShift.map { $0.count == 2 ? SIMD2($0[0], $0[1]) : .zero } ?? .zero)
+    }
 
     /// Nothing counted yet.
     public init() {}
@@ -229,29 +244,32 @@ public struct Reconstructor: Sendable {
         stats.reprojectionRMSPixels3D = stats.reprojectionRMSPixels
         if options.jointBundleIterations > 0 {
             let joint = JointBundleAdjustment(iterations: options.jointBundleIterations)
-            var scale = 1.0
-            if options.estimatesFocalLength {
-                let outcome = Self.estimateFocal(keyframes, map, intrinsics: intrinsics, options: options)
-                stats.focalScale = outcome.focalScale
-                stats.focalScaleSigma = outcome.focalScaleSigma
-                if abs(outcome.focalScale - 1) > options.focalOverrideThreshold {
-                    scale = outcome.focalScale
-                    stats.focalScaleApplied = scale
+            if options.estimatesFocalLength || options.estimatesPrincipalPoint {
+                let outcome = Self.estimateCamera(keyframes, map, intrinsics: intrinsics, options: options)
+                if options.estimatesFocalLength {
+                    stats.focalScale = outcome.focalScale
+                    stats.focalScaleSigma = outcome.focalScaleSigma
+                    if abs(outcome.focalScale - 1) > options.focalOverrideThreshold { stats.focalScaleApplied = outcome.focalScale }
+                }
+                if options.estimatesPrincipalPoint {
+                    stats.principalPointShift = [outcome.principalPointShift.x, outcome.principalPointShift.y]
+                    stats.principalPointSigma = [outcome.principalPointSigma.x, outcome.principalPointSigma.y]
                 }
             }
-            if scale == 1 { joint.refine(keyframes: &keyframes, map: &map, intrinsics: intrinsics) }
-            else { joint.refine(keyframes: &keyframes, map: &map, intrinsics: intrinsics.scalingFocalLength(scale)) }
-            measureResiduals(keyframes: keyframes, map: map, intrinsics: intrinsics.scalingFocalLength(scale), into: &stats)
+            let corrected = stats.appliedCorrection.applied(to: intrinsics)
+            joint.refine(keyframes: &keyframes, map: &map, intrinsics: corrected)
+            measureResiduals(keyframes: keyframes, map: map, intrinsics: corrected, into: &stats)
         }
         stats.keyframes = keyframes.count
         stats.markersMapped = map.corners.count
     }
 
-    /// The focal length from the markers' centres: where each marker is seen in the picture
-    /// and how far away it is. A detector that places corners a tenth of a pixel inside the
-    /// printed square (blur, anti-aliasing) shrinks every marker's picture and would pull the
-    /// focal length down by as much in per cent; the mean of the four corners does not move.
-    static func estimateFocal(
+    /// The focal length (and the principal point, when asked) from the markers' centres: where
+    /// each marker is seen in the picture and how far away it is. A detector that places corners
+    /// a tenth of a pixel inside the printed square (blur, anti-aliasing) shrinks every marker's
+    /// picture and would pull the focal length down by as much in per cent; the mean of the four
+    /// corners does not move.
+    static func estimateCamera(
         _ keyframes: [Keyframe], _ map: MarkerMap, intrinsics: CameraIntrinsics, options: ReconstructionOptions
     ) -> JointBundleAdjustment.Outcome {
         func centre<T: SIMD>(_ values: [T]) -> [T] where T.Scalar == Double {
@@ -270,8 +288,10 @@ public struct Reconstructor: Sendable {
         // Each marker now gives four identical residuals: they count as one.
         estimating.pixelSigma *= 2
         estimating.depthSigmaScale = 2
-        estimating.estimatesFocal = true
+        estimating.estimatesFocal = options.estimatesFocalLength
         estimating.focalPriorSigma = options.focalPriorSigma
+        estimating.estimatesPrincipalPoint = options.estimatesPrincipalPoint
+        estimating.principalPointPriorSigma = options.principalPointPriorSigma
         return estimating.refine(keyframes: &centres, map: &centreMap, intrinsics: intrinsics)
     }
 
@@ -289,7 +309,7 @@ public struct Reconstructor: Sendable {
         for (n, keyframe) in keyframes.enumerated() {
             progress(ReconstructionProgress(stage: .fusion, done: n, total: keyframes.count))
             if isCancelled() { throw ReconstructionError.cancelled }
-            guard let f = (try? frame(keyframe.frameIndex))?.scalingFocalLength(stats.appliedFocalScale) else { continue }
+            guard let f = (try? frame(keyframe.frameIndex))?.correcting(stats.appliedCorrection) else { continue }
             let integrationStart = clock.now
             defer { integration += clock.now - integrationStart }
             volume.integrate(

@@ -42,9 +42,13 @@ public final class Simulator {
         /// calibration that is off, say after a repair): the pictures are rendered with
         /// `intrinsics`, the recording claims `recordedIntrinsics`.
         public var recordedFocalError = 0.0
+        /// How far the recorded principal point is from the true one, pixels.
+        public var recordedPrincipalShift = SIMD2<Double>.zero
 
         /// The camera model the recording claims.
-        public var recordedIntrinsics: CameraIntrinsics { intrinsics.scalingFocalLength(1 + recordedFocalError) }
+        public var recordedIntrinsics: CameraIntrinsics {
+            CameraCorrection(focalScale: 1 + recordedFocalError, principalShift: recordedPrincipalShift).applied(to: intrinsics)
+        }
 
         /// A configuration with the standard cap, a typical head and TrueDepth's camera.
         public init(

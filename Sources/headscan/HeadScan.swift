@@ -16,7 +16,7 @@ struct HeadScan: AsyncParsableCommand {
         version: HeadScanVersion.current,
         subcommands: [
             InspectCommand.self, ReplayCommand.self, GuideCommand.self, ExportCommand.self, ImportTUMCommand.self, ImportStrayScannerCommand.self,
-            SimulateCommand.self, SimulateBoardCommand.self, SynthesizeCommand.self, DetectCommand.self, MarkersCommand.self, BenchCommand.self, ReconstructCommand.self, CheckPhoneCommand.self,
+            SimulateCommand.self, SimulateBoardCommand.self, SynthesizeCommand.self, DetectCommand.self, MarkersCommand.self, BenchCommand.self, ReconstructCommand.self, CheckPhoneCommand.self, CalibrateCommand.self,
             MeasureCommand.self, ProcessCommand.self, TrendCommand.self, ConsentCommand.self, UploadCommand.self, DemoCommand.self, ReportCommand.self, LibraryCommand.self, GesturesCommand.self, RomCommand.self,
         ])
 }

@@ -68,6 +68,9 @@ struct ReconstructCommand: ParsableCommand {
     @Flag(help: "Trust the recorded focal length instead of estimating it in the bundle adjustment.")
     var fixedFocal = false
 
+    @Option(help: "A camera file to read the frames with instead of the recorded camera (from `headscan calibrate --out`, or any camera file import-tum reads).", completion: .file(extensions: ["json"]))
+    var camera: String?
+
     func validate() throws {
         guard stride >= 1 else { throw ValidationError("--stride must be at least 1") }
         guard voxelMM >= 0.25, voxelMM <= 10 else { throw ValidationError("--voxel-mm must be in 0.25...10") }
@@ -95,8 +98,11 @@ struct ReconstructCommand: ParsableCommand {
         options.estimatesFocalLength = !fixedFocal
         options.fuseSurface = !mapOnly
         var bar = StagedProgressBar("Reconstructing")
+        let calibrated = try camera.map { path in
+            try TUMFormat.cameraFile(Array(try Data(contentsOf: fileURL(path))), path: path).color
+        }
         let result = try Reconstructor(layout: try cap.layout(for: reader.header), options: options).reconstruct(
-            frameCount: reader.frameCount, frame: { try reader.frame(at: $0) },
+            frameCount: reader.frameCount, frame: { index in try reader.frame(at: index).withCamera(calibrated) },
             progress: { bar.update(stage: $0.stage.label, $0.done + 1, of: $0.total) })
         var outputFromMap = RigidTransform.identity
         var report = Report(statistics: result.statistics)
@@ -137,7 +143,8 @@ struct ReconstructCommand: ParsableCommand {
             let poses = result.keyframes.map {
                 PosesJSON.Pose(frame: $0.frameIndex, worldFromCamera: (outputFromMap * $0.mapFromCamera).matrixRowMajor)
             }
-            let k = reader.header.depthIntrinsics
+            let k = calibrated.map { $0.scaled(toWidth: reader.header.depthIntrinsics.width, height: reader.header.depthIntrinsics.height) }
+                ?? reader.header.depthIntrinsics
             try JSONEncoder().encode(PosesJSON(intrinsics: [k.fx, k.fy, k.cx, k.cy, Double(k.width), Double(k.height)], voxelSize: options.voxelSize, truncation: options.truncation,
                 regionCentre: outputFromMap.apply(result.region.centre).array, regionRadius: result.region.radius, poses: poses))
                 .write(to: fileURL(posesOut))
@@ -235,4 +242,16 @@ private struct PosesJSON: Encodable {
 
 private extension SIMD3 where Scalar == Double {
     var array: [Double] { [x, y, z] }
+}
+
+extension RGBDFrame {
+    /// The frame read with `camera` (scaled to the colour and the depth pictures' sizes), or as
+    /// recorded when nil.
+    func withCamera(_ camera: CameraIntrinsics?) -> RGBDFrame {
+        guard let camera else { return self }
+        var frame = self
+        frame.colorIntrinsics = camera.scaled(toWidth: color.width, height: color.height)
+        frame.depthIntrinsics = camera.scaled(toWidth: depth.width, height: depth.height)
+        return frame
+    }
 }

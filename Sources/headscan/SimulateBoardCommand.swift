@@ -68,6 +68,15 @@ struct SimulateBoardCommand: ParsableCommand {
     @Option(help: "Percent by which the sensor's depth is off, e.g. 1 reads everything 1 % too far.")
     var depthScaleError = 0.0
 
+    @Option(help: "Pixels by which the recorded principal point is off from the true one, X,Y (e.g. 4,-3).")
+    var principalShift = "0,0"
+
+    private var shift: SIMD2<Double>? {
+        let parts = principalShift.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, parts.allSatisfy({ abs($0) <= 100 }) else { return nil }
+        return SIMD2(parts[0], parts[1])
+    }
+
     @OptionGroup var colorOptions: ColorOptions
 
     @Flag(help: "Replace output files that exist.")
@@ -78,6 +87,7 @@ struct SimulateBoardCommand: ParsableCommand {
         guard sweep >= 0, sweep <= 60 else { throw ValidationError("--sweep must be in 0...60 degrees") }
         guard abs(focalError) <= 30 else { throw ValidationError("--focal-error is in percent, between -30 and 30") }
         guard abs(depthScaleError) <= 30 else { throw ValidationError("--depth-scale-error is in percent, between -30 and 30") }
+        guard shift != nil else { throw ValidationError("--principal-shift is X,Y in pixels, each within 100, e.g. 4,-3") }
     }
 
     func run() throws {
@@ -86,6 +96,7 @@ struct SimulateBoardCommand: ParsableCommand {
         var configuration = BoardSimulator.Configuration(board: board, seed: seed, seconds: seconds, distance: distance, sweepDegrees: sweep)
         configuration.recordedFocalError = focalError / 100
         configuration.sensor.depthScale = Float(1 + depthScaleError / 100)
+        configuration.recordedPrincipalShift = shift ?? .zero
         let simulator = try BoardSimulator(configuration)
         if let truth, !overwrite, FileManager.default.fileExists(atPath: fileURL(truth).path) {
             throw ToolError("\(truth) exists; pass --overwrite to replace it")

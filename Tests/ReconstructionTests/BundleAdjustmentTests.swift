@@ -153,3 +153,55 @@ struct FocalSelfCalibrationTests {
         }
     }
 }
+
+/// Focal length and principal point from a flat board seen from many tilts, as a calibration
+/// recording gives: the recorded camera is 3 % long in focal length and its centre 6 px right
+/// and 4 px up of the truth.
+struct PrincipalPointCalibrationTests {
+    @Test(arguments: [false, true]) func theCentreComesBackWhenEstimated(estimated: Bool) throws {
+        let truthK = CameraIntrinsics(fx: 590, fy: 590, cx: 320, cy: 240, width: 640, height: 480)
+        let recorded = CameraIntrinsics(fx: 590 * 1.03, fy: 590 * 1.03, cx: 326, cy: 236, width: 640, height: 480)
+        var truth = MarkerMap()
+        for id in 0..<20 {
+            let c = SIMD3(-0.05 + 0.025 * Double(id % 5), 0.04 - 0.025 * Double(id / 5), 0)
+            let h = 0.01
+            truth.corners[id] = [SIMD3(-h, h, 0), SIMD3(h, h, 0), SIMD3(h, -h, 0), SIMD3(-h, -h, 0)].map { $0 + c }
+        }
+        var rng = Xoshiro256(seed: 3)
+        func noise() -> Double { Double.random(in: -1...1, using: &rng) }
+        var keyframes: [Keyframe] = []
+        for f in 0..<16 {
+            let azimuth = 0.5 * sin(Double(f) * 0.7), elevation = 0.4 * sin(Double(f) * 1.3 + 0.4)
+            let eye = 0.3 * SIMD3(sin(azimuth) * cos(elevation), sin(elevation), cos(azimuth) * cos(elevation))
+            let roll = Rotation3(axis: normalized(-eye), angle: 0.6 * sin(Double(f) * 0.9))
+            let pose = RigidTransform.camera(at: eye, lookingAt: SIMD3(0.01 * noise(), 0.01 * noise(), 0), up: roll.apply(SIMD3(0, 1, 0)))
+            let observations = truth.ids.compactMap { id -> MarkerObservation? in
+                let corners = truth.corners[id]!.map { pose.inverse.apply($0) }
+                let pixels = corners.compactMap { truthK.project($0).map { $0 + 0.15 * SIMD2(noise(), noise()) } }
+                guard pixels.count == 4 else { return nil }
+                // Lifted with the recorded (wrong) camera, as the lifter does.
+                let lifted = zip(corners, pixels).map { corner, pixel in
+                    let z = corner.z + 0.0003 * noise()
+                    return SIMD3((pixel.x - recorded.cx) / recorded.fx * z, (pixel.y - recorded.cy) / recorded.fy * z, z)
+                }
+                return MarkerObservation(id: id, pixels: pixels, corners: lifted, fromDepth: true, depthSigma: 0.0003)
+            }
+            keyframes.append(Keyframe(frameIndex: f, mapFromCamera: pose, observations: observations))
+        }
+        var map = MarkerMap(corners: Dictionary(uniqueKeysWithValues: keyframes[0].observations.map { ($0.id, $0.corners.map(keyframes[0].mapFromCamera.apply)) }))
+        var joint = JointBundleAdjustment(iterations: 25)
+        joint.estimatesFocal = true
+        joint.estimatesPrincipalPoint = estimated
+        let outcome = joint.refine(keyframes: &keyframes, map: &map, intrinsics: recorded)
+        let focal = recorded.fx * outcome.focalScale
+        let centre = SIMD2(recorded.cx, recorded.cy) + outcome.principalPointShift
+        if estimated {
+            #expect(abs(focal / truthK.fx - 1) < 0.003, "focal \(focal)")
+            #expect(abs(centre.x - 320) < 1 && abs(centre.y - 240) < 1, "centre \(centre)")
+            #expect(outcome.principalPointSigma.x > 0.05 && outcome.principalPointSigma.x < 2, "sigma \(outcome.principalPointSigma)")
+        } else {
+            // Held, the centre stays where the recording says and the estimate reports nothing of it.
+            #expect(outcome.principalPointShift == .zero && outcome.principalPointSigma == .zero)
+        }
+    }
+}

@@ -27,14 +27,37 @@ public struct RGBDFrame: Sendable {
     }
 }
 
+/// What a self-calibration changed of the recorded camera: the focal length's scale and the
+/// principal point's shift (in the colour picture's pixels).
+public struct CameraCorrection: Sendable, Equatable, Codable {
+    public var focalScale: Double
+    public var principalShift: SIMD2<Double>
+
+    public init(focalScale: Double = 1, principalShift: SIMD2<Double> = .zero) {
+        self.focalScale = focalScale
+        self.principalShift = principalShift
+    }
+
+    /// No change.
+    public static let none = CameraCorrection()
+
+    /// `k` corrected; `colorWidth` is the width of the picture the shift is measured in (a
+    /// depth camera of another size gets the shift in its own pixels).
+    public func applied(to k: CameraIntrinsics, colorWidth: Int? = nil) -> CameraIntrinsics {
+        let ratio = colorWidth.map { Double(k.width) / Double(max(1, $0)) } ?? 1
+        return CameraIntrinsics(
+            fx: k.fx * focalScale, fy: k.fy * focalScale, cx: k.cx + principalShift.x * ratio, cy: k.cy + principalShift.y * ratio,
+            width: k.width, height: k.height)
+    }
+}
+
 extension RGBDFrame {
-    /// The frame with both cameras' focal lengths multiplied by `scale` (a self-calibrated
-    /// camera whose factory focal length was off); pixels and depths are unchanged.
-    public func scalingFocalLength(_ scale: Double) -> RGBDFrame {
-        guard scale != 1 else { return self }
+    /// The frame with both cameras corrected; pixels and depths are unchanged.
+    public func correcting(_ correction: CameraCorrection) -> RGBDFrame {
+        guard correction != .none else { return self }
         var frame = self
-        frame.colorIntrinsics = colorIntrinsics.scalingFocalLength(scale)
-        frame.depthIntrinsics = depthIntrinsics.scalingFocalLength(scale)
+        frame.colorIntrinsics = correction.applied(to: colorIntrinsics)
+        frame.depthIntrinsics = correction.applied(to: depthIntrinsics, colorWidth: colorIntrinsics.width)
         return frame
     }
 }
@@ -42,6 +65,6 @@ extension RGBDFrame {
 extension CameraIntrinsics {
     /// The camera with fx and fy multiplied by `scale`.
     public func scalingFocalLength(_ scale: Double) -> CameraIntrinsics {
-        CameraIntrinsics(fx: fx * scale, fy: fy * scale, cx: cx, cy: cy, width: width, height: height)
+        CameraCorrection(focalScale: scale).applied(to: self)
     }
 }

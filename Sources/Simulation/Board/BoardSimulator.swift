@@ -22,9 +22,13 @@ public final class BoardSimulator {
         public var intrinsics: CameraIntrinsics
         /// Relative error of the focal length the recording claims (see `Simulator`).
         public var recordedFocalError = 0.0
+        /// How far the recorded principal point is from the true one, pixels.
+        public var recordedPrincipalShift = SIMD2<Double>.zero
 
         /// The camera model the recording claims.
-        public var recordedIntrinsics: CameraIntrinsics { intrinsics.scalingFocalLength(1 + recordedFocalError) }
+        public var recordedIntrinsics: CameraIntrinsics {
+            CameraCorrection(focalScale: 1 + recordedFocalError, principalShift: recordedPrincipalShift).applied(to: intrinsics)
+        }
 
         /// A board at a metre, seen by TrueDepth's camera with its noise.
         public init(

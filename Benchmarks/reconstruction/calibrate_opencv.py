@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""OpenCV's calibrateCamera on the frames of a simulated board recording, for comparison with
+`headscan calibrate`.
+
+Usage: calibrate_opencv.py TUM_FOLDER TRUTH.json DICTIONARY [EVERY]
+TUM_FOLDER is `headscan export REC.hscan --out DIR`; TRUTH.json is simulate-board's truth (the
+board's marker corners, the true camera). Uses every EVERY-th frame (default 5), detects the
+markers with cv2.aruco, and calibrates fx, fy, cx, cy with lens distortion held at zero (the
+simulator has none). Prints JSON: OpenCV's values, the truth, views and markers used, RMS.
+"""
+import json, os, sys
+import cv2
+import numpy as np
+
+folder, truth_path, dictionary = sys.argv[1:4]
+every = int(sys.argv[4]) if len(sys.argv) > 4 else 5
+truth = json.load(open(truth_path))
+board = {m["id"]: np.array(m["corners"], dtype=np.float32) for m in truth["markers3D"]}
+detector = cv2.aruco.ArucoDetector(
+    cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, "DICT_" + dictionary.upper())), cv2.aruco.DetectorParameters())
+names = sorted(os.listdir(os.path.join(folder, "rgb")))[::every]
+object_points, image_points, markers = [], [], 0
+size = None
+for name in names:
+    image = cv2.imread(os.path.join(folder, "rgb", name), cv2.IMREAD_GRAYSCALE)
+    size = image.shape[::-1]
+    corners, ids, _ = detector.detectMarkers(image)
+    if ids is None or len(ids) < 4:
+        continue
+    obj = np.concatenate([board[int(i)] for i in ids.flatten() if int(i) in board])
+    img = np.concatenate([c.reshape(4, 2) for c, i in zip(corners, ids.flatten()) if int(i) in board])
+    object_points.append(obj.astype(np.float32))
+    image_points.append(img.astype(np.float32))
+    markers += len(ids)
+k0 = np.array([[600.0, 0, size[0] / 2], [0, 600.0, size[1] / 2], [0, 0, 1]])
+flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K1 | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3)
+rms, k, _, _, _ = cv2.calibrateCamera(object_points, image_points, size, k0, np.zeros(5), flags=flags)
+fx, fy, cx, cy, w, h = truth["intrinsics"]
+print(json.dumps({"opencv": {"fx": k[0, 0], "fy": k[1, 1], "cx": k[0, 2], "cy": k[1, 2], "rmsPixels": rms},
+                  "truth": {"fx": fx, "fy": fy, "cx": cx, "cy": cy}, "views": len(object_points), "markers": markers,
+                  "opencvVersion": cv2.__version__}))
