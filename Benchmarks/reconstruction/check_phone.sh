@@ -25,6 +25,6 @@ f, d = float(sys.argv[2]), float(sys.argv[3])
 expected = "pass" if abs(d) <= 0.5 else "fail"
 print(f"focal {f:+.0f} %, depth {d:+.1f} %: {c['verdict']:12s} (expected {expected})  board scale {c['scale']:.4f} ± {c['scaleSigma']:.4f}"
       f"  focal estimate/true {c['focalScale'] * (1 + f / 100):.4f} ± {c['focalScaleSigma']:.4f}{' corrected' if c['focalCorrected'] else ''}"
-      f"  {c['markersMeasured']} markers, {c['keyframes']} views")
+      f"  {c['markersMeasured']} markers by {c['measuredBy']}, {c['keyframes']} views")
 PY
 done

@@ -20,6 +20,18 @@ public struct CapPlacement: Sendable, Hashable, Codable {
     }
 }
 
+/// Where a marker's centre is printed on a flat board, millimetres: x to the right, y up, the
+/// marker upright (its top edge toward +y). Any origin.
+public struct BoardPosition: Sendable, Hashable, Codable {
+    public var xMillimetres: Double
+    public var yMillimetres: Double
+
+    public init(xMillimetres: Double, yMillimetres: Double) {
+        self.xMillimetres = xMillimetres
+        self.yMillimetres = yMillimetres
+    }
+}
+
 /// One marker on the cap.
 public struct CapMarker: Sendable, Hashable, Codable {
     /// Its ID in the cap's dictionary.
@@ -30,13 +42,19 @@ public struct CapMarker: Sendable, Hashable, Codable {
     public var sideMillimetres: Double?
     /// Where it sits on the template head; without one, the region's next free spot is used.
     public var placement: CapPlacement?
+    /// Where it is printed on a flat board (board layouts only): what a phone check measures
+    /// the board's size by.
+    public var boardPosition: BoardPosition?
 
     /// A marker entry.
-    public init(id: Int, region: HeadRegion, sideMillimetres: Double? = nil, placement: CapPlacement? = nil) {
+    public init(
+        id: Int, region: HeadRegion, sideMillimetres: Double? = nil, placement: CapPlacement? = nil, boardPosition: BoardPosition? = nil
+    ) {
         self.id = id
         self.region = region
         self.sideMillimetres = sideMillimetres
         self.placement = placement
+        self.boardPosition = boardPosition
     }
 }
 
@@ -137,6 +155,9 @@ public struct CapLayout: Sendable, Hashable, Codable {
                 if !placement.azimuthDegrees.isFinite {
                     problems.append("marker \(marker.id): azimuthDegrees must be a number")
                 }
+            }
+            if let position = marker.boardPosition, !(position.xMillimetres.isFinite && position.yMillimetres.isFinite) {
+                problems.append("marker \(marker.id): boardPosition needs finite xMillimetres and yMillimetres")
             }
         }
         for id in duplicates { problems.append("marker ID \(id) appears more than once") }

@@ -3,15 +3,19 @@ import Geometry
 import Markers
 
 /// Whether a phone measures true sizes, judged from a recording of a printed marker board:
-/// the markers' sides in the reconstructed map against their printed sides, after the focal
-/// length has been estimated (and corrected past 1 %). What is left is the error every head
-/// measurement from this phone would carry: the depth's unit, or a board not printed at 100 %.
+/// the reconstructed map against the printed board, after the focal length has been estimated
+/// (and corrected past 1 %). Where the layout gives the markers' printed positions, by the
+/// distances between their centres (a detector's corner placement does not move a centre);
+/// else by their sides. What is left is the error every head measurement from this phone
+/// would carry: the depth's unit, or a board not printed at 100 %.
 public struct PhoneCheck: Sendable, Codable, Equatable {
     public enum Verdict: String, Sendable, Codable {
         case pass, fail, inconclusive
     }
 
     public var verdict: Verdict
+    /// What the size was judged by: "marker spacing" or "marker sides".
+    public var measuredBy: String
     /// The board as the phone measures it over its printed size (1 = true size).
     public var scale: Double
     /// The standard error of `scale` over the markers.
@@ -33,10 +37,33 @@ public struct PhoneCheck: Sendable, Codable, Equatable {
     /// The focal length must be known to this (relative, one sigma), or the views were too alike.
     static let focalSigmaLimit = 0.005
 
-    /// Judges `reconstruction` of a board whose printed sides `layout` gives.
+    /// Judges `reconstruction` of a board whose printed sides (and positions) `layout` gives.
     public init(_ reconstruction: Reconstruction, layout: CapLayout, limit: Double = 0.005) {
-        let ratios = reconstruction.map.ids.compactMap { id -> Double? in
-            guard let c = reconstruction.map.corners[id], c.count == 4 else { return nil }
+        let (measuredBy, mean, sigma, count) = Self.bySpacing(reconstruction.map, layout) ?? Self.bySides(reconstruction.map, layout)
+        self.measuredBy = measuredBy
+        let s = reconstruction.statistics
+        scale = mean
+        scaleSigma = sigma
+        self.limit = limit
+        markersMeasured = count
+        keyframes = s.keyframes
+        focalScale = s.focalScale
+        focalScaleSigma = s.focalScaleSigma
+        focalCorrected = s.focalScaleApplied != nil
+        let focalUnknown = (s.focalScaleSigma ?? .infinity) > Self.focalSigmaLimit
+        if count < Self.minimumMarkers || s.keyframes < Self.minimumKeyframes || focalUnknown || scaleSigma > limit / 3 {
+            verdict = .inconclusive
+        } else {
+            verdict = abs(mean - 1) <= limit ? .pass : .fail
+        }
+        summary = ""
+        summary = words(printedSide: layout.markerSide)
+    }
+
+    /// Mean side over printed side, its standard error, and the markers measured.
+    static func bySides(_ map: MarkerMap, _ layout: CapLayout) -> (String, Double, Double, Int) {
+        let ratios = map.ids.compactMap { id -> Double? in
+            guard let c = map.corners[id], c.count == 4 else { return nil }
             var sides = 0.0
             for k in 0..<4 { sides += distance(c[k], c[(k + 1) % 4]) }
             return sides / 4 / layout.side(of: id)
@@ -46,23 +73,26 @@ public struct PhoneCheck: Sendable, Codable, Equatable {
         var squares = 0.0
         for r in ratios { squares += (r - mean) * (r - mean) }
         let spread: Double = ratios.count > 1 ? (squares / (n - 1)).squareRoot() : .infinity
-        let s = reconstruction.statistics
-        scale = mean
-        scaleSigma = spread / max(1, n).squareRoot()
-        self.limit = limit
-        markersMeasured = ratios.count
-        keyframes = s.keyframes
-        focalScale = s.focalScale
-        focalScaleSigma = s.focalScaleSigma
-        focalCorrected = s.focalScaleApplied != nil
-        let focalUnknown = (s.focalScaleSigma ?? .infinity) > Self.focalSigmaLimit
-        if ratios.count < Self.minimumMarkers || s.keyframes < Self.minimumKeyframes || focalUnknown || scaleSigma > limit / 3 {
-            verdict = .inconclusive
-        } else {
-            verdict = abs(mean - 1) <= limit ? .pass : .fail
+        return ("marker sides", mean, spread / max(1, n).squareRoot(), ratios.count)
+    }
+
+    /// The map's marker centres against their printed positions, by a similarity fit: its
+    /// scale, the scale's standard error from the fit's residuals, and the markers used; nil
+    /// when fewer than four mapped markers have a printed position.
+    static func bySpacing(_ map: MarkerMap, _ layout: CapLayout) -> (String, Double, Double, Int)? {
+        var mapped: [SIMD3<Double>] = [], printed: [SIMD3<Double>] = []
+        for marker in layout.markers {
+            guard let position = marker.boardPosition, let c = map.corners[marker.id], c.count == 4 else { continue }
+            mapped.append((c[0] + c[1] + c[2] + c[3]) / 4)
+            printed.append(SIMD3(position.xMillimetres, position.yMillimetres, 0) / 1000)
         }
-        summary = ""
-        summary = words(printedSide: layout.markerSide)
+        guard mapped.count >= minimumMarkers, let fit = try? RigidAlignment.fit(from: printed, to: mapped, withScale: true) else { return nil }
+        let centre = printed.reduce(SIMD3<Double>.zero, +) / Double(printed.count)
+        let spread = printed.reduce(0) { $0 + dot($1 - centre, $1 - centre) }
+        // A least-squares scale's standard error: the residual over the points' spread (the
+        // whole residual, not its share along the scale's direction: on the safe side).
+        let sigma = fit.rms / spread.squareRoot()
+        return ("marker spacing", fit.scale, sigma, mapped.count)
     }
 
     private func words(printedSide: Double) -> String {

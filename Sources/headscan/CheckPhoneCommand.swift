@@ -53,7 +53,7 @@ struct CheckPhoneCommand: ParsableCommand {
             try printJSON(check)
         } else {
             print(check.summary)
-            print(String(format: "Board scale %.4f ± %.4f over %d markers, %d views", check.scale, check.scaleSigma, check.markersMeasured, check.keyframes)
+            print(String(format: "Board scale %.4f ± %.4f by %@ over %d markers, %d views", check.scale, check.scaleSigma, check.measuredBy, check.markersMeasured, check.keyframes)
                 + (check.focalScale.map { String(format: "; focal length %.4f ± %.4f of the factory value", $0, check.focalScaleSigma ?? 0) } ?? ""))
         }
         switch check.verdict {

@@ -12,8 +12,8 @@ extension MarkersCommand {
             discussion: """
                 The board has --rows by --columns markers, IDs from 0 row by row. The marker \
                 side is rounded to whole pixels at the chosen resolution, and the layout file \
-                records the side actually printed, so that `headscan check-phone --cap LAYOUT` \
-                compares with the truth. Print at 100 % (no "fit to page") and measure one \
+                records the side and every marker's position actually printed, so that \
+                `headscan check-phone --cap LAYOUT` compares with the truth. Print at 100 % (no "fit to page") and measure one \
                 marker's black square with a ruler: it must be the size printed below.
 
                 Examples:
@@ -56,13 +56,20 @@ extension MarkersCommand {
                 throw ValidationError("\(sizeMillimetres) mm at \(dpi) dpi is too small to draw a \(dictionary.markerSize)x\(dictionary.markerSize) marker")
             }
             let ids = Array(0..<(rows * columns))
-            let sheet = try MarkerRenderer(dictionary: dictionary).sheet(
-                ids: ids, markerSide: side, gap: gap, margin: max(gap, Int((5 * pixelsPerMillimetre).rounded())), columns: columns)
+            let margin = max(gap, Int((5 * pixelsPerMillimetre).rounded()))
+            let sheet = try MarkerRenderer(dictionary: dictionary).sheet(ids: ids, markerSide: side, gap: gap, margin: margin, columns: columns)
             try Data(ImageCodecs.system.encodePNG(.gray8(sheet), dotsPerInch: dpi)).write(to: fileURL(out))
             let printed = Double(side) / pixelsPerMillimetre
             let board = CapLayout(
                 name: "board-\(rows)x\(columns)", dictionaryName: dictionary.name, markerSideMillimetres: printed,
-                markers: ids.map { CapMarker(id: $0, region: .front) })
+                markers: ids.map { id in
+                    // Centres as drawn, from the sheet's top-left corner, y up.
+                    let x = Double(margin + (id % columns) * (side + gap)) + Double(side) / 2
+                    let y = Double(margin + (id / columns) * (side + gap)) + Double(side) / 2
+                    return CapMarker(
+                        id: id, region: .front,
+                        boardPosition: BoardPosition(xMillimetres: x / pixelsPerMillimetre, yMillimetres: -y / pixelsPerMillimetre))
+                })
             let layoutPath = layout ?? fileURL(out).deletingPathExtension().appendingPathExtension("json").path
             try Data(board.encodedJSON()).write(to: fileURL(layoutPath))
             print("""

@@ -103,7 +103,9 @@ struct MarkersCommand: ParsableCommand {
                 markerSideMillimetres (printed side of the outer black border) and markers, each \
                 with id and region (front, left, right, back, top), optionally its own \
                 sideMillimetres and a placement on the template head (azimuthDegrees: 0 right \
-                ear, 90 forehead, 180 left ear, 270 back; elevationDegrees: 90 crown). Give it to \
+                ear, 90 forehead, 180 left ear, 270 back; elevationDegrees: 90 crown); a printed \
+                board's markers carry boardPosition (xMillimetres, yMillimetres of the centre, y \
+                up; `headscan markers board` writes them). Give it to \
                 simulate, demo, replay and reconstruct with --cap FILE; scans keep the layout \
                 they were recorded with.
 

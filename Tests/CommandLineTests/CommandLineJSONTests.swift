@@ -43,10 +43,18 @@ struct CommandLineJSONTests {
         // 12 mm at 150 dpi is 70.87 px, drawn as 71 px = 12.02 mm.
         let side = try #require(layout["markerSideMillimetres"] as? Double)
         #expect(abs(side - 71 * 25.4 / 150) < 1e-9)
-        #expect((layout["markers"] as? [Any])?.count == 6)
+        let markers = try #require(layout["markers"] as? [[String: Any]])
+        #expect(markers.count == 6)
+        // Printed positions: neighbours one pitch apart (71 px + a 5 mm gap of 30 px), rows downward.
+        func position(_ i: Int) -> (Double, Double)? {
+            (markers[i]["boardPosition"] as? [String: Double]).flatMap { p in p["xMillimetres"].flatMap { x in p["yMillimetres"].map { (x, $0) } } }
+        }
+        let first = try #require(position(0)), right = try #require(position(1)), below = try #require(position(3))
+        #expect(abs(right.0 - first.0 - 101 * 25.4 / 150) < 1e-9 && right.1 == first.1)
+        #expect(abs(first.1 - below.1 - 101 * 25.4 / 150) < 1e-9 && below.0 == first.0)
         let found = try JSONSerialization.jsonObject(with: headscan(["detect", folder.path("b.png"), "--json"]))
-        let markers = (found as? [String: Any])?["markers"] as? [[String: Any]] ?? (found as? [[String: Any]] ?? [])
-        #expect(Set(markers.compactMap { $0["id"] as? Int }) == Set(0..<6))
+        let detected = (found as? [String: Any])?["markers"] as? [[String: Any]] ?? []
+        #expect(Set(detected.compactMap { $0["id"] as? Int }) == Set(0..<6))
     }
 
     @Test func reconstructAsksForAMeshOrMapOnly() throws {

@@ -44,6 +44,30 @@ struct PhoneCheckTests {
         #expect(corrected.hasPrefix("Pass") && corrected.contains("6.00 % off; HeadScan corrects for it"))
     }
 
+    /// With printed positions the board is measured by its markers' spacing: corners placed
+    /// inside the printed squares (a detector's bias) do not move the centres.
+    @Test func printedPositionsMeasureBySpacingNotBySides() {
+        var positioned = layout
+        for i in positioned.markers.indices {
+            let id = positioned.markers[i].id
+            positioned.markers[i].boardPosition = BoardPosition(xMillimetres: 25 * Double(id % 4), yMillimetres: 25 * Double(id / 4))
+        }
+        func shrunkCorners(scale: Double) -> Reconstruction {
+            var r = reconstruction(scale: scale)
+            for (id, c) in r.map.corners {
+                let centre = (c[0] + c[1] + c[2] + c[3]) / 4
+                // Centres at `scale` times the printed spacing, squares 1 % small.
+                let moved = SIMD3(0.025 * Double(id % 4), 0.025 * Double(id / 4), 0) * scale + SIMD3(0, 0, 0.3)
+                r.map.corners[id] = c.map { moved + ($0 - centre) * 0.99 }
+            }
+            return r
+        }
+        let spacing = PhoneCheck(shrunkCorners(scale: 1.002), layout: positioned)
+        #expect(spacing.measuredBy == "marker spacing" && spacing.verdict == .pass && abs(spacing.scale - 1.002) < 1e-9)
+        #expect(PhoneCheck(shrunkCorners(scale: 1.002), layout: layout).verdict == .fail)  // by sides: 0.8 % small
+        #expect(PhoneCheck(shrunkCorners(scale: 1.007), layout: positioned).verdict == .fail)
+    }
+
     @Test func tooLittleToJudgeIsSaid() {
         for r in [reconstruction(scale: 1, markers: 3), reconstruction(scale: 1, keyframes: 2), reconstruction(scale: 1, focalSigma: 0.02)] {
             let check = PhoneCheck(r, layout: layout)

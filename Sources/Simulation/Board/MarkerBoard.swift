@@ -65,10 +65,13 @@ public struct MarkerBoard: Sendable, Equatable {
         return out
     }
 
-    /// The layout the reconstruction reads the board with: its dictionary, IDs and marker side.
+    /// The layout the reconstruction reads the board with: its dictionary, IDs, marker side and
+    /// where each marker is printed.
     public var layout: CapLayout {
         CapLayout(
             name: "board-\(rows)x\(columns)", dictionaryName: dictionaryName, markerSideMillimetres: markerSide * 1000,
-            markers: stickers.map { CapMarker(id: $0.id, region: .front) })
+            markers: stickers.map {
+                CapMarker(id: $0.id, region: .front, boardPosition: BoardPosition(xMillimetres: $0.centre.x * 1000, yMillimetres: $0.centre.y * 1000))
+            })
     }
 }
