@@ -14,7 +14,9 @@ struct ImportTUMCommand: ParsableCommand {
             (fx = fy = 525). Camera files may be HeadScan's intrinsics.json, Open3D's \
             PinholeCameraIntrinsic JSON (width, height, column-major intrinsic_matrix) or a \
             plain {fx, fy, cx, cy, width, height} object. Depth PNGs hold --depth-scale units \
-            per metre: 5000 for TUM (the default), 1000 for RealSense and Azure Kinect millimetres.
+            per metre: 5000 for TUM (the default), 1000 for RealSense and Azure Kinect millimetres. \
+            Depth may also be 32-bit floats in PFM files (Pf, as OpenCV writes them), in metres \
+            unless --float-depth-scale says otherwise.
 
             Examples:
               headscan import-tum scan-tum/ --out scan.hscan --color png
@@ -33,6 +35,9 @@ struct ImportTUMCommand: ParsableCommand {
     @Option(help: "Depth PNG units per metre: 5000 for TUM, 1000 for RealSense millimetres (default: the camera file's, else 5000).")
     var depthScale: Float?
 
+    @Option(help: "Units per metre of depth stored as 32-bit floats (PFM files): 1 for metres, 1000 for millimetres.")
+    var floatDepthScale: Float = 1
+
     @OptionGroup var colorOptions: ColorOptions
 
     @Flag(help: "Replace the output file if it exists.")
@@ -42,7 +47,8 @@ struct ImportTUMCommand: ParsableCommand {
         var bar = ProgressBar("Importing")
         let options = ScanWriter.Options(colorCodec: colorOptions.codec, overwrite: overwrite)
         let count = try TUMImporter().importFolder(
-            fileURL(folder), to: fileURL(out), options: options, cameraFile: intrinsics.map(fileURL), depthScale: depthScale
+            fileURL(folder), to: fileURL(out), options: options, cameraFile: intrinsics.map(fileURL), depthScale: depthScale,
+            floatDepthScale: floatDepthScale
         ) {
             bar.update($0, of: $1)
         }

@@ -29,9 +29,10 @@ public struct TUMImporter {
     @discardableResult
     public func importFolder(
         _ folder: URL, to output: URL, options: ScanWriter.Options = .init(), cameraFile: URL? = nil,
-        depthScale: Float? = nil, progress: (Int, Int) -> Void = { _, _ in }
+        depthScale: Float? = nil, floatDepthScale: Float = 1, progress: (Int, Int) -> Void = { _, _ in }
     ) throws -> Int {
         if let depthScale, !(depthScale > 0) || !depthScale.isFinite { throw TUMError.badDepthScale(depthScale) }
+        guard floatDepthScale > 0, floatDepthScale.isFinite else { throw TUMError.badDepthScale(floatDepthScale) }
         let pairs = try associations(in: folder)
         guard let first = pairs.first else { throw TUMError.missing("image pairs (the lists are empty)") }
         let intrinsics = try readIntrinsics(folder, file: cameraFile)
@@ -47,7 +48,7 @@ public struct TUMImporter {
             let writer = try ScanWriter(url: partial, header: header, options: writing, imageCodec: imageCodec)
             for (index, pair) in pairs.enumerated() {
                 let color = try imageCodec.decodeAny(try read(folder, pair.rgb))
-                let depth = try depthImage(try read(folder, pair.depth), path: pair.depth, scale: scale)
+                let depth = try depthImage(try read(folder, pair.depth), path: pair.depth, scale: scale, floatScale: floatDepthScale)
                 try writer.append(RGBDFrame(
                     timestamp: pair.time - start, color: color, depth: depth,
                     colorIntrinsics: header.colorIntrinsics, depthIntrinsics: header.depthIntrinsics))
@@ -102,9 +103,15 @@ public struct TUMImporter {
         return Array(data)
     }
 
-    private func depthImage(_ bytes: [UInt8], path: String, scale: Float) throws -> DepthImage {
+    /// Depth from a 16-bit PNG (`scale` units per metre) or a one-channel PFM of 32-bit floats
+    /// (`floatScale` units per metre); zero, negative and non-finite values are missing.
+    private func depthImage(_ bytes: [UInt8], path: String, scale: Float, floatScale: Float) throws -> DepthImage {
+        if bytes.starts(with: Array("Pf".utf8)) || bytes.starts(with: Array("PF".utf8)) {
+            let (width, height, values) = try PortableFloatMap.decodeGray(bytes, path: path)
+            return DepthImage(width: width, height: height, pixels: values.map { $0.isFinite && $0 > 0 ? $0 / floatScale : .nan })
+        }
         guard case .gray16(let raw) = try imageCodec.decodePNG(bytes) else {
-            throw TUMError.badImage(path: path, reason: "depth must be a 16-bit grayscale PNG")
+            throw TUMError.badImage(path: path, reason: "depth must be a 16-bit grayscale PNG or a one-channel float PFM")
         }
         return raw.map { $0 == 0 ? .nan : Float($0) / scale }
     }
