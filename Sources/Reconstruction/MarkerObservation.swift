@@ -1,6 +1,7 @@
 import Geometry
 import Imaging
 import Markers
+import Recording
 
 /// One marker seen in one frame: its image corners and its corners in the camera frame.
 public struct MarkerObservation: Sendable, Hashable {
@@ -25,6 +26,20 @@ public struct MarkerObservation: Sendable, Hashable {
         self.corners = corners
         self.fromDepth = fromDepth
         self.depthSigma = depthSigma
+    }
+}
+
+extension MarkerObservation {
+    /// The observation as a camera `correction` sees it: each corner moved onto its pixel's
+    /// corrected ray at the same depth (the plane through the marker's depth moves with the
+    /// rays to within a second-order amount for corrections of a few per cent).
+    func seen(through recorded: CameraIntrinsics, correctedBy correction: CameraCorrection) -> MarkerObservation {
+        let k = correction.applied(to: recorded)
+        var out = self
+        out.corners = zip(pixels, corners).map { pixel, corner in
+            SIMD3((pixel.x - k.cx) / k.fx * corner.z, (pixel.y - k.cy) / k.fy * corner.z, corner.z)
+        }
+        return out
     }
 }
 

@@ -167,12 +167,32 @@ public struct Reconstructor: Sendable {
         guard frameCount > 0 else { throw ReconstructionError.emptyScan }
         var stats = ReconstructionStatistics()
         stats.framesTotal = frameCount
-        var (map, keyframes, colorK) = try timed(.markers, &stats) {
+        var (map, keyframes, colorK, seen) = try timed(.markers, &stats) {
             try buildMap(frameCount: frameCount, frame: frame, stats: &$0, progress: progress, isCancelled: isCancelled)
         }
-        timed(.bundleAdjustment, &stats) {
+        try timed(.bundleAdjustment, &stats) { stats in
             progress(ReconstructionProgress(stage: .bundleAdjustment, done: 0, total: 1))
-            refine(&keyframes, &map, intrinsics: colorK, stats: &$0)
+            refine(&keyframes, &map, intrinsics: colorK, stats: &stats)
+            // A camera corrected by its own estimate: the map and the keyframes are chosen again
+            // from the same detections seen through the corrected camera, so that the scan ends
+            // where one made with a right factory calibration would.
+            let correction = stats.appliedCorrection
+            guard correction != .none else { return }
+            var builder = MapBuilder(registration: FrameRegistration(), options: options)
+            for (index, observations) in seen {
+                _ = builder.add(observations.map { $0.seen(through: colorK, correctedBy: correction) }, frameIndex: index)
+            }
+            guard builder.keyframes.count >= 3 else { throw ReconstructionError.tooFewRegisteredFrames(registered: builder.keyframes.count, needed: 3) }
+            (map, keyframes) = (builder.map, builder.keyframes)
+            var fixed = self
+            fixed.options.estimatesFocalLength = false
+            fixed.options.estimatesPrincipalPoint = false
+            var again = stats
+            fixed.refine(&keyframes, &map, intrinsics: colorK, stats: &again)
+            for key in [\ReconstructionStatistics.reprojectionRMSPixels, \.reprojectionRMSPixelsInitial, \.reprojectionRMSPixels3D, \.cornerRMSMillimetres] {
+                stats[keyPath: key] = again[keyPath: key]
+            }
+            stats.keyframes = again.keyframes
         }
         guard options.fuseSurface else {
             let corners = map.corners.values.joined()
@@ -208,7 +228,7 @@ public struct Reconstructor: Sendable {
     private func buildMap(
         frameCount: Int, frame: (Int) throws -> RGBDFrame?, stats: inout ReconstructionStatistics,
         progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
-    ) throws -> (MarkerMap, [Keyframe], CameraIntrinsics) {
+    ) throws -> (MarkerMap, [Keyframe], CameraIntrinsics, [(Int, [MarkerObservation])]) {
         let detector = MarkerDetector(dictionary: try layout.dictionary())
         var lifter = MarkerLifter(layout: layout)
         lifter.depthNoise = options.depthNoise
@@ -217,6 +237,7 @@ public struct Reconstructor: Sendable {
         var scratch: [SIMD3<Double>] = []
         var colorIntrinsics: CameraIntrinsics?
         let examined = Array(stride(from: 0, to: frameCount, by: max(1, options.frameStride)))
+        var seen: [(Int, [MarkerObservation])] = []
         for (n, index) in examined.enumerated() {
             progress(ReconstructionProgress(stage: .markers, done: n, total: examined.count))
             if isCancelled() { throw ReconstructionError.cancelled }
@@ -227,12 +248,13 @@ public struct Reconstructor: Sendable {
             let observations = lifter.lift(
                 detections, depth: f.depth, colorIntrinsics: f.colorIntrinsics, depthIntrinsics: f.depthIntrinsics, scratch: &scratch)
             if builder.add(observations, frameIndex: index) { stats.framesUsed += 1 } else { stats.framesRejected += 1 }
+            if options.estimatesFocalLength || options.estimatesPrincipalPoint { seen.append((index, observations)) }
         }
         guard !builder.map.corners.isEmpty, let colorK = colorIntrinsics else {
             throw ReconstructionError.noUsableMarkers(framesSeen: stats.framesExamined)
         }
         guard builder.keyframes.count >= 3 else { throw ReconstructionError.tooFewRegisteredFrames(registered: stats.framesUsed, needed: 3) }
-        return (builder.map, builder.keyframes, colorK)
+        return (builder.map, builder.keyframes, colorK, seen)
     }
 
     /// Stage 2: the robust 3D bundle adjustment, then the joint one on reprojection and depth.

@@ -103,4 +103,36 @@ struct FlatBoardTests {
             #expect(angle < 0.5, "frame \(keyframe.frameIndex): camera turned \(angle)° off")
         }
     }
+
+    /// The same board recorded by a camera whose factory focal length is 5 % long and whose
+    /// centre is (5, −3) px off: both are estimated, the map rebuilt through the corrected
+    /// camera, and the board comes out at its printed size.
+    @Test func aMiscalibratedCameraIsCorrectedAndTheBoardKeepsItsSize() throws {
+        let texture = try Self.texture()
+        let poses: [RigidTransform] = (0..<24).map { i in
+            let a = Double(i) / 23
+            let yaw = (-35 + 70 * a) * .pi / 180, pitch = 20 * sin(a * 2 * .pi) * .pi / 180
+            let eye = SIMD3(0.35 * sin(yaw) * cos(pitch), 0.35 * sin(pitch), -0.35 * cos(yaw) * cos(pitch))
+            let up = Rotation3(axis: SIMD3(0, 0, 1), angle: 0.4 * sin(a * 3)).apply(SIMD3(0, -1, 0))
+            return RigidTransform.camera(at: eye, lookingAt: SIMD3(0.005, -0.003, 0), up: up)
+        }
+        let recorded = CameraIntrinsics(fx: Self.k.fx * 1.05, fy: Self.k.fy * 1.05, cx: Self.k.cx + 5, cy: Self.k.cy - 3, width: 640, height: 480)
+        let frames = poses.enumerated().map { item -> RGBDFrame in
+            var f = Self.frame(item.element, texture: texture, seed: UInt64(item.offset + 1), time: Double(item.offset) / 30)
+            (f.colorIntrinsics, f.depthIntrinsics) = (recorded, recorded)
+            return f
+        }
+        var options = ReconstructionOptions()
+        options.fuseSurface = false
+        options.estimatesPrincipalPoint = true
+        let result = try Reconstructor(layout: Self.layout, options: options).reconstruct(frameCount: frames.count, frame: { frames[$0] })
+        let s = result.statistics
+        let focal = recorded.fx * (s.focalScaleApplied ?? 1)
+        #expect(abs(focal / Self.k.fx - 1) < 0.003, "focal \(focal)")
+        let shift = try #require(s.principalPointShift)
+        #expect(abs(recorded.cx + shift[0] - Self.k.cx) < 2 && abs(recorded.cy + shift[1] - Self.k.cy) < 2, "shift \(shift)")
+        let ids = result.map.ids
+        let rigid = try RigidAlignment.fit(from: ids.flatMap { result.map.corners[$0]! }, to: ids.flatMap(Self.corners))
+        #expect(rigid.rms < 0.0005, "board map RMS \(rigid.rms * 1000) mm")
+    }
 }
