@@ -173,26 +173,9 @@ public struct Reconstructor: Sendable {
         try timed(.bundleAdjustment, &stats) { stats in
             progress(ReconstructionProgress(stage: .bundleAdjustment, done: 0, total: 1))
             refine(&keyframes, &map, intrinsics: colorK, stats: &stats)
-            // A camera corrected by its own estimate: the map and the keyframes are chosen again
-            // from the same detections seen through the corrected camera, so that the scan ends
-            // where one made with a right factory calibration would.
-            let correction = stats.appliedCorrection
-            guard correction != .none else { return }
-            var builder = MapBuilder(registration: FrameRegistration(), options: options)
-            for (index, observations) in seen {
-                _ = builder.add(observations.map { $0.seen(through: colorK, correctedBy: correction) }, frameIndex: index)
+            if stats.appliedCorrection != .none {
+                try rebuild(seen, through: colorK, &keyframes, &map, stats: &stats)
             }
-            guard builder.keyframes.count >= 3 else { throw ReconstructionError.tooFewRegisteredFrames(registered: builder.keyframes.count, needed: 3) }
-            (map, keyframes) = (builder.map, builder.keyframes)
-            var fixed = self
-            fixed.options.estimatesFocalLength = false
-            fixed.options.estimatesPrincipalPoint = false
-            var again = stats
-            fixed.refine(&keyframes, &map, intrinsics: colorK, stats: &again)
-            for key in [\ReconstructionStatistics.reprojectionRMSPixels, \.reprojectionRMSPixelsInitial, \.reprojectionRMSPixels3D, \.cornerRMSMillimetres] {
-                stats[keyPath: key] = again[keyPath: key]
-            }
-            stats.keyframes = again.keyframes
         }
         guard options.fuseSurface else {
             let corners = map.corners.values.joined()
@@ -255,6 +238,29 @@ public struct Reconstructor: Sendable {
         }
         guard builder.keyframes.count >= 3 else { throw ReconstructionError.tooFewRegisteredFrames(registered: stats.framesUsed, needed: 3) }
         return (builder.map, builder.keyframes, colorK, seen)
+    }
+
+    /// Stage 2 again for a camera corrected by its own estimate: the map and the keyframes are
+    /// chosen again from the same detections seen through the corrected camera, so that the
+    /// scan ends where one made with a right factory calibration would.
+    private func rebuild(
+        _ seen: [(Int, [MarkerObservation])], through recorded: CameraIntrinsics, _ keyframes: inout [Keyframe], _ map: inout MarkerMap,
+        stats: inout ReconstructionStatistics
+    ) throws {
+        let correction = stats.appliedCorrection
+        var builder = MapBuilder(registration: FrameRegistration(), options: options)
+        for (index, observations) in seen {
+            _ = builder.add(observations.map { $0.seen(through: recorded, correctedBy: correction) }, frameIndex: index)
+        }
+        guard builder.keyframes.count >= 3 else {
+            throw ReconstructionError.tooFewRegisteredFrames(registered: builder.keyframes.count, needed: 3)
+        }
+        (map, keyframes) = (builder.map, builder.keyframes)
+        // The estimate stands; refining with it held keeps the statistics' camera as they are.
+        var held = self
+        held.options.estimatesFocalLength = false
+        held.options.estimatesPrincipalPoint = false
+        held.refine(&keyframes, &map, intrinsics: recorded, stats: &stats)
     }
 
     /// Stage 2: the robust 3D bundle adjustment, then the joint one on reprojection and depth.
