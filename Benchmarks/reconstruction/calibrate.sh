@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # `headscan calibrate` against the truth and against OpenCV's calibrateCamera on the same frames.
-# Usage: Benchmarks/reconstruction/calibrate.sh [SEEDS...]   (default: 1 2 3)
+# Usage: [LENS=K1] Benchmarks/reconstruction/calibrate.sh [SEEDS...]   (default: 1 2 3)
 # Each seed records a 5 x 7 board of 20 mm markers (4x4_100) from 30 cm for 10 s, the recorded
 # focal length 3 % long and the principal point (6, -4) px off; installs opencv-python in a venv.
+# LENS=-0.08 gives the lens that radial distortion (k1) without the recording stating it; both
+# tools then estimate k1 too.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here/../.."
@@ -17,12 +19,14 @@ fi
 swift build -c release --product headscan >/dev/null
 H=.build/release/headscan
 for seed in $SEEDS; do
-  name="$OUT/seed$seed"
+  name="$OUT/seed$seed${LENS:+.k1$LENS}"
+  lens=(); k1=()
+  if [ -n "${LENS:-}" ]; then lens=(--lens-distortion="$LENS" --distortion-unrecorded); k1=(--k1); fi
   [ -f "$name.hscan" ] || "$H" simulate-board --seed "$seed" --distance 0.3 --rows 5 --columns 7 --marker-mm 20 --gap-mm 5 \
-    --dictionary 4x4_100 --seconds 10 --focal-error 3 --principal-shift=6,-4 --color png --out "$name.hscan" --truth "$name.truth.json" --overwrite >/dev/null
+    --dictionary 4x4_100 --seconds 10 --focal-error 3 --principal-shift=6,-4 "${lens[@]}" --color png --out "$name.hscan" --truth "$name.truth.json" --overwrite >/dev/null
   "$H" calibrate "$name.hscan" --json > "$name.ours.json" 2>/dev/null
   rm -rf "$name.tum"; "$H" export "$name.hscan" --out "$name.tum" >/dev/null 2>&1
-  "$venv/bin/python" "$here/calibrate_opencv.py" "$name.tum" "$name.truth.json" 4x4_100 > "$name.opencv.json"
+  "$venv/bin/python" "$here/calibrate_opencv.py" "$name.tum" "$name.truth.json" 4x4_100 "${k1[@]}" > "$name.opencv.json"
   python3 - "$name" "$seed" <<'PY'
 import json, sys
 name, seed = sys.argv[1:3]
@@ -30,7 +34,8 @@ ours, cv = json.load(open(name + ".ours.json")), json.load(open(name + ".opencv.
 t, o = cv["truth"], cv["opencv"]
 print(f"seed {seed}: headscan fx {100 * (ours['fx'] / t['fx'] - 1):+.3f} % (± {100 * ours['focalSigma'] / t['fx']:.3f} %), "
       f"cx {ours['cx'] - t['cx']:+.2f} (± {ours['cxSigma']:.2f}), cy {ours['cy'] - t['cy']:+.2f} (± {ours['cySigma']:.2f}) px, "
+      f"k1 {ours['k1'] - t['k1']:+.4f} (± {ours['k1Sigma']:.4f}), "
       f"depth factor {ours['depthFactor']:.4f}, {ours['views']} views | OpenCV fx {100 * (o['fx'] / t['fx'] - 1):+.3f} %, "
-      f"cx {o['cx'] - t['cx']:+.2f}, cy {o['cy'] - t['cy']:+.2f} px, RMS {o['rmsPixels']:.3f} px, {cv['views']} views")
+      f"cx {o['cx'] - t['cx']:+.2f}, cy {o['cy'] - t['cy']:+.2f} px, k1 {o['k1'] - t['k1']:+.4f}, RMS {o['rmsPixels']:.3f} px, {cv['views']} views")
 PY
 done

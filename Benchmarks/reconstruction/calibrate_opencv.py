@@ -2,18 +2,21 @@
 """OpenCV's calibrateCamera on the frames of a simulated board recording, for comparison with
 `headscan calibrate`.
 
-Usage: calibrate_opencv.py TUM_FOLDER TRUTH.json DICTIONARY [EVERY]
+Usage: calibrate_opencv.py TUM_FOLDER TRUTH.json DICTIONARY [EVERY] [--k1]
 TUM_FOLDER is `headscan export REC.hscan --out DIR`; TRUTH.json is simulate-board's truth (the
-board's marker corners, the true camera). Uses every EVERY-th frame (default 5), detects the
-markers with cv2.aruco, and calibrates fx, fy, cx, cy with lens distortion held at zero (the
-simulator has none). Prints JSON: OpenCV's values, the truth, views and markers used, RMS.
+board's marker corners, the true camera and lens). Uses every EVERY-th frame (default 5),
+detects the markers with cv2.aruco, and calibrates fx, fy, cx, cy, with k1 too when --k1 is
+given (k2, k3 and the tangential terms held at zero), else with the distortion held at zero.
+Prints JSON: OpenCV's values, the truth, views and markers used, RMS.
 """
 import json, os, sys
 import cv2
 import numpy as np
 
-folder, truth_path, dictionary = sys.argv[1:4]
-every = int(sys.argv[4]) if len(sys.argv) > 4 else 5
+args = [a for a in sys.argv[1:] if a != "--k1"]
+with_k1 = "--k1" in sys.argv
+folder, truth_path, dictionary = args[0:3]
+every = int(args[3]) if len(args) > 3 else 5
 truth = json.load(open(truth_path))
 board = {m["id"]: np.array(m["corners"], dtype=np.float32) for m in truth["markers3D"]}
 detector = cv2.aruco.ArucoDetector(
@@ -33,9 +36,12 @@ for name in names:
     image_points.append(img.astype(np.float32))
     markers += len(ids)
 k0 = np.array([[600.0, 0, size[0] / 2], [0, 600.0, size[1] / 2], [0, 0, 1]])
-flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K1 | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3)
-rms, k, _, _, _ = cv2.calibrateCamera(object_points, image_points, size, k0, np.zeros(5), flags=flags)
+flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3)
+if not with_k1:
+    flags |= cv2.CALIB_FIX_K1
+rms, k, dist, _, _ = cv2.calibrateCamera(object_points, image_points, size, k0, np.zeros(5), flags=flags)
 fx, fy, cx, cy, w, h = truth["intrinsics"]
-print(json.dumps({"opencv": {"fx": k[0, 0], "fy": k[1, 1], "cx": k[0, 2], "cy": k[1, 2], "rmsPixels": rms},
-                  "truth": {"fx": fx, "fy": fy, "cx": cx, "cy": cy}, "views": len(object_points), "markers": markers,
+k1, k2 = truth.get("distortion", [0, 0])
+print(json.dumps({"opencv": {"fx": k[0, 0], "fy": k[1, 1], "cx": k[0, 2], "cy": k[1, 2], "k1": float(dist.ravel()[0]), "rmsPixels": rms},
+                  "truth": {"fx": fx, "fy": fy, "cx": cx, "cy": cy, "k1": k1}, "views": len(object_points), "markers": markers,
                   "opencvVersion": cv2.__version__}))

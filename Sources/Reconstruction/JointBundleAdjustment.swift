@@ -35,14 +35,25 @@ struct JointBundleAdjustment {
     var estimatesPrincipalPoint = false
     /// How far the principal point may be from the factory value a priori (pixels, one sigma).
     var principalPointPriorSigma = 20.0
+    /// Whether the first radial distortion term is estimated too (on top of the one the
+    /// pictures were corrected with): a board filling the picture from many views supports it.
+    var estimatesDistortion = false
+    /// How far k1 may be from the recorded value a priori (one sigma).
+    var distortionPriorSigma = 0.2
 
     /// Whether any camera parameter is estimated: the normal equations then carry the camera
-    /// vector (focal scale, principal point shift in x and y) as a last block of three.
-    private var estimatesCamera: Bool { estimatesFocal || estimatesPrincipalPoint }
+    /// vector (focal scale, principal point shift in x and y, k1) as a last block of four.
+    private var estimatesCamera: Bool { estimatesFocal || estimatesPrincipalPoint || estimatesDistortion }
     /// 1 for the camera parameters estimated, 0 for those held.
-    private var active: SIMD3<Double> { SIMD3(estimatesFocal ? 1 : 0, estimatesPrincipalPoint ? 1 : 0, estimatesPrincipalPoint ? 1 : 0) }
+    private var active: SIMD4<Double> {
+        SIMD4(estimatesFocal ? 1 : 0, estimatesPrincipalPoint ? 1 : 0, estimatesPrincipalPoint ? 1 : 0, estimatesDistortion ? 1 : 0)
+    }
     /// The camera parameters' prior standard deviations.
-    private var priorSigmas: SIMD3<Double> { SIMD3(focalPriorSigma, principalPointPriorSigma, principalPointPriorSigma) }
+    private var priorSigmas: SIMD4<Double> {
+        SIMD4(focalPriorSigma, principalPointPriorSigma, principalPointPriorSigma, distortionPriorSigma)
+    }
+    /// The camera vector of the recorded camera: focal scale 1, no shift, no added distortion.
+    private static let recorded = SIMD4<Double>(1, 0, 0, 0)
 
     /// What a refinement found.
     struct Outcome {
@@ -57,6 +68,9 @@ struct JointBundleAdjustment {
         /// (zero when it was held).
         var principalPointShift = SIMD2<Double>.zero
         var principalPointSigma = SIMD2<Double>.zero
+        /// The first radial term added to the pictures' own, and its standard deviation.
+        var k1 = 0.0
+        var k1Sigma = 0.0
     }
 
     /// One corner seen in one keyframe.
@@ -87,7 +101,7 @@ struct JointBundleAdjustment {
             }
         }
         var lambda = 1e-3
-        var camera = SIMD3<Double>(1, 0, 0)
+        var camera = Self.recorded
         let initial = cost(poses, points, sightings, factory, camera)
         var current = initial
         for _ in 0..<iterations {
@@ -101,7 +115,7 @@ struct JointBundleAdjustment {
                 let newCamera = camera + step.camera
                 let candidate = cost(newPoses, newPoints, sightings, factory, newCamera)
                 if candidate < current, newCamera.x > 0.5, newCamera.x < 2,
-                    abs(newCamera.y) < Double(factory.width) / 4, abs(newCamera.z) < Double(factory.height) / 4
+                    abs(newCamera.y) < Double(factory.width) / 4, abs(newCamera.z) < Double(factory.height) / 4, abs(newCamera.w) < 1
                 {
                     poses = newPoses
                     points = newPoints
@@ -117,18 +131,23 @@ struct JointBundleAdjustment {
         }
         for f in keyframes.indices { keyframes[f].mapFromCamera = poses[f].inverse }
         for (i, id) in ids.enumerated() { map.corners[id] = Array(points[(i * 4)..<(i * 4 + 4)]) }
-        var outcome = Outcome(before: initial, after: current, focalScale: camera.x, principalPointShift: SIMD2(camera.y, camera.z))
+        var outcome = Outcome(
+            before: initial, after: current, focalScale: camera.x, principalPointShift: SIMD2(camera.y, camera.z), k1: camera.w)
         if estimatesCamera {
             let sigmas = cameraSigmas(linearise(poses, points, sightings, factory, camera)) * active
             outcome.focalScaleSigma = sigmas.x
             outcome.principalPointSigma = SIMD2(sigmas.y, sigmas.z)
+            outcome.k1Sigma = sigmas.w
         }
         return outcome
     }
 
-    /// The intrinsics with the camera vector applied: focal length scaled, centre shifted.
-    static func adjusted(_ k: CameraIntrinsics, _ camera: SIMD3<Double>) -> CameraIntrinsics {
-        CameraIntrinsics(fx: k.fx * camera.x, fy: k.fy * camera.x, cx: k.cx + camera.y, cy: k.cy + camera.z, width: k.width, height: k.height)
+    /// The intrinsics with the camera vector applied: focal length scaled, centre shifted,
+    /// k1 added.
+    static func adjusted(_ k: CameraIntrinsics, _ camera: SIMD4<Double>) -> CameraIntrinsics {
+        CameraIntrinsics(
+            fx: k.fx * camera.x, fy: k.fy * camera.x, cx: k.cx + camera.y, cy: k.cy + camera.z, width: k.width, height: k.height,
+            distortion: RadialDistortion(k1: camera.w))
     }
 
     /// Applies a camera-frame twist: `y ← y + ω × y + v` to first order.
@@ -143,23 +162,30 @@ struct JointBundleAdjustment {
     // MARK: Residuals
 
     /// Whitened residual rows of one sighting with their Huber weights, through `body`;
-    /// `factory` is the recorded camera, `camera` the focal scale and centre shift applied to it.
+    /// `factory` is the recorded camera (its pinhole part: the pictures' own distortion is
+    /// already removed), `camera` the focal scale, centre shift and added k1 applied to it.
     /// The camera gradient has zeros for the parameters held.
     @inline(__always)
     private func rows(
-        _ y: SIMD3<Double>, _ s: Sighting, _ factory: CameraIntrinsics, _ camera: SIMD3<Double>,
-        _ body: (_ residual: Double, _ gradient: SIMD3<Double>, _ cameraGradient: SIMD3<Double>, _ weight: Double) -> Void
+        _ y: SIMD3<Double>, _ s: Sighting, _ factory: CameraIntrinsics, _ camera: SIMD4<Double>,
+        _ body: (_ residual: Double, _ gradient: SIMD3<Double>, _ cameraGradient: SIMD4<Double>, _ weight: Double) -> Void
     ) {
         guard y.z > 1e-6 else { return }
         let iz = 1 / y.z
         let fx = factory.fx * camera.x, fy = factory.fy * camera.x
-        let du = (fx * y.x * iz + factory.cx + camera.y - s.pixel.x) / pixelSigma
-        let dv = (fy * y.y * iz + factory.cy + camera.z - s.pixel.y) / pixelSigma
+        let xn = y.x * iz, yn = y.y * iz, r2 = xn * xn + yn * yn, k = camera.w
+        let radial = 1 + k * r2
+        let du = (fx * xn * radial + factory.cx + camera.y - s.pixel.x) / pixelSigma
+        let dv = (fy * yn * radial + factory.cy + camera.z - s.pixel.y) / pixelSigma
         let wp = huberWeight((du * du + dv * dv).squareRoot())
         if wp > 0 {
             let on = active / pixelSigma
-            body(du, SIMD3(fx * iz, 0, -fx * y.x * iz * iz) / pixelSigma, SIMD3(factory.fx * y.x * iz, 1, 0) * on, wp)
-            body(dv, SIMD3(0, fy * iz, -fy * y.y * iz * iz) / pixelSigma, SIMD3(factory.fy * y.y * iz, 0, 1) * on, wp)
+            // u = fx·xn·(1 + k r²) + cx: through xn and yn to the camera-frame point.
+            let dxn = SIMD3(iz, 0, -xn * iz), dyn = SIMD3(0, iz, -yn * iz)
+            let uGradient = fx * ((radial + 2 * k * xn * xn) * dxn + 2 * k * xn * yn * dyn)
+            let vGradient = fy * (2 * k * xn * yn * dxn + (radial + 2 * k * yn * yn) * dyn)
+            body(du, uGradient / pixelSigma, SIMD4(factory.fx * xn * radial, 1, 0, fx * xn * r2) * on, wp)
+            body(dv, vGradient / pixelSigma, SIMD4(factory.fy * yn * radial, 0, 1, fy * yn * r2) * on, wp)
         }
         if s.depth.isFinite {
             let dz = (y.z - s.depth) / s.depthSigma
@@ -178,17 +204,17 @@ struct JointBundleAdjustment {
     }
 
     private func cost(
-        _ poses: [RigidTransform], _ points: [SIMD3<Double>], _ sightings: [[Sighting]], _ factory: CameraIntrinsics, _ camera: SIMD3<Double>
+        _ poses: [RigidTransform], _ points: [SIMD3<Double>], _ sightings: [[Sighting]], _ factory: CameraIntrinsics, _ camera: SIMD4<Double>
     ) -> Double {
         let k = Self.adjusted(factory, camera)
-        let prior = (camera - SIMD3(1, 0, 0)) / priorSigmas * active
+        let prior = (camera - Self.recorded) / priorSigmas * active
         var total = (prior * prior).sum()
         for (f, list) in sightings.enumerated() {
             for s in list {
                 let y = poses[f].apply(points[s.point])
-                guard y.z > 1e-6 else { total += huberCost(rejectBeyond); continue }
-                let du = (k.fx * y.x / y.z + k.cx - s.pixel.x) / pixelSigma
-                let dv = (k.fy * y.y / y.z + k.cy - s.pixel.y) / pixelSigma
+                guard y.z > 1e-6, let pixel = k.project(y) else { total += huberCost(rejectBeyond); continue }
+                let du = (pixel.x - s.pixel.x) / pixelSigma
+                let dv = (pixel.y - s.pixel.y) / pixelSigma
                 total += huberCost((du * du + dv * dv).squareRoot())
                 if s.depth.isFinite { total += huberCost(abs(y.z - s.depth) / s.depthSigma) }
             }
@@ -205,16 +231,16 @@ struct JointBundleAdjustment {
         var couplings: [[(point: Int, block: [Double])]]  // 6x3 per sighting
         var pointHessians: [[Double]]  // 3x3 per point
         var pointGradients: [SIMD3<Double>]
-        /// The camera vector's entries: with itself (3x3), with each pose (6x3) and with each
-        /// point (3x3); parameters held have an identity row and no gradient.
-        var cameraHessian = [Double](repeating: 0, count: 9)
-        var cameraGradient = SIMD3<Double>.zero
+        /// The camera vector's entries: with itself (4x4), with each pose (6x4) and with each
+        /// point (3x4); parameters held have an identity row and no gradient.
+        var cameraHessian = [Double](repeating: 0, count: 16)
+        var cameraGradient = SIMD4<Double>.zero
         var poseCamera: [[Double]]
         var pointCamera: [[Double]]
     }
 
     private func linearise(
-        _ poses: [RigidTransform], _ points: [SIMD3<Double>], _ sightings: [[Sighting]], _ factory: CameraIntrinsics, _ camera: SIMD3<Double>
+        _ poses: [RigidTransform], _ points: [SIMD3<Double>], _ sightings: [[Sighting]], _ factory: CameraIntrinsics, _ camera: SIMD4<Double>
     ) -> System {
         var system = System(
             poseHessians: Array(repeating: Array(repeating: 0, count: 36), count: poses.count),
@@ -222,13 +248,13 @@ struct JointBundleAdjustment {
             couplings: Array(repeating: [], count: poses.count),
             pointHessians: Array(repeating: Array(repeating: 0, count: 9), count: points.count),
             pointGradients: Array(repeating: .zero, count: points.count),
-            poseCamera: Array(repeating: Array(repeating: 0, count: 18), count: poses.count),
-            pointCamera: Array(repeating: Array(repeating: 0, count: 9), count: points.count))
+            poseCamera: Array(repeating: Array(repeating: 0, count: 6 * cameraSize), count: poses.count),
+            pointCamera: Array(repeating: Array(repeating: 0, count: 3 * cameraSize), count: points.count))
         let estimating = estimatesCamera
         if estimating {
             let on = active, weights = on / (priorSigmas * priorSigmas)
-            for a in 0..<3 { system.cameraHessian[a * 4] = on[a] > 0 ? weights[a] : 1 }
-            system.cameraGradient = (camera - SIMD3(1, 0, 0)) * weights
+            for a in 0..<cameraSize { system.cameraHessian[a * (cameraSize + 1)] = on[a] > 0 ? weights[a] : 1 }
+            system.cameraGradient = (camera - Self.recorded) * weights
         }
         var jp = [Double](repeating: 0, count: 6)
         for (f, list) in sightings.enumerated() {
@@ -250,12 +276,12 @@ struct JointBundleAdjustment {
                         for b in 0..<3 { hxx[a * 3 + b] += w * jx[a] * jx[b] }
                     }
                     if estimating {
-                        for a in 0..<3 {
+                        for a in 0..<cameraSize {
                             gc[a] += w * jc[a] * r
-                            for b in 0..<3 {
-                                hcc[a * 3 + b] += w * jc[a] * jc[b]
-                                hxc[a * 3 + b] += w * jx[a] * jc[b]
-                            }
+                            for b in 0..<cameraSize { hcc[a * cameraSize + b] += w * jc[a] * jc[b] }
+                        }
+                        for a in 0..<3 {
+                            for b in 0..<cameraSize { hxc[a * cameraSize + b] += w * jx[a] * jc[b] }
                         }
                     }
                     guard !fixed else { return }
@@ -263,7 +289,7 @@ struct JointBundleAdjustment {
                         gp.values[a] += w * jp[a] * r
                         for b in 0..<6 { hpp[a * 6 + b] += w * jp[a] * jp[b] }
                         for b in 0..<3 { hpx[a * 3 + b] += w * jp[a] * jx[b] }
-                        if estimating { for c in 0..<3 { hpc[a * 3 + c] += w * jp[a] * jc[c] } }
+                        if estimating { for c in 0..<cameraSize { hpc[a * cameraSize + c] += w * jp[a] * jc[c] } }
                     }
                 }
                 system.pointHessians[s.point] = hxx
@@ -281,14 +307,14 @@ struct JointBundleAdjustment {
     }
 
     /// The damped Gauss–Newton step, poses eliminated onto the points and the camera vector
-    /// (Schur complement); the camera is the reduced system's last three unknowns when estimated.
-    private func solve(_ system: System, lambda: Double) -> (poses: [Vector6], points: [SIMD3<Double>], camera: SIMD3<Double>)? {
+    /// (Schur complement); the camera is the reduced system's last four unknowns when estimated.
+    private func solve(_ system: System, lambda: Double) -> (poses: [Vector6], points: [SIMD3<Double>], camera: SIMD4<Double>)? {
         guard let (matrix, b, inverses) = reduced(system, lambda: lambda) else { return nil }
         var s = matrix
         let n = b.count, points = system.pointHessians.count * 3
         guard let x = choleskySolve(&s, b.map { -$0 }, n) else { return nil }
         let pointSteps = (0..<(points / 3)).map { SIMD3(x[$0 * 3], x[$0 * 3 + 1], x[$0 * 3 + 2]) }
-        let cameraStep = estimatesCamera ? SIMD3(x[points], x[points + 1], x[points + 2]) * active : .zero
+        let cameraStep = estimatesCamera ? SIMD4(x[points], x[points + 1], x[points + 2], x[points + 3]) * active : .zero
         var poseSteps = Array(repeating: Vector6(), count: system.poseHessians.count)
         for f in 1..<system.poseHessians.count {
             guard let inverse = inverses[f] else { continue }
@@ -299,7 +325,7 @@ struct JointBundleAdjustment {
                 }
             }
             for a in 0..<6 {
-                for c in 0..<3 { rhs[a] += system.poseCamera[f][a * 3 + c] * cameraStep[c] }
+                for c in 0..<cameraSize { rhs[a] += system.poseCamera[f][a * cameraSize + c] * cameraStep[c] }
             }
             let step = multiply(inverse, 6, 6, rhs, 1)
             poseSteps[f] = Vector6(values: step.map { -$0 })
@@ -311,7 +337,7 @@ struct JointBundleAdjustment {
     /// right-hand side, and each pose block's inverse.
     private func reduced(_ system: System, lambda: Double) -> ([Double], [Double], [[Double]?])? {
         let points = system.pointHessians.count * 3
-        let n = points + (estimatesCamera ? 3 : 0)
+        let n = points + (estimatesCamera ? cameraSize : 0)
         let last = points  // the camera's first row, when estimated
         var s = [Double](repeating: 0, count: n * n)
         var b = [Double](repeating: 0, count: n)
@@ -322,17 +348,17 @@ struct JointBundleAdjustment {
                 s[(j * 3 + a) * (n + 1)] += lambda * h[a * 4] + 1e-9
                 b[j * 3 + a] = system.pointGradients[j][a]
                 if estimatesCamera {
-                    for c in 0..<3 {
-                        s[(j * 3 + a) * n + last + c] = system.pointCamera[j][a * 3 + c]
-                        s[(last + c) * n + j * 3 + a] = system.pointCamera[j][a * 3 + c]
+                    for c in 0..<cameraSize {
+                        s[(j * 3 + a) * n + last + c] = system.pointCamera[j][a * cameraSize + c]
+                        s[(last + c) * n + j * 3 + a] = system.pointCamera[j][a * cameraSize + c]
                     }
                 }
             }
         }
         if estimatesCamera {
-            for a in 0..<3 {
-                for c in 0..<3 { s[(last + a) * n + last + c] = system.cameraHessian[a * 3 + c] }
-                s[(last + a) * (n + 1)] = system.cameraHessian[a * 4] * (1 + lambda) + 1e-12
+            for a in 0..<cameraSize {
+                for c in 0..<cameraSize { s[(last + a) * n + last + c] = system.cameraHessian[a * cameraSize + c] }
+                s[(last + a) * (n + 1)] = system.cameraHessian[a * (cameraSize + 1)] * (1 + lambda) + 1e-12
                 b[last + a] = system.cameraGradient[a]
             }
         }
@@ -342,26 +368,25 @@ struct JointBundleAdjustment {
             for a in 0..<6 { h[a * 7] += lambda * h[a * 7] + 1e-9 }
             guard let inverse = invert6(h) else { return nil }
             inverses[f] = inverse
-            // The pose's couplings: each sighting's 6x3 block, and the camera's 6x3 block.
-            var coupling = system.couplings[f]
-            if estimatesCamera { coupling.append((points / 3, system.poseCamera[f])) }
-            // M = H_pp⁻¹ H_px per sighting (6x3).
-            let m = coupling.map { multiply(inverse, 6, 6, $0.block, 3) }
+            // The pose's couplings: each sighting's 6x3 block, and the camera's 6x4 block, with
+            // the row where its unknowns start in the reduced system.
+            var coupling = system.couplings[f].map { (start: $0.point * 3, width: 3, block: $0.block) }
+            if estimatesCamera { coupling.append((start: last, width: cameraSize, block: system.poseCamera[f])) }
+            // M = H_pp⁻¹ H_px per coupling (6 x width).
+            let m = coupling.map { multiply(inverse, 6, 6, $0.block, $0.width) }
             let mg = multiply(inverse, 6, 6, Array(system.poseGradients[f].values), 1)
             for ci in coupling {
-                let row = ci.point * 3
-                for a in 0..<3 {
+                for a in 0..<ci.width {
                     var t = 0.0
-                    for q in 0..<6 { t += ci.block[q * 3 + a] * mg[q] }
-                    b[row + a] -= t
+                    for q in 0..<6 { t += ci.block[q * ci.width + a] * mg[q] }
+                    b[ci.start + a] -= t
                 }
-                for cj in 0..<coupling.count {
-                    let col = coupling[cj].point * 3, mj = m[cj]
-                    for a in 0..<3 {
-                        for c in 0..<3 {
+                for (cj, mj) in zip(coupling, m) {
+                    for a in 0..<ci.width {
+                        for c in 0..<cj.width {
                             var t = 0.0
-                            for q in 0..<6 { t += ci.block[q * 3 + a] * mj[q * 3 + c] }
-                            s[(row + a) * n + col + c] -= t
+                            for q in 0..<6 { t += ci.block[q * ci.width + a] * mj[q * cj.width + c] }
+                            s[(ci.start + a) * n + cj.start + c] -= t
                         }
                     }
                 }
@@ -372,25 +397,28 @@ struct JointBundleAdjustment {
 
     /// The camera parameters' standard deviations: the square roots of their diagonal entries
     /// in the inverse of the undamped reduced system (whitened residuals, so unit variance).
-    private func cameraSigmas(_ system: System) -> SIMD3<Double> {
+    private func cameraSigmas(_ system: System) -> SIMD4<Double> {
         // Undamped; where that is singular (a corner seen once), with the slightest damping.
         for lambda in [0, 1e-9, 1e-6] {
             guard estimatesCamera, let (matrix, b, _) = reduced(system, lambda: lambda) else { continue }
             var factor = matrix
             let n = b.count
             guard cholesky(&factor, n) else { continue }
-            var sigmas = SIMD3<Double>.zero
-            for c in 0..<3 {
+            var sigmas = SIMD4<Double>.zero
+            for c in 0..<cameraSize {
                 var unit = [Double](repeating: 0, count: n)
-                unit[n - 3 + c] = 1
+                unit[n - cameraSize + c] = 1
                 let x = substitute(factor, unit, n)
-                sigmas[c] = max(0, x[n - 3 + c]).squareRoot()
+                sigmas[c] = max(0, x[n - cameraSize + c]).squareRoot()
             }
             return sigmas
         }
         return .zero
     }
 }
+
+/// The camera vector's length: focal scale, principal point shift x and y, added k1.
+private let cameraSize = 4
 
 private func square(_ x: Double) -> Double { x * x }
 

@@ -37,6 +37,12 @@ public struct ReconstructionOptions: Sendable {
     public var estimatesPrincipalPoint = false
     /// How far the principal point may be from the factory value a priori (pixels, one sigma).
     public var principalPointPriorSigma = 20.0
+    /// Whether the lens's first radial distortion term is estimated (on top of the recorded
+    /// one): a board that fills the picture from many views supports it, a head hardly does.
+    /// It is reported, not applied to the reconstruction.
+    public var estimatesDistortion = false
+    /// How far k1 may be from the recorded value a priori (one sigma).
+    public var distortionPriorSigma = 0.2
     /// The depth sensor's noise: how far each marker's depth is trusted against its picture.
     public var depthNoise = DepthNoiseModel.trueDepth
     /// Fuse colour into the volume and colour the mesh's vertices.
@@ -44,6 +50,9 @@ public struct ReconstructionOptions: Sendable {
     /// Fuse the depth into a surface; false stops after the marker map and the poses, as
     /// calibrating with a flat board needs (a plane has no head to fuse).
     public var fuseSurface = true
+    /// Whether the surface under each mapped sticker is interpolated from the head around it
+    /// (flat labels stand proud of a curved cap); nil leaves the fused surface as it is.
+    public var stickerFlattening: StickerFlattening? = StickerFlattening()
 
     /// The defaults.
     public init() {}
@@ -118,6 +127,14 @@ public struct ReconstructionStatistics: Sendable, Codable, Equatable {
     public var principalPointShift: [Double]?
     public var principalPointSigma: [Double]?
 
+    /// The lens's estimated first radial term (the recorded one plus what the estimate added)
+    /// and its standard deviation; nil when it was not estimated.
+    public var distortionK1: Double?
+    public var distortionK1Sigma: Double?
+
+    /// What flattening the stickers onto the head did; nil when it was not asked for.
+    public var stickers: StickerFlattening.Report?
+
     /// What the frames are read with: the focal scale applied and the principal point shift.
     public var appliedCorrection: CameraCorrection {
         CameraCorrection(
@@ -158,8 +175,9 @@ public struct Reconstructor: Sendable {
     }
 
     /// Reconstructs from `frameCount` frames that `frame(i)` reads (nil or a throw: the frame
-    /// is unreadable and counted as rejected). Frames are read twice: once for markers, once
-    /// for the keyframes' depth, so memory stays bounded by one frame.
+    /// is unreadable and counted as rejected). Frames whose cameras have lens distortion are
+    /// resampled to pinhole pictures first. Frames are read twice: once for markers, once for
+    /// the keyframes' depth, so memory stays bounded by one frame.
     public func reconstruct(
         frameCount: Int, frame: (Int) throws -> RGBDFrame?, progress: (ReconstructionProgress) -> Void = { _ in },
         isCancelled: () -> Bool = { false }
@@ -167,8 +185,15 @@ public struct Reconstructor: Sendable {
         guard frameCount > 0 else { throw ReconstructionError.emptyScan }
         var stats = ReconstructionStatistics()
         stats.framesTotal = frameCount
+        // A lens with distortion is corrected in the pictures once, as they are read.
+        var recordedDistortion = RadialDistortion.none
+        func pinholeFrame(_ index: Int) throws -> RGBDFrame? {
+            guard let raw = try frame(index) else { return nil }
+            recordedDistortion = raw.colorIntrinsics.distortion
+            return raw.removingLensDistortion()
+        }
         var (map, keyframes, colorK, seen) = try timed(.markers, &stats) {
-            try buildMap(frameCount: frameCount, frame: frame, stats: &$0, progress: progress, isCancelled: isCancelled)
+            try buildMap(frameCount: frameCount, frame: pinholeFrame, stats: &$0, progress: progress, isCancelled: isCancelled)
         }
         try timed(.bundleAdjustment, &stats) { stats in
             progress(ReconstructionProgress(stage: .bundleAdjustment, done: 0, total: 1))
@@ -176,6 +201,8 @@ public struct Reconstructor: Sendable {
             if stats.appliedCorrection != .none {
                 try rebuild(seen, through: colorK, &keyframes, &map, stats: &stats)
             }
+            // The estimate was made on pictures with the recorded distortion removed.
+            stats.distortionK1? += recordedDistortion.k1
         }
         guard options.fuseSurface else {
             let corners = map.corners.values.joined()
@@ -183,14 +210,18 @@ public struct Reconstructor: Sendable {
             return Reconstruction(map: map, keyframes: keyframes, mesh: TriangleMesh(), region: HeadRegion(centre: centre, radius: 0), statistics: stats)
         }
         let (volume, region) = try timed(.fusion, &stats) {
-            try fuse(keyframes, map: map, frame: frame, stats: &$0, progress: progress, isCancelled: isCancelled)
+            try fuse(keyframes, map: map, frame: pinholeFrame, stats: &$0, progress: progress, isCancelled: isCancelled)
         }
         let mesh = try timed(.meshing, &stats) { stats in
             progress(ReconstructionProgress(stage: .meshing, done: 0, total: 1))
-            let mesh = volume.extractSurface()
+            var mesh = volume.extractSurface()
             guard !mesh.faces.isEmpty else { throw ReconstructionError.emptySurface }
             stats.vertices = mesh.vertices.count
             stats.triangles = mesh.faces.count
+            if let flattening = options.stickerFlattening {
+                let cells = (try? layout.dictionary().markerSize).map { $0 + 2 } ?? 6
+                stats.stickers = flattening.apply(to: &mesh, map: map, headCentre: region.centre, cellsPerSide: cells)
+            }
             return mesh
         }
         return Reconstruction(map: map, keyframes: keyframes, mesh: mesh, region: region, statistics: stats)
@@ -231,7 +262,7 @@ public struct Reconstructor: Sendable {
             let observations = lifter.lift(
                 detections, depth: f.depth, colorIntrinsics: f.colorIntrinsics, depthIntrinsics: f.depthIntrinsics, scratch: &scratch)
             if builder.add(observations, frameIndex: index) { stats.framesUsed += 1 } else { stats.framesRejected += 1 }
-            if options.estimatesFocalLength || options.estimatesPrincipalPoint { seen.append((index, observations)) }
+            if options.estimatesFocalLength || options.estimatesPrincipalPoint || options.estimatesDistortion { seen.append((index, observations)) }
         }
         guard !builder.map.corners.isEmpty, let colorK = colorIntrinsics else {
             throw ReconstructionError.noUsableMarkers(framesSeen: stats.framesExamined)
@@ -283,6 +314,10 @@ public struct Reconstructor: Sendable {
                     stats.principalPointShift = [outcome.principalPointShift.x, outcome.principalPointShift.y]
                     stats.principalPointSigma = [outcome.principalPointSigma.x, outcome.principalPointSigma.y]
                 }
+                if options.estimatesDistortion {
+                    stats.distortionK1 = outcome.k1
+                    stats.distortionK1Sigma = outcome.k1Sigma
+                }
             }
             let corrected = stats.appliedCorrection.applied(to: intrinsics)
             joint.refine(keyframes: &keyframes, map: &map, intrinsics: corrected)
@@ -320,6 +355,8 @@ public struct Reconstructor: Sendable {
         estimating.focalPriorSigma = options.focalPriorSigma
         estimating.estimatesPrincipalPoint = options.estimatesPrincipalPoint
         estimating.principalPointPriorSigma = options.principalPointPriorSigma
+        estimating.estimatesDistortion = options.estimatesDistortion
+        estimating.distortionPriorSigma = options.distortionPriorSigma
         return estimating.refine(keyframes: &centres, map: &centreMap, intrinsics: intrinsics)
     }
 

@@ -45,9 +45,15 @@ public final class Simulator {
         /// How far the recorded principal point is from the true one, pixels.
         public var recordedPrincipalShift = SIMD2<Double>.zero
 
+        /// Whether the recording states the lens's distortion (`intrinsics.distortion`), as a
+        /// phone that reports its calibration does; false: the recording claims a pinhole.
+        public var recordsDistortion = true
+
         /// The camera model the recording claims.
         public var recordedIntrinsics: CameraIntrinsics {
-            CameraCorrection(focalScale: 1 + recordedFocalError, principalShift: recordedPrincipalShift).applied(to: intrinsics)
+            var k = CameraCorrection(focalScale: 1 + recordedFocalError, principalShift: recordedPrincipalShift).applied(to: intrinsics)
+            if !recordsDistortion { k.distortion = .none }
+            return k
         }
 
         /// A configuration with the standard cap, a typical head and TrueDepth's camera.
@@ -174,7 +180,8 @@ public final class Simulator {
             guard let truth = MarkerTruth(sticker, cameraFromMesh: cameraFromMesh, intrinsics: k) else { return nil }
             if let depth {
                 let centre = cameraFromMesh.apply(sticker.centre)
-                guard let c = k.project(centre) else { return nil }
+                // The true depth is the pinhole render's, before the lens's warp.
+                guard let c = k.pinhole.project(centre) else { return nil }
                 let pixel = Int(c.y.rounded()) * k.width + Int(c.x.rounded())
                 guard depth.indices.contains(pixel), Double(depth[pixel]) > centre.z - 0.002 else { return nil }
             }

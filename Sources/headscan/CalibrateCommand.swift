@@ -10,17 +10,19 @@ import Reconstruction
 struct CalibrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calibrate",
-        abstract: "Calibrate a camera from a recording of a printed marker board: focal length, principal point, depth.",
+        abstract: "Calibrate a camera from a recording of a printed marker board: focal length, principal point, lens distortion, depth.",
         discussion: """
             Record the board (`headscan markers board`) from about 30 cm, the whole board in \
             view, tilting the phone left, right, up and down and turning it about its own axis \
             for ten seconds: the principal point is only told apart from a turned camera by \
-            views from many tilts. The markers are mapped with the focal length and the \
-            principal point estimated together with the poses (the recording's values as \
-            priors), and the mapped markers' sides against their printed sides tell how far \
-            the depth reads off. Prints each value with its standard deviation; --out writes \
-            the corrected camera as {fx, fy, cx, cy, width, height}, which `reconstruct \
-            --camera` and `import-tum --intrinsics` read.
+            views from many tilts. The markers are mapped with the focal length, the \
+            principal point and the lens's first radial distortion term (k1, OpenCV's) estimated \
+            together with the poses (the recording's values as priors), and the mapped markers' \
+            sides against their printed sides tell how far the depth reads off. Prints each \
+            value with its standard deviation; --out writes the corrected camera as {fx, fy, \
+            cx, cy, width, height, k1, k2}, which `reconstruct --camera` and `import-tum \
+            --intrinsics` read. Radial distortion needs markers near the picture's corners: \
+            keep the board filling the view.
 
             Examples:
               headscan calibrate board.hscan --out camera.json
@@ -30,8 +32,11 @@ struct CalibrateCommand: ParsableCommand {
     @Argument(help: "The board recording (.hscan).", completion: .file(extensions: ["hscan"]))
     var file: String
 
-    @Option(help: "Write the corrected colour camera as JSON {fx, fy, cx, cy, width, height}.")
+    @Option(help: "Write the corrected colour camera as JSON {fx, fy, cx, cy, width, height, k1, k2}.")
     var out: String?
+
+    @Flag(help: "Keep the recording's lens distortion (a pinhole if it states none) instead of estimating k1.")
+    var holdDistortion = false
 
     @OptionGroup var cap: CapOption
 
@@ -44,6 +49,7 @@ struct CalibrateCommand: ParsableCommand {
         options.frameStride = 2
         options.fuseSurface = false
         options.estimatesPrincipalPoint = true
+        options.estimatesDistortion = !holdDistortion
         options.focalOverrideThreshold = 0
         var bar = StagedProgressBar("Calibrating")
         let result = try Reconstructor(layout: layout, options: options).reconstruct(
@@ -51,9 +57,9 @@ struct CalibrateCommand: ParsableCommand {
             progress: { bar.update(stage: $0.stage.label, $0.done + 1, of: $0.total) })
         let calibration = CameraCalibration(result, layout: layout, recorded: reader.header.colorIntrinsics)
         if let out {
-            let k = calibration.camera
-            let object: [String: Any] = ["fx": k.fx, "fy": k.fy, "cx": k.cx, "cy": k.cy, "width": k.width, "height": k.height]
-            try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted]).write(to: fileURL(out))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            try encoder.encode(calibration.camera).write(to: fileURL(out), options: .atomic)
         }
         if outputOptions.json {
             try printJSON(calibration)
@@ -69,8 +75,10 @@ struct CameraCalibration: Encodable {
     var width, height: Int
     /// Standard deviations of the focal length and of the principal point, pixels.
     var focalSigma, cxSigma, cySigma: Double
+    /// The lens's first and second radial terms, k1's standard deviation (0: held).
+    var k1, k2, k1Sigma: Double
     /// The recorded (factory) values.
-    var recordedFx, recordedCx, recordedCy: Double
+    var recordedFx, recordedCx, recordedCy, recordedK1: Double
     /// Measured depth over true depth, from the mapped markers' sides, and its standard error.
     var depthFactor, depthFactorSigma: Double
     var markers, views: Int
@@ -82,7 +90,10 @@ struct CameraCalibration: Encodable {
         focalSigma = (s.focalScaleSigma ?? 0) * recorded.fx
         cxSigma = s.principalPointSigma?.first ?? 0
         cySigma = s.principalPointSigma?.last ?? 0
-        (recordedFx, recordedCx, recordedCy) = (recorded.fx, recorded.cx, recorded.cy)
+        k1 = s.distortionK1 ?? recorded.distortion.k1
+        k2 = recorded.distortion.k2
+        k1Sigma = s.distortionK1Sigma ?? 0
+        (recordedFx, recordedCx, recordedCy, recordedK1) = (recorded.fx, recorded.cx, recorded.cy, recorded.distortion.k1)
         let check = PhoneCheck(result, layout: layout)
         depthFactor = check.scale
         depthFactorSigma = check.scaleSigma
@@ -90,7 +101,9 @@ struct CameraCalibration: Encodable {
         views = s.keyframes
     }
 
-    var camera: CameraIntrinsics { CameraIntrinsics(fx: fx, fy: fy, cx: cx, cy: cy, width: width, height: height) }
+    var camera: CameraIntrinsics {
+        CameraIntrinsics(fx: fx, fy: fy, cx: cx, cy: cy, width: width, height: height, distortion: RadialDistortion(k1: k1, k2: k2))
+    }
 
     var text: String {
         let percent = (fx / recordedFx - 1) * 100
@@ -99,6 +112,8 @@ struct CameraCalibration: Encodable {
             \(String(format: "%+.2f", percent)) %)
             Principal point (\(String(format: "%.2f ± %.2f", cx, cxSigma)), \(String(format: "%.2f ± %.2f", cy, cySigma))) px \
             (recorded \(String(format: "%.2f, %.2f", recordedCx, recordedCy)))
+            Lens distortion k1 \(String(format: "%+.4f ± %.4f", k1, k1Sigma)) (recorded \(String(format: "%+.4f", recordedK1))\
+            \(k1Sigma == 0 ? ", held" : ""))
             Depth reads \(String(format: "%.2f %% %@ (± %.2f %%)", abs(depthFactor - 1) * 100, depthFactor >= 1 ? "too far" : "too near", depthFactorSigma * 100)) \
             by the printed markers' size (or the board was not printed at 100 %)
             From \(markers) markers in \(views) views of \(width)x\(height) pictures

@@ -188,6 +188,10 @@ private struct Report: Encodable {
     var focalScale: Double?
     var focalScaleSigma: Double?
     var focalScaleApplied: Double?
+    /// Stickers flattened onto the head and the mean and largest lift removed, millimetres.
+    var stickersFlattened: Int?
+    var stickerLiftMeanMillimetres: Double?
+    var stickerLiftMaxMillimetres: Double?
 
     init(statistics s: ReconstructionStatistics) {
         framesTotal = s.framesTotal
@@ -207,6 +211,9 @@ private struct Report: Encodable {
         focalScale = s.focalScale
         focalScaleSigma = s.focalScaleSigma
         focalScaleApplied = s.focalScaleApplied
+        stickersFlattened = s.stickers?.stickersFlattened
+        stickerLiftMeanMillimetres = s.stickers.map { $0.meanLift * 1000 }
+        stickerLiftMaxMillimetres = s.stickers.map { $0.maxLift * 1000 }
     }
 }
 

@@ -62,20 +62,7 @@ struct SimulateBoardCommand: ParsableCommand {
     @Option(help: "The markers' dictionary (OpenCV's name, e.g. apriltag_36h11, aruco_original, 4x4_100).")
     var dictionary = "apriltag_36h11"
 
-    @Option(help: "Percent by which the recorded (factory) focal length is off from the true one.")
-    var focalError = 0.0
-
-    @Option(help: "Percent by which the sensor's depth is off, e.g. 1 reads everything 1 % too far.")
-    var depthScaleError = 0.0
-
-    @Option(help: "Pixels by which the recorded principal point is off from the true one, X,Y (e.g. 4,-3).")
-    var principalShift = "0,0"
-
-    private var shift: SIMD2<Double>? {
-        let parts = principalShift.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, parts.allSatisfy({ abs($0) <= 100 }) else { return nil }
-        return SIMD2(parts[0], parts[1])
-    }
+    @OptionGroup var camera: CameraErrorOptions
 
     @OptionGroup var colorOptions: ColorOptions
 
@@ -85,18 +72,17 @@ struct SimulateBoardCommand: ParsableCommand {
     func validate() throws {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in 0...600") }
         guard sweep >= 0, sweep <= 60 else { throw ValidationError("--sweep must be in 0...60 degrees") }
-        guard abs(focalError) <= 30 else { throw ValidationError("--focal-error is in percent, between -30 and 30") }
-        guard abs(depthScaleError) <= 30 else { throw ValidationError("--depth-scale-error is in percent, between -30 and 30") }
-        guard shift != nil else { throw ValidationError("--principal-shift is X,Y in pixels, each within 100, e.g. 4,-3") }
     }
 
     func run() throws {
         let board = MarkerBoard(
             rows: rows, columns: columns, markerSide: markerMM / 1000, gap: gapMM / 1000, dictionaryName: dictionary)
         var configuration = BoardSimulator.Configuration(board: board, seed: seed, seconds: seconds, distance: distance, sweepDegrees: sweep)
-        configuration.recordedFocalError = focalError / 100
-        configuration.sensor.depthScale = Float(1 + depthScaleError / 100)
-        configuration.recordedPrincipalShift = shift ?? .zero
+        configuration.recordedFocalError = camera.focalError / 100
+        configuration.sensor.depthScale = Float(1 + camera.depthScaleError / 100)
+        configuration.recordedPrincipalShift = camera.shift ?? .zero
+        configuration.intrinsics.distortion = camera.distortion ?? .none
+        configuration.recordsDistortion = !camera.distortionUnrecorded
         let simulator = try BoardSimulator(configuration)
         if let truth, !overwrite, FileManager.default.fileExists(atPath: fileURL(truth).path) {
             throw ToolError("\(truth) exists; pass --overwrite to replace it")

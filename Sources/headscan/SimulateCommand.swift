@@ -66,20 +66,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Markers fallen off the cap (default: the scenario's).")
     var drop: Int?
 
-    @Option(help: "Percent by which the recorded (factory) focal length is off from the true one, e.g. 6 or -3; the pictures are rendered with the true one.")
-    var focalError = 0.0
-
-    @Option(help: "Percent by which the sensor's depth is off, e.g. 1 reads everything 1 % too far.")
-    var depthScaleError = 0.0
-
-    @Option(help: "Pixels by which the recorded principal point is off from the true one, X,Y (e.g. 4,-3).")
-    var principalShift = "0,0"
-
-    private var shift: SIMD2<Double>? {
-        let parts = principalShift.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, parts.allSatisfy({ abs($0) <= 100 }) else { return nil }
-        return SIMD2(parts[0], parts[1])
-    }
+    @OptionGroup var camera: CameraErrorOptions
 
     @Option(help: "Share of frames (0-1), in half-second spells, whose markers cannot be read (blank stickers; depth unchanged).")
     var unreadableFrames: Double = 0
@@ -94,9 +81,6 @@ struct SimulateCommand: ParsableCommand {
     func validate() throws {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in 0...600") }
         guard unreadableFrames >= 0, unreadableFrames <= 1 else { throw ValidationError("--unreadable-frames must be in 0...1") }
-        guard abs(focalError) <= 30 else { throw ValidationError("--focal-error is in percent, between -30 and 30") }
-        guard abs(depthScaleError) <= 30 else { throw ValidationError("--depth-scale-error is in percent, between -30 and 30") }
-        guard shift != nil else { throw ValidationError("--principal-shift is X,Y in pixels, each within 100, e.g. 4,-3") }
         guard (out == nil) != (library == nil) else { throw ValidationError("give either --out FILE or --library DIR") }
         if library != nil, truth != nil { throw ValidationError("--library keeps the truth in the session (truth.json); drop --truth") }
     }
@@ -106,9 +90,11 @@ struct SimulateCommand: ParsableCommand {
         var configuration = Simulator.Configuration(
             scenario: scenario, seed: seed, seconds: seconds, head: head,
             layout: try cap.layout() ?? .standard, droppedMarkers: drop, unreadableFrames: unreadableFrames)
-        configuration.recordedFocalError = focalError / 100
-        configuration.sensor.depthScale = Float(1 + depthScaleError / 100)
-        configuration.recordedPrincipalShift = shift ?? .zero
+        configuration.recordedFocalError = camera.focalError / 100
+        configuration.sensor.depthScale = Float(1 + camera.depthScaleError / 100)
+        configuration.recordedPrincipalShift = camera.shift ?? .zero
+        configuration.intrinsics.distortion = camera.distortion ?? .none
+        configuration.recordsDistortion = !camera.distortionUnrecorded
         let simulator = try Simulator(configuration)
         let scanLibrary = library.map { ScanLibrary(root: fileURL($0)) }
         let session = try scanLibrary?.createSession(date: Date())

@@ -43,16 +43,20 @@ struct FlatBoardTests {
         return (image, origin)
     }
 
-    /// The frame the camera at `boardFromCamera` sees: bilinear texture and exact depth with a
-    /// little seeded noise; the background has no depth.
-    static func frame(_ boardFromCamera: RigidTransform, texture: (image: GrayImage, origin: SIMD2<Double>), seed: UInt64, time: Double) -> RGBDFrame {
+    /// The frame the camera at `boardFromCamera` sees through `lens` (by default the pinhole
+    /// `k`): bilinear texture and exact depth with a little seeded noise; the background has
+    /// no depth.
+    static func frame(
+        _ boardFromCamera: RigidTransform, texture: (image: GrayImage, origin: SIMD2<Double>), seed: UInt64, time: Double,
+        lens: CameraIntrinsics = k
+    ) -> RGBDFrame {
         var colour = RGBAImage(width: k.width, height: k.height, repeating: RGBA8(r: 110, g: 110, b: 110))
         var depth = DepthImage(width: k.width, height: k.height, repeating: .nan)
         var rng = Xoshiro256(seed: seed)
         let o = boardFromCamera.translation
         for y in 0..<k.height {
             for x in 0..<k.width {
-                let d = boardFromCamera.applyToVector(SIMD3((Double(x) - k.cx) / k.fx, (Double(y) - k.cy) / k.fy, 1))
+                let d = boardFromCamera.applyToVector(lens.unproject(SIMD2(Double(x), Double(y)), depth: 1))
                 guard d.z != 0 else { continue }
                 let t = -o.z / d.z
                 guard t > 0 else { continue }
@@ -64,7 +68,7 @@ struct FlatBoardTests {
                 depth[x, y] = Float(t) + rng.gaussian() * 0.0003
             }
         }
-        return RGBDFrame(timestamp: time, color: colour, depth: depth, colorIntrinsics: k, depthIntrinsics: k)
+        return RGBDFrame(timestamp: time, color: colour, depth: depth, colorIntrinsics: lens, depthIntrinsics: lens)
     }
 
     static func bilinear(_ image: GrayImage, _ u: Double, _ v: Double) -> UInt8 {
@@ -134,5 +138,43 @@ struct FlatBoardTests {
         let ids = result.map.ids
         let rigid = try RigidAlignment.fit(from: ids.flatMap { result.map.corners[$0]! }, to: ids.flatMap(Self.corners))
         #expect(rigid.rms < 0.0005, "board map RMS \(rigid.rms * 1000) mm")
+    }
+
+    /// A lens with barrel distortion (k1 = −0.1, about 4 px at the picture's corners): when
+    /// the recording states it, the pictures are corrected and the board maps as well as a
+    /// pinhole's; when it does not, calibrating estimates it.
+    @Test func aLensWithDistortionIsCorrectedWhenStatedAndEstimatedWhenNot() throws {
+        let texture = try Self.texture()
+        var lens = Self.k
+        lens.distortion = RadialDistortion(k1: -0.1)
+        // The board swept around and aimed at different parts of the picture, corners too.
+        let frames = (0..<20).map { i -> RGBDFrame in
+            let a = Double(i) / 19
+            let yaw = (-30 + 60 * a) * .pi / 180, pitch = 15 * sin(a * 2 * .pi) * .pi / 180
+            let eye = SIMD3(0.3 * sin(yaw) * cos(pitch), 0.3 * sin(pitch), -0.3 * cos(yaw) * cos(pitch))
+            let aim = SIMD3(0.07 * cos(a * 9), 0.05 * sin(a * 7), 0)
+            let pose = RigidTransform.camera(at: eye, lookingAt: aim, up: SIMD3(0, -1, 0))
+            return Self.frame(pose, texture: texture, seed: UInt64(i + 1), time: Double(i) / 30, lens: lens)
+        }
+        var options = ReconstructionOptions()
+        options.fuseSurface = false
+        let stated = try Reconstructor(layout: Self.layout, options: options).reconstruct(frameCount: frames.count, frame: { frames[$0] })
+        let ids = stated.map.ids
+        let fit = try RigidAlignment.fit(from: ids.flatMap { stated.map.corners[$0]! }, to: ids.flatMap(Self.corners))
+        #expect(ids.count == Self.columns * Self.rows)
+        #expect(fit.rms < 0.0003, "board map RMS \(fit.rms * 1000) mm")
+
+        options.estimatesDistortion = true
+        options.estimatesPrincipalPoint = true
+        let unstated = try Reconstructor(layout: Self.layout, options: options).reconstruct(
+            frameCount: frames.count, frame: { i in
+                var f = frames[i]
+                (f.colorIntrinsics, f.depthIntrinsics) = (Self.k, Self.k)
+                return f
+            })
+        let k1 = try #require(unstated.statistics.distortionK1)
+        let sigma = try #require(unstated.statistics.distortionK1Sigma)
+        #expect(abs(k1 + 0.1) < 0.01, "k1 \(k1) ± \(sigma)")
+        #expect(sigma > 0 && sigma < 0.02)
     }
 }

@@ -62,8 +62,13 @@ public final class ScanReader: Sendable {
     }
 
     /// Reads and decodes one frame; a damaged frame throws `ScanFileError.damagedFrame`.
+    /// Frame records hold the pinhole part of the cameras; the lens distortion comes from the
+    /// header (it does not change from frame to frame).
     public func frame(at index: Int) throws -> RGBDFrame {
-        try FrameRecord.decode(try payload(at: index), index: index, imageCodec: imageCodec)
+        var frame = try FrameRecord.decode(try payload(at: index), index: index, imageCodec: imageCodec)
+        frame.colorIntrinsics.distortion = header.colorIntrinsics.distortion
+        frame.depthIntrinsics.distortion = header.depthIntrinsics.distortion
+        return frame
     }
 
     /// The frames in order; damaged ones come as failures so the caller can skip them.

@@ -45,9 +45,12 @@ public struct CameraCorrection: Sendable, Equatable, Codable {
     /// depth camera of another size gets the shift in its own pixels).
     public func applied(to k: CameraIntrinsics, colorWidth: Int? = nil) -> CameraIntrinsics {
         let ratio = colorWidth.map { Double(k.width) / Double(max(1, $0)) } ?? 1
-        return CameraIntrinsics(
-            fx: k.fx * focalScale, fy: k.fy * focalScale, cx: k.cx + principalShift.x * ratio, cy: k.cy + principalShift.y * ratio,
-            width: k.width, height: k.height)
+        var corrected = k
+        corrected.fx *= focalScale
+        corrected.fy *= focalScale
+        corrected.cx += principalShift.x * ratio
+        corrected.cy += principalShift.y * ratio
+        return corrected
     }
 }
 

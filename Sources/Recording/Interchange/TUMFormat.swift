@@ -30,7 +30,7 @@ public enum TUMFormat {
     public static let cameraFileFormats = [
         "HeadScan's intrinsics.json (color, depth, depthScale)",
         "Open3D's PinholeCameraIntrinsic JSON (width, height, intrinsic_matrix: 9 numbers, column-major)",
-        "a plain object {fx, fy, cx, cy, width, height}",
+        "a plain object {fx, fy, cx, cy, width, height} with, for a lens with radial distortion, k1 and k2 (OpenCV's)",
     ]
 
     /// The camera model in a camera file of any of `cameraFileFormats`; the depth camera is
@@ -73,7 +73,12 @@ public enum TUMFormat {
         if let fx = number("fx"), let fy = number("fy"), let cx = number("cx"), let cy = number("cy") {
             guard fx > 0, fy > 0 else { throw .badCameraFile(path: path, reason: "fx and fy must be positive") }
             let (width, height) = try size()
-            let k = CameraIntrinsics(fx: fx, fy: fy, cx: cx, cy: cy, width: width, height: height)
+            let k1 = number("k1") ?? 0, k2 = number("k2") ?? 0
+            guard abs(k1) < 1, abs(k2) < 1 else {
+                throw .badCameraFile(path: path, reason: "k1 and k2 are OpenCV's radial terms, each between -1 and 1 (a phone's are a few hundredths)")
+            }
+            let k = CameraIntrinsics(
+                fx: fx, fy: fy, cx: cx, cy: cy, width: width, height: height, distortion: RadialDistortion(k1: k1, k2: k2))
             return Intrinsics.Partial(color: k, depth: k, depthScale: number("depth_scale").map(Float.init), startTime: nil)
         }
         throw .badCameraFile(

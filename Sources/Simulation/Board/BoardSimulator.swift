@@ -25,9 +25,15 @@ public final class BoardSimulator {
         /// How far the recorded principal point is from the true one, pixels.
         public var recordedPrincipalShift = SIMD2<Double>.zero
 
+        /// Whether the recording states the lens's distortion (`intrinsics.distortion`), as a
+        /// phone that reports its calibration does; false: the recording claims a pinhole.
+        public var recordsDistortion = true
+
         /// The camera model the recording claims.
         public var recordedIntrinsics: CameraIntrinsics {
-            CameraCorrection(focalScale: 1 + recordedFocalError, principalShift: recordedPrincipalShift).applied(to: intrinsics)
+            var k = CameraCorrection(focalScale: 1 + recordedFocalError, principalShift: recordedPrincipalShift).applied(to: intrinsics)
+            if !recordsDistortion { k.distortion = .none }
+            return k
         }
 
         /// A board at a metre, seen by TrueDepth's camera with its noise.
@@ -147,6 +153,8 @@ public struct BoardTruth: Sendable, Codable {
     public var distance: Double
     /// The true camera: fx, fy, cx, cy, width, height.
     public var intrinsics: [Double]
+    /// The true lens's radial distortion: k1, k2 (OpenCV's).
+    public var distortion: [Double]
     /// The markers' corners in the board frame (z = 0).
     public var markers3D: [MarkerCorners3D]
     /// Per-frame truth; `meshFromCamera` is the camera's pose in the board frame.
@@ -163,6 +171,7 @@ public struct BoardTruth: Sendable, Codable {
         distance = c.distance
         let k = c.intrinsics
         intrinsics = [k.fx, k.fy, k.cx, k.cy, Double(k.width), Double(k.height)]
+        distortion = [k.distortion.k1, k.distortion.k2]
         markers3D = simulator.markers3D
         self.frames = frames
     }

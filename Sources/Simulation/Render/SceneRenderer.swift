@@ -6,8 +6,15 @@ import Recording
 
 /// Renders what the virtual TrueDepth camera sees: colour with shading, texture and noise,
 /// and depth in metres with the sensor's noise, quantisation and holes.
+///
+/// A lens with distortion is rendered as a pinhole and then warped through the lens (colour
+/// bilinearly, depth from the nearest pixel); where the lens sees beyond the pinhole's
+/// picture (the corners, with barrel distortion) the frame is black and has no depth.
 final class SceneRenderer {
+    /// The pinhole part of the camera: everything but the final warp works with it.
     let intrinsics: CameraIntrinsics
+    /// The lens's distortion, applied last.
+    let lens: CameraIntrinsics
     let sensor: SensorModel
     private let geometry: SceneGeometry
     private let stickers: [MarkerSticker]
@@ -32,14 +39,15 @@ final class SceneRenderer {
     init(geometry: SceneGeometry, stickers: [MarkerSticker], dictionary: MarkerDictionary, intrinsics: CameraIntrinsics, sensor: SensorModel)
         throws
     {
-        self.intrinsics = intrinsics
+        self.intrinsics = intrinsics.pinhole
+        lens = intrinsics
         self.sensor = sensor
         self.stickers = stickers
         self.dictionary = dictionary
         codes = try stickers.map { try dictionary.code(id: $0.id) }
         markerCells = dictionary.markerSize
         self.geometry = geometry
-        rasterizer = Rasterizer(intrinsics: intrinsics)
+        rasterizer = Rasterizer(intrinsics: intrinsics.pinhole)
         var rays: [SIMD2<Double>] = []
         rays.reserveCapacity(intrinsics.width * intrinsics.height)
         for y in 0..<intrinsics.height {
@@ -73,7 +81,8 @@ final class SceneRenderer {
         let depth = SensorNoise.depthImage(
             trueDepth: rasterizer.depth, faces: rasterizer.face, planes: rasterizer.planes, rays: rays, rayScales: rayScales,
             roomDepth: roomDepth, width: intrinsics.width, height: intrinsics.height, sensor: sensor, rng: &rng)
-        return (color, depth)
+        guard !lens.distortion.isNone else { return (color, depth) }
+        return (color.resampled(from: lens.undistortedPixel), depth.resampledNearest(from: lens.undistortedPixel))
     }
 
     /// Whether this frame shows the stickers without their print.

@@ -1,0 +1,173 @@
+import Geometry
+
+/// Lowers the fused surface where marker stickers stand proud of the head.
+///
+/// A flat sticker on a curved cap touches it near its centre and stands off towards its
+/// edges (about 1.3 mm at the corners of an 19 mm label on an infant's head), and the depth
+/// camera sees the paper, not the head: left alone, every slice through the stickers comes
+/// out a little too long (circumference about 0.9 % with the standard cap). The marker map
+/// says exactly where each sticker is, so the head under it is interpolated from the surface
+/// around it: a quadric height field over the sticker's plane, fitted robustly to the
+/// uncovered ring around the paper, replaces whatever stands above it. Stickers that lie flat
+/// on the head (printed caps, boards) come out unchanged within the fit's noise.
+public struct StickerFlattening: Sendable {
+    /// White paper around the black square on each side, in the marker's cells (HeadScan's
+    /// sheets print one).
+    public var marginCells = 1.0
+    /// How far fusion spreads a sticker's edge beyond the paper, metres.
+    public var edgeBlur = 0.001
+    /// Width of the ring around the paper whose surface the head is fitted to, metres.
+    public var ringWidth = 0.012
+    /// Surface farther than this from the sticker's plane is not the sticker or its
+    /// surroundings (the other side of the head, a hand), metres.
+    public var planeReach = 0.008
+
+    /// Defaults for printed label stickers.
+    public init() {}
+
+    /// What the flattening did.
+    public struct Report: Sendable, Equatable, Codable {
+        /// Stickers whose surroundings held enough surface to fit.
+        public var stickersFlattened = 0
+        /// Stickers left as they are (too little uncovered surface around them).
+        public var stickersSkipped = 0
+        /// Vertices lowered, and their mean and largest lift above the fitted head, metres.
+        public var verticesLowered = 0
+        public var meanLift = 0.0
+        public var maxLift = 0.0
+    }
+
+    /// `mesh` with every mapped sticker flattened onto the head around it; `headCentre` tells
+    /// outside from inside, `cellsPerSide` is the markers' cells across, border included
+    /// (6 for 4×4 markers).
+    public func apply(to mesh: inout TriangleMesh, map: MarkerMap, headCentre: SIMD3<Double>, cellsPerSide: Int) -> Report {
+        let margin = marginCells / Double(max(1, cellsPerSide))
+        let stickers = map.ids.compactMap {
+            Sticker(corners: map.corners[$0] ?? [], headCentre: headCentre, marginFraction: margin, flattening: self)
+        }
+        var report = Report()
+        var liftSum = 0.0
+        for sticker in stickers {
+            let near = mesh.vertices.indices.filter { sticker.isNear(mesh.vertices[$0]) }
+            let ring = near.filter { i in
+                sticker.isInRing(mesh.vertices[i]) && !stickers.contains { $0.covers(mesh.vertices[i]) }
+            }
+            guard let head = sticker.fitHead(to: ring.map { mesh.vertices[$0] }) else {
+                report.stickersSkipped += 1
+                continue
+            }
+            report.stickersFlattened += 1
+            for i in near where sticker.covers(mesh.vertices[i]) {
+                let local = sticker.local(mesh.vertices[i])
+                let lift = local.z - head.height(local.x, local.y)
+                guard lift > 0 else { continue }
+                mesh.vertices[i] -= sticker.normal * lift
+                report.verticesLowered += 1
+                liftSum += lift
+                report.maxLift = max(report.maxLift, lift)
+            }
+        }
+        report.meanLift = report.verticesLowered > 0 ? liftSum / Double(report.verticesLowered) : 0
+        return report
+    }
+}
+
+/// One mapped sticker's frame: centre, in-plane axes and outward normal, and the extents of
+/// its paper and of the ring around it.
+private struct Sticker {
+    let centre: SIMD3<Double>
+    let right: SIMD3<Double>
+    let up: SIMD3<Double>
+    let normal: SIMD3<Double>
+    /// Half-width of the paper plus the edge blur (Chebyshev distance in the plane).
+    let covered: Double
+    let ringOuter: Double
+    let reach: Double
+
+    init?(corners: [SIMD3<Double>], headCentre: SIMD3<Double>, marginFraction: Double, flattening: StickerFlattening) {
+        guard corners.count == 4 else { return nil }
+        let centre = (corners[0] + corners[1] + corners[2] + corners[3]) / 4
+        let alongTop = corners[1] - corners[0] + corners[2] - corners[3]
+        let towardTop = corners[0] - corners[3] + corners[1] - corners[2]
+        let side = (length(corners[1] - corners[0]) + length(corners[2] - corners[3])) / 2
+        guard side > 0, length(alongTop) > 0 else { return nil }
+        let right = normalized(alongTop)
+        var normal = cross(right, towardTop)
+        guard length(normal) > 0 else { return nil }
+        normal = normalized(normal)
+        if dot(normal, centre - headCentre) < 0 { normal = -normal }
+        self.centre = centre
+        self.right = right
+        self.up = cross(normal, right)
+        self.normal = normal
+        covered = side / 2 * (1 + 2 * marginFraction) + flattening.edgeBlur
+        ringOuter = covered + flattening.ringWidth
+        reach = flattening.planeReach
+    }
+
+    /// `p` in the sticker's frame: x right, y up, z out of the head.
+    func local(_ p: SIMD3<Double>) -> SIMD3<Double> {
+        let d = p - centre
+        return SIMD3(dot(d, right), dot(d, up), dot(d, normal))
+    }
+
+    func isNear(_ p: SIMD3<Double>) -> Bool {
+        let q = local(p)
+        return abs(q.z) < reach && max(abs(q.x), abs(q.y)) < ringOuter
+    }
+
+    func covers(_ p: SIMD3<Double>) -> Bool {
+        let q = local(p)
+        return abs(q.z) < reach && max(abs(q.x), abs(q.y)) <= covered
+    }
+
+    func isInRing(_ p: SIMD3<Double>) -> Bool {
+        let q = local(p)
+        let d = max(abs(q.x), abs(q.y))
+        return abs(q.z) < reach && d > covered && d < ringOuter
+    }
+
+    /// The head around the sticker as z = quadric(x, y), fitted with Huber weights so that an
+    /// ear's rim or a neighbour's edge does not pull it; nil when the ring is too thin or
+    /// open on a side (no surface to interpolate across).
+    func fitHead(to points: [SIMD3<Double>]) -> HeightQuadric? {
+        let q = points.map(local)
+        let sides = [q.contains { $0.x < -covered }, q.contains { $0.x > covered },
+                     q.contains { $0.y < -covered }, q.contains { $0.y > covered }]
+        guard q.count >= 24, sides.allSatisfy({ $0 }) else { return nil }
+        var weights = [Double](repeating: 1, count: q.count)
+        var fit: HeightQuadric?
+        for _ in 0..<4 {
+            guard let next = HeightQuadric(fitting: q, weights: weights) else { return fit }
+            fit = next
+            let residuals = q.map { abs($0.z - next.height($0.x, $0.y)) }
+            // Huber at 1.5 robust sigmas (MAD), with a floor of a tenth of a millimetre.
+            let mad = residuals.sorted()[residuals.count / 2] * 1.4826
+            let k = 1.5 * max(mad, 0.0001)
+            weights = residuals.map { $0 <= k ? 1 : k / $0 }
+        }
+        return fit
+    }
+}
+
+/// z = a + b x + c y + d x² + e x y + f y².
+struct HeightQuadric {
+    let coefficients: [Double]
+
+    init?(fitting points: [SIMD3<Double>], weights: [Double]) {
+        var a: [Double] = [], b: [Double] = []
+        a.reserveCapacity(points.count * 6)
+        for (p, w) in zip(points, weights) {
+            let s = w.squareRoot()
+            a += [1, p.x, p.y, p.x * p.x, p.x * p.y, p.y * p.y].map { $0 * s }
+            b.append(p.z * s)
+        }
+        guard let x = try? LinearSolver.leastSquares(a, b, columns: 6), x.allSatisfy(\.isFinite) else { return nil }
+        coefficients = x
+    }
+
+    func height(_ x: Double, _ y: Double) -> Double {
+        let c = coefficients
+        return c[0] + c[1] * x + c[2] * y + c[3] * x * x + c[4] * x * y + c[5] * y * y
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Geometry
+import Testing
+@testable import Reconstruction
+
+/// A cap of 70 mm radius seen as a fine height field (0.5 mm spacing) with five flat 14 mm
+/// markers, each on a sticker with a margin of one cell of six (18.7 mm of paper) touching
+/// the head at its centre, 25 mm apart: the geometry of label stickers on an infant's head.
+private struct StickeredDome {
+    static let radius = 0.07
+    static let proud = StickeredDome()
+    static let lyingFlat = StickeredDome(stickersStandProud: false)
+    static let side = 0.014
+    let mesh: TriangleMesh
+    let map: MarkerMap
+
+    init(stickersStandProud: Bool = true) {
+        let r = Self.radius
+        let centres = [SIMD2(0.0, 0), SIMD2(0.025, 0), SIMD2(-0.025, 0), SIMD2(0, 0.025), SIMD2(0, -0.025)]
+            .map { normalized(SIMD3($0.x, $0.y, r)) }
+        let paperHalf = Self.side / 2 * 8 / 6
+        var vertices: [SIMD3<Double>] = []
+        for i in -80...80 {
+            for j in -80...80 {
+                let d = normalized(SIMD3(Double(i) * 0.0005, Double(j) * 0.0005, r))
+                var p = r * d
+                for n in centres where stickersStandProud {
+                    // Where the ray meets the paper's tangent plane inside the paper, the
+                    // camera sees the paper, not the head.
+                    let (right, up) = Self.axes(n)
+                    let hit = d * (r / dot(d, n))
+                    let q = hit - r * n
+                    if abs(dot(q, right)) <= paperHalf, abs(dot(q, up)) <= paperHalf, dot(d, n) > 0.9 { p = hit }
+                }
+                vertices.append(p)
+            }
+        }
+        mesh = TriangleMesh(vertices: vertices)
+        var map = MarkerMap()
+        for (id, n) in centres.enumerated() {
+            let (right, up) = Self.axes(n)
+            let h = Self.side / 2
+            map.corners[id] = [r * n - right * h + up * h, r * n + right * h + up * h, r * n + right * h - up * h, r * n - right * h - up * h]
+        }
+        self.map = map
+    }
+
+    static func axes(_ n: SIMD3<Double>) -> (SIMD3<Double>, SIMD3<Double>) {
+        let right = normalized(cross(SIMD3(0, 1, 0), n))
+        return (right, cross(n, right))
+    }
+
+    /// Largest distance of a vertex from the sphere, metres.
+    static func worstError(_ mesh: TriangleMesh) -> Double {
+        mesh.vertices.map { abs(length($0) - radius) }.max() ?? .infinity
+    }
+}
+
+struct StickerFlatteningTests {
+    @Test func interpolatesTheHeadUnderStickersThatStandProud() {
+        let dome = StickeredDome.proud
+        var mesh = dome.mesh
+        #expect(StickeredDome.worstError(mesh) > 0.001, "the oracle itself: paper corners stand over a millimetre off")
+        let report = StickerFlattening().apply(to: &mesh, map: dome.map, headCentre: .zero, cellsPerSide: 6)
+        #expect(report.stickersFlattened == 5)
+        #expect(report.stickersSkipped == 0)
+        #expect(report.maxLift > 0.001)
+        // The quadric's error over a sphere across the paper: a twentieth of the lift.
+        #expect(StickeredDome.worstError(mesh) < 0.0001)
+    }
+
+    @Test func leavesStickersThatLieOnTheHeadAlone() {
+        let dome = StickeredDome.lyingFlat
+        var mesh = dome.mesh
+        let report = StickerFlattening().apply(to: &mesh, map: dome.map, headCentre: .zero, cellsPerSide: 6)
+        #expect(report.stickersFlattened == 5)
+        #expect(report.maxLift < 0.00005)
+        #expect(StickeredDome.worstError(mesh) < 0.0001)
+    }
+
+    /// With nothing of the head around it there is nothing to interpolate from: the surface
+    /// stays as it was.
+    @Test func skipsAStickerWithNoHeadAroundIt() {
+        let dome = StickeredDome.proud
+        let wholeMeshOnPaper = TriangleMesh(vertices: dome.mesh.vertices.filter { ($0.x * $0.x + $0.y * $0.y).squareRoot() < 0.008 })
+        var mesh = wholeMeshOnPaper
+        let report = StickerFlattening().apply(to: &mesh, map: dome.map, headCentre: .zero, cellsPerSide: 6)
+        #expect(report.stickersFlattened == 0)
+        #expect(mesh == wholeMeshOnPaper)
+    }
+
+    /// Corners from a damaged map (repeated, not finite, too few) are passed over.
+    @Test(arguments: 0..<12) func survivesDegenerateCorners(seed: Int) {
+        var random = Xoshiro256(seed: UInt64(seed))
+        let dome = StickeredDome.proud
+        var map = dome.map
+        let pick = [SIMD3<Double>.zero, SIMD3(.nan, 0, 0), SIMD3(.infinity, 1, 0), SIMD3(0.07, 0, 0)]
+        for id in map.ids where Double.random(in: 0..<1, using: &random) < 0.6 {
+            let count = Int.random(in: 0...5, using: &random)
+            map.corners[id] = (0..<count).map { _ in pick[Int.random(in: 0..<pick.count, using: &random)] }
+        }
+        var mesh = dome.mesh
+        let report = StickerFlattening().apply(to: &mesh, map: map, headCentre: .zero, cellsPerSide: 6)
+        #expect(report.stickersFlattened + report.stickersSkipped <= 5)
+        #expect(mesh.vertices.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite })
+    }
+}
