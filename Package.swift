@@ -75,7 +75,10 @@ let package = Package(
         .target(name: "Scanning", dependencies: ["Feedback", "Markers", "Recording"]),
         .target(
             name: "Processing",
-            dependencies: ["Cephalometry", "Feedback", "Geometry", "Markers", "Reconstruction", "Recording", "Report", "ScanLibrary"]),
+            dependencies: [
+                "Cephalometry", "Feedback", "Geometry", "Markers", "Reconstruction", "Recording", "Report", "ScanLibrary",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .target(name: "Cephalometry", dependencies: ["Geometry", "Imaging", "Recording"]),
         .target(name: "Reconstruction", dependencies: ["Geometry", "Imaging", "Markers", "Recording"]),
         .target(name: "RangeOfMotion", dependencies: ["Geometry"]),

@@ -13,14 +13,17 @@ public struct ReconstructionRecord: LibraryDocument {
 
     /// The recording a reconstruction was made from: changed size or time, changed scan.
     public struct ScanFingerprint: Sendable, Codable, Equatable {
-        public init(bytes: Int, modified: Double) {
+        public init(bytes: Int, modified: Double, sha256: String? = nil) {
             self.bytes = bytes
             self.modified = modified
+            self.sha256 = sha256
         }
 
         public var bytes: Int
         /// Modification time, seconds since 1970 (a number: dates in JSON lose the fraction).
         public var modified: Double
+        /// SHA-256 of the scan file, lowercase hex; absent in records written before it was kept.
+        public var sha256: String?
 
         /// Whether both describe the same file, to the file system's millisecond.
         public func matches(_ other: ScanFingerprint) -> Bool { bytes == other.bytes && abs(modified - other.modified) < 1e-3 }

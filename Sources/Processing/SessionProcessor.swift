@@ -1,4 +1,5 @@
 import Cephalometry
+import Crypto
 import Foundation
 import Geometry
 import Markers
@@ -143,17 +144,18 @@ public struct SessionProcessor: Sendable {
     private func reconstruction(
         _ session: ScanSession, reader: ScanReader, layout: CapLayout, progress: (ProcessingProgress) -> Void, isCancelled: () -> Bool
     ) throws -> (ReconstructionRecord, TriangleMesh, Bool) {
-        let fingerprint = try Self.fingerprint(session.scanURL)
+        var fingerprint = try Self.fingerprint(session.scanURL)
         if !options.forceReconstruction, let stored = try? library.document(ReconstructionRecord.self, in: session),
-            stored.scan.matches(fingerprint), stored.capLayout == layout.name,
+            stored.capLayout == layout.name, try isSameScan(stored.scan, &fingerprint, url: session.scanURL),
             let data = try? Data(contentsOf: session.meshURL), let mesh = try? PLY.decode([UInt8](data))
         {
             return (stored, mesh, false)
         }
+        if fingerprint.sha256 == nil { fingerprint.sha256 = try Self.contentHash(session.scanURL) }
         let result: Reconstruction
         do {
             result = try Reconstructor(layout: layout, options: options.reconstruction).reconstruct(
-                frameCount: reader.frameCount, frame: { try reader.frame(at: $0) },
+                frameCount: reader.frameCount, concurrentFrame: { try reader.frame(at: $0) },
                 progress: { progress(ProcessingProgress(stage: ProcessingStage($0.stage), done: $0.done, total: $0.total)) }, isCancelled: isCancelled)
         } catch ReconstructionError.cancelled {
             throw ProcessingError.cancelled
@@ -165,6 +167,27 @@ public struct SessionProcessor: Sendable {
         // Measured as stored (PLY keeps 32-bit floats), so `headscan measure` of the saved mesh
         // gives the same figures to the last digit.
         return (record, try PLY.decode(ply), true)
+    }
+
+    /// Whether `stored` was made from the file `current` describes: the same size and time, or
+    /// (a copied or uploaded session, whose time changed) the same content; the hash computed
+    /// for that is kept in `current`.
+    private func isSameScan(
+        _ stored: ReconstructionRecord.ScanFingerprint, _ current: inout ReconstructionRecord.ScanFingerprint, url: URL
+    ) throws -> Bool {
+        if stored.matches(current) { return true }
+        guard stored.bytes == current.bytes, let hash = stored.sha256 else { return false }
+        current.sha256 = try Self.contentHash(url)
+        return current.sha256 == hash
+    }
+
+    /// SHA-256 of a file, read in 4 MiB pieces, lowercase hex.
+    static func contentHash(_ url: URL) throws -> String {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let piece = try handle.read(upToCount: 4 << 20), !piece.isEmpty { hasher.update(data: piece) }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
     static func fingerprint(_ url: URL) throws -> ReconstructionRecord.ScanFingerprint {

@@ -1,3 +1,4 @@
+import Foundation
 import Geometry
 import Imaging
 import Markers
@@ -17,6 +18,9 @@ public struct ReconstructionOptions: Sendable {
     public var truncation = 0.004
     /// Head region radius as a multiple of the sphere fitted to the cap.
     public var regionScale = 1.25
+    /// Largest sphere the cap may fit and still be taken for a head, metres (an adult's head
+    /// is under 0.1 m); markers on anything flatter bound the fusion by their own extent.
+    public var maximumHeadRadius = 0.12
     /// Iterations of the robust 3D pre-alignment of the bundle adjustment.
     public var bundleIterations = 15
     /// Finish the bundle adjustment with joint Levenberg–Marquardt iterations on reprojection
@@ -50,6 +54,8 @@ public struct ReconstructionOptions: Sendable {
     /// Fuse the depth into a surface; false stops after the marker map and the poses, as
     /// calibrating with a flat board needs (a plane has no head to fuse).
     public var fuseSurface = true
+    /// Threads for marker detection and fusion; the results do not depend on it.
+    public var threads = ProcessInfo.processInfo.activeProcessorCount
     /// Whether the surface under each mapped sticker is interpolated from the head around it
     /// (flat labels stand proud of a curved cap); nil leaves the fused surface as it is.
     public var stickerFlattening: StickerFlattening? = StickerFlattening()
@@ -182,18 +188,31 @@ public struct Reconstructor: Sendable {
         frameCount: Int, frame: (Int) throws -> RGBDFrame?, progress: (ReconstructionProgress) -> Void = { _ in },
         isCancelled: () -> Bool = { false }
     ) throws -> Reconstruction {
+        try run(frameCount: frameCount, frame: frame, concurrentFrame: nil, progress: progress, isCancelled: isCancelled)
+    }
+
+    /// The same, for a source that several threads may read at once (a `ScanReader`): frames
+    /// are then decoded on every thread too. The result is the same.
+    public func reconstruct(
+        frameCount: Int, concurrentFrame: @escaping @Sendable (Int) throws -> RGBDFrame?,
+        progress: (ReconstructionProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
+    ) throws -> Reconstruction {
+        try run(frameCount: frameCount, frame: concurrentFrame, concurrentFrame: concurrentFrame, progress: progress, isCancelled: isCancelled)
+    }
+
+    private func run(
+        frameCount: Int, frame: (Int) throws -> RGBDFrame?, concurrentFrame: (@Sendable (Int) throws -> RGBDFrame?)?,
+        progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
+    ) throws -> Reconstruction {
         guard frameCount > 0 else { throw ReconstructionError.emptyScan }
         var stats = ReconstructionStatistics()
         stats.framesTotal = frameCount
         // A lens with distortion is corrected in the pictures once, as they are read.
-        var recordedDistortion = RadialDistortion.none
-        func pinholeFrame(_ index: Int) throws -> RGBDFrame? {
-            guard let raw = try frame(index) else { return nil }
-            recordedDistortion = raw.colorIntrinsics.distortion
-            return raw.removingLensDistortion()
-        }
-        var (map, keyframes, colorK, seen) = try timed(.markers, &stats) {
-            try buildMap(frameCount: frameCount, frame: pinholeFrame, stats: &$0, progress: progress, isCancelled: isCancelled)
+        func pinholeFrame(_ index: Int) throws -> RGBDFrame? { try frame(index)?.removingLensDistortion() }
+        var (map, keyframes, colorK, seen, recordedDistortion) = try timed(.markers, &stats) {
+            try buildMap(
+                frameCount: frameCount, frame: frame, concurrentFrame: concurrentFrame, stats: &$0, progress: progress,
+                isCancelled: isCancelled)
         }
         try timed(.bundleAdjustment, &stats) { stats in
             progress(ReconstructionProgress(stage: .bundleAdjustment, done: 0, total: 1))
@@ -210,7 +229,9 @@ public struct Reconstructor: Sendable {
             return Reconstruction(map: map, keyframes: keyframes, mesh: TriangleMesh(), region: HeadRegion(centre: centre, radius: 0), statistics: stats)
         }
         let (volume, region) = try timed(.fusion, &stats) {
-            try fuse(keyframes, map: map, frame: pinholeFrame, stats: &$0, progress: progress, isCancelled: isCancelled)
+            try fuse(
+                keyframes, map: map, frame: pinholeFrame, concurrentFrame: concurrentFrame, stats: &$0, progress: progress,
+                isCancelled: isCancelled)
         }
         let mesh = try timed(.meshing, &stats) { stats in
             progress(ReconstructionProgress(stage: .meshing, done: 0, total: 1))
@@ -239,36 +260,79 @@ public struct Reconstructor: Sendable {
 
     /// Stage 1: markers of every examined frame, registration, and the incremental map with
     /// its keyframes.
+    /// `frame` reads the frames as recorded; with `concurrentFrame` they are read on every
+    /// thread. Returns the pinhole camera the markers were seen with and the recorded lens.
     private func buildMap(
-        frameCount: Int, frame: (Int) throws -> RGBDFrame?, stats: inout ReconstructionStatistics,
-        progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
-    ) throws -> (MarkerMap, [Keyframe], CameraIntrinsics, [(Int, [MarkerObservation])]) {
+        frameCount: Int, frame: (Int) throws -> RGBDFrame?, concurrentFrame: (@Sendable (Int) throws -> RGBDFrame?)?,
+        stats: inout ReconstructionStatistics, progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
+    ) throws -> (MarkerMap, [Keyframe], CameraIntrinsics, [(Int, [MarkerObservation])], RadialDistortion) {
         let detector = MarkerDetector(dictionary: try layout.dictionary())
-        var lifter = MarkerLifter(layout: layout)
-        lifter.depthNoise = options.depthNoise
+        let lifter = {
+            var lifter = MarkerLifter(layout: layout)
+            lifter.depthNoise = options.depthNoise
+            return lifter
+        }()
         let validIDs = Set(layout.ids)
         var builder = MapBuilder(registration: FrameRegistration(), options: options)
-        var scratch: [SIMD3<Double>] = []
         var colorIntrinsics: CameraIntrinsics?
+        var recordedDistortion = RadialDistortion.none
         let examined = Array(stride(from: 0, to: frameCount, by: max(1, options.frameStride)))
         var seen: [(Int, [MarkerObservation])] = []
-        for (n, index) in examined.enumerated() {
-            progress(ReconstructionProgress(stage: .markers, done: n, total: examined.count))
+        let keepsDetections = options.estimatesFocalLength || options.estimatesPrincipalPoint || options.estimatesDistortion
+        // Frames are read in batches, their markers found on every thread, and the map grown
+        // from them in frame order: the same map whatever the thread count.
+        let batchSize = max(1, options.threads) * 4
+        // Reading (decoding) alone, apart from detection.
+        let clock = ContinuousClock()
+        var reading = Duration.zero
+        defer { stats.stageSeconds["markersReading"] = reading.seconds }
+        for start in stride(from: 0, to: examined.count, by: batchSize) {
+            let indices = Array(examined[start..<min(start + batchSize, examined.count)])
+            progress(ReconstructionProgress(stage: .markers, done: start, total: examined.count))
             if isCancelled() { throw ReconstructionError.cancelled }
-            stats.framesExamined += 1
-            guard let f = try? frame(index) else { stats.framesRejected += 1; continue }
-            colorIntrinsics = f.colorIntrinsics
-            let detections = detector.detect(in: f.color).filter { validIDs.contains($0.id) }
-            let observations = lifter.lift(
-                detections, depth: f.depth, colorIntrinsics: f.colorIntrinsics, depthIntrinsics: f.depthIntrinsics, scratch: &scratch)
-            if builder.add(observations, frameIndex: index) { stats.framesUsed += 1 } else { stats.framesRejected += 1 }
-            if options.estimatesFocalLength || options.estimatesPrincipalPoint || options.estimatesDistortion { seen.append((index, observations)) }
+            // Read here one by one, or by the workers themselves when the source allows.
+            var read: [RGBDFrame?] = []
+            if concurrentFrame == nil {
+                let readingStart = clock.now
+                read = indices.map { try? frame($0) }
+                reading += clock.now - readingStart
+            }
+            let sequential = read
+            let found = SlotBuffer<FrameMarkers?>(count: indices.count, repeating: nil)
+            parallelFor(indices.count, threads: options.threads) { k in
+                guard let raw = concurrentFrame.map({ try? $0(indices[k]) }) ?? sequential[k] else { return }
+                let f = raw.removingLensDistortion()
+                var scratch: [SIMD3<Double>] = []
+                let detections = detector.detect(in: f.color).filter { validIDs.contains($0.id) }
+                found[k] = FrameMarkers(
+                    observations: lifter.lift(
+                        detections, depth: f.depth, colorIntrinsics: f.colorIntrinsics, depthIntrinsics: f.depthIntrinsics,
+                        scratch: &scratch),
+                    camera: f.colorIntrinsics, lens: raw.colorIntrinsics.distortion)
+            }
+            for (k, index) in indices.enumerated() {
+                stats.framesExamined += 1
+                guard let seenHere = found[k] else { stats.framesRejected += 1; continue }
+                colorIntrinsics = seenHere.camera
+                recordedDistortion = seenHere.lens
+                let observations = seenHere.observations
+                if builder.add(observations, frameIndex: index) { stats.framesUsed += 1 } else { stats.framesRejected += 1 }
+                if keepsDetections { seen.append((index, observations)) }
+            }
         }
         guard !builder.map.corners.isEmpty, let colorK = colorIntrinsics else {
             throw ReconstructionError.noUsableMarkers(framesSeen: stats.framesExamined)
         }
         guard builder.keyframes.count >= 3 else { throw ReconstructionError.tooFewRegisteredFrames(registered: stats.framesUsed, needed: 3) }
-        return (builder.map, builder.keyframes, colorK, seen)
+        return (builder.map, builder.keyframes, colorK, seen, recordedDistortion)
+    }
+
+    /// What one frame gave the marker stage.
+    private struct FrameMarkers {
+        var observations: [MarkerObservation]
+        /// The pinhole camera the markers were found with, and the lens the frame recorded.
+        var camera: CameraIntrinsics
+        var lens: RadialDistortion
     }
 
     /// Stage 2 again for a camera corrected by its own estimate: the map and the keyframes are
@@ -360,26 +424,56 @@ public struct Reconstructor: Sendable {
         return estimating.refine(keyframes: &centres, map: &centreMap, intrinsics: intrinsics)
     }
 
+    /// The space fused: the cap's sphere widened by `regionScale`; where the markers do not
+    /// lie on a head-sized sphere (a flat board, whose fitted sphere is huge), their extent
+    /// plus a margin, never wider than a head's region, so memory stays bounded.
+    func fusionRegion(_ map: MarkerMap) -> HeadRegion? {
+        if let sphere = map.fittedSphere(), sphere.radius <= options.maximumHeadRadius {
+            return HeadRegion(centre: sphere.centre, radius: sphere.radius * options.regionScale)
+        }
+        let corners = map.ids.flatMap { map.corners[$0] ?? [] }
+        guard !corners.isEmpty else { return nil }
+        let centre = corners.reduce(SIMD3<Double>.zero, +) / Double(corners.count)
+        let extent = corners.map { length($0 - centre) }.max() ?? 0
+        return HeadRegion(centre: centre, radius: min(extent + 0.02, options.maximumHeadRadius * options.regionScale))
+    }
+
     /// Stage 3: the keyframes' depth fused into a sparse TSDF around the cap's sphere.
     private func fuse(
-        _ keyframes: [Keyframe], map: MarkerMap, frame: (Int) throws -> RGBDFrame?, stats: inout ReconstructionStatistics,
+        _ keyframes: [Keyframe], map: MarkerMap, frame: (Int) throws -> RGBDFrame?,
+        concurrentFrame: (@Sendable (Int) throws -> RGBDFrame?)?, stats: inout ReconstructionStatistics,
         progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
     ) throws -> (TSDFVolume, HeadRegion) {
-        guard let sphere = map.fittedSphere() else { throw ReconstructionError.noUsableMarkers(framesSeen: stats.framesExamined) }
-        let region = HeadRegion(centre: sphere.centre, radius: sphere.radius * options.regionScale)
+        guard let region = fusionRegion(map) else { throw ReconstructionError.noUsableMarkers(framesSeen: stats.framesExamined) }
         let volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: options.fuseColor)
+        volume.threads = options.threads
         // Integration alone (without reading the frames), to compare with other fusion code.
         let clock = ContinuousClock()
         var integration = Duration.zero
-        for (n, keyframe) in keyframes.enumerated() {
-            progress(ReconstructionProgress(stage: .fusion, done: n, total: keyframes.count))
-            if isCancelled() { throw ReconstructionError.cancelled }
-            guard let f = (try? frame(keyframe.frameIndex))?.correcting(stats.appliedCorrection) else { continue }
-            let integrationStart = clock.now
-            defer { integration += clock.now - integrationStart }
-            volume.integrate(
-                depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: keyframe.mapFromCamera, region: region,
-                color: options.fuseColor ? f.color : nil, colorIntrinsics: f.colorIntrinsics)
+        // With a source several threads may read, a few keyframes at a time are decoded on
+        // every thread; they are fused one by one in order either way.
+        let batchSize = concurrentFrame == nil ? 1 : max(1, options.threads) * 2
+        let correction = stats.appliedCorrection
+        for start in stride(from: 0, to: keyframes.count, by: batchSize) {
+            let batch = Array(keyframes[start..<min(start + batchSize, keyframes.count)])
+            let frames = SlotBuffer<RGBDFrame?>(count: batch.count, repeating: nil)
+            if let concurrentFrame {
+                parallelFor(batch.count, threads: options.threads) { k in
+                    frames[k] = (try? concurrentFrame(batch[k].frameIndex))?.removingLensDistortion()
+                }
+            } else {
+                frames[0] = try? frame(batch[0].frameIndex)
+            }
+            for (k, keyframe) in batch.enumerated() {
+                progress(ReconstructionProgress(stage: .fusion, done: start + k, total: keyframes.count))
+                if isCancelled() { throw ReconstructionError.cancelled }
+                guard let f = frames[k]?.correcting(correction) else { continue }
+                let integrationStart = clock.now
+                defer { integration += clock.now - integrationStart }
+                volume.integrate(
+                    depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: keyframe.mapFromCamera, region: region,
+                    color: options.fuseColor ? f.color : nil, colorIntrinsics: f.colorIntrinsics)
+            }
         }
         stats.voxelBlocks = volume.blockCount
         stats.volumeBytes = volume.memoryBytes

@@ -34,6 +34,9 @@ public final class TSDFVolume {
     public let truncation: Double
     /// Cap on a voxel's accumulated weight, so that late frames still count.
     public var maximumWeight: Float = 64
+    /// Threads that update the voxels of a frame's blocks (each block is one thread's); the
+    /// volume is the same for any number.
+    public var threads = 1
 
     static let side = 8
     static let blockVoxels = 512
@@ -93,37 +96,55 @@ public final class TSDFVolume {
         let blockSize = voxelSize * Double(Self.side)
         let t = truncation
         let r = pose.rotation.columns
-        // Pass 1: segment, and allocate the blocks within the truncation band of the surface.
-        var lastLow = SIMD3<Int32>(repeating: .max), lastHigh = SIMD3<Int32>(repeating: .max)
+        // Pass 1: segment, and list the blocks within the truncation band of the surface, rows
+        // split among the threads; the blocks are then allocated in row order, as one thread
+        // would, so the volume is the same for any thread count.
+        let chunks = min(height, max(1, threads) * 4)
+        let rowsPerChunk = (height + max(1, chunks) - 1) / max(1, chunks)
+        let touched = SlotBuffer<[SIMD3<Int32>]>(count: chunks, repeating: [])
         depth.pixels.withUnsafeBufferPointer { d in
             mask.withUnsafeMutableBufferPointer { m in
-                for y in 0..<height {
-                    let ry = (Double(y) - k.cy) / k.fy
-                    for x in 0..<width {
-                        let i = y * width + x
-                        let z = Double(d[i])
-                        guard z.isFinite, z > 0 else { m[i] = false; continue }
-                        let c = SIMD3((Double(x) - k.cx) / k.fx * z, ry * z, z)
-                        let p = r.0 * c.x + r.1 * c.y + r.2 * c.z + pose.translation
-                        let inside = region.contains(p)
-                        m[i] = inside
-                        // Every other pixel is enough to touch every block (pixels are < 1 mm apart).
-                        guard inside, x & 1 == 0, y & 1 == 0 else { continue }
-                        let low = SIMD3<Int32>(((p - t) / blockSize).rounded(.down))
-                        let high = SIMD3<Int32>(((p + t) / blockSize).rounded(.down))
-                        // Neighbouring pixels mostly touch the same blocks: skip the hash lookups.
-                        guard low != lastLow || high != lastHigh else { continue }
-                        lastLow = low
-                        lastHigh = high
-                        for bz in low.z...high.z {
-                            for by in low.y...high.y {
-                                for bx in low.x...high.x {
-                                    let b = block(SIMD3(bx, by, bz))
-                                    if stamps[Int(b)] != stamp {
-                                        stamps[Int(b)] = stamp
-                                        visible.append(b)
-                                    }
-                                }
+                parallelFor(chunks, threads: threads) { chunk in
+                    // Each chunk writes only its own rows of the mask.
+                    var ranges: [SIMD3<Int32>] = []
+                    var lastLow = SIMD3<Int32>(repeating: .max), lastHigh = SIMD3<Int32>(repeating: .max)
+                    for y in min(height, chunk * rowsPerChunk)..<min(height, (chunk + 1) * rowsPerChunk) {
+                        let ry = (Double(y) - k.cy) / k.fy
+                        for x in 0..<width {
+                            let i = y * width + x
+                            let z = Double(d[i])
+                            guard z.isFinite, z > 0 else { m[i] = false; continue }
+                            let c = SIMD3((Double(x) - k.cx) / k.fx * z, ry * z, z)
+                            let p = r.0 * c.x + r.1 * c.y + r.2 * c.z + pose.translation
+                            let inside = region.contains(p)
+                            m[i] = inside
+                            // Every other pixel is enough to touch every block (pixels are < 1 mm apart).
+                            guard inside, x & 1 == 0, y & 1 == 0 else { continue }
+                            let low = SIMD3<Int32>(((p - t) / blockSize).rounded(.down))
+                            let high = SIMD3<Int32>(((p + t) / blockSize).rounded(.down))
+                            // Neighbouring pixels mostly touch the same blocks: skip the repeats.
+                            guard low != lastLow || high != lastHigh else { continue }
+                            lastLow = low
+                            lastHigh = high
+                            ranges.append(low)
+                            ranges.append(high)
+                        }
+                    }
+                    touched[chunk] = ranges
+                }
+            }
+        }
+        for chunk in 0..<chunks {
+            let ranges = touched[chunk]
+            for n in stride(from: 0, to: ranges.count, by: 2) {
+                let low = ranges[n], high = ranges[n + 1]
+                for bz in low.z...high.z {
+                    for by in low.y...high.y {
+                        for bx in low.x...high.x {
+                            let b = block(SIMD3(bx, by, bz))
+                            if stamps[Int(b)] != stamp {
+                                stamps[Int(b)] = stamp
+                                visible.append(b)
                             }
                         }
                     }
@@ -140,14 +161,16 @@ public final class TSDFVolume {
         let kc = colorIntrinsics ?? k
         let colorWidth = picture?.width ?? 0, colorHeight = picture?.height ?? 0
         let empty: [RGBA8] = []
+        let visibleBlocks = visible, coords = blockCoords
         (picture?.pixels ?? empty).withUnsafeBufferPointer { rgb in
         depth.pixels.withUnsafeBufferPointer { d in
             mask.withUnsafeBufferPointer { m in
                 distances.withUnsafeMutableBufferPointer { dist in
                     weights.withUnsafeMutableBufferPointer { wgt in
                     colors.withUnsafeMutableBufferPointer { col in
-                        for b in visible {
-                            let origin = SIMD3<Double>(blockCoords[Int(b)]) * Double(Self.side)
+                        parallelFor(visibleBlocks.count, threads: threads) { n in
+                            let b = visibleBlocks[n]
+                            let origin = SIMD3<Double>(coords[Int(b)]) * Double(Self.side)
                             let base = Int(b) * Self.blockVoxels
                             for lz in 0..<Self.side {
                                 for ly in 0..<Self.side {

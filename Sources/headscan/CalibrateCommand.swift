@@ -53,7 +53,7 @@ struct CalibrateCommand: ParsableCommand {
         options.focalOverrideThreshold = 0
         var bar = StagedProgressBar("Calibrating")
         let result = try Reconstructor(layout: layout, options: options).reconstruct(
-            frameCount: reader.frameCount, frame: { try reader.frame(at: $0) },
+            frameCount: reader.frameCount, concurrentFrame: { try reader.frame(at: $0) },
             progress: { bar.update(stage: $0.stage.label, $0.done + 1, of: $0.total) })
         let calibration = CameraCalibration(result, layout: layout, recorded: reader.header.colorIntrinsics)
         if let out {

@@ -46,7 +46,7 @@ struct CheckPhoneCommand: ParsableCommand {
         options.fuseSurface = false
         var bar = StagedProgressBar("Checking")
         let result = try Reconstructor(layout: layout, options: options).reconstruct(
-            frameCount: reader.frameCount, frame: { try reader.frame(at: $0) },
+            frameCount: reader.frameCount, concurrentFrame: { try reader.frame(at: $0) },
             progress: { bar.update(stage: $0.stage.label, $0.done + 1, of: $0.total) })
         let check = PhoneCheck(result, layout: layout, limit: limitPercent / 100)
         if outputOptions.json {

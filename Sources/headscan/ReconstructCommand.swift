@@ -56,6 +56,9 @@ struct ReconstructCommand: ParsableCommand {
     @Option(help: "Use every n-th frame for the markers.")
     var stride = 2
 
+    @Option(help: "Threads for marker detection and fusion (default: every core); the result is the same for any number.")
+    var threads: Int?
+
     @Option(help: "Voxel size in millimetres.")
     var voxelMM = 1.0
 
@@ -73,6 +76,7 @@ struct ReconstructCommand: ParsableCommand {
 
     func validate() throws {
         guard stride >= 1 else { throw ValidationError("--stride must be at least 1") }
+        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be in 1...256") }
         guard voxelMM >= 0.25, voxelMM <= 10 else { throw ValidationError("--voxel-mm must be in 0.25...10") }
         guard jointIterations >= 0 else { throw ValidationError("--joint-iterations must not be negative") }
         guard let out else {
@@ -91,6 +95,7 @@ struct ReconstructCommand: ParsableCommand {
         let reader = try ScanReader(url: fileURL(file))
         var options = ReconstructionOptions()
         options.frameStride = stride
+        if let threads { options.threads = threads }
         options.voxelSize = voxelMM / 1000
         options.truncation = 4 * options.voxelSize
         options.fuseColor = colors
@@ -102,7 +107,7 @@ struct ReconstructCommand: ParsableCommand {
             try TUMFormat.cameraFile(Array(try Data(contentsOf: fileURL(path))), path: path).color
         }
         let result = try Reconstructor(layout: try cap.layout(for: reader.header), options: options).reconstruct(
-            frameCount: reader.frameCount, frame: { index in try reader.frame(at: index).withCamera(calibrated) },
+            frameCount: reader.frameCount, concurrentFrame: { index in try reader.frame(at: index).withCamera(calibrated) },
             progress: { bar.update(stage: $0.stage.label, $0.done + 1, of: $0.total) })
         var outputFromMap = RigidTransform.identity
         var report = Report(statistics: result.statistics)

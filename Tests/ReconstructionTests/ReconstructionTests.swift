@@ -171,6 +171,43 @@ struct TSDFTests {
         #expect(dot(cross(b - a, c - a), (a + b + c) / 3 - centre) > 0)
     }
 
+    /// Blocks are listed and updated on several threads: the mesh is the same to the last bit
+    /// for any thread count, from several views of a sphere.
+    @Test func theVolumeIsTheSameForAnyThreadCount() {
+        let k = CameraIntrinsics(fx: 300, fy: 300, cx: 80, cy: 60, width: 160, height: 120)
+        let centre = SIMD3(0.0, 0.0, 0.3), radius = 0.05
+        let region = HeadRegion(centre: centre, radius: 0.08)
+        let depth = sphereDepth(centre: centre, radius: radius, k: k)
+        let poses = (0..<3).map { i in
+            RigidTransform(rotation: Rotation3(axis: SIMD3(0, 1, 0), angle: 0.3 * Double(i)), translation: .zero)
+        }
+        func mesh(threads: Int) -> TriangleMesh {
+            let volume = TSDFVolume(voxelSize: 0.002, truncation: 0.008)
+            volume.threads = threads
+            for pose in poses { volume.integrate(depth: depth, intrinsics: k, worldFromCamera: pose, region: region) }
+            return volume.extractSurface()
+        }
+        let one = mesh(threads: 1)
+        #expect(one.faces.count > 100)
+        #expect(mesh(threads: 3) == one)
+        #expect(mesh(threads: 8) == one)
+    }
+
+    /// Markers on a flat board fit no head-sized sphere: the fused space is their extent plus
+    /// a margin, not the board's enormous sphere.
+    @Test func aFlatBoardBoundsTheFusedSpaceByItsMarkers() throws {
+        var map = MarkerMap()
+        for id in 0..<12 {
+            let x = Double(id % 4) * 0.12 - 0.18, y = Double(id / 4) * 0.12 - 0.12
+            map.corners[id] = [SIMD3(x, y, 1), SIMD3(x + 0.1, y, 1), SIMD3(x + 0.1, y + 0.1, 1), SIMD3(x, y + 0.1, 1)]
+        }
+        let region = try #require(Reconstructor().fusionRegion(map))
+        #expect(region.radius <= ReconstructionOptions().maximumHeadRadius * ReconstructionOptions().regionScale)
+        #expect(abs(region.centre.z - 1) < 1e-9)
+        let head = try #require(Reconstructor().fusionRegion(domeOfMarkers()))
+        #expect(abs(head.radius - 0.07 * 1.25) < 0.002, "a cap's sphere, widened: \(head.radius)")
+    }
+
     @Test func scanWithoutMarkersFailsWithAClearError() {
         let k = CameraIntrinsics(fx: 300, fy: 300, cx: 80, cy: 60, width: 160, height: 120)
         let frame = RGBDFrame(
