@@ -1,5 +1,11 @@
 import Cephalometry
-import Crypto
+// CryptoKit on Apple platforms (no package to build for the app), swift-crypto elsewhere:
+// the same API.
+#if canImport(CryptoKit)
+    import CryptoKit
+#else
+    import Crypto
+#endif
 import Foundation
 import Geometry
 import Markers

@@ -281,7 +281,7 @@ public struct Reconstructor: Sendable {
         let keepsDetections = options.estimatesFocalLength || options.estimatesPrincipalPoint || options.estimatesDistortion
         // Frames are read in batches, their markers found on every thread, and the map grown
         // from them in frame order: the same map whatever the thread count.
-        let batchSize = max(1, options.threads) * 4
+        let batchSize = max(1, options.threads) * 2
         // Reading (decoding) alone, apart from detection.
         let clock = ContinuousClock()
         var reading = Duration.zero
