@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// Runs `body(i)` for every i in `0..<count` on up to `threads` threads, each thread taking a
 /// fixed stride of the indices, so which thread does what never changes the results. `body`
@@ -38,4 +39,26 @@ final class SlotBuffer<Element>: @unchecked Sendable {
     }
 
     var count: Int { storage.count }
+}
+
+/// Cores this process may run on: on Linux the CPU affinity (`taskset`, a container's CPU
+/// set, read from /proc/self/status), which `ProcessInfo.activeProcessorCount` does not see;
+/// elsewhere the active cores.
+public func availableCores() -> Int {
+    #if os(Linux)
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8), let count = allowedCores(status: status) {
+            return min(count, ProcessInfo.processInfo.activeProcessorCount)
+        }
+    #endif
+    return ProcessInfo.processInfo.activeProcessorCount
+}
+
+/// The cores in the `Cpus_allowed:` line of a /proc status (a hexadecimal mask in
+/// comma-separated groups); nil when there is none or it allows none.
+func allowedCores(status: String) -> Int? {
+    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") }),
+        let mask = line.split(separator: ":").last
+    else { return nil }
+    let count = mask.filter(\.isHexDigit).reduce(0) { $0 + (Int(String($1), radix: 16) ?? 0).nonzeroBitCount }
+    return count > 0 ? count : nil
 }

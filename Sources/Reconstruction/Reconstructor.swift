@@ -55,7 +55,7 @@ public struct ReconstructionOptions: Sendable {
     /// calibrating with a flat board needs (a plane has no head to fuse).
     public var fuseSurface = true
     /// Threads for marker detection and fusion; the results do not depend on it.
-    public var threads = ProcessInfo.processInfo.activeProcessorCount
+    public var threads = availableCores()
     /// Whether the surface under each mapped sticker is interpolated from the head around it
     /// (flat labels stand proud of a curved cap); nil leaves the fused surface as it is.
     public var stickerFlattening: StickerFlattening? = StickerFlattening()

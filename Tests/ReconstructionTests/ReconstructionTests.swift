@@ -193,6 +193,15 @@ struct TSDFTests {
         #expect(mesh(threads: 8) == one)
     }
 
+    /// `taskset` and container CPU sets show in the status mask; the thread count follows it.
+    @Test func theAllowedCoresAreReadFromTheAffinityMask() {
+        #expect(allowedCores(status: "Name:\theadscan\nCpus_allowed:\t00000000,0000000f\nCpus_allowed_list:\t0-3\n") == 4)
+        #expect(allowedCores(status: "Cpus_allowed:\t1\n") == 1)
+        #expect(allowedCores(status: "Cpus_allowed:\t0\n") == nil)
+        #expect(allowedCores(status: "Name:\tx\n") == nil)
+        #expect(availableCores() >= 1)
+    }
+
     /// Markers on a flat board fit no head-sized sphere: the fused space is their extent plus
     /// a margin, not the board's enormous sphere.
     @Test func aFlatBoardBoundsTheFusedSpaceByItsMarkers() throws {
