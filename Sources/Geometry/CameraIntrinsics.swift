@@ -77,6 +77,12 @@ public struct CameraIntrinsics: Sendable, Hashable, Codable {
             width: try c.decode(Int.self, forKey: .width), height: try c.decode(Int.self, forKey: .height),
             distortion: RadialDistortion(
                 k1: try c.decodeIfPresent(Double.self, forKey: .k1) ?? 0, k2: try c.decodeIfPresent(Double.self, forKey: .k2) ?? 0))
+        // A file from another device may say anything; a lens that folds the picture over is
+        // refused here rather than warping every frame into nonsense.
+        guard abs(distortion.k1) < 1, abs(distortion.k2) < 1 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .k1, in: c, debugDescription: "k1 and k2 are radial distortion terms between -1 and 1 (a phone's are a few hundredths)")
+        }
     }
 
     /// Writes `k1` and `k2` only for a lens with distortion, so pinhole files stay as they were.

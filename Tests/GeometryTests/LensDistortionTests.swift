@@ -61,4 +61,10 @@ struct LensDistortionTests {
         let roundTrip = try JSONDecoder().decode(CameraIntrinsics.self, from: try JSONEncoder().encode(Self.lens))
         #expect(roundTrip == Self.lens)
     }
+
+    /// A header from another device with an impossible lens is refused, not used.
+    @Test(arguments: ["7", "-1.5", "1e300"]) func impossibleLensesAreRefused(k1: String) {
+        let json = #"{"fx": 500, "fy": 501, "cx": 320, "cy": 240, "width": 640, "height": 480, "k1": "# + k1 + "}"
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(CameraIntrinsics.self, from: Data(json.utf8)) }
+    }
 }
