@@ -366,30 +366,26 @@ struct JointBundleAdjustment {
         for f in 1..<system.poseHessians.count {
             var h = system.poseHessians[f]
             for a in 0..<6 { h[a * 7] += lambda * h[a * 7] + 1e-9 }
-            guard let inverse = invert6(h) else { return nil }
+            guard let inverse = invert6(h), cholesky(&h, 6) else { return nil }
             inverses[f] = inverse
-            // The pose's couplings: each sighting's 6x3 block, and the camera's 6x4 block, with
-            // the row where its unknowns start in the reduced system.
-            var coupling = system.couplings[f].map { (start: $0.point * 3, width: 3, block: $0.block) }
-            if estimatesCamera { coupling.append((start: last, width: cameraSize, block: system.poseCamera[f])) }
-            // M = H_pp⁻¹ H_px per coupling (6 x width).
-            let m = coupling.map { multiply(inverse, 6, 6, $0.block, $0.width) }
-            let mg = multiply(inverse, 6, 6, Array(system.poseGradients[f].values), 1)
-            for ci in coupling {
-                for a in 0..<ci.width {
-                    var t = 0.0
-                    for q in 0..<6 { t += ci.block[q * ci.width + a] * mg[q] }
-                    b[ci.start + a] -= t
-                }
-                for (cj, mj) in zip(coupling, m) {
-                    for a in 0..<ci.width {
-                        for c in 0..<cj.width {
-                            var t = 0.0
-                            for q in 0..<6 { t += ci.block[q * ci.width + a] * mj[q * cj.width + c] }
-                            s[(ci.start + a) * n + cj.start + c] -= t
-                        }
-                    }
-                }
+            // The pose's couplings, column by column of the reduced system: each sighting's
+            // 6x3 block and the camera's 6x4 block. With H_pp = L Lᵀ and W = L⁻¹ B, the pose
+            // takes Wᵀ W off the reduced matrix (only its upper half computed: it is
+            // symmetric) and Wᵀ L⁻¹ g off the right-hand side.
+            var columns: [Int] = []
+            var blocks: [(block: [Double], width: Int)] = system.couplings[f].map { ($0.block, 3) }
+            for c in system.couplings[f] { columns += [c.point * 3, c.point * 3 + 1, c.point * 3 + 2] }
+            if estimatesCamera {
+                blocks.append((system.poseCamera[f], cameraSize))
+                columns += (0..<cameraSize).map { last + $0 }
+            }
+            let w = whitenedColumns(blocks, factor: h)
+            let g = forwardSubstitute(h, Array(system.poseGradients[f].values), 6)
+            subtractGram(w, columns: columns, from: &s, n: n)
+            for (k, column) in columns.enumerated() {
+                var t = 0.0
+                for q in 0..<6 { t += w[k * 6 + q] * g[q] }
+                b[column] -= t
             }
         }
         return (s, b, inverses)
@@ -463,19 +459,79 @@ func choleskySolve(_ a: inout [Double], _ b: [Double], _ n: Int) -> [Double]? {
 /// In-place lower Cholesky factor of a row-major n x n matrix; false if not definite.
 private func cholesky(_ a: inout [Double], _ n: Int) -> Bool {
     a.withUnsafeMutableBufferPointer { m in
+        guard let base = m.baseAddress else { return n == 0 }
         for j in 0..<n {
-            var d = m[j * n + j]
-            for q in 0..<j { d -= m[j * n + q] * m[j * n + q] }
+            let rowJ = base + j * n
+            let d = rowJ[j] - dot(rowJ, rowJ, j)
             guard d > 0 else { return false }
             let root = d.squareRoot()
-            m[j * n + j] = root
+            rowJ[j] = root
             for i in (j + 1)..<max(n, j + 1) {
-                var v = m[i * n + j]
-                for q in 0..<j { v -= m[i * n + q] * m[j * n + q] }
-                m[i * n + j] = v / root
+                let rowI = base + i * n
+                rowI[j] = (rowI[j] - dot(rowI, rowJ, j)) / root
             }
         }
         return true
+    }
+}
+
+/// The dot product of the first `count` entries, in four independent sums: the factorisation's
+/// inner loop, which one running sum would leave waiting on each addition.
+@inline(__always)
+private func dot(_ a: UnsafePointer<Double>, _ b: UnsafePointer<Double>, _ count: Int) -> Double {
+    var sums = SIMD4<Double>.zero
+    var q = 0
+    while q + 4 <= count {
+        sums += SIMD4(a[q], a[q + 1], a[q + 2], a[q + 3]) * SIMD4(b[q], b[q + 1], b[q + 2], b[q + 3])
+        q += 4
+    }
+    var total = sums.sum()
+    while q < count {
+        total += a[q] * b[q]
+        q += 1
+    }
+    return total
+}
+
+/// `L⁻¹ v` for a lower Cholesky factor `l` (row-major n x n).
+private func forwardSubstitute(_ l: [Double], _ v: [Double], _ n: Int) -> [Double] {
+    var y = v
+    for i in 0..<n {
+        var t = y[i]
+        for q in 0..<i { t -= l[i * n + q] * y[q] }
+        y[i] = t / l[i * n + i]
+    }
+    return y
+}
+
+/// The columns of `L⁻¹ [B₁ B₂ …]` for 6-row blocks `B`, each column's six numbers in a row.
+private func whitenedColumns(_ blocks: [(block: [Double], width: Int)], factor l: [Double]) -> [Double] {
+    var out: [Double] = []
+    out.reserveCapacity(blocks.reduce(0) { $0 + $1.width } * 6)
+    for (block, width) in blocks {
+        for c in 0..<width {
+            out += forwardSubstitute(l, (0..<6).map { block[$0 * width + c] }, 6)
+        }
+    }
+    return out
+}
+
+/// `s[columns, columns] -= Wᵀ W` for the rows of six numbers in `w`; each pair is computed
+/// once and written to both halves.
+private func subtractGram(_ w: [Double], columns: [Int], from s: inout [Double], n: Int) {
+    w.withUnsafeBufferPointer { w in
+        s.withUnsafeMutableBufferPointer { s in
+            for i in columns.indices {
+                let wi = SIMD8(w[i * 6], w[i * 6 + 1], w[i * 6 + 2], w[i * 6 + 3], w[i * 6 + 4], w[i * 6 + 5], 0, 0)
+                let rowI = columns[i] * n
+                for j in i..<columns.count {
+                    let wj = SIMD8(w[j * 6], w[j * 6 + 1], w[j * 6 + 2], w[j * 6 + 3], w[j * 6 + 4], w[j * 6 + 5], 0, 0)
+                    let t = (wi * wj).sum()
+                    s[rowI + columns[j]] -= t
+                    if j != i { s[columns[j] * n + columns[i]] -= t }
+                }
+            }
+        }
     }
 }
 
