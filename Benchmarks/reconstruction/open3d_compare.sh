@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SCENARIO=${1:-ideal}
-STRIDE=${2:-2}
+STRIDE=${2:-3}
 B=Benchmarks/reconstruction
 OUT=$B/out
 mkdir -p "$OUT"

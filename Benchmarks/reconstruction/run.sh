@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SECONDS_SCAN=${1:-60}
-STRIDE=${2:-2}
+STRIDE=${2:-3}
 shift $(( $# < 2 ? $# : 2 ))
 CASES=${*:-ideal restless unreadable20 missing5}
 OUT=Benchmarks/reconstruction/out

@@ -46,11 +46,12 @@ public struct ProcessingProgress: Sendable, Equatable {
 
 /// Settings of processing.
 public struct ProcessingOptions: Sendable {
-    /// The reconstruction's settings; every second frame for the markers by default, as
-    /// accurate as every frame and twice as fast.
+    /// The reconstruction's settings; every third frame for the markers by default: as
+    /// accurate as every second or every frame (the frames between add no keyframe a head
+    /// scan needs), and a third or two thirds faster.
     public var reconstruction: ReconstructionOptions = {
         var options = ReconstructionOptions()
-        options.frameStride = 2
+        options.frameStride = ReconstructionOptions.headScanStride
         return options
     }()
     /// Reconstruct even when `head.ply` is current.

@@ -8,6 +8,10 @@ import Recording
 public struct ReconstructionOptions: Sendable {
     /// Use every n-th frame for markers (1 = all).
     public var frameStride = 1
+    /// The stride for a walk around a head at 30 frames a second: at every third frame the
+    /// map, the surface and the CVAI are as good as at every frame (the reconstruction
+    /// benchmark), since the frames between add no keyframe.
+    public static let headScanStride = 3
     /// A registered frame becomes a keyframe after this much camera travel (metres) ...
     public var keyframeTranslation = 0.02
     /// ... or this much rotation (radians) since the last keyframe, or when it adds markers.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Cephalometry
 import Foundation
 import Processing
+import Reconstruction
 import ScanLibrary
 
 /// `headscan process`: a recorded session to its measurement and report.
@@ -46,7 +47,7 @@ struct ProcessCommand: ParsableCommand {
     var reconstruct = false
 
     @Option(help: "Use every n-th frame for the markers.")
-    var stride = 2
+    var stride = ReconstructionOptions.headScanStride
 
     @Option(help: "Lowest slice height above the reference plane, millimetres (default 20: above the ears).")
     var lowestSliceMM: Double?

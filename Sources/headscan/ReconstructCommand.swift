@@ -54,7 +54,7 @@ struct ReconstructCommand: ParsableCommand {
     var alignTo: String?
 
     @Option(help: "Use every n-th frame for the markers.")
-    var stride = 2
+    var stride = ReconstructionOptions.headScanStride
 
     @Option(help: "Threads for marker detection and fusion (default: every core); the result is the same for any number.")
     var threads: Int?
