@@ -35,8 +35,10 @@ public struct GestureSettings: Sendable, Codable, Equatable {
     public var faceLossSeconds = 0.5
     /// Whether nods and shakes are recognised (true).
     public var recognisesNodsAndShakes = true
-    /// A look shorter than this many seconds may be part of a nod or shake (0.6).
-    public var quickLookSeconds = 0.6
+    /// A look shorter than this many seconds may be part of a nod or shake (1.0: a swing of a
+    /// slow, deep nod lasts up to about 0.8 s past the threshold), if it does not dwell at
+    /// its peak as a held look does.
+    public var quickLookSeconds = 1.0
     /// Quick looks belong to one nod or shake when less than this many seconds apart (0.5);
     /// a single quick look is reported this long after it, once no second one followed.
     public var gestureGapSeconds = 0.5
@@ -70,7 +72,7 @@ public struct GestureSettings: Sendable, Codable, Equatable {
         try require(calibrationSamples >= 5, "calibrationSamples", "must be at least 5, since the centre is the mean of the last 5")
         try require(calibrationJump > 0, "calibrationJump", "must be a positive number of eye distances, such as 0.2")
         try require(faceLossSeconds >= 0, "faceLossSeconds", "must not be negative")
-        try require(quickLookSeconds > 0, "quickLookSeconds", "must be positive, such as 0.6")
+        try require(quickLookSeconds > 0, "quickLookSeconds", "must be positive, such as 1.0")
         try require(gestureGapSeconds > 0, "gestureGapSeconds", "must be positive, such as 0.5")
         try require(centreFollowSeconds >= 0, "centreFollowSeconds", "must be 0 (never) or a positive number of seconds")
     }

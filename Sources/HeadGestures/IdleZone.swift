@@ -8,9 +8,15 @@ public struct Look: Sendable, Hashable {
     public var end: Double
     /// The furthest reach in the direction, eye distances.
     public var peak: Double
+    /// Seconds the reach stayed near its peak (within `Look.nearPeak` of it): a held look
+    /// dwells there, a swing of a nod or shake turns straight back.
+    public var holdSeconds = 0.0
 
     /// Seconds past the threshold.
     public var duration: Double { end - start }
+
+    /// The share of the peak that counts as near it.
+    public static let nearPeak = 0.85
 }
 
 /// What changed in one frame: a look may end and another start (a shake swinging straight
@@ -40,6 +46,8 @@ public struct IdleZone: Sendable {
     public private(set) var isInside = true
     /// The look under way, if any.
     public private(set) var current: Look?
+    /// The reach in the current look's direction at each frame of it, for its hold.
+    private var reaches: [(time: Double, reach: Double)] = []
 
     /// A zone with the settings' radius, hysteresis and threshold.
     public init(settings: GestureSettings) {
@@ -58,10 +66,12 @@ public struct IdleZone: Sendable {
             let reach = look.direction.reach(of: offset)
             if reach < returnRadius {
                 look.end = time
+                look.holdSeconds = holdSeconds(end: time)
                 current = nil
                 change.ended = look
             } else {
                 look.peak = max(look.peak, reach)
+                reaches.append((time, reach))
                 current = look
             }
         }
@@ -73,6 +83,8 @@ public struct IdleZone: Sendable {
             if reach >= threshold {
                 current = Look(direction: direction, start: time, end: time, peak: reach)
                 change.started = current
+                reaches.removeAll(keepingCapacity: true)
+                reaches.append((time, reach))
             }
         }
         return change
@@ -87,6 +99,24 @@ public struct IdleZone: Sendable {
         }
         guard var look = current else { return nil }
         look.end = time
+        look.holdSeconds = holdSeconds(end: time)
         return look
+    }
+
+    /// The time the current look's reach spent near its peak, each frame counted until the
+    /// next. The reach is the median of three frames, so that one noisy frame neither sets
+    /// the peak nor breaks the hold.
+    private func holdSeconds(end: Double) -> Double {
+        let smoothed = reaches.indices.map { k -> Double in
+            let here = reaches[k].reach
+            let before = reaches[max(0, k - 1)].reach, after = reaches[min(reaches.count - 1, k + 1)].reach
+            return max(min(before, here), min(max(before, here), after))  // the median of three
+        }
+        let peak = smoothed.max() ?? 0
+        var total = 0.0
+        for (k, reach) in smoothed.enumerated() where reach >= Look.nearPeak * peak {
+            total += (k + 1 < reaches.count ? reaches[k + 1].time : end) - reaches[k].time
+        }
+        return total
     }
 }

@@ -1,7 +1,11 @@
 /// Tells nods and shakes from single looks, and in discrete mode reports the looks.
 ///
-/// Quick looks (shorter than `quickLookSeconds`) on one axis, each starting within
-/// `gestureGapSeconds` of the previous one's end, form a sequence: two looks down make a nod
+/// Quick looks (shorter than `quickLookSeconds`, and turning back from their peak within
+/// `longestSwingHold`: a slow nod's swing may last as long as a brief look, but it does not
+/// dwell) on one axis, each starting within
+/// `gestureGapSeconds` of the previous one's end (or, after a slow swing, within
+/// `rhythmFactor` times its length: a slow nod dwells longer at the top between its swings),
+/// form a sequence: two looks down make a nod
 /// (looks up between them are the head coming back a little too far), two looks to each side,
 /// alternating, make a shake. A quick look cannot be reported as a look until it is clear that
 /// no second one follows, so discrete looks of a sequence that never becomes a nod or shake
@@ -23,6 +27,21 @@ public struct NodShakeRecognizer: Sendable {
     private var lastSide: GestureDirection?
     private var recognised = false
     private var lastEnd = -Double.infinity
+    /// The longest swing and the longest pause between swings of the open sequence.
+    private var longestSwing = 0.0
+    private var longestPause = 0.0
+
+    /// How long the pause after a quick swing may be, as a multiple of the swing: past the
+    /// threshold a nod of 18° at 1.25 s a cycle spends 0.47 s, and 0.78 s back near the rest.
+    static let rhythmFactor = 1.75
+
+    /// The longest time near its peak a swing of a nod or shake spends, seconds: a nod at
+    /// 1.25 s a cycle spends 0.32 s within 85 % of its peak; a held look, its hold.
+    static let longestSwingHold = 0.5
+
+    /// The longest pause after the last swing that still continues the sequence: the
+    /// settings' gap, or longer when the sequence's swings are slow or already paused longer.
+    private var allowedGap: Double { max(gapSeconds, Self.rhythmFactor * longestSwing, 1.5 * longestPause) }
 
     /// A recognizer with the settings' mode and timing.
     public init(settings: GestureSettings) {
@@ -38,7 +57,7 @@ public struct NodShakeRecognizer: Sendable {
 
     /// Takes a look that just ended.
     public mutating func lookEnded(_ look: Look, events: inout [GestureEvent]) {
-        guard isEnabled, look.duration <= quickLookSeconds else {
+        guard isEnabled, look.duration <= quickLookSeconds, look.holdSeconds <= Self.longestSwingHold else {
             flush(events: &events)
             if reportsLooks { events.append(.looked(look.direction, distance: look.peak)) }
             return
@@ -50,7 +69,7 @@ public struct NodShakeRecognizer: Sendable {
     /// Ends a sequence whose pause has run out; call every frame. `looking`: a look is under
     /// way, whose end will decide instead.
     public mutating func tick(time: Double, looking: Bool, events: inout [GestureEvent]) {
-        if isOpen, !looking, time - lastEnd > gapSeconds { flush(events: &events) }
+        if isOpen, !looking, time - lastEnd > allowedGap { flush(events: &events) }
     }
 
     /// Reports what is pending as looks and closes the sequence.
@@ -65,17 +84,20 @@ public struct NodShakeRecognizer: Sendable {
         rights = 0
         lastSide = nil
         recognised = false
+        longestSwing = 0
+        longestPause = 0
     }
 
     private func continuesSequence(_ look: Look) -> Bool {
-        guard look.direction.isHorizontal == horizontal, look.start - lastEnd <= gapSeconds else { return false }
+        guard look.direction.isHorizontal == horizontal, look.start - lastEnd <= allowedGap else { return false }
         // A shake swings to the other side each time; twice to the same side are two looks.
         return !look.direction.isHorizontal || look.direction != lastSide
     }
 
     private mutating func add(_ look: Look, events: inout [GestureEvent]) {
-        if horizontal == nil { horizontal = look.direction.isHorizontal }
+        if isOpen { longestPause = max(longestPause, look.start - lastEnd) } else { horizontal = look.direction.isHorizontal }
         lastEnd = look.end
+        longestSwing = max(longestSwing, look.duration)
         if look.direction.isHorizontal { lastSide = look.direction }
         // Further swings of a nod or shake already reported belong to it.
         guard !recognised else { return }

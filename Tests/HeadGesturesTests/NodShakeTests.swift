@@ -1,3 +1,4 @@
+import Foundation
 import HeadGestures
 import Testing
 
@@ -82,5 +83,68 @@ struct NodShakeTests {
         driver.calibrate()
         #expect(swing(&driver, .down).map(\.typeName) == ["looked"])
         #expect(swing(&driver, .down).map(\.typeName) == ["looked"])
+    }
+
+    /// One swing of a nod at `cycleFrames` frames a cycle: the reach rises and falls as
+    /// (1 − cos)/2 to `peak`, with no hold.
+    func smoothCycle(_ driver: inout Driver, _ d: GestureDirection, peak: Double, cycleFrames: Int) -> [GestureEvent] {
+        var events: [GestureEvent] = []
+        for k in 0..<cycleFrames {
+            let phase = 2 * Double.pi * Double(k) / Double(cycleFrames)
+            events += driver.hold(toward(d, peak * (1 - cos(phase)) / 2))
+        }
+        return events
+    }
+
+    @Test func aSlowNodWhoseSwingsLastLikeABriefLookIsANod() throws {
+        // 1.2 s a cycle to 0.5 eye distances: each swing is past the threshold for about
+        // 0.6 s and the head is back near rest for another 0.6 s between swings, longer than
+        // the settings' gap; it never dwells at the bottom.
+        var driver = try Driver()
+        driver.calibrate()
+        var events: [GestureEvent] = []
+        for _ in 0..<3 { events += smoothCycle(&driver, .down, peak: 0.5, cycleFrames: 36) }
+        events += driver.hold(SIMD2(0, 0), frames: 60)
+        #expect(events == [.nod])
+    }
+
+    @Test func aSlowShakeIsAShake() throws {
+        var driver = try Driver()
+        driver.calibrate()
+        var events: [GestureEvent] = []
+        for _ in 0..<2 {
+            events += smoothCycle(&driver, .left, peak: 0.5, cycleFrames: 18)
+            events += smoothCycle(&driver, .right, peak: 0.5, cycleFrames: 18)
+        }
+        events += driver.hold(SIMD2(0, 0), frames: 60)
+        #expect(events == [.shake])
+    }
+
+    @Test func aLookHeldBrieflyIsReportedAtOnceNotKeptForANod() throws {
+        // 0.9 s past the threshold, shorter than a quick look may be, but held at its peak.
+        var driver = try Driver()
+        driver.calibrate()
+        let events = driver.hold(toward(.down, 0.45), frames: 27) + driver.hold(SIMD2(0, 0), frames: 1)
+        #expect(same(events, [.looked(.down, distance: 0.45)]))
+    }
+
+    @Test func oneNoisyFrameAtTheTopDoesNotMakeAHeldLookASwing() throws {
+        var driver = try Driver()
+        driver.calibrate()
+        var events = driver.hold(toward(.down, 0.45), frames: 12)
+        events += driver.hold(toward(.down, 0.9), frames: 1)
+        events += driver.hold(toward(.down, 0.45), frames: 12) + driver.hold(SIMD2(0, 0), frames: 1)
+        #expect(events.map(\.typeName) == ["looked"])
+    }
+
+    @Test func twoNodsApartByMoreThanTheirRhythmAreTwoNods() throws {
+        var driver = try Driver()
+        driver.calibrate()
+        var events: [GestureEvent] = []
+        for _ in 0..<2 {
+            for _ in 0..<2 { events += smoothCycle(&driver, .down, peak: 0.5, cycleFrames: 15) }
+            events += driver.hold(SIMD2(0, 0), frames: 30)
+        }
+        #expect(events == [.nod, .nod])
     }
 }

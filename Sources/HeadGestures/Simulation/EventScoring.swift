@@ -30,6 +30,14 @@ public struct EventScore: Sendable, Hashable, Codable {
         frameErrors.isEmpty ? 0 : Double(frameErrors.map(abs).reduce(0, +)) / Double(frameErrors.count)
     }
 
+    /// Median absolute timing error in frames.
+    public var medianFrameError: Double {
+        let sorted = frameErrors.map(abs).sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? Double(sorted[middle]) : Double(sorted[middle - 1] + sorted[middle]) / 2
+    }
+
     /// Share of the matches within `frames` of the truth.
     public func within(_ frames: Int) -> Double {
         frameErrors.isEmpty ? 1 : Double(frameErrors.filter { abs($0) <= frames }.count) / Double(frameErrors.count)

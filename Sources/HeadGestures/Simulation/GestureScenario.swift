@@ -9,6 +9,10 @@ public enum GestureScenario: String, Sendable, CaseIterable, Codable {
     case rest
     /// The resting head comes closer to the camera and moves away again: nothing should happen.
     case approach
+    /// Nods and shakes over the whole range of speeds and sizes people use (`GestureRange`),
+    /// looks as in `mixed`, often in quick succession (the shortest pause that still parts
+    /// two gestures).
+    case varied
 
     /// A script of about `seconds` for this scenario; the same seed gives the same script.
     public func script(seconds: Double, seed: UInt64) -> (script: HeadMotionScript, face: SimulatedFace) {
@@ -23,6 +27,7 @@ public enum GestureScenario: String, Sendable, CaseIterable, Codable {
             case .mixed: builder.addMixedRound()
             case .rest: builder.add(.rest(seconds: 5))
             case .approach: builder.addApproachRound()
+            case .varied: builder.addVariedRound()
             }
         }
         return (HeadMotionScript(motions: builder.motions, start: start, sway: sway), face)
@@ -59,6 +64,27 @@ struct ScriptBuilder {
         }
     }
 
+    /// Looks once each, nods and shakes twice each, in a random order; half the pauses are as
+    /// short as two gestures allow.
+    mutating func addVariedRound() {
+        let kinds = random.shuffled(["left", "right", "up", "down", "nod", "shake", "nod", "shake"])
+        for kind in kinds where seconds < target {
+            let motion = kind == "nod" || kind == "shake" ? variedGesture(kind) : gesture(kind)
+            add(motion)
+            let quick = GestureRange.shortestPause(after: motion)
+            add(.rest(seconds: random.chance(0.5) ? random.uniform(quick...(quick + 0.2)) : random.uniform(max(1, quick)...(max(1, quick) + 1))))
+        }
+    }
+
+    private mutating func variedGesture(_ kind: String) -> ScriptedMotion {
+        let cycles = random.integer(GestureRange.cycles)
+        let cycleSeconds = random.uniform(GestureRange.cycleSeconds)
+        if kind == "nod" { return .nod(degrees: random.uniform(GestureRange.nodDegrees), cycles: cycles, cycleSeconds: cycleSeconds) }
+        return .shake(
+            degrees: random.uniform(GestureRange.shakeDegrees), cycles: cycles, cycleSeconds: cycleSeconds,
+            firstSide: random.chance(0.5) ? .left : .right)
+    }
+
     mutating func addApproachRound() {
         addApproach()
         add(.rest(seconds: random.uniform(0.5...1.5)))
@@ -81,6 +107,32 @@ struct ScriptBuilder {
         default:
             let direction = GestureDirection(rawValue: kind) ?? .left
             return .look(direction, degrees: random.uniform(22...32), rampSeconds: random.uniform(0.2...0.35), holdSeconds: random.uniform(0.7...1.5))
+        }
+    }
+}
+
+/// The nods and shakes the recogniser is built for, as people make them to answer yes or no
+/// (deliberate nods and shakes of conversation, not the small fast nodding of a listener,
+/// which stays inside the idle zone).
+public enum GestureRange {
+    /// How far the head tips down in a nod, degrees. With the default thresholds a swing must
+    /// pass about 16° to leave the idle zone that keeps a resting, swaying head silent, and
+    /// the landmarks' noise decides about swings just past it: 20° keeps a margin.
+    public static let nodDegrees = 20.0...35.0
+    /// How far the head turns to each side in a shake, degrees.
+    public static let shakeDegrees = 20.0...40.0
+    /// Swings down and up (or to each side and back) per gesture.
+    public static let cycles = 2...4
+    /// Seconds per swing down and up (or to both sides): 0.8 to 2.9 swings a second.
+    public static let cycleSeconds = 0.35...1.25
+    /// The shortest pause that keeps a gesture apart from the next, seconds: the settings'
+    /// gesture gap (0.5 s by default) and a little more, and after a nod or shake a whole
+    /// cycle of it (a slow nod's swings are further apart); closer together, two nods make
+    /// one longer nod.
+    public static func shortestPause(after motion: ScriptedMotion) -> Double {
+        switch motion {
+        case .nod(_, _, let cycle), .shake(_, _, let cycle, _): max(0.7, cycle)
+        default: 0.7
         }
     }
 }

@@ -19,7 +19,7 @@ public struct TruthEvent: Sendable, Hashable, Codable {
 }
 
 /// The events a stream truly holds for given settings: which ones comes from the script (a
-/// scripted look is one look, a nod one nod, leaning in nothing), when from the noise-free
+/// scripted look is one look, a nod one nod however slow, leaning in nothing), when from the noise-free
 /// pointer crossing the settings' thresholds: a look starts where the exact offset reaches the
 /// movement threshold and ends where it falls back below the return radius.
 public enum GestureTruth {
@@ -46,7 +46,6 @@ public enum GestureTruth {
                     result += downs.flatMap { scanner.report($0, discrete: true) }
                     continue
                 }
-                try scanner.checkQuick(downs, what: "a nod")
                 result += downs.flatMap { scanner.report($0, discrete: false) }
                 result.append(scanner.event("nod", at: downs[1].end))
             case .shake(let degrees, let cycles, _, _):
@@ -57,7 +56,6 @@ public enum GestureTruth {
                     result += swings.flatMap { scanner.report($0, discrete: true) }
                     continue
                 }
-                try scanner.checkQuick(swings, what: "a shake")
                 result += swings.flatMap { scanner.report($0, discrete: false) }
                 result.append(scanner.event("shake", at: swings[3].end))
             case .rest, .approach, .faceLost:
@@ -107,18 +105,6 @@ public enum GestureTruth {
                     + (start == nil
                         ? "reaches only \(peak) eye distances, short of the movement threshold \(settings.movementThreshold); script a larger angle"
                         : "does not come back into the idle zone; script a longer step"))
-        }
-
-        /// Requires the swings to be quick and close enough to form one gesture.
-        func checkQuick(_ swings: [Swing], what: String) throws(GestureError) {
-            for (i, s) in swings.enumerated() {
-                let duration = Double(s.end - s.start) / stream.fps
-                let gap = i > 0 ? Double(s.start - swings[i - 1].end) / stream.fps : 0
-                // A frame of slack either way: the engine sees the same crossings a frame apart.
-                guard duration + 1 / stream.fps <= settings.quickLookSeconds,
-                      gap + 1 / stream.fps <= settings.gestureGapSeconds
-                else { throw .invalidScript("\(what) at \(Double(s.start) / stream.fps) s is too slow to count as one; script shorter cycles") }
-            }
         }
 
         /// The look events of a swing: started/stopped in continuous mode, looked in discrete
