@@ -51,7 +51,7 @@ struct GateTests {
         #expect(!gates.isInside(SIMD2(1079.51, 10), margin: 0) && !gates.isInside(SIMD2(10, -0.51), margin: 0))
     }
 
-    @Test("left/right order: the left joint may lie left of the right one by the tolerance, not more", arguments: [
+    @Test("left/right order (original gates): the left joint may lie left of the right one by the tolerance, not more; off by default", arguments: [
         (0.35, true), (0.36, false),
     ])
     func lateralOrder(thighLengths: Double, passes: Bool) throws {
@@ -60,23 +60,24 @@ struct GateTests {
             guard i == 0 else { return }
             for joint in [CocoKeypoint.rightHip, .rightKnee, .rightAnkle] { points[joint]!.position.x = Poses.hip.x + thighLengths * Poses.thigh }
         }
-        let frame = try Poses.analyze(poses).frames[0]
+        let frame = try Poses.analyze(poses, .originalGates).frames[0]
         #expect(frame.passed == passes)
         if !passes { #expect(frame.reason == .lateralOrder) }
+        #expect(try Poses.analyze(poses).frames[0].passed)
     }
 
     @Test("with tolerance 0 the order is the seed's strict rule; null turns it off")
     func lateralOrderStrictAndOff() throws {
         let poses = Poses.sequence(flexions) { i, points in if i == 0 { points[.rightHip]!.position.x = Poses.hip.x + 1 } }
-        var strict = RangeOfMotionSettings()
+        var strict = RangeOfMotionSettings.originalGates
         strict.lateralOrderTolerance = 0
         #expect(try Poses.analyze(poses, strict).frames[0].reason == .lateralOrder)
-        var off = RangeOfMotionSettings()
+        var off = RangeOfMotionSettings.originalGates
         off.lateralOrderTolerance = nil
         #expect(try Poses.analyze(poses, off).frames[0].passed)
     }
 
-    @Test("knee versus ankle: the ankle may rise above the knee only behind it")
+    @Test("knee versus ankle (original gates): the ankle may rise above the knee only behind it")
     func kneeAnkleOrder() throws {
         // 150° of flexion lifts the ankle above the knee, behind it (+x): plausible.
         var bentDeep = flexions
@@ -87,7 +88,7 @@ struct GateTests {
         let poses = Poses.sequence(bentDeep) { i, points in
             if i == 8 { points[.leftAnkle]!.position.x = 2 * points[.leftKnee]!.position.x - points[.leftAnkle]!.position.x }
         }
-        var settings = RangeOfMotionSettings()
+        var settings = RangeOfMotionSettings.originalGates
         settings.lateralOrderTolerance = nil
         #expect(try Poses.analyze(poses, settings).frames[8].reason == .kneeAnkleOrder)
     }
@@ -100,19 +101,21 @@ struct GateTests {
                 points[.leftAnkle]!.position = knee + SIMD2(0.2 * Poses.thigh, -10)
             }
         }
-        #expect(try Poses.analyze(poses).frames[8].reason == .kneeAnkleOrder)
-        var settings = RangeOfMotionSettings()
+        #expect(try Poses.analyze(poses, .originalGates).frames[8].reason == .kneeAnkleOrder)
+        var settings = RangeOfMotionSettings.originalGates
         settings.behindMargin = 0.15
         settings.segmentLengthTolerance = nil
         #expect(try Poses.analyze(poses, settings).frames[8].reason != .kneeAnkleOrder)
     }
 
-    @Test("the hip must be above knee and ankle: swapping hip and knee is caught")
+    @Test("the hip must be above knee and ankle (original gates): swapping hip and knee is caught")
     func hipOrder() throws {
         let poses = Poses.sequence(flexions) { i, points in
             if i == 4 { (points[.leftHip], points[.leftKnee]) = (points[.leftKnee], points[.leftHip]) }
         }
-        #expect(try Poses.analyze(poses).frames[4].reason == .hipOrder)
+        #expect(try Poses.analyze(poses, .originalGates).frames[4].reason == .hipOrder)
+        // Without the posture rules the swap still shows: the thigh and shank lengths jump.
+        #expect(try !Poses.analyze(poses).frames[4].passed)
     }
 
     @Test("bending backwards by more than the hyperextension limit is rejected", arguments: [

@@ -49,6 +49,15 @@ struct FrameLegs {
 
     var measured: [Keypoint] { [hip, knee, ankle] }
 
+    /// The legs with every position moved by `transform`.
+    func mapped(_ transform: (SIMD2<Double>) -> SIMD2<Double>) -> FrameLegs {
+        func move(_ k: Keypoint) -> Keypoint { Keypoint(transform(k.position), confidence: k.confidence) }
+        var legs = self
+        (legs.hip, legs.knee, legs.ankle) = (move(hip), move(knee), move(ankle))
+        (legs.otherHip, legs.otherKnee, legs.otherAnkle) = (otherHip.map(move), otherKnee.map(move), otherAnkle.map(move))
+        return legs
+    }
+
     /// The pose for drawing; the other leg's joints only when found with `minimumConfidence`.
     func pose(minimumConfidence: Double?) -> LegPose {
         func trusted(_ k: Keypoint?) -> SIMD2<Double>? {

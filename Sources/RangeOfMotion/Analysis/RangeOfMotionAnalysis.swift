@@ -53,6 +53,9 @@ public struct RangeOfMotionAnalysis: Sendable, Equatable, Codable {
     public var maximum: ExtremeFrame?
     /// +1 when flexion turns clockwise on screen (the patient faces +x), -1 the other way.
     public var flexionSense: Int?
+    /// The camera's slant off the leg's side found from the thigh's and shank's constant
+    /// lengths and undone before the angles were read; nil when off or not found.
+    public var slant: SlantEstimate? = nil
     public var warnings: [AnalysisWarning]
 
     /// Whether enough frames passed for the result to count.
@@ -69,4 +72,12 @@ public struct RangeOfMotionAnalysis: Sendable, Equatable, Codable {
         guard accepted else { throw .videoRefused(quality) }
         return self
     }
+}
+
+/// How far off the leg's side the camera looked, as the segments' lengths tell.
+public struct SlantEstimate: Sendable, Equatable, Codable {
+    /// Degrees off the side.
+    public var viewDegrees: Double
+    /// The estimate's standard error, degrees.
+    public var uncertaintyDegrees: Double
 }

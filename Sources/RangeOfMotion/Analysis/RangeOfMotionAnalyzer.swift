@@ -20,12 +20,23 @@ public struct RangeOfMotionAnalyzer: Sendable {
         for i in reasons.indices where reasons[i] == nil {
             reasons[i] = gates.orderReason(legs[i]!, flexionSense: sense)
         }
+        let posture = reasons
         applySwapGate(legs, &reasons, flexionSense: sense)
         applyLengthGate(legs, &reasons)
+        // The slant is found from the frames that pass in the picture; the gates then judge
+        // every frame again with the slant undone.
+        let slant = settings.correctSlant ? slantCorrection(legs, reasons, poses) : nil
+        let measured = slant.map { c in legs.map { $0?.mapped(c.apply) } } ?? legs
+        if slant != nil {
+            reasons = posture
+            applySwapGate(measured, &reasons, flexionSense: sense)
+            applyLengthGate(measured, &reasons)
+        }
         let reading = settings.detectHyperextension ? sense : nil
-        let angles = legs.map { leg in
+        let angles = measured.map { leg in
             leg.flatMap { KneeAngle.onFlexionSide(hip: $0.hip.position, knee: $0.knee.position, ankle: $0.ankle.position, flexionSense: reading) }
         }
+        applyAngleSpeedGate(poses, angles, &reasons)
         let frames = frameResults(poses, angles: angles, reasons: reasons)
         let quality = QualitySummary(
             framesTotal: frames.count, framesPassed: frames.filter(\.passed).count,
@@ -33,9 +44,18 @@ public struct RangeOfMotionAnalyzer: Sendable {
         let extremes = extremes(frames, legs: legs)
         var analysis = RangeOfMotionAnalysis(
             side: side, width: poses.width, height: poses.height, settings: settings, frames: frames, quality: quality,
-            minimum: extremes?.minimum, maximum: extremes?.maximum, flexionSense: sense, warnings: [])
+            minimum: extremes?.minimum, maximum: extremes?.maximum, flexionSense: sense,
+            slant: slant.map { SlantEstimate(viewDegrees: $0.viewDegrees, uncertaintyDegrees: $0.uncertaintyDegrees) }, warnings: [])
         analysis.warnings = WarningRules(settings: settings, gates: gates).warnings(analysis, legs: legs)
         return analysis
+    }
+
+    /// The slant from the frames that passed every gate so far.
+    private func slantCorrection(_ legs: [FrameLegs?], _ reasons: [RejectionReason?], _ poses: PoseSequence) -> SlantCorrection? {
+        let candidates = legs.indices.compactMap { reasons[$0] == nil ? legs[$0] : nil }
+        return SlantCorrection.estimate(
+            frames: candidates.map { $0.measured.map(\.position) }, width: poses.width, height: poses.height,
+            fieldOfView: settings.fieldOfView)
     }
 
     /// Marks frames whose legs fit better exchanged, among those that passed so far.
@@ -54,6 +74,16 @@ public struct RangeOfMotionAnalyzer: Sendable {
         let gate = SegmentLengthGate(tolerance: tolerance, window: settings.segmentLengthWindow)
         let passes = gate.passes(candidates.map { legs[$0]!.pose(minimumConfidence: nil) })
         for (i, pass) in zip(candidates, passes) where !pass { reasons[i] = .segmentLength }
+    }
+
+    /// Marks frames whose angle lies too far from both neighbouring passed frames, on the same
+    /// side of both: a spike no knee makes.
+    private func applyAngleSpeedGate(_ poses: PoseSequence, _ angles: [Double?], _ reasons: inout [RejectionReason?]) {
+        guard let speed = settings.maximumAngularSpeed else { return }
+        let candidates = reasons.indices.filter { reasons[$0] == nil && angles[$0] != nil }
+        let spikes = AngleSpeedGate(maximumSpeed: speed).spikes(
+            times: candidates.map { poses.frames[$0].time }, angles: candidates.map { angles[$0]! })
+        for (i, spike) in zip(candidates, spikes) where spike { reasons[i] = .angleJump }
     }
 
     /// Per-frame results, the passed frames' angles smoothed by a running median.

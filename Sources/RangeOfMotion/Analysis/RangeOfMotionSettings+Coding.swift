@@ -9,13 +9,22 @@ extension RangeOfMotionSettings {
 
     /// Reads settings where missing keys keep their defaults, `null` turns a gate off and a
     /// key that is no setting is an error (a misspelt gate would otherwise stay on silently).
+    /// `"gates": "original"` starts from the original app's gates instead of the defaults.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
-        if let unknown = c.allKeys.map(\.stringValue).filter({ !Self.keys.contains($0) }).sorted().first {
+        if let unknown = c.allKeys.map(\.stringValue).filter({ !Self.keys.contains($0) && $0 != "gates" }).sorted().first {
             throw DecodingError.dataCorruptedError(
-                forKey: Key(unknown), in: c, debugDescription: "\"\(unknown)\" is no setting; the settings are \(Self.keys.joined(separator: ", "))")
+                forKey: Key(unknown), in: c,
+                debugDescription: "\"\(unknown)\" is no setting; the settings are gates (\"original\" or \"default\"), \(Self.keys.joined(separator: ", "))")
         }
-        self.init()
+        switch try c.decodeIfPresent(String.self, forKey: Key("gates")) {
+        case nil, "default": self.init()
+        case "original": self = .originalGates
+        case let other?:
+            throw DecodingError.dataCorruptedError(
+                forKey: Key("gates"), in: c,
+                debugDescription: "gates \"\(other)\" is unknown: \"original\" (the original app's posture rules, for a standing patient) or \"default\"")
+        }
         func read<T: Decodable>(_ name: String, _ value: inout T) throws {
             if let v = try c.decodeIfPresent(T.self, forKey: Key(name)) { value = v }
         }
@@ -35,6 +44,9 @@ extension RangeOfMotionSettings {
         try readGate("legSwapMargin", &legSwapMargin)
         try readGate("segmentLengthTolerance", &segmentLengthTolerance)
         try read("segmentLengthWindow", &segmentLengthWindow)
+        try readGate("maximumAngularSpeed", &maximumAngularSpeed)
+        try read("correctSlant", &correctSlant)
+        try read("fieldOfView", &fieldOfView)
         try read("smoothingWindow", &smoothingWindow)
         try read("extremeBand", &extremeBand)
         try read("minimumPassedShare", &minimumPassedShare)
@@ -58,6 +70,9 @@ extension RangeOfMotionSettings {
         try c.encode(legSwapMargin, forKey: Key("legSwapMargin"))
         try c.encode(segmentLengthTolerance, forKey: Key("segmentLengthTolerance"))
         try c.encode(segmentLengthWindow, forKey: Key("segmentLengthWindow"))
+        try c.encode(maximumAngularSpeed, forKey: Key("maximumAngularSpeed"))
+        try c.encode(correctSlant, forKey: Key("correctSlant"))
+        try c.encode(fieldOfView, forKey: Key("fieldOfView"))
         try c.encode(smoothingWindow, forKey: Key("smoothingWindow"))
         try c.encode(extremeBand, forKey: Key("extremeBand"))
         try c.encode(minimumPassedShare, forKey: Key("minimumPassedShare"))

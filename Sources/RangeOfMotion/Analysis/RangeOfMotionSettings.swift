@@ -1,5 +1,11 @@
 /// Every setting of the knee measurement: the seed's quality gates, the gates added beyond
 /// it, smoothing and warnings. A gate whose setting is nil is off.
+///
+/// The defaults reject a frame for what is wrong with it (low confidence, a leg swapped, a
+/// thigh or shank whose length jumps, an angle that jumps and comes back, a knee bent the
+/// wrong way) and never for the posture, so that lying, sitting and standing, filmed from
+/// either side or mirrored, all measure the whole range. `originalGates` adds the original
+/// app's posture rules (a standing patient, left and right in a fixed order in x).
 public struct RangeOfMotionSettings: Sendable, Equatable, Codable {
     /// Frames sampled per second of video (the seed samples 3).
     public var framesPerSecond = 3.0
@@ -10,14 +16,14 @@ public struct RangeOfMotionSettings: Sendable, Equatable, Codable {
     /// Left/right order (seed): each left joint may lie left of its right partner in x by at
     /// most this many thigh lengths. 0 is the seed's strict rule, made for a patient facing
     /// the camera; from the side the hips and knees overlap, hence the default margin.
-    public var lateralOrderTolerance: Double? = 0.35
+    public var lateralOrderTolerance: Double? = nil
     /// Knee versus ankle (seed): the knee is above the ankle, or the ankle is behind the knee
     /// by at least `behindMargin` thigh lengths (deep flexion lifts the foot above the knee).
-    public var kneeAnkleOrder = true
+    public var kneeAnkleOrder = false
     /// How far behind the knee the ankle must be when it is above it, in thigh lengths.
     public var behindMargin = 0.25
     /// Hip versus knee and ankle (seed): the hip is above both (the patient stands).
-    public var hipAboveKneeAndAnkle = true
+    public var hipAboveKneeAndAnkle = false
     /// The largest bend against flexion taken as hyperextension, degrees; a frame bending
     /// further backwards is rejected.
     public var maximumHyperextension: Double? = 30
@@ -32,6 +38,17 @@ public struct RangeOfMotionSettings: Sendable, Equatable, Codable {
     public var segmentLengthTolerance: Double? = 0.2
     /// Frames in the running median of the segment lengths.
     public var segmentLengthWindow = 9
+    /// The fastest a knee turns, degrees per second: a frame whose angle lies further than
+    /// this allows from both neighbouring passed frames, on the same side of both, is a
+    /// mistake of the pose model (a knee moves there and back within a third of a second
+    /// only in error).
+    public var maximumAngularSpeed: Double? = 180
+    /// Undo the slant of a camera not exactly at the leg's side before reading the angles:
+    /// find the plane the leg moves in from the thigh's and shank's constant lengths.
+    public var correctSlant = true
+    /// The camera's field of view across the picture's longer side, degrees, which the slant
+    /// correction assumes (a phone's main camera filming video: about 69°).
+    public var fieldOfView = 69.0
     /// Frames in the running median that smooths the angle (1 = no smoothing; odd).
     public var smoothingWindow = 3
     /// The smallest and largest angle are the median over the passed frames whose smoothed
@@ -52,6 +69,20 @@ public struct RangeOfMotionSettings: Sendable, Equatable, Codable {
     /// The defaults above.
     public init() {}
 
+    /// The original app's gates: the defaults, and the posture rules made for a standing
+    /// patient seen with the left leg to the right of the right one (left and right joints in
+    /// order within 0.35 thigh lengths, the knee above the ankle unless the ankle is behind
+    /// it, the hip above both), without the angle-speed gate.
+    public static var originalGates: RangeOfMotionSettings {
+        var settings = RangeOfMotionSettings()
+        settings.lateralOrderTolerance = 0.35
+        settings.kneeAnkleOrder = true
+        settings.hipAboveKneeAndAnkle = true
+        settings.maximumAngularSpeed = nil
+        settings.correctSlant = false
+        return settings
+    }
+
     /// Throws when a value is out of its range.
     public func validate() throws(RangeOfMotionError) {
         func require(_ ok: Bool, _ name: String, _ rule: String) throws(RangeOfMotionError) {
@@ -65,6 +96,8 @@ public struct RangeOfMotionSettings: Sendable, Equatable, Codable {
         try require(legSwapMargin.map { $0 >= 0 && $0.isFinite } ?? true, "legSwapMargin", "0 degrees or more, or null")
         try require(segmentLengthTolerance.map { $0 > 0 && $0.isFinite } ?? true, "segmentLengthTolerance", "above 0, or null")
         try require(segmentLengthWindow >= 3, "segmentLengthWindow", "3 frames or more")
+        try require(maximumAngularSpeed.map { $0 > 0 && $0.isFinite } ?? true, "maximumAngularSpeed", "above 0 degrees per second, or null")
+        try require(fieldOfView >= 20 && fieldOfView <= 130, "fieldOfView", "20 to 130 degrees")
         try require(smoothingWindow >= 1 && smoothingWindow % 2 == 1, "smoothingWindow", "an odd number of frames, 1 for none")
         try require(extremeBand >= 0 && extremeBand <= 30, "extremeBand", "0 to 30 degrees")
         try require((0...1).contains(minimumPassedShare), "minimumPassedShare", "0 to 1")
@@ -77,7 +110,7 @@ public struct RangeOfMotionSettings: Sendable, Equatable, Codable {
     public static let keys = [
         "framesPerSecond", "minimumConfidence", "rejectOutsidePicture", "lateralOrderTolerance", "kneeAnkleOrder",
         "behindMargin", "hipAboveKneeAndAnkle", "maximumHyperextension", "detectHyperextension",
-        "legSwapMargin", "segmentLengthTolerance", "segmentLengthWindow", "smoothingWindow", "extremeBand", "minimumPassedShare", "minimumMotion",
+        "legSwapMargin", "segmentLengthTolerance", "segmentLengthWindow", "maximumAngularSpeed", "correctSlant", "fieldOfView", "smoothingWindow", "extremeBand", "minimumPassedShare", "minimumMotion",
         "edgeMargin", "sideOnWarningDegrees",
     ]
 }

@@ -20,7 +20,7 @@ public struct RangeOfMotionSummary: Encodable, Sendable {
     public enum Key: String, CodingKey, CaseIterable {
         case side, sideGuessed, accepted, minAngle, maxAngle, minFrame, maxFrame, minTime, maxTime, flexion
         case `extension`, neutralZero, framesPassed, framesTotal, passedShare, requiredShare, rejections, refusal
-        case warnings, flexionSense, frames, stored, report
+        case warnings, flexionSense, slantDegrees, slantUncertainty, frames, stored, report
     }
 
     /// One frame: t, angle, smoothedAngle, passed, reason (null when passed).
@@ -61,6 +61,8 @@ public struct RangeOfMotionSummary: Encodable, Sendable {
         try c.encode(a.accepted ? nil : q.refusalText, forKey: .refusal)
         try c.encode(a.warnings.map(\.message), forKey: .warnings)
         try c.encode(a.flexionSense, forKey: .flexionSense)
+        try c.encode(a.slant?.viewDegrees, forKey: .slantDegrees)
+        try c.encode(a.slant?.uncertaintyDegrees, forKey: .slantUncertainty)
         try c.encode(a.frames.map(Frame.init), forKey: .frames)
         try c.encode(stored, forKey: .stored)
         try c.encode(report, forKey: .report)

@@ -21,6 +21,8 @@ public enum RejectionReason: String, Sendable, CaseIterable, Codable, CodingKeyR
     case legsSwapped
     /// The thigh or shank is much longer or shorter than in the neighbouring frames.
     case segmentLength
+    /// The angle jumps away from both neighbouring frames and back, faster than a knee turns.
+    case angleJump
 
     /// The reason in a few words, for summaries and reports.
     public var phrase: String {
@@ -35,6 +37,7 @@ public enum RejectionReason: String, Sendable, CaseIterable, Codable, CodingKeyR
         case .bendsBackward: "knee bent the wrong way"
         case .legsSwapped: "legs swapped"
         case .segmentLength: "thigh or shank length jumped"
+        case .angleJump: "angle jumped faster than a knee turns"
         }
     }
 

@@ -18,6 +18,8 @@ public struct LegSimulation: Sendable, Equatable {
     public var corruptedShare = 0.2
     /// The mistakes drawn from, evenly.
     public var corruptions = PoseCorruption.allCases
+    /// Whether the video is mirrored left to right, as a front camera's selfie video is.
+    public var mirrored = false
 
     public init() {}
 }
@@ -26,6 +28,8 @@ public struct LegSimulation: Sendable, Equatable {
 public struct SimulatedVideo: Sendable, Equatable {
     public var poses: PoseSequence
     public var side: BodySide
+    /// Whether the video is mirrored left to right.
+    public var mirrored: Bool
     /// Each frame's true 3D knee angle, degrees (180 = straight, above: hyperextension).
     public var trueAngles: [Double]
     /// Each frame's mistake, nil for a clean frame.
@@ -59,10 +63,11 @@ public struct LegSimulator: Sendable {
             let world = [joints.hip, joints.knee, joints.ankle, joints.otherHip, joints.otherKnee, joints.otherAnkle]
             var keypoints: [CocoKeypoint: Keypoint] = [:]
             for (name, point) in zip(names, world) {
-                let pixel = s.camera.project(point, cameraFromWorld: cameraFromWorld) + bias[name]! + random.gaussian2(sigma: s.noisePixels)
+                var pixel = s.camera.project(point, cameraFromWorld: cameraFromWorld) + bias[name]! + random.gaussian2(sigma: s.noisePixels)
+                if s.mirrored { pixel.x = Double(s.camera.intrinsics.width - 1) - pixel.x }
                 keypoints[name] = Keypoint(pixel, confidence: random.uniform(0.55...0.98))
             }
-            clean.append(Self.angle(keypoints, side: side))
+            clean.append(Self.angle(keypoints, side: side, mirrored: s.mirrored))
             var mark: PoseCorruption?
             if !s.corruptions.isEmpty, random.unit() < s.corruptedShare {
                 mark = s.corruptions[Int(random.next() % UInt64(s.corruptions.count))]
@@ -75,16 +80,18 @@ public struct LegSimulator: Sendable {
         let intrinsics = s.camera.intrinsics
         return SimulatedVideo(
             poses: PoseSequence(width: Double(intrinsics.width), height: Double(intrinsics.height), frames: frames),
-            side: side, trueAngles: truth, corruptions: marks, cleanImageAngles: clean,
+            side: side, mirrored: s.mirrored, trueAngles: truth, corruptions: marks, cleanImageAngles: clean,
             trueMinimum: 180 - s.leg.motion.flexionDegrees, trueMaximum: 180 + s.leg.motion.extensionDegrees)
     }
 
     /// The knee angle in the image on the flexion side, taking the patient's facing from the
     /// camera (the truth knows it), so hyperextension reads above 180.
-    static func angle(_ keypoints: [CocoKeypoint: Keypoint], side: BodySide) -> Double {
+    static func angle(_ keypoints: [CocoKeypoint: Keypoint], side: BodySide, mirrored: Bool = false) -> Double {
         let leg = side.leg
         let hip = keypoints[leg.hip]!.position, knee = keypoints[leg.knee]!.position, ankle = keypoints[leg.ankle]!.position
-        // From the left side the patient faces -x on screen, from the right side +x.
-        return KneeAngle.onFlexionSide(hip: hip, knee: knee, ankle: ankle, flexionSense: side == .left ? -1 : 1) ?? .nan
+        // From the left side the patient faces -x on screen, from the right side +x; a
+        // mirrored video the other way.
+        let sense = (side == .left ? -1 : 1) * (mirrored ? -1 : 1)
+        return KneeAngle.onFlexionSide(hip: hip, knee: knee, ankle: ankle, flexionSense: sense) ?? .nan
     }
 }

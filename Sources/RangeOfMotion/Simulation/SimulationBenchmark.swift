@@ -1,10 +1,21 @@
 import Geometry
 
-/// Accuracy and gate figures of the knee measurement on simulated videos, by view angle.
+/// Accuracy and gate figures of the knee measurement on simulated videos, by posture and
+/// view angle.
 public struct SimulationBenchmark: Sendable {
+    /// How the patient holds the leg; every posture is filmed from every view angle.
+    public var postures = KneePosture.allCases
     /// Degrees off the patient's side the camera looks from.
     public var viewAngles = [0.0, 30, 60]
+    /// Videos per posture and view; alternately of the left and right knee, every other pair
+    /// mirrored as a front camera's video is.
     public var videosPerView = 40
+    /// Knee flexion at the bent end and degrees past straight at the straight end, each
+    /// video drawing its own.
+    public var flexionRange = 60.0...150
+    public var extensionRange = -5.0...10
+    /// Each video's focal length as a share of the usual phone's.
+    public var focalSpread = 0.85...1.15
     /// The simulation every video starts from; each video then draws its own patient,
     /// motion and camera placement.
     public var simulation = LegSimulation()
@@ -14,12 +25,27 @@ public struct SimulationBenchmark: Sendable {
 
     public init() {}
 
-    /// Runs every view; `progress` hears (videos done, videos in all).
+    /// Runs every posture from every view; `progress` hears (videos done, videos in all).
     public func run(progress: (Int, Int) -> Void = { _, _ in }) throws(RangeOfMotionError) -> [ViewFigures] {
-        let total = viewAngles.count * videosPerView
+        let cases = postures.flatMap { posture in viewAngles.map { (posture, $0) } }
+        let total = cases.count * videosPerView
         var figures: [ViewFigures] = []
-        for (v, view) in viewAngles.enumerated() {
-            figures.append(try measure(view: view, simulation: simulation) { progress(v * videosPerView + $0, total) })
+        for (c, (posture, view)) in cases.enumerated() {
+            figures.append(try measure(posture: posture, view: view, simulation: simulation, settings: settings) {
+                progress(c * videosPerView + $0, total)
+            })
+        }
+        return figures
+    }
+
+    /// The standing patient from the side, measured with the original app's gates: what the
+    /// posture rules cost.
+    public func originalGates(progress: (Int, Int) -> Void = { _, _ in }) throws(RangeOfMotionError) -> [ViewFigures] {
+        var figures: [ViewFigures] = []
+        for (c, posture) in postures.enumerated() {
+            figures.append(try measure(posture: posture, view: 0, simulation: simulation, settings: .originalGates) {
+                progress(c * videosPerView + $0, postures.count * videosPerView)
+            })
         }
         return figures
     }
@@ -35,41 +61,49 @@ public struct SimulationBenchmark: Sendable {
             var s = simulation
             s.noisePixels = noisePixels
             s.biasPixels = offset
-            figures.append(try measure(view: 0, simulation: s) { progress(c * videosPerView + $0, cases.count * videosPerView) })
+            figures.append(try measure(posture: .standing, view: 0, simulation: s, settings: settings) { progress(c * videosPerView + $0, cases.count * videosPerView) })
         }
         return figures
     }
 
-    /// One view's figures over `videosPerView` videos.
-    func measure(view: Double, simulation base: LegSimulation, progress: (Int) -> Void) throws(RangeOfMotionError) -> ViewFigures {
+    /// One posture and view's figures over `videosPerView` videos.
+    func measure(
+        posture: KneePosture, view: Double, simulation base: LegSimulation, settings: RangeOfMotionSettings, progress: (Int) -> Void
+    ) throws(RangeOfMotionError) -> ViewFigures {
         let analyzer = try RangeOfMotionAnalyzer(settings: settings)
         var tally = ViewTally()
         for n in 0..<videosPerView {
-            let video = LegSimulator(variant(n, view: view, base: base)).video(seed: UInt64(1000 + n))
+            let video = LegSimulator(variant(n, posture: posture, view: view, base: base)).video(seed: UInt64(1000 + n))
             let start = ContinuousClock.now
             let analysis = try analyzer.analyze(video.poses, side: video.side)
             tally.add(video, analysis, seconds: Self.seconds(ContinuousClock.now - start), harmfulDegrees: harmfulDegrees)
             progress(n + 1)
         }
-        return tally.figures(view: view, noisePixels: base.noisePixels, offsetPixels: base.biasPixels)
+        return tally.figures(posture: posture, view: view, noisePixels: base.noisePixels, offsetPixels: base.biasPixels)
     }
 
     /// Video `n`'s own patient, motion and camera, drawn from its number.
-    func variant(_ n: Int, view: Double, base: LegSimulation? = nil) -> LegSimulation {
+    func variant(_ n: Int, posture: KneePosture = .standing, view: Double, base: LegSimulation? = nil) -> LegSimulation {
         var random = SplitMix64(seed: UInt64(77 + n))
         var s = base ?? simulation
         s.leg.side = n % 2 == 0 ? .left : .right
-        s.leg.motion.extensionDegrees = random.uniform(-10...10)
-        s.leg.motion.flexionDegrees = random.uniform(90...140)
+        s.mirrored = (n / 2) % 2 == 1
+        s.leg.posture = posture
+        s.leg.motion.extensionDegrees = random.uniform(extensionRange)
+        s.leg.motion.flexionDegrees = random.uniform(flexionRange)
         s.leg.motion.cycleSeconds = random.uniform(4...6.5)
         s.leg.motion.holdSeconds = random.uniform(0.6...1.0)
         s.leg.motion.phaseSeconds = random.uniform(0...6.5)
         s.leg.motion.hipFlexionDegrees = random.uniform(0...8)
         s.leg.motion.abductionDegrees = random.uniform(0...5)
-        s.camera.viewDegrees = view
+        s.camera = SideCamera(filming: posture, viewDegrees: view)
         s.camera.distance = random.uniform(2.0...3.0)
-        s.camera.height = random.uniform(0.4...0.8)
-        s.camera.offCentre = random.uniform(-0.3...0.3)
+        s.camera.height += random.uniform(-0.15...0.25)
+        s.camera.offCentre += random.uniform(-0.3...0.3)
+        // Phones differ in field of view, and the analysis assumes a typical one.
+        let zoom = random.uniform(focalSpread)
+        s.camera.intrinsics.fx *= zoom
+        s.camera.intrinsics.fy *= zoom
         return s
     }
 

@@ -57,12 +57,26 @@ public struct LegJoints3D: Sendable, Equatable {
     public var trueAngle: Double
 }
 
-/// The simulated patient: one leg moving, the other standing.
+/// How the patient lies, sits or stands while the knee bends: physiotherapists measure knee
+/// flexion in all three.
+public enum KneePosture: String, Sendable, Equatable, Codable, CaseIterable {
+    /// Standing on the other leg, the heel drawn up behind (the original app's exercise).
+    case standing
+    /// Lying on the back on a couch, the heel sliding towards the buttock: the knee rises.
+    case lying
+    /// Sitting on a chair, the thigh level: the shank swings from straight out in front to
+    /// under the chair.
+    case sitting
+}
+
+/// The simulated patient: one leg moving, the other still.
 public struct StandingLeg: Sendable, Equatable {
     public var dimensions = LegDimensions()
     public var motion = KneeMotion()
     /// The leg being measured.
     public var side = BodySide.left
+    /// Standing, lying or sitting.
+    public var posture = KneePosture.standing
 
     public init(dimensions: LegDimensions = LegDimensions(), motion: KneeMotion = KneeMotion(), side: BodySide = .left) {
         self.dimensions = dimensions
@@ -76,13 +90,37 @@ public struct StandingLeg: Sendable, Equatable {
     /// The joints at `time`.
     public func joints(at time: Double) -> LegJoints3D {
         let phi = motion.flexion(at: time)
-        let range = max(1, motion.flexionDegrees + motion.extensionDegrees)
-        let theta = motion.hipFlexionDegrees * (phi + motion.extensionDegrees) / range
-        let hip = SIMD3(0, lateral * dimensions.hipSpacing / 2, dimensions.hipHeight)
-        let (knee, ankle) = leg(from: hip, hipFlexion: theta, kneeFlexion: phi, abduction: lateral * motion.abductionDegrees)
-        let otherHip = SIMD3(0, -lateral * dimensions.hipSpacing / 2, dimensions.hipHeight)
-        let (otherKnee, otherAnkle) = leg(from: otherHip, hipFlexion: 0, kneeFlexion: 3, abduction: -lateral * 2)
-        return LegJoints3D(hip: hip, knee: knee, ankle: ankle, otherHip: otherHip, otherKnee: otherKnee, otherAnkle: otherAnkle, trueAngle: 180 - phi)
+        switch posture {
+        case .standing:
+            let range = max(1, motion.flexionDegrees + motion.extensionDegrees)
+            let theta = motion.hipFlexionDegrees * (phi + motion.extensionDegrees) / range
+            return pose(hipHeight: dimensions.hipHeight, thighForward: theta, kneeFlexion: phi, otherThigh: 0, otherFlexion: 3)
+        case .lying:
+            // The foot stays on the couch: the thigh rises by theta and the shank comes back
+            // down, L1 sin(theta) = L2 sin(phi - theta). Angles from straight down, forward
+            // positive: a level leg pointing forward is 90°.
+            let rad = Double.pi / 180
+            let rise = phi > 0 ? atan2(dimensions.shank * sin(phi * rad), dimensions.thigh + dimensions.shank * cos(phi * rad)) / rad : 0
+            return pose(hipHeight: Self.couchHeight, thighForward: 90 + rise, kneeFlexion: phi, otherThigh: 90, otherFlexion: 0)
+        case .sitting:
+            // The thigh lies level on the seat; straight, the shank points forward.
+            return pose(hipHeight: Self.seatHeight, thighForward: 90, kneeFlexion: phi, otherThigh: 90, otherFlexion: 90)
+        }
+    }
+
+    /// Hip joints above the floor lying on a couch and sitting on a chair, metres.
+    static let couchHeight = 0.75
+    static let seatHeight = 0.5
+
+    /// Both legs from their hips at `hipHeight`: the measured thigh turned forward from
+    /// straight down by `thighForward` degrees and the knee flexed by `kneeFlexion`; the
+    /// other leg likewise, turned out a little the other way.
+    private func pose(hipHeight: Double, thighForward: Double, kneeFlexion: Double, otherThigh: Double, otherFlexion: Double) -> LegJoints3D {
+        let hip = SIMD3(0, lateral * dimensions.hipSpacing / 2, hipHeight)
+        let (knee, ankle) = leg(from: hip, hipFlexion: thighForward, kneeFlexion: kneeFlexion, abduction: lateral * motion.abductionDegrees)
+        let otherHip = SIMD3(0, -lateral * dimensions.hipSpacing / 2, hipHeight)
+        let (otherKnee, otherAnkle) = leg(from: otherHip, hipFlexion: otherThigh, kneeFlexion: otherFlexion, abduction: -lateral * 2)
+        return LegJoints3D(hip: hip, knee: knee, ankle: ankle, otherHip: otherHip, otherKnee: otherKnee, otherAnkle: otherAnkle, trueAngle: 180 - kneeFlexion)
     }
 
     /// Knee and ankle of a leg hanging from `hip`: the thigh tilted forward by the hip

@@ -1,10 +1,13 @@
-/// The benchmark's figures for one view angle. Angles in degrees, shares in 0...1.
+/// The benchmark's figures for one posture and view angle. Angles in degrees, shares in 0...1.
 public struct ViewFigures: Sendable, Equatable, Codable {
+    public var posture: KneePosture
     public var viewDegrees: Double
     /// Keypoint noise and per-video joint offset of the simulation, pixels.
     public var noisePixels: Double
     public var offsetPixels: Double
     public var videos: Int
+    /// Videos mirrored left to right.
+    public var mirroredVideos: Int
     /// Videos with enough good frames.
     public var acceptedVideos: Int
     /// |smoothed angle − true 3D angle| over the passed frames of accepted videos.
@@ -38,7 +41,7 @@ public struct ViewFigures: Sendable, Equatable, Codable {
 
 /// Collects one view's videos.
 struct ViewTally {
-    var videos = 0, accepted = 0, sideWarnings = 0
+    var videos = 0, mirrored = 0, accepted = 0, sideWarnings = 0
     var errors: [Double] = [], rawErrors: [Double] = []
     var minErrors: [Double] = [], maxErrors: [Double] = []
     var clean = 0, cleanPassed = 0, corrupted = 0, corruptedRejected = 0, harmful = 0, harmfulRejected = 0
@@ -47,6 +50,7 @@ struct ViewTally {
 
     mutating func add(_ video: SimulatedVideo, _ analysis: RangeOfMotionAnalysis, seconds time: Double, harmfulDegrees: Double) {
         videos += 1
+        if video.mirrored { mirrored += 1 }
         seconds.append(time)
         if analysis.warnings.contains(where: { if case .notSideOn = $0 { true } else { false } }) { sideWarnings += 1 }
         for (frame, mark) in zip(analysis.frames, video.corruptions) {
@@ -81,11 +85,12 @@ struct ViewTally {
         }
     }
 
-    func figures(view: Double, noisePixels: Double, offsetPixels: Double) -> ViewFigures {
+    func figures(posture: KneePosture, view: Double, noisePixels: Double, offsetPixels: Double) -> ViewFigures {
         func share(_ a: Int, _ b: Int) -> Double { b == 0 ? 0 : Double(a) / Double(b) }
         let within = zip(minErrors, maxErrors).filter { $0 <= 3 && $1 <= 3 }.count
         return ViewFigures(
-            viewDegrees: view, noisePixels: noisePixels, offsetPixels: offsetPixels, videos: videos, acceptedVideos: accepted,
+            posture: posture, viewDegrees: view, noisePixels: noisePixels, offsetPixels: offsetPixels, videos: videos,
+            mirroredVideos: mirrored, acceptedVideos: accepted,
             medianError: Statistics.quantile(errors, 0.5), p95Error: Statistics.quantile(errors, 0.95),
             medianRawError: Statistics.quantile(rawErrors, 0.5), p95RawError: Statistics.quantile(rawErrors, 0.95),
             minAngleMedianError: Statistics.quantile(minErrors, 0.5), minAngleWorstError: minErrors.max() ?? 0,

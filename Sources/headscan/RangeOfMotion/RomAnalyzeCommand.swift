@@ -31,8 +31,9 @@ struct RomAnalyzeCommand: ParsableCommand {
 
             --json prints minAngle, maxAngle, minFrame, maxFrame (frame indices from 0), minTime, \
             maxTime, flexion, extension, neutralZero, framesPassed, framesTotal, passedShare, \
-            accepted, rejections (count per reason), warnings and frames [{t, angle, \
-            smoothedAngle, passed, reason}].
+            accepted, rejections (count per reason), warnings, slantDegrees and slantUncertainty \
+            (how far off the leg's side the camera looked, undone before the angles were read; \
+            null when not found) and frames [{t, angle, smoothedAngle, passed, reason}].
 
             \(RomInput.settingsHelp)
 

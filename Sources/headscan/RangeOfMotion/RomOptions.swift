@@ -3,12 +3,14 @@ import Foundation
 import RangeOfMotion
 
 extension BodySide: ExpressibleByArgument {}
+extension KneePosture: ExpressibleByArgument {}
 
 /// Reading what `rom` commands are given.
 enum RomInput {
     static var settingsHelp: String {
         "Settings (--settings, a JSON file or inline JSON; missing keys keep their defaults, null turns a gate "
-            + "off; gates in the order a frame is checked): "
+            + "off; \"gates\": \"original\" starts from the original app's gates, which assume a standing patient "
+            + "filmed with the left leg right of the right one; gates in the order a frame is checked): "
             + SettingsHelp.list(
                 defaults: RangeOfMotionSettings(), keys: RangeOfMotionSettings.keys, explanations: RangeOfMotionSettings.explanations)
             + "."

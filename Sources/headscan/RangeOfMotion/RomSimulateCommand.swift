@@ -8,15 +8,19 @@ struct RomSimulateCommand: ParsableCommand {
         commandName: "simulate",
         abstract: "Write the poses of a simulated knee bending and straightening, with the truth.",
         discussion: """
-            A standing patient bends one knee (heel up behind) and straightens it again, holding \
-            a moment at each end; a phone films from the side (or --view degrees toward the \
-            front) and a pose model's keypoints come out with noise, and with --spoiled a share \
-            of frames carries the pose model's typical mistakes. The truth file holds the true \
-            3D knee angle of every frame.
+            A patient bends one knee and straightens it again, holding a moment at each end: \
+            standing with the heel drawn up behind, lying on the back sliding the heel towards \
+            the buttock, or sitting with the shank swinging under the chair (--posture). A phone \
+            films from the side (or --view degrees toward the front), portrait for standing and \
+            landscape otherwise, mirrored with --mirrored as a front camera films; a pose \
+            model's keypoints come out with noise, and with --spoiled a share of frames carries \
+            the pose model's typical mistakes. The truth file holds the true 3D knee angle of \
+            every frame.
 
             Examples:
               headscan rom simulate --out poses.json --truth truth.json
-              headscan rom simulate --out slanted.json --view 30 --extension -10 --flexion 120 --side right
+              headscan rom simulate --out slanted.json --view 30 --extension=-10 --flexion 120 --side right
+              headscan rom simulate --out lying.json --posture lying --flexion 145 --mirrored
             """)
 
     @Option(help: "The poses file to write.")
@@ -27,6 +31,12 @@ struct RomSimulateCommand: ParsableCommand {
 
     @Option(help: "The knee that moves.")
     var side: BodySide = .left
+
+    @Option(help: "How the patient holds the leg.")
+    var posture: KneePosture = .standing
+
+    @Flag(help: "Mirror the video left to right, as a front camera films.")
+    var mirrored = false
 
     @Option(help: "Degrees past straight at the straight end (negative: stops short of straight).")
     var `extension` = 5.0
@@ -61,9 +71,11 @@ struct RomSimulateCommand: ParsableCommand {
     func run() throws {
         var simulation = LegSimulation()
         simulation.leg.side = side
+        simulation.leg.posture = posture
+        simulation.mirrored = mirrored
+        simulation.camera = SideCamera(filming: posture, viewDegrees: view)
         simulation.leg.motion.extensionDegrees = `extension`
         simulation.leg.motion.flexionDegrees = flexion
-        simulation.camera.viewDegrees = view
         simulation.duration = seconds
         simulation.noisePixels = noise
         simulation.corruptedShare = spoiled
@@ -72,10 +84,10 @@ struct RomSimulateCommand: ParsableCommand {
         if let truth {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            try write(encoder.encode(SimulationTruth(video, view: view)), to: truth)
+            try write(encoder.encode(SimulationTruth(video, posture: posture, view: view)), to: truth)
         }
         let nz = NeutralZero(minAngle: video.trueMinimum, maxAngle: video.trueMaximum)
-        print("wrote \(out): \(video.poses.frames.count) frames of the \(side.rawValue) knee, true extension/flexion \(nz.notation)")
+        print("wrote \(out): \(video.poses.frames.count) frames of the \(side.rawValue) knee, \(posture.rawValue)\(mirrored ? ", mirrored" : ""), true extension/flexion \(nz.notation)")
     }
 
     private func write(_ data: Data, to path: String) throws {
@@ -93,14 +105,18 @@ struct SimulationTruth: Encodable {
         var mistake: String?
     }
     var side: String
+    var posture: String
+    var mirrored: Bool
     var viewDegrees: Double
     var trueMinAngle: Double
     var trueMaxAngle: Double
     var neutralZero: String
     var frames: [Frame]
 
-    init(_ video: SimulatedVideo, view: Double) {
+    init(_ video: SimulatedVideo, posture: KneePosture, view: Double) {
         side = video.side.rawValue
+        self.posture = posture.rawValue
+        mirrored = video.mirrored
         viewDegrees = view
         trueMinAngle = video.trueMinimum
         trueMaxAngle = video.trueMaximum

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+@testable import RangeOfMotion
+
+@Suite("Postures, mirrored videos, the slant correction and the original gates")
+struct PostureAndSlantTests {
+    /// A simulation as `headscan rom simulate` builds it.
+    private static func simulation(
+        side: BodySide = .left, posture: KneePosture = .standing, view: Double = 0, flexion: Double = 130,
+        extension ext: Double = 5, seconds: Double = 20, noise: Double = 3, spoiled: Double = 0.2, mirrored: Bool = false
+    ) -> LegSimulation {
+        var s = LegSimulation()
+        s.leg.side = side
+        s.leg.posture = posture
+        s.leg.motion.extensionDegrees = ext
+        s.leg.motion.flexionDegrees = flexion
+        s.camera = SideCamera(filming: posture, viewDegrees: view)
+        s.duration = seconds
+        s.noisePixels = noise
+        s.corruptedShare = spoiled
+        s.mirrored = mirrored
+        return s
+    }
+
+    /// What the original gates gave on five simulated videos before the default gates
+    /// changed, to the last digit.
+    private static let originalResults: [(LegSimulation, UInt64, passed: Int, total: Int, rejections: [RejectionReason: Int], min: Double, max: Double)] = [
+        (simulation(), 1, 48, 60, [.bendsBackward: 2, .hipOrder: 3, .kneeAnkleOrder: 1, .lateralOrder: 1, .legsSwapped: 1, .lowConfidence: 4],
+         50.2696523968876, 186.42886927854988),
+        (simulation(view: 30), 2, 44, 60,
+         [.bendsBackward: 1, .hipOrder: 4, .kneeAnkleOrder: 2, .lateralOrder: 5, .legsSwapped: 1, .lowConfidence: 1, .segmentLength: 2],
+         47.14645225402922, 184.7407319760777),
+        (simulation(side: .right, flexion: 137, extension: -2, spoiled: 0.1), 3, 57, 60, [.kneeAnkleOrder: 1, .legsSwapped: 1, .lowConfidence: 1],
+         44.047981760085314, 178.37186110330703),
+        (simulation(view: 60), 4, 41, 60,
+         [.bendsBackward: 2, .hipOrder: 1, .kneeAnkleOrder: 2, .legsSwapped: 1, .lowConfidence: 2, .segmentLength: 11],
+         29.24367737895502, 180.402876957561),
+        (simulation(flexion: 150, seconds: 30, noise: 6), 5, 63, 90,
+         [.bendsBackward: 5, .hipOrder: 3, .kneeAnkleOrder: 1, .lateralOrder: 5, .legsSwapped: 5, .lowConfidence: 8],
+         30.248938076344196, 186.67421421900283),
+    ]
+
+    @Test("with the original gates the measurement is exactly what it was")
+    func originalGatesUnchanged() throws {
+        let analyzer = try RangeOfMotionAnalyzer(settings: .originalGates)
+        for expected in Self.originalResults {
+            let video = LegSimulator(expected.0).video(seed: expected.1)
+            let a = try analyzer.analyze(video.poses, side: video.side)
+            #expect(a.quality.framesPassed == expected.passed && a.quality.framesTotal == expected.total)
+            #expect(a.quality.rejections == expected.rejections)
+            #expect(a.minimum?.angle == expected.min && a.maximum?.angle == expected.max)
+            #expect(a.slant == nil)
+        }
+    }
+
+    @Test("the original gates refuse a lying or sitting patient; the defaults measure them", arguments: [KneePosture.lying, .sitting])
+    func postureRules(posture: KneePosture) throws {
+        let video = LegSimulator(Self.simulation(posture: posture, flexion: 140)).video(seed: 11)
+        let original = try RangeOfMotionAnalyzer(settings: .originalGates).analyze(video.poses, side: video.side)
+        let defaults = try RangeOfMotionAnalyzer().analyze(video.poses, side: video.side)
+        #expect(!original.accepted)
+        #expect(defaults.accepted)
+        #expect(try abs(#require(defaults.minimum?.angle) - video.trueMinimum) < 3)
+        #expect(try abs(#require(defaults.maximum?.angle) - video.trueMaximum) < 3)
+    }
+
+    @Test("a noiseless leg filmed at a slant in any posture, mirrored or not, measures its true range once the slant is undone",
+          arguments: [(KneePosture.standing, 30.0), (.standing, 60), (.lying, 30), (.lying, 60), (.sitting, 30), (.sitting, 60)])
+    func slantUndone(posture: KneePosture, view: Double) throws {
+        for mirrored in [false, true] {
+            let video = LegSimulator(Self.simulation(posture: posture, view: view, flexion: 140, noise: 0, spoiled: 0, mirrored: mirrored)).video(seed: 2)
+            let a = try RangeOfMotionAnalyzer().analyze(video.poses, side: video.side)
+            var plain = RangeOfMotionSettings()
+            plain.correctSlant = false
+            let uncorrected = try RangeOfMotionAnalyzer(settings: plain).analyze(video.poses, side: video.side)
+            let slant = try #require(a.slant)
+            // The leg is turned out 3° from the vertical plane, so the plane is a little
+            // further off square than the camera's turn.
+            #expect(abs(slant.viewDegrees - view) < 4)
+            #expect(try abs(#require(a.minimum?.angle) - video.trueMinimum) < 0.5)
+            #expect(try abs(#require(a.maximum?.angle) - video.trueMaximum) < 0.5)
+            #expect(try abs(#require(uncorrected.minimum?.angle) - video.trueMinimum) > 2)
+        }
+    }
+
+    @Test("from the side the slant correction stays out of the way")
+    func sideViewLeftAlone() throws {
+        for posture in KneePosture.allCases {
+            let video = LegSimulator(Self.simulation(posture: posture, noise: 0, spoiled: 0)).video(seed: 4)
+            let a = try RangeOfMotionAnalyzer().analyze(video.poses, side: video.side)
+            #expect(a.slant == nil || a.slant!.viewDegrees < 4)
+            #expect(try abs(#require(a.minimum?.angle) - video.trueMinimum) < 0.5)
+        }
+    }
+
+    @Test("a mirrored video measures the same range as the video itself")
+    func mirroredVideo() throws {
+        for side in [BodySide.left, .right] {
+            let plain = LegSimulator(Self.simulation(side: side)).video(seed: 9)
+            let mirrored = LegSimulator(Self.simulation(side: side, mirrored: true)).video(seed: 9)
+            let a = try RangeOfMotionAnalyzer().analyze(plain.poses, side: side)
+            let b = try RangeOfMotionAnalyzer().analyze(mirrored.poses, side: side)
+            #expect(a.flexionSense == -(b.flexionSense ?? 0))
+            #expect(try abs(#require(a.minimum?.angle) - #require(b.minimum?.angle)) < 0.5)
+            #expect(try abs(#require(a.maximum?.angle) - #require(b.maximum?.angle)) < 0.5)
+        }
+    }
+
+    @Test("lying, the heel stays on the couch; sitting, the thigh stays level on the seat")
+    func postureGeometry() {
+        var leg = StandingLeg()
+        leg.motion.flexionDegrees = 140
+        leg.motion.abductionDegrees = 0
+        for t in stride(from: 0.0, to: 5, by: 0.23) {
+            leg.posture = .lying
+            let lying = leg.joints(at: t)
+            #expect(abs(lying.ankle.z - lying.hip.z) < 1e-9 || leg.motion.flexion(at: t) < 0)
+            #expect(lying.knee.z >= lying.hip.z - 1e-9 || leg.motion.flexion(at: t) < 0)
+            leg.posture = .sitting
+            let sitting = leg.joints(at: t)
+            #expect(abs(sitting.knee.z - sitting.hip.z) < 1e-9)
+            #expect(abs(sitting.trueAngle - lying.trueAngle) < 1e-9)
+        }
+    }
+
+    @Test("the angle-speed gate rejects an angle that jumps away and back, not a fast steady bend nor a turn")
+    func angleSpeedGate() {
+        let gate = AngleSpeedGate(maximumSpeed: 120)
+        let times = (0..<7).map { Double($0) / 3 }
+        // 35° per frame is 105°/s: fast but steady, then a turn.
+        #expect(gate.spikes(times: times, angles: [180, 145, 110, 75, 60, 75, 110]) == Array(repeating: false, count: 7))
+        #expect(gate.spikes(times: times, angles: [180, 180, 120, 180, 180, 179, 181]) == [false, false, true, false, false, false, false])
+        #expect(gate.spikes(times: times, angles: [60, 62, 61, 120, 60, 61, 60])[3])
+        // At the ends only one neighbour tells, against twice the allowance.
+        #expect(gate.spikes(times: times, angles: [90, 180, 180, 180, 180, 180, 180])[0])
+        #expect(!gate.spikes(times: times, angles: [150, 180, 180, 180, 180, 180, 180])[0])
+    }
+
+    @Test("settings read \"gates\": \"original\" as the original app's gates and refuse an unknown choice")
+    func settingsGates() throws {
+        let original = try JSONDecoder().decode(RangeOfMotionSettings.self, from: Data(#"{"gates": "original"}"#.utf8))
+        #expect(original == .originalGates)
+        let tuned = try JSONDecoder().decode(RangeOfMotionSettings.self, from: Data(#"{"gates": "original", "smoothingWindow": 5}"#.utf8))
+        #expect(tuned.smoothingWindow == 5 && tuned.kneeAnkleOrder && tuned.maximumAngularSpeed == nil)
+        #expect(try JSONDecoder().decode(RangeOfMotionSettings.self, from: Data(#"{"gates": "default"}"#.utf8)) == RangeOfMotionSettings())
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(RangeOfMotionSettings.self, from: Data(#"{"gates": "strict"}"#.utf8)) }
+        var bad = RangeOfMotionSettings()
+        bad.fieldOfView = 5
+        #expect(throws: RangeOfMotionError.self) { try bad.validate() }
+        bad = RangeOfMotionSettings()
+        bad.maximumAngularSpeed = 0
+        #expect(throws: RangeOfMotionError.self) { try bad.validate() }
+    }
+}
