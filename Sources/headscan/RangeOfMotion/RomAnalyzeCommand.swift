@@ -23,8 +23,10 @@ struct RomAnalyzeCommand: ParsableCommand {
 
             Each frame passes quality checks (see the settings below); if fewer than 55 % pass, \
             the video is refused with the reasons and the exit status is 2. The knee angle is \
-            the interior hip-knee-ankle angle in the picture (180 = straight; above 180 when the \
-            knee bends backwards, hyperextension), smoothed over neighbouring frames. flexion = \
+            the interior hip-knee-ankle angle in the leg's plane, as the picture shows it from \
+            the side and with a slanted camera undone (see correctSlant below): 180 = straight, \
+            above 180 when the knee bends backwards (hyperextension); it is smoothed over \
+            neighbouring frames. flexion = \
             180 - smallest angle; extension = largest angle - 180 (negative: the knee does not \
             straighten fully). The neutral-zero form reads extension-0-flexion, e.g. 5-0-140, \
             or 0-10-120 for a knee 10° short of straight.
