@@ -67,7 +67,7 @@ struct ScanView: View {
             HStack(spacing: 24) {
                 Button(model.primaryButtonTitle) { Task { await model.primaryAction() } }
                     .buttonStyle(.borderedProminent)
-                    .disabled(model.phase == .stopping || model.phase == .saved)
+                    .disabled(!model.canPressPrimary)
                 if model.canStop {
                     Button(strings(.scanStop), role: .destructive) { Task { await model.stop() } }
                         .buttonStyle(.bordered)

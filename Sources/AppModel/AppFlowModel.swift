@@ -153,7 +153,7 @@ public final class AppFlowModel {
     private func makeScan() -> ScanModel {
         let model = ScanModel(
             library: deps.library, recorder: deps.makeRecorder(), storage: deps.storage, thermal: deps.thermal,
-            settings: settings, layout: capLayout, clock: deps.clock, strings: strings)
+            settings: settings, layout: capLayout, clock: deps.clock, strings: strings, player: deps.player)
         model.onClose = { [unowned self] in goHome() }
         model.onSaved = { [unowned self] in screen = .patientData(makePatientData($0)) }
         return model

@@ -8,12 +8,15 @@ import ScanLibrary
 public enum ScanPhase: Sendable, Equatable {
     /// Camera preview, not recording yet.
     case ready
+    /// Record was pressed: the camera and the file are being set up, and the button waits so
+    /// that a second tap cannot start a second recording.
+    case starting
     case recording
     /// Recording paused: feedback and camera off.
     case paused
     /// The file is being closed.
     case stopping
-    /// Saved; the patient screen follows after a second.
+    /// Saved: the summary shows (and is spoken) until the therapist continues.
     case saved
 }
 
@@ -38,7 +41,8 @@ public final class ScanModel {
     public private(set) var progress = ScanProgressReport(percent: 0, colour: .red)
     /// The session being recorded, once recording started.
     public private(set) var session: ScanSession?
-    /// Called one second after "saved", with the session: the patient data screen opens.
+    /// Called when the therapist continues after "saved", with the session: the patient data
+    /// screen opens.
     @ObservationIgnored public var onSaved: (ScanSession) -> Void = { _ in }
     /// Called when the screen closes without a scan.
     @ObservationIgnored public var onClose: () -> Void = {}
@@ -50,15 +54,15 @@ public final class ScanModel {
     @ObservationIgnored private let layout: CapLayout
     @ObservationIgnored private let clock: any AppClock
     @ObservationIgnored private let strings: Strings
-
-    /// Seconds the "saved" confirmation shows before the patient screen.
-    public static let savedDelay = 1.0
+    @ObservationIgnored private let player: (any FeedbackPlayer)?
 
     /// A scan screen recording into `library` a cap laid out as `layout`.
     public init(
         library: ScanLibrary, recorder: any ScanRecorder, storage: any StorageMonitor, thermal: any ThermalMonitor,
-        settings: FeedbackSettings, layout: CapLayout = .standard, clock: any AppClock, strings: Strings
+        settings: FeedbackSettings, layout: CapLayout = .standard, clock: any AppClock, strings: Strings,
+        player: (any FeedbackPlayer)? = nil
     ) {
+        self.player = player
         self.library = library
         self.recorder = recorder
         self.storage = storage
@@ -79,12 +83,16 @@ public final class ScanModel {
     /// The main button's label: record, pause or resume.
     public var primaryButtonTitle: String {
         switch phase {
-        case .ready: strings(.scanRecord)
+        case .ready, .starting: strings(.scanRecord)
         case .recording: strings(.scanPause)
         case .paused: strings(.scanResume)
-        case .stopping, .saved: strings(.scanSaving)
+        case .stopping: strings(.scanSaving)
+        case .saved: strings(.scanContinue)
         }
     }
+
+    /// Whether the main button can be pressed: not while recording starts or the file closes.
+    public var canPressPrimary: Bool { phase != .starting && phase != .stopping }
 
     /// Whether stop is offered (while recording or paused).
     public var canStop: Bool { phase == .recording || phase == .paused }
@@ -114,23 +122,26 @@ public final class ScanModel {
     /// Dismisses the alert.
     public func dismissAlert() { alert = nil }
 
-    /// The main button: starts recording, pauses or resumes.
+    /// The main button: starts recording, pauses, resumes, or continues after "saved".
     public func primaryAction() async {
         switch phase {
         case .ready: await record()
         case .recording: await pause()
         case .paused: await resume()
-        case .stopping, .saved: break
+        case .saved: continueAfterSaved()
+        case .starting, .stopping: break
         }
     }
 
     /// Creates the session and starts recording into it.
     public func record() async {
         guard phase == .ready else { return }
+        phase = .starting
         let created: ScanSession
         do {
             created = try library.createSession(date: clock.now())
         } catch {
+            phase = .ready
             return alert = .failed(strings.message(error))
         }
         do {
@@ -141,6 +152,7 @@ public final class ScanModel {
             phase = .recording
         } catch {
             try? library.delete([created])  // nothing was recorded; leave no empty session
+            phase = .ready
             alert = .failed(error.localizedDescription)
         }
     }
@@ -163,9 +175,10 @@ public final class ScanModel {
         }
     }
 
-    /// Stops and saves; shows "saved", then after one second opens the patient screen.
+    /// Stops and saves; shows and speaks "saved" with the summary, which stays until the
+    /// therapist continues (the operator may be holding the infant).
     public func stop() async {
-        guard canStop, let session else { return }
+        guard canStop, session != nil else { return }
         phase = .stopping
         do {
             try await recorder.stop()
@@ -174,13 +187,18 @@ public final class ScanModel {
             return alert = .failed(error.localizedDescription)
         }
         phase = .saved
-        try? await clock.sleep(seconds: Self.savedDelay)
+        player?.speak(([strings(.scanSaved)] + summary).joined(separator: " "), language: strings.language)
+    }
+
+    /// Leaves the saved scan's summary for the patient data screen.
+    public func continueAfterSaved() {
+        guard phase == .saved, let session else { return }
         onSaved(session)
     }
 
     /// The system reported a new thermal state: alert while recording when it is too hot.
     public func thermalStateChanged(_ state: ThermalState) {
-        if !state.allowsScanning, phase == .recording || phase == .ready { alert = .overheating }
+        if !state.allowsScanning, phase == .recording || phase == .ready || phase == .starting { alert = .overheating }
     }
 
     /// What the scan captured, shown after it stopped: regions, ears and face, missing markers.

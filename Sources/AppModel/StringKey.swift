@@ -264,6 +264,7 @@ public enum StringKey: String, Sendable, CaseIterable {
     case scanResume
     case scanSaved
     case scanSaving
+    case scanContinue
     case scanStop
     case scanTitle
     case settingsDirections

@@ -17,6 +17,9 @@ public final class ScriptedRecorder: ScanRecorder {
     /// Reports sent to the screen on start, in order.
     public var reportsOnStart: [ScanProgressReport]
     private var progress: (@MainActor (ScanProgressReport) -> Void)?
+    /// When set, `start` waits until `releaseStart()`, as a camera takes its time to come up.
+    public var holdsStart = false
+    private var heldStarts: [CheckedContinuation<Void, Never>] = []
 
     /// A recorder that sends `reportsOnStart` as soon as it starts.
     public init(reportsOnStart: [ScanProgressReport] = []) { self.reportsOnStart = reportsOnStart }
@@ -25,12 +28,19 @@ public final class ScriptedRecorder: ScanRecorder {
         writingTo url: URL, settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void
     ) async throws {
         calls.append("start")
+        if holdsStart { await withCheckedContinuation { heldStarts.append($0) } }
         if let startError { throw startError }
         try Data("scan".utf8).write(to: url)
         self.settings = settings
         self.layout = layout
         self.progress = progress
         for report in reportsOnStart { progress(report) }
+    }
+
+    /// Lets every held `start` go on.
+    public func releaseStart() {
+        for held in heldStarts { held.resume() }
+        heldStarts = []
     }
 
     /// Hands the screen a progress report, as the guide does for every frame.

@@ -26,7 +26,9 @@ struct AppFlowTests {
         guard case .scan(let scan) = flow.screen else { Issue.record("expected the scan screen"); return }
         await scan.record()
         await scan.stop()
-        #expect(clock.sleeps == [1])
+        guard case .scan = flow.screen else { Issue.record("the summary should stay until the therapist continues"); return }
+        await scan.primaryAction()
+        #expect(clock.sleeps.isEmpty)
         guard case .patientData(let patient) = flow.screen else { Issue.record("expected patient data"); return }
         for (field, text) in [(PatientField.patientID, "31"), (.length, "141"), (.width, "118"), (.diagonalA, "150"), (.diagonalB, "147"), (.circumference, "420")] {
             patient.setText(text, for: field)
@@ -70,6 +72,7 @@ struct AppFlowTests {
         guard case .scan(let scan) = flow.screen else { Issue.record("expected the scan screen"); return }
         await scan.record()
         await scan.stop()
+        scan.continueAfterSaved()
         guard case .patientData(let patient) = flow.screen else { Issue.record("expected patient data"); return }
         patient.requestAbort()
         patient.confirmAbort()

@@ -19,7 +19,7 @@ struct ScanModelTests {
         return (model, recorder, clock)
     }
 
-    @Test func recordPauseResumeStopThenPatientAfterOneSecond() async throws {
+    @Test func recordPauseResumeStopThenPatientWhenTheTherapistContinues() async throws {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let (model, recorder, clock) = makeModel(lib)
@@ -43,13 +43,14 @@ struct ScanModelTests {
         model.close()
         #expect(!closed)
 
-        let stateDuringWait = Box<(ScanPhase, String?)?>(nil)
-        clock.onSleep = { _ in stateDuringWait.value = (model.phase, model.confirmation) }
         let opened = Box<ScanSession?>(nil)
         model.onSaved = { opened.value = $0 }
         await model.stop()
-        #expect(stateDuringWait.value?.0 == .saved && stateDuringWait.value?.1 == strings()(.scanSaved))
-        #expect(clock.sleeps == [1])
+        // The summary stays until the therapist continues: no timer moves on.
+        #expect(model.phase == .saved && model.confirmation == strings()(.scanSaved))
+        #expect(clock.sleeps.isEmpty && opened.value == nil)
+        #expect(model.primaryButtonTitle == strings()(.scanContinue) && model.canPressPrimary)
+        await model.primaryAction()
         #expect(opened.value == session)
         #expect(recorder.calls == ["start", "pause", "resume", "stop"])
     }
@@ -110,5 +111,51 @@ struct ScanModelTests {
         #expect(model.phase == .ready && model.session == nil && model.canClose)
         #expect(model.alert == .failed("reading or writing scan.hscan failed: no space left on the device"))
         #expect(try lib.library.list().entries.isEmpty)
+    }
+
+    /// A second tap while the camera comes up must not start a second recording.
+    @Test func recordWaitsInAStartingStateAndIgnoresASecondTap() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let (model, recorder, _) = makeModel(lib)
+        recorder.holdsStart = true
+        let first = Task { await model.primaryAction() }
+        while recorder.calls.isEmpty { await Task.yield() }
+        #expect(model.phase == .starting && !model.canPressPrimary && !model.canClose)
+        await model.primaryAction()
+        await model.record()
+        recorder.releaseStart()
+        await first.value
+        #expect(model.phase == .recording)
+        #expect(recorder.calls == ["start"])
+        #expect(try lib.library.list().entries.count == 1)
+    }
+
+    @Test func aFailedStartReturnsToReadyWithTheReason() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let (model, recorder, _) = makeModel(lib)
+        recorder.startError = CocoaError(.fileWriteOutOfSpace)
+        await model.record()
+        #expect(model.phase == .ready && model.canPressPrimary)
+        guard case .failed = model.alert else { Issue.record("expected the failure alert"); return }
+        #expect(try lib.library.list().entries.isEmpty)
+    }
+
+    @Test func theSavedSummaryIsSpoken() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let recorder = ScriptedRecorder()
+        let player = RecordingFeedbackPlayer()
+        let model = ScanModel(
+            library: lib.library, recorder: recorder, storage: FixedStorageMonitor(freeBytes: 10_000_000_000), thermal: FixedThermalMonitor(),
+            settings: FeedbackSettings(), clock: TestClock(), strings: strings(), player: player)
+        await model.record()
+        recorder.send(ScanProgressReport(percent: 40, colour: .red, regionsCovered: [.front], featuresSeen: [.face], missingMarkers: [3]))
+        await model.stop()
+        let spoken = try #require(player.played.last)
+        #expect(spoken.hasPrefix("en: " + strings()(.scanSaved)))
+        #expect(!model.summary.isEmpty)
+        for line in model.summary { #expect(spoken.contains(line)) }
     }
 }
