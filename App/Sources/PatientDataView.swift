@@ -16,7 +16,8 @@ struct PatientDataView: View {
                     field(.birthDate, keyboard: .numbersAndPunctuation)
                 }
                 Section {
-                    DiagonalDiagram(a: model.label(.diagonalA), b: model.label(.diagonalB))
+                    DiagonalDiagram(
+                        a: model.label(.diagonalA), b: model.label(.diagonalB), left: strings(.diagramLeft), right: strings(.diagramRight))
                         .frame(height: 180)
                     Text(model.diagonalHint).font(.footnote)
                     ForEach([PatientField.length, .width, .diagonalA, .diagonalB, .circumference], id: \.self) {
@@ -66,34 +67,35 @@ struct PatientDataView: View {
     }
 }
 
-/// A head seen from above (nose up) with diagonal A from front right to back left and B from
-/// front left to back right, each at 30° from the midline — therapists confused them.
+/// A head seen from above, nose up, with diagonal A from front left to back right and B
+/// from front right to back left, and the sides named: therapists confused the two. The
+/// geometry is `DiagonalDiagramLayout`'s, tested there.
 @MainActor
 struct DiagonalDiagram: View {
     let a: String
     let b: String
+    let left: String
+    let right: String
 
     var body: some View {
         Canvas { context, size in
-            let rect = CGRect(x: size.width * 0.3, y: 10, width: size.width * 0.4, height: size.height - 20)
-            let centre = CGPoint(x: rect.midX, y: rect.midY)
-            context.stroke(Path(ellipseIn: rect), with: .color(.primary), lineWidth: 2)
-            // Nose at the top.
+            let layout = DiagonalDiagramLayout(width: Double(size.width), height: Double(size.height))
+            func point(_ p: DiagonalDiagramLayout.Point) -> CGPoint { CGPoint(x: p.x, y: p.y) }
+            let outline = CGRect(x: layout.outlineOrigin.x, y: layout.outlineOrigin.y, width: layout.outlineSize.x, height: layout.outlineSize.y)
+            context.stroke(Path(ellipseIn: outline), with: .color(.primary), lineWidth: 2)
             var nose = Path()
-            nose.move(to: CGPoint(x: centre.x - 8, y: rect.minY + 2))
-            nose.addLine(to: CGPoint(x: centre.x, y: rect.minY - 8))
-            nose.addLine(to: CGPoint(x: centre.x + 8, y: rect.minY + 2))
+            nose.addLines(layout.nose.map(point))
             context.stroke(nose, with: .color(.primary), lineWidth: 2)
-            let dx = rect.width / 2 * sin(Double.pi / 6) * 1.6, dy = rect.height / 2 * cos(Double.pi / 6)
-            // Seen from above with the nose up, the patient's right is on the viewer's right.
-            let aStart = CGPoint(x: centre.x + dx, y: centre.y - dy), aEnd = CGPoint(x: centre.x - dx, y: centre.y + dy)
-            let bStart = CGPoint(x: centre.x - dx, y: centre.y - dy), bEnd = CGPoint(x: centre.x + dx, y: centre.y + dy)
-            var pathA = Path(); pathA.move(to: aStart); pathA.addLine(to: aEnd)
-            var pathB = Path(); pathB.move(to: bStart); pathB.addLine(to: bEnd)
+            var pathA = Path()
+            pathA.addLines([point(layout.diagonalA.front), point(layout.diagonalA.back)])
+            var pathB = Path()
+            pathB.addLines([point(layout.diagonalB.front), point(layout.diagonalB.back)])
             context.stroke(pathA, with: .color(.blue), lineWidth: 3)
             context.stroke(pathB, with: .color(.orange), style: StrokeStyle(lineWidth: 3, dash: [6, 4]))
-            context.draw(Text(a).font(.caption.bold()).foregroundColor(.blue), at: CGPoint(x: aStart.x + 40, y: aStart.y - 6))
-            context.draw(Text(b).font(.caption.bold()).foregroundColor(.orange), at: CGPoint(x: bStart.x - 40, y: bStart.y - 6))
+            context.draw(Text(a).font(.caption.bold()).foregroundColor(.blue), at: point(layout.labelA))
+            context.draw(Text(b).font(.caption.bold()).foregroundColor(.orange), at: point(layout.labelB))
+            context.draw(Text(left).font(.caption2), at: point(layout.leftLabel))
+            context.draw(Text(right).font(.caption2), at: point(layout.rightLabel))
         }
         .accessibilityElement()
         .accessibilityLabel("\(a), \(b)")

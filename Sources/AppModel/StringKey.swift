@@ -265,6 +265,8 @@ public enum StringKey: String, Sendable, CaseIterable {
     case scanSaved
     case scanSaving
     case scanContinue
+    case diagramLeft
+    case diagramRight
     case scanStop
     case scanTitle
     case settingsDirections
