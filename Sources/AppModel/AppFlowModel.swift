@@ -30,6 +30,8 @@ public struct AppDependencies {
     public var poseSource: any PoseSource
     /// Where knee measurements are kept, one folder per patient.
     public var kneeStore: RangeOfMotionStore
+    /// Keeps the phone awake and working while a scan is measured.
+    public var processingActivity: any ProcessingActivity
 
     /// Dependencies from their parts; processing is the real one unless given, knee
     /// videos are read as pose files unless a pose source is given, and knee measurements
@@ -38,8 +40,10 @@ public struct AppDependencies {
         library: ScanLibrary, settings: SettingsStore, storage: any StorageMonitor, thermal: any ThermalMonitor,
         clock: any AppClock, player: any FeedbackPlayer, makeRecorder: @escaping @MainActor () -> any ScanRecorder,
         makeReplayPlayer: @escaping @MainActor (ScanSession, FeedbackSettings) throws -> any ReplayPlayer,
-        processing: (any SessionProcessing)? = nil, poseSource: (any PoseSource)? = nil, kneeStore: RangeOfMotionStore? = nil
+        processing: (any SessionProcessing)? = nil, poseSource: (any PoseSource)? = nil, kneeStore: RangeOfMotionStore? = nil,
+        processingActivity: (any ProcessingActivity)? = nil
     ) {
+        self.processingActivity = processingActivity ?? NoProcessingActivity()
         self.processing = processing ?? LiveSessionProcessing(library: library)
         self.poseSource = poseSource ?? PoseFileSource()
         self.kneeStore = kneeStore ?? RangeOfMotionStore(root: library.root.appendingPathComponent(".knee", isDirectory: true))
@@ -93,6 +97,7 @@ public final class AppFlowModel {
     public private(set) var problem: String?
 
     @ObservationIgnored private let deps: AppDependencies
+    @ObservationIgnored private let processingJobs = ProcessingJobs()
 
     /// The app at home.
     public init(_ dependencies: AppDependencies) throws(StringsError) {
@@ -177,7 +182,9 @@ public final class AppFlowModel {
     private func makeReplaySelection() -> ReplaySelectionModel {
         let selection = ReplaySelectionModel(library: deps.library, strings: strings)
         selection.onMeasure = { [unowned self, unowned selection] session in
-            let results = ResultsModel(session: session, library: deps.library, processing: deps.processing, strings: strings)
+            let results = ResultsModel(
+                session: session, library: deps.library, processing: deps.processing, strings: strings,
+                activity: deps.processingActivity, jobs: processingJobs)
             selection.resultsOpened()
             screen = .results(results, over: selection)
         }
@@ -199,7 +206,8 @@ public final class AppFlowModel {
 
     /// Closes the results screen, back to the replay selection.
     public func closeResults() {
-        guard case .results(_, let selection) = screen else { return }
+        guard case .results(let results, let selection) = screen else { return }
+        results.close()
         selection.reload()
         screen = .replaySelection(selection)
     }

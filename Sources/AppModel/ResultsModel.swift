@@ -65,13 +65,21 @@ public final class ResultsModel {
     @ObservationIgnored private let processing: any SessionProcessing
     @ObservationIgnored private let strings: Strings
     @ObservationIgnored private let cancelFlag = CancelFlag()
+    @ObservationIgnored private let activity: any ProcessingActivity
+    @ObservationIgnored private let jobs: ProcessingJobs
 
-    /// The results of `session`; shows a stored measurement at once.
-    public init(session: ScanSession, library: ScanLibrary, processing: any SessionProcessing, strings: Strings) {
+    /// The results of `session`; shows a stored measurement at once. `jobs` is shared by
+    /// every results screen so that a session is measured by one job at a time.
+    public init(
+        session: ScanSession, library: ScanLibrary, processing: any SessionProcessing, strings: Strings,
+        activity: any ProcessingActivity = NoProcessingActivity(), jobs: ProcessingJobs = ProcessingJobs()
+    ) {
         self.session = session
         self.library = library
         self.processing = processing
         self.strings = strings
+        self.activity = activity
+        self.jobs = jobs
         loadStored()
     }
 
@@ -93,6 +101,13 @@ public final class ResultsModel {
 
     /// Processes the session; the screen shows the stages as they go.
     public func process() async {
+        if case .processing = phase { return }
+        guard jobs.begin(session.name.rawValue) else { return phase = .failed(strings(.resultsStillStopping)) }
+        activity.begin()
+        defer {
+            activity.end()
+            jobs.end(session.name.rawValue)
+        }
         cancelFlag.reset()
         phase = .processing(stage: strings(.resultsStageStarting), fraction: 0)
         let flag = cancelFlag
@@ -110,6 +125,9 @@ public final class ResultsModel {
 
     /// Asks processing to stop; the session stays as it was.
     public func cancel() { cancelFlag.set() }
+
+    /// The screen closes: a running measurement stops (nobody is waiting for it).
+    public func close() { cancel() }
 
     private func show(_ progress: ProcessingProgress) {
         guard case .processing = phase else { return }

@@ -267,6 +267,7 @@ public enum StringKey: String, Sendable, CaseIterable {
     case scanContinue
     case diagramLeft
     case diagramRight
+    case resultsStillStopping
     case scanStop
     case scanTitle
     case settingsDirections

@@ -99,4 +99,62 @@ struct ResultsModelTests {
         #expect(abs(values.last! - 1) < 1e-12)
         #expect(values.first == 0)
     }
+
+    /// Waits until `model` is processing.
+    private func untilProcessing(_ model: ResultsModel) async {
+        while true {
+            if case .processing = model.phase { return }
+            await Task.yield()
+        }
+    }
+
+    @Test func closingTheScreenStopsTheMeasurementAndTheScreenStaysAwakeOnlyWhileItRuns() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let session = try lib.savedSession(id: 7)
+        let activity = RecordingProcessingActivity()
+        let model = ResultsModel(
+            session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .waitForCancel),
+            strings: strings(), activity: activity)
+        let running = Task { await model.process() }
+        await untilProcessing(model)
+        #expect(activity.calls == ["begin"])
+        model.close()
+        await running.value
+        #expect(model.phase == .failed("Measuring was cancelled; nothing was changed."))
+        #expect(activity.calls == ["begin", "end"])
+    }
+
+    @Test func oneJobPerSession() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let session = try lib.savedSession(id: 8)
+        let jobs = ProcessingJobs()
+        let first = ResultsModel(
+            session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .waitForCancel),
+            strings: strings(), jobs: jobs)
+        let running = Task { await first.process() }
+        await untilProcessing(first)
+        // A second tap on the same screen starts nothing.
+        await first.process()
+        #expect(jobs.isRunning(session.name.rawValue))
+        // The screen closed and opened again while the cancelled job still runs.
+        first.close()
+        let second = ResultsModel(
+            session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .succeed), strings: strings(), jobs: jobs)
+        await second.process()
+        #expect(second.phase == .failed(strings()(.resultsStillStopping)))
+        await running.value
+        #expect(!jobs.isRunning(session.name.rawValue))
+        await second.process()
+        #expect(second.phase == .measured)
+    }
+}
+
+/// Writes down when the phone was kept awake.
+@MainActor
+final class RecordingProcessingActivity: ProcessingActivity {
+    private(set) var calls: [String] = []
+    func begin() { calls.append("begin") }
+    func end() { calls.append("end") }
 }
