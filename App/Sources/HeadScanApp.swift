@@ -41,7 +41,8 @@ struct HeadScanApp: App {
             makeRecorder: { LiveScanRecorder() },
             makeReplayPlayer: { session, settings in try ScanReplayPlayer(url: session.scanURL, settings: settings) },
             poseSource: VisionPoseSource(),
-            kneeStore: RangeOfMotionStore(root: support.appendingPathComponent("Knee", isDirectory: true)))
+            kneeStore: RangeOfMotionStore(root: support.appendingPathComponent("Knee", isDirectory: true)),
+            processingActivity: DeviceProcessingActivity())
         do {
             flow = try AppFlowModel(dependencies)
         } catch {

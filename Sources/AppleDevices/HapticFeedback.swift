@@ -7,14 +7,15 @@ import Foundation
 /// The continuous "position not ideal" vibration.
 ///
 /// A CoreHaptics continuous pattern plays from `start()` until `stop()`, which ends it at once.
-/// The engine restarts itself after the system stops or resets it (audio interruptions, the
-/// app going to the background). Where CoreHaptics is unsupported the phone's vibration
-/// sound repeats instead.
+/// When the system stops or resets the engine (audio interruptions, the app going to the
+/// background) while the guide still wants the vibration, it plays again at once, or at the
+/// guide's next request if the engine cannot start yet (`VibrationState` decides). Where
+/// CoreHaptics is unsupported the phone's vibration sound repeats instead.
 public final class HapticFeedback: @unchecked Sendable {
     private let lock = NSLock()
     private var engine: CHHapticEngine?
     private var player: CHHapticAdvancedPatternPlayer?
-    private var isOn = false
+    private var state = VibrationState()
     private var fallbackTimer: DispatchSourceTimer?
     private let supportsHaptics: Bool
     private let queue = DispatchQueue(label: "HeadScan.HapticFeedback")
@@ -24,16 +25,30 @@ public final class HapticFeedback: @unchecked Sendable {
         supportsHaptics = CHHapticEngine.capabilitiesForHardware().supportsHaptics
     }
 
-    /// Whether the vibration is on.
-    public var isPlaying: Bool { lock.withLock { isOn } }
+    /// Whether the vibration is playing.
+    public var isPlaying: Bool { lock.withLock { state.playing } }
 
-    /// Starts the continuous vibration (nothing when it already runs).
+    /// Starts the continuous vibration (nothing when it already plays).
     public func start() {
-        let wasOn = lock.withLock { () -> Bool in
-            defer { isOn = true }
-            return isOn
-        }
-        guard !wasOn else { return }
+        guard lock.withLock({ state.start() }) == .play else { return }
+        play()
+    }
+
+    /// Stops the vibration at once.
+    public func stop() {
+        _ = lock.withLock { state.stop() }
+        silenceHardware()
+    }
+
+    /// Vibrates for `seconds` (the demonstration on the instructions screen).
+    public func pulse(seconds: Double = 1) {
+        start()
+        queue.asyncAfter(deadline: .now() + seconds) { [weak self] in self?.stop() }
+    }
+
+    private func play() {
+        // Whatever is left of an earlier pattern or fallback goes first: one vibration at a time.
+        silenceHardware()
         if supportsHaptics {
             do {
                 try startPattern()
@@ -43,12 +58,11 @@ public final class HapticFeedback: @unchecked Sendable {
         } else {
             startFallback()
         }
+        if lock.withLock({ state.didPlay() }) == .silence { silenceHardware() }
     }
 
-    /// Stops the vibration at once.
-    public func stop() {
+    private func silenceHardware() {
         let (player, timer) = lock.withLock { () -> (CHHapticAdvancedPatternPlayer?, DispatchSourceTimer?) in
-            isOn = false
             defer { fallbackTimer = nil }
             return (self.player, fallbackTimer)
         }
@@ -56,10 +70,14 @@ public final class HapticFeedback: @unchecked Sendable {
         timer?.cancel()
     }
 
-    /// Vibrates for `seconds` (the demonstration on the instructions screen).
-    public func pulse(seconds: Double = 1) {
-        start()
-        queue.asyncAfter(deadline: .now() + seconds) { [weak self] in self?.stop() }
+    /// The system stopped or reset the engine: what played is gone; play again if wanted.
+    private func engineStopped() {
+        let action = lock.withLock { () -> VibrationState.Action in
+            player = nil
+            return state.engineStopped()
+        }
+        guard action == .play else { return }
+        queue.async { [weak self] in self?.play() }
     }
 
     private func makeEngine() throws -> CHHapticEngine {
@@ -67,19 +85,8 @@ public final class HapticFeedback: @unchecked Sendable {
         let engine = try CHHapticEngine()
         engine.playsHapticsOnly = true
         engine.isAutoShutdownEnabled = false
-        engine.stoppedHandler = { [weak self] _ in
-            // The system stopped the engine: a new player is needed next time.
-            self?.lock.withLock { self?.player = nil }
-        }
-        engine.resetHandler = { [weak self] in
-            guard let self else { return }
-            lock.withLock { self.player = nil }
-            try? engine.start()
-            if isPlaying {
-                lock.withLock { self.isOn = false }
-                start()
-            }
-        }
+        engine.stoppedHandler = { [weak self] _ in self?.engineStopped() }
+        engine.resetHandler = { [weak self] in self?.engineStopped() }
         lock.withLock { self.engine = engine }
         return engine
     }

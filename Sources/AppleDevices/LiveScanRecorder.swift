@@ -33,7 +33,7 @@ public final class LiveScanRecorder: ScanRecorder {
         writingTo url: URL, settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void
     ) async throws {
         guard await CameraPermission.request() == .authorized else { throw CameraError.notAuthorized }
-        speech.activate()
+        speech.beginScan(settings: settings)
         UIApplication.shared.isIdleTimerDisabled = true
         let camera = self.camera
         camera.resetClock()
@@ -41,14 +41,16 @@ public final class LiveScanRecorder: ScanRecorder {
         // The header needs the camera's intrinsics: they come with the first frame.
         guard let first = try await Self.firstFrame(from: camera, timeout: 3) else {
             camera.stop()
+            speech.stopScan()
             UIApplication.shared.isIdleTimerDisabled = false
             throw CameraError.noFrames
         }
         do {
             try begin(with: first, writingTo: url, settings: settings, layout: layout, progress: progress)
         } catch {
-            // Nothing is recorded: the camera and the idle timer go back to normal.
+            // Nothing is recorded: the camera, the voice and the idle timer go back to normal.
             camera.stop()
+            speech.stopScan()
             UIApplication.shared.isIdleTimerDisabled = false
             throw error
         }
@@ -64,7 +66,7 @@ public final class LiveScanRecorder: ScanRecorder {
         let writer = try ScanWriter(url: url, header: header)
         let sinks: [any PipelineSink] = [
             FeedbackEventSink(HapticSink(haptics: haptics)),
-            FeedbackEventSink(LiveSpeechSink(output: speech, settings: settings)),
+            FeedbackEventSink(LiveSpeechSink(output: speech)),
             // The report, point cloud included, is made here on the guide's task, off the main actor.
             ScanProgressSink { report in Task { @MainActor in progress(report) } },
         ]
@@ -79,7 +81,7 @@ public final class LiveScanRecorder: ScanRecorder {
     public func pause() async {
         live?.pause()
         haptics.stop()
-        speech.stop()
+        speech.pauseScan()
         let camera = self.camera
         try? await Self.offMain { camera.stop() }
     }
@@ -88,6 +90,7 @@ public final class LiveScanRecorder: ScanRecorder {
         let camera = self.camera
         try await Self.offMain { try camera.start() }
         live?.resume()
+        speech.resumeScan()
     }
 
     public func stop() async throws {
@@ -96,6 +99,7 @@ public final class LiveScanRecorder: ScanRecorder {
         try? await Self.offMain { camera.stop() }
         live?.end()
         haptics.stop()
+        speech.stopScan()
         UIApplication.shared.isIdleTimerDisabled = false
         defer {
             live = nil

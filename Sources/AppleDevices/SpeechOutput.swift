@@ -7,15 +7,29 @@ import Foundation
 ///
 /// The audio session is `.playback` with the `.spokenAudio` mode (other audio ducks). An
 /// interruption (a call) pauses speech; when it ends the session is activated again and
-/// speech goes on where the system allows it. Utterances are never cut off: the synthesizer
-/// queues them, and `SpeechSink`'s scheduler decides what is said at all.
-public final class SpeechOutput: NSObject, @unchecked Sendable {
+/// speech goes on where the system allows it.
+///
+/// During a scan the guide's phrases go through a `LiveSpeechQueue` on one serial queue: one
+/// phrase is handed to the synthesizer at a time, and the next when the synthesizer reports
+/// that it finished, so milestones and "done" come as soon as the voice is free and never pile
+/// up. Pausing keeps the milestones, stopping cuts a stale instruction, and once the scan has
+/// stopped and the last milestone is said the audio session is released.
+public final class SpeechOutput: NSObject, AVSpeechSynthesizerDelegate, @unchecked Sendable {
     private let synthesizer = AVSpeechSynthesizer()
     private var observer: NSObjectProtocol?
+    /// Everything below is touched on `queue` only.
+    private let queue = DispatchQueue(label: "HeadScan.SpeechOutput")
+    private var scan = LiveSpeechQueue()
+    private var phrasebook = Phrasebook(language: .de)
+    /// The scan clock's offset from the system's uptime, so that the synthesizer's callbacks
+    /// can be timed on the scan's clock.
+    private var clockOffset = 0.0
+    private var scanStopped = true
 
     /// A speech output; `activate()` prepares the audio session.
     override public init() {
         super.init()
+        synthesizer.delegate = self
         observer = NotificationCenter.default.addObserver(
             forName: AVAudioSession.interruptionNotification, object: AVAudioSession.sharedInstance(), queue: nil
         ) { [weak self] note in
@@ -25,6 +39,74 @@ public final class SpeechOutput: NSObject, @unchecked Sendable {
 
     deinit {
         if let observer { NotificationCenter.default.removeObserver(observer) }
+    }
+
+    /// A scan starts: the guide's phrases are said in `settings`' language from now on.
+    public func beginScan(settings: FeedbackSettings) {
+        activate()
+        queue.async { [self] in
+            scan = LiveSpeechQueue(sameInstructionInterval: settings.sameInstructionInterval)
+            phrasebook = Phrasebook(language: settings.language)
+            scanStopped = false
+        }
+    }
+
+    /// One of the guide's events.
+    public func guide(_ event: TimedFeedbackEvent) {
+        queue.async { [self] in
+            clockOffset = ProcessInfo.processInfo.systemUptime - event.time
+            perform(scan.handle(event))
+        }
+    }
+
+    /// The scan paused: what is being said ends, instructions are dropped, milestones kept.
+    public func pauseScan() {
+        queue.async { [self] in scan.pause() }
+    }
+
+    /// The scan resumed.
+    public func resumeScan() {
+        queue.async { [self] in perform(scan.resume(at: scanTime)) }
+    }
+
+    /// The scan stopped: a stale instruction is cut; queued milestones are still said, then
+    /// the audio session is released.
+    public func stopScan() {
+        queue.async { [self] in
+            scanStopped = true
+            perform(scan.stop())
+            releaseIfIdle()
+        }
+    }
+
+    public func speechSynthesizer(_ synthesizer: AVSpeechSynthesizer, didFinish utterance: AVSpeechUtterance) {
+        voiceFinished()
+    }
+
+    public func speechSynthesizer(_ synthesizer: AVSpeechSynthesizer, didCancel utterance: AVSpeechUtterance) {
+        voiceFinished()
+    }
+
+    private func voiceFinished() {
+        queue.async { [self] in
+            perform(scan.finished(at: scanTime))
+            releaseIfIdle()
+        }
+    }
+
+    private var scanTime: Double { ProcessInfo.processInfo.systemUptime - clockOffset }
+
+    private func perform(_ action: LiveSpeechQueue.Action?) {
+        switch action {
+        case .say(let phrase, _)?: speak(phrasebook.text(phrase), language: phrasebook.language)
+        case .silence?: synthesizer.stopSpeaking(at: .immediate)
+        case nil: break
+        }
+    }
+
+    private func releaseIfIdle() {
+        guard scanStopped, scan.speaking == nil else { return }
+        deactivate()
     }
 
     /// Sets up and activates the audio session so speech sounds in silent mode.
@@ -49,11 +131,6 @@ public final class SpeechOutput: NSObject, @unchecked Sendable {
         utterance.voice = AVSpeechSynthesisVoice(language: Self.voiceLanguage(language))
         utterance.rate = AVSpeechUtteranceDefaultSpeechRate
         synthesizer.speak(utterance)
-    }
-
-    /// Stops speaking at the end of the current word (the scan ended or paused).
-    public func stop() {
-        synthesizer.stopSpeaking(at: .word)
     }
 
     /// The BCP-47 code of the voice for `language`.
@@ -86,33 +163,15 @@ public final class SpeechOutput: NSObject, @unchecked Sendable {
     }
 }
 
-/// The guide's speech events on the phone: the shared `SpeechScheduler` decides what is said
-/// and what replaces what; the phrasebook gives the words.
+/// The guide's speech events on the phone, said through `output`'s live queue.
 public struct LiveSpeechSink: FeedbackSink {
-    private var scheduler: SpeechScheduler
-    private let phrasebook: Phrasebook
     private let output: SpeechOutput
 
-    /// A sink speaking through `output` in `settings`' language.
-    public init(output: SpeechOutput, settings: FeedbackSettings) {
-        let phrasebook = Phrasebook(language: settings.language)
-        self.phrasebook = phrasebook
-        self.output = output
-        scheduler = SpeechScheduler(
-            sameInstructionInterval: settings.sameInstructionInterval,
-            duration: SpeechScheduler.estimatedDuration(phrasebook))
-    }
+    /// A sink speaking through `output`, which `beginScan` has prepared.
+    public init(output: SpeechOutput) { self.output = output }
 
-    public mutating func receive(_ event: TimedFeedbackEvent) {
-        for utterance in scheduler.handle(event) { say(utterance) }
-    }
+    public mutating func receive(_ event: TimedFeedbackEvent) { output.guide(event) }
 
-    public mutating func finish(at time: Double) {
-        for utterance in scheduler.finish() { say(utterance) }
-    }
-
-    private func say(_ utterance: Utterance) {
-        output.speak(phrasebook.text(utterance.phrase), language: phrasebook.language)
-    }
+    public mutating func finish(at time: Double) { output.stopScan() }
 }
 #endif

@@ -1,16 +1,28 @@
 import Foundation
 import Recording
 
+/// Where a live scan's frames are written: the scan file, or in tests and benchmarks a
+/// writer that is made slow on purpose.
+public protocol ScanFrameWriter: AnyObject {
+    func append(_ frame: RGBDFrame) throws
+    func close() throws
+}
+
+extension ScanWriter: ScanFrameWriter {}
+
 /// A camera's frames through the pipeline without ever making the camera wait.
 ///
-/// Every frame handed to `submit` is written to the scan file, in order; the guide takes the
-/// newest frame each time it is free, so when detection falls behind it skips frames (counted)
-/// instead of lagging further and further behind the operator. Pausing stops the guide's
-/// feedback and drops frames until `resume`; the file then continues.
+/// Frames handed to `submit` are written to the scan file in order; at most
+/// `writerBacklogLimit` wait for the writer, and when it lags further (a slow disk, a hot
+/// phone) newer frames are not written but counted, so memory stays bounded (a TrueDepth
+/// frame is about 2.4 MB). The guide takes the newest frame each time it is free, written or
+/// not, so when detection falls behind it skips frames (counted) instead of lagging further
+/// and further behind the operator. Pausing stops the guide's feedback and drops frames until
+/// `resume`; the file then continues.
 public final class LiveScan: @unchecked Sendable {
     // The writer and the guide are each touched by one loop of `run` only; the counters and
     // the pause flag live behind the lock.
-    private let writer: ScanWriter
+    private let writer: any ScanFrameWriter
     private let guide: FrameGuide
     private let mailbox = FrameMailbox()
     private let queue: AsyncStream<RGBDFrame>
@@ -21,11 +33,15 @@ public final class LiveScan: @unchecked Sendable {
     private var ended = false
     private let clock = ContinuousClock()
 
-    /// A live scan writing to `writer` and guiding with `guide`.
-    public init(guide: FrameGuide, writer: ScanWriter) {
+    /// Frames that may wait for the writer by default: one second of the camera.
+    public static let defaultWriterBacklogLimit = 30
+
+    /// A live scan writing to `writer` and guiding with `guide`; at most `writerBacklogLimit`
+    /// frames wait for the writer.
+    public init(guide: FrameGuide, writer: any ScanFrameWriter, writerBacklogLimit: Int = LiveScan.defaultWriterBacklogLimit) {
         self.guide = guide
         self.writer = writer
-        (queue, queueInput) = AsyncStream.makeStream(of: RGBDFrame.self, bufferingPolicy: .unbounded)
+        (queue, queueInput) = AsyncStream.makeStream(of: RGBDFrame.self, bufferingPolicy: .bufferingOldest(max(1, writerBacklogLimit)))
     }
 
     /// Takes a frame from the camera; returns at once.
@@ -38,9 +54,11 @@ public final class LiveScan: @unchecked Sendable {
         }
         let index = counters.submitted
         counters.submitted += 1
-        counters.writerBacklogMax = max(counters.writerBacklogMax, counters.submitted - counters.written)
         lock.unlock()
-        queueInput.yield(frame)
+        if case .dropped = queueInput.yield(frame) {
+            locked { $0.droppedForWriter += 1 }
+        }
+        locked { $0.writerBacklogMax = max($0.writerBacklogMax, $0.submitted - $0.written - $0.droppedForWriter) }
         mailbox.put(frame, index: index, submitted: clock.now)
     }
 
@@ -139,6 +157,9 @@ public struct LiveScanStatistics: Sendable, Codable, Equatable {
     public var skippedByGuide = 0
     /// Frames dropped because scanning was paused.
     public var droppedWhilePaused = 0
+    /// Frames not written because the writer lagged behind by its whole backlog (the guide
+    /// still saw them).
+    public var droppedForWriter = 0
     /// Most frames waiting to be written at once.
     public var writerBacklogMax = 0
     /// Seconds from a frame's arrival to the end of its guidance, for each guided frame.

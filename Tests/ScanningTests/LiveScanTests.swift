@@ -25,7 +25,62 @@ final class Gate: PipelineSink, @unchecked Sendable {
     func open() { semaphore.signal() }
 }
 
+/// A writer that stops at its first frame until the test lets it go: the disk lags.
+final class HeldWriter: ScanFrameWriter, @unchecked Sendable {
+    let inner: ScanWriter
+    private let entered = DispatchSemaphore(value: 0)
+    private let release = DispatchSemaphore(value: 0)
+    private var first = true
+
+    init(_ inner: ScanWriter) { self.inner = inner }
+
+    func append(_ frame: RGBDFrame) throws {
+        if first {
+            first = false
+            entered.signal()
+            release.wait()
+        }
+        try inner.append(frame)
+    }
+
+    func close() throws { try inner.close() }
+
+    func waitUntilWriting() async {
+        await withCheckedContinuation { c in DispatchQueue.global().async { self.entered.wait(); c.resume() } }
+    }
+
+    func open() { release.signal() }
+}
+
+/// Serialized: two of these tests hold a pipeline thread on purpose, and on a two-core
+/// machine two held at once would leave none to run the rest.
+@Suite(.serialized)
 struct LiveScanTests {
+    /// Memory stays bounded when the writer lags: beyond the backlog, frames are counted as not
+    /// written, the guide still sees the newest, and the file holds every frame it was given.
+    @Test func aLaggingWriterKeepsABoundedBacklogAndCountsWhatItDrops() async throws {
+        let recordings = try Recordings()
+        defer { recordings.remove() }
+        let tape = Tape()
+        let writer = HeldWriter(try recordings.writer("lagging.hscan"))
+        let live = LiveScan(guide: try FrameGuide(layout: .standard, settings: FeedbackSettings(), sinks: [tape]), writer: writer, writerBacklogLimit: 3)
+        let running = Task { try await live.run() }
+        live.submit(recordings.frame(0))
+        await writer.waitUntilWriting()
+        for index in 1..<10 { live.submit(recordings.frame(index)) }
+        // Three waiting and the one being written.
+        #expect(live.statistics.writerBacklogMax == 4)
+        writer.open()
+        live.end()
+        let statistics = try await running.value
+        #expect(statistics.submitted == 10)
+        #expect(statistics.written == 4 && statistics.droppedForWriter == 6)
+        #expect(tape.indices.last == 9)
+        let reader = try ScanReader(url: writer.inner.url)
+        #expect(reader.frameCount == 4)
+        #expect(try reader.frame(at: 3).timestamp == recordings.frame(3).timestamp)
+    }
+
     @Test func aSlowGuideSkipsToTheNewestFrameWhileEveryFrameIsWritten() async throws {
         let recordings = try Recordings()
         defer { recordings.remove() }
