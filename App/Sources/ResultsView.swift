@@ -49,6 +49,7 @@ struct ResultsView: View {
             if let report = model.reportURL {
                 ShareLink(item: report) { Label("PDF", systemImage: "square.and.arrow.up") }
             }
+            Section { Text(model.disclaimer).font(.footnote).foregroundStyle(.secondary) }
         }
         .screenBar(model.session.name.rawValue, close: strings(.commonClose), action: close)
     }

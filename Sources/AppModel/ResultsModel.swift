@@ -83,6 +83,10 @@ public final class ResultsModel {
         loadStored()
     }
 
+    /// What the measurement is and is not, shown under the results: it supports a clinician's
+    /// examination and diagnoses nothing.
+    public var disclaimer: String { strings(.resultsDisclaimer) }
+
     /// The main button's label: measure, cancel, or try again.
     public var buttonTitle: String {
         switch phase {

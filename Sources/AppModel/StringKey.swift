@@ -268,6 +268,7 @@ public enum StringKey: String, Sendable, CaseIterable {
     case diagramLeft
     case diagramRight
     case resultsStillStopping
+    case resultsDisclaimer
     case scanStop
     case scanTitle
     case settingsDirections

@@ -48,4 +48,5 @@ public struct FailingMoveFileSystem: FileSystem {
     public func removeItem(at url: URL) throws { try live.removeItem(at: url) }
     public func readData(at url: URL) throws -> Data { try live.readData(at: url) }
     public func writeData(_ data: Data, to url: URL) throws { try live.writeData(data, to: url) }
+    public func excludeFromBackup(_ url: URL) throws { try live.excludeFromBackup(url) }
 }

@@ -18,6 +18,9 @@ public protocol FileSystem: Sendable {
     func readData(at url: URL) throws -> Data
     /// Writes a file atomically: a reader sees the old or the new content.
     func writeData(_ data: Data, to url: URL) throws
+    /// Keeps an item out of the phone's iCloud and computer backups (scans stay on the
+    /// phone, as the introduction promises); nothing where there is no such backup.
+    func excludeFromBackup(_ url: URL) throws
 }
 
 /// What an item on disk is.
@@ -62,5 +65,14 @@ public struct LiveFileSystem: FileSystem {
 
     public func writeData(_ data: Data, to url: URL) throws {
         try data.write(to: url, options: .atomic)
+    }
+
+    public func excludeFromBackup(_ url: URL) throws {
+        #if canImport(Darwin)
+        var values = URLResourceValues()
+        values.isExcludedFromBackup = true
+        var item = url
+        try item.setResourceValues(values)
+        #endif
     }
 }

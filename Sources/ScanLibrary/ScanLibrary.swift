@@ -44,6 +44,8 @@ public struct ScanLibrary: Sendable {
             let session = ScanSession(name: name, root: root)
             if !taken.contains(name.collisionKey), fileSystem.itemKind(at: session.url) == nil {
                 try step("create", session.url) { try fileSystem.createDirectory(at: session.url) }
+                // A scan that cannot be kept out of backups is still a scan: keep it.
+                try? fileSystem.excludeFromBackup(session.url)
                 return session
             }
             counter += 1

@@ -1,5 +1,6 @@
 import AppModel
 import Cephalometry
+import Feedback
 import Foundation
 import AppModelTesting
 import Processing
@@ -148,6 +149,20 @@ struct ResultsModelTests {
         #expect(!jobs.isRunning(session.name.rawValue))
         await second.process()
         #expect(second.phase == .measured)
+    }
+}
+
+@MainActor
+struct ResultsDisclaimerTests {
+    /// App Review expects apps showing clinical measures to say what they are not.
+    @Test func theResultsSayTheyDoNotDiagnose() throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let session = try lib.savedSession(id: 9)
+        for (language, word) in [(Language.en, "does not diagnose"), (.de, "keine Diagnose")] {
+            let model = ResultsModel(session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings(language))
+            #expect(model.disclaimer.contains(word))
+        }
     }
 }
 

@@ -209,3 +209,17 @@ struct ConsentTests {
         #expect(try lib.list().entries.first?.researchConsent == false)
     }
 }
+
+struct BackupExclusionTests {
+    /// The introduction says scans stay on the phone: each new session folder is kept out of
+    /// iCloud and computer backups.
+    @Test func everyNewSessionIsKeptOutOfBackups() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let fs = BackupRecordingFileSystem()
+        let lib = library(folder, fs)
+        let first = try lib.createSession(date: may1)
+        let second = try lib.createSession(date: may1)
+        #expect(fs.excluded == [first.url, second.url])
+    }
+}

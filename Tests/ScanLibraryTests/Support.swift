@@ -47,6 +47,7 @@ struct FailingFileSystem: FileSystem {
     func removeItem(at url: URL) throws { try check(.remove); try live.removeItem(at: url) }
     func readData(at url: URL) throws -> Data { try live.readData(at: url) }
     func writeData(_ data: Data, to url: URL) throws { try check(.write); try live.writeData(data, to: url) }
+    func excludeFromBackup(_ url: URL) throws { try live.excludeFromBackup(url) }
 }
 
 /// A thread-safe call counter.
@@ -72,4 +73,21 @@ func patient(_ id: Int) -> PatientRecord {
 
 func write(_ text: String, to url: URL) throws {
     try Data(text.utf8).write(to: url)
+}
+
+/// The live file system, writing down which items were kept out of backups.
+final class BackupRecordingFileSystem: FileSystem, @unchecked Sendable {
+    let live = LiveFileSystem()
+    private let lock = NSLock()
+    private var excludedItems: [URL] = []
+    var excluded: [URL] { lock.withLock { excludedItems } }
+
+    func itemKind(at url: URL) -> ItemKind? { live.itemKind(at: url) }
+    func contentsOfDirectory(at url: URL) throws -> [String] { try live.contentsOfDirectory(at: url) }
+    func createDirectory(at url: URL) throws { try live.createDirectory(at: url) }
+    func moveItem(at source: URL, to destination: URL) throws { try live.moveItem(at: source, to: destination) }
+    func removeItem(at url: URL) throws { try live.removeItem(at: url) }
+    func readData(at url: URL) throws -> Data { try live.readData(at: url) }
+    func writeData(_ data: Data, to url: URL) throws { try live.writeData(data, to: url) }
+    func excludeFromBackup(_ url: URL) throws { lock.withLock { excludedItems.append(url) } }
 }

@@ -17,10 +17,14 @@ struct PipelineBenchCommand: AsyncParsableCommand {
             must reach the scan file; the guide takes the newest frame whenever it is free. \
             Reports frames delivered, written and guided, frames the guide skipped, the guide's \
             latency (arrival to verdict) and the writer's largest backlog, and checks the file \
-            frame by frame. Run it on one core to see the phone's worst case:
+            frame by frame. With --writer-fps the writer is held to that many frames a second \
+            (a slow disk, a hot phone): at most one second of frames waits for it, newer ones \
+            are counted as not written, the guide keeps up, and the peak memory stays bounded. \
+            Run it on one core to see the phone's worst case:
 
-            Example:
+            Examples:
               taskset -c 0 swift run -c release headscan bench pipeline --seconds 60 --json
+              swift run -c release headscan bench pipeline --seconds 60 --writer-fps 10
             """)
 
     @Option(help: "Seconds of live scanning.")
@@ -32,12 +36,20 @@ struct PipelineBenchCommand: AsyncParsableCommand {
     @Option(help: "Frames rendered up front and played in a loop.")
     var rendered = 120
 
+    @Option(help: "Hold the writer to at most this many frames a second (default: as fast as it goes).")
+    var writerFps: Double?
+
+    @Option(help: "Frames that may wait for the writer before newer ones are not written.")
+    var writerBacklog = LiveScan.defaultWriterBacklogLimit
+
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in 0...600") }
         guard fps >= 1, fps <= 120 else { throw ValidationError("--fps must be in 1...120") }
         guard rendered >= 1, rendered <= 900 else { throw ValidationError("--rendered must be in 1...900") }
+        if let writerFps, !(writerFps >= 0.5 && writerFps <= 120) { throw ValidationError("--writer-fps must be in 0.5...120") }
+        guard writerBacklog >= 1, writerBacklog <= 100_000 else { throw ValidationError("--writer-backlog must be in 1...100000") }
     }
 
     func run() async throws {
@@ -54,7 +66,8 @@ struct PipelineBenchCommand: AsyncParsableCommand {
         let writer = try ScanWriter(url: url, header: ScanHeader(
             device: "simulator (bench pipeline)", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
             capLayoutName: CapLayout.standard.name))
-        let live = LiveScan(guide: try FrameGuide(layout: .standard, settings: FeedbackSettings()), writer: writer)
+        let target: any ScanFrameWriter = writerFps.map { PacedWriter(writer, framesPerSecond: $0) } ?? writer
+        let live = LiveScan(guide: try FrameGuide(layout: .standard, settings: FeedbackSettings()), writer: target, writerBacklogLimit: writerBacklog)
         let running = Task { try await live.run() }
         let late = try await play(frames, into: live)
         live.end()
@@ -62,7 +75,8 @@ struct PipelineBenchCommand: AsyncParsableCommand {
         let reader = try ScanReader(url: url)
         let result = PipelineBenchResult(
             statistics, seconds: seconds, fps: fps, fileFrames: reader.frameCount, damaged: reader.verify().count,
-            bytes: (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0, cameraLateMax: late)
+            bytes: (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0, cameraLateMax: late,
+            writerFps: writerFps, peakMegabytes: PeakMemory.megabytes())
         try outputOptions.emit(result)
     }
 
@@ -101,17 +115,27 @@ struct PipelineBenchResult: TextReport {
     var guideLatencyP95MS: Double
     var guideLatencyMaxMS: Double
     var writerBacklogMax: Int
+    var droppedForWriter: Int
+    var writerFps: Double?
     var cameraLateMaxMS: Double
     var megabytes: Double
+    /// The process's peak resident memory, when the system tells it.
+    var peakMegabytes: Double?
 
-    init(_ s: LiveScanStatistics, seconds: Double, fps: Double, fileFrames: Int, damaged: Int, bytes: Int, cameraLateMax: Double) {
+    init(
+        _ s: LiveScanStatistics, seconds: Double, fps: Double, fileFrames: Int, damaged: Int, bytes: Int, cameraLateMax: Double,
+        writerFps: Double?, peakMegabytes: Double?
+    ) {
         self.seconds = seconds
         self.fps = fps
         submitted = s.submitted
         written = s.written
         self.fileFrames = fileFrames
         damagedFrames = damaged
-        missingFrames = s.submitted - fileFrames + damaged
+        missingFrames = s.written - fileFrames + damaged
+        droppedForWriter = s.droppedForWriter
+        self.writerFps = writerFps
+        self.peakMegabytes = peakMegabytes
         guided = s.guided
         skippedByGuide = s.skippedByGuide
         guideLatencyMedianMS = (s.latency(quantile: 0.5) ?? 0) * 1000
@@ -129,7 +153,42 @@ struct PipelineBenchResult: TextReport {
             String(format: "guide: %d frames guided, %d skipped for newer ones (%.1f %%)", guided, skippedByGuide,
                    100 * Double(skippedByGuide) / Double(max(1, submitted))),
             String(format: "guide latency (arrival to verdict): median %.1f ms, p95 %.1f ms, max %.1f ms", guideLatencyMedianMS, guideLatencyP95MS, guideLatencyMaxMS),
-            String(format: "writer backlog at most %d frames; camera ticks late by at most %.1f ms", writerBacklogMax, cameraLateMaxMS),
+            String(format: "writer%@: backlog at most %d frames, %d frames not written because it lagged; camera ticks late by at most %.1f ms",
+                   writerFps.map { String(format: " held to %.0f frames/s", $0) } ?? "", writerBacklogMax, droppedForWriter, cameraLateMaxMS),
+            peakMegabytes.map { String(format: "peak resident memory %.0f MB", $0) } ?? "peak resident memory: not known on this system",
         ].joined(separator: "\n")
+    }
+}
+
+/// A writer held to a frame rate, as a slow disk or a hot phone would be.
+final class PacedWriter: ScanFrameWriter, @unchecked Sendable {
+    private let inner: ScanWriter
+    private let interval: Double
+    private var next = ContinuousClock.now
+
+    init(_ inner: ScanWriter, framesPerSecond: Double) {
+        self.inner = inner
+        interval = 1 / framesPerSecond
+    }
+
+    func append(_ frame: RGBDFrame) throws {
+        let now = ContinuousClock.now
+        if next > now { Thread.sleep(forTimeInterval: (next - now).seconds) }
+        next = max(next, now) + .seconds(interval)
+        try inner.append(frame)
+    }
+
+    func close() throws { try inner.close() }
+}
+
+/// The process's peak resident memory.
+enum PeakMemory {
+    /// Megabytes, from /proc/self/status on Linux; nil elsewhere.
+    static func megabytes() -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Double(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "")
+        else { return nil }
+        return kilobytes / 1024
     }
 }
