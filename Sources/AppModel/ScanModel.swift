@@ -28,6 +28,8 @@ public enum ScanAlert: Sendable, Equatable {
     case overheating
     /// Recording failed, with the reason.
     case failed(String)
+    /// The camera stopped delivering pictures during the recording, with the reason.
+    case cameraStopped(String)
 }
 
 /// The scan screen: record, pause, resume, stop; alerts; then on to the patient data.
@@ -107,6 +109,7 @@ public final class ScanModel {
         case .lowStorage: (strings(.scanLowStorageTitle), strings(.scanLowStorageMessage))
         case .overheating: (strings(.scanHotTitle), strings(.scanHotMessage))
         case .failed(let why): (strings(.scanFailedTitle), strings(.scanFailedMessage, why))
+        case .cameraStopped(let why): (strings(.scanCameraStoppedTitle), strings(.scanCameraStoppedMessage, why))
         }
     }
 
@@ -145,9 +148,10 @@ public final class ScanModel {
             return alert = .failed(strings.message(error))
         }
         do {
-            try await recorder.start(writingTo: created.scanURL, settings: settings, layout: layout) { [weak self] in
-                self?.progress = $0
-            }
+            try await recorder.start(
+                writingTo: created.scanURL, settings: settings, layout: layout,
+                progress: { [weak self] in self?.progress = $0 },
+                problem: { [weak self] problem in Task { await self?.captureProblem(problem) } })
             session = created
             phase = .recording
         } catch {
@@ -195,6 +199,27 @@ public final class ScanModel {
         guard phase == .saved, let session else { return }
         onSaved(session)
     }
+
+    /// The recorder reports a problem: it is shown and spoken at once (silence would mean
+    /// "position fine"). A file that cannot be written ends the recording; the scan is kept up
+    /// to its last complete frame.
+    public func captureProblem(_ problem: CaptureProblem) async {
+        guard phase == .recording || phase == .paused else { return }
+        switch problem {
+        case .cameraStopped(let reason):
+            alert = .cameraStopped(reason ?? strings(.scanCameraNoFrames))
+            say(strings(.scanCameraStoppedSpoken))
+        case .cameraBack:
+            if case .cameraStopped = alert { alert = nil }
+            say(strings(.scanCameraBackSpoken))
+        case .writeFailed(let why):
+            say(strings(.scanWriteFailedSpoken))
+            await stop()
+            alert = .failed(why)
+        }
+    }
+
+    private func say(_ text: String) { player?.speak(text, language: strings.language) }
 
     /// The system reported a new thermal state: alert while recording when it is too hot.
     public func thermalStateChanged(_ state: ThermalState) {

@@ -10,9 +10,11 @@ import Scanning
 @MainActor
 public protocol ScanRecorder: AnyObject {
     /// Starts the camera, the feedback and writing `url` with `settings` for a cap laid out
-    /// as `layout` (the scan's header keeps it); `progress` is called for every guidance update.
+    /// as `layout` (the scan's header keeps it); `progress` is called for every guidance update
+    /// and `problem` as soon as capture or writing goes wrong during the recording.
     func start(
-        writingTo url: URL, settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void
+        writingTo url: URL, settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void,
+        problem: @escaping @MainActor (CaptureProblem) -> Void
     ) async throws
     /// Stops feedback and the camera (the sensor cools) without ending the file.
     func pause() async
@@ -20,6 +22,18 @@ public protocol ScanRecorder: AnyObject {
     func resume() async throws
     /// Ends and closes the scan file.
     func stop() async throws
+}
+
+/// What went wrong while recording, as the recorder notices it.
+public enum CaptureProblem: Sendable, Equatable {
+    /// The camera stopped delivering frames: no frame for a second, the session was
+    /// interrupted (a call, another app) or failed; the reason in the system's words, if any.
+    case cameraStopped(reason: String?)
+    /// Frames arrive again.
+    case cameraBack
+    /// The scan file cannot be written (a full disk): the recording is over; what was
+    /// written up to the last complete frame is kept.
+    case writeFailed(String)
 }
 
 /// What the scan screen shows of the guide's progress, and the summary after the scan.

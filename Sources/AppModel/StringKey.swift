@@ -269,6 +269,12 @@ public enum StringKey: String, Sendable, CaseIterable {
     case diagramRight
     case resultsStillStopping
     case resultsDisclaimer
+    case scanCameraStoppedTitle
+    case scanCameraStoppedMessage
+    case scanCameraStoppedSpoken
+    case scanCameraBackSpoken
+    case scanCameraNoFrames
+    case scanWriteFailedSpoken
     case scanStop
     case scanTitle
     case settingsDirections

@@ -17,6 +17,7 @@ public final class ScriptedRecorder: ScanRecorder {
     /// Reports sent to the screen on start, in order.
     public var reportsOnStart: [ScanProgressReport]
     private var progress: (@MainActor (ScanProgressReport) -> Void)?
+    private var problem: (@MainActor (CaptureProblem) -> Void)?
     /// When set, `start` waits until `releaseStart()`, as a camera takes its time to come up.
     public var holdsStart = false
     private var heldStarts: [CheckedContinuation<Void, Never>] = []
@@ -25,8 +26,10 @@ public final class ScriptedRecorder: ScanRecorder {
     public init(reportsOnStart: [ScanProgressReport] = []) { self.reportsOnStart = reportsOnStart }
 
     public func start(
-        writingTo url: URL, settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void
+        writingTo url: URL, settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void,
+        problem: @escaping @MainActor (CaptureProblem) -> Void
     ) async throws {
+        self.problem = problem
         calls.append("start")
         if holdsStart { await withCheckedContinuation { heldStarts.append($0) } }
         if let startError { throw startError }
@@ -42,6 +45,9 @@ public final class ScriptedRecorder: ScanRecorder {
         for held in heldStarts { held.resume() }
         heldStarts = []
     }
+
+    /// Reports a capture problem, as the camera or the writer would.
+    public func report(_ problem: CaptureProblem) { self.problem?(problem) }
 
     /// Hands the screen a progress report, as the guide does for every frame.
     public func send(_ report: ScanProgressReport) { progress?(report) }

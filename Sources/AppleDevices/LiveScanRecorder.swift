@@ -1,4 +1,5 @@
 #if os(iOS)
+import AVFoundation
 import AppModel
 import Feedback
 import Foundation
@@ -19,6 +20,11 @@ public final class LiveScanRecorder: ScanRecorder {
     private let speech: SpeechOutput
     private var live: LiveScan?
     private var running: Task<LiveScanStatistics, any Error>?
+    private let watchdog = WatchdogBox()
+    private var watching: Task<Void, Never>?
+    private var observers: [NSObjectProtocol] = []
+    /// The writer failed and said so: Stop must not report it again.
+    private var writerFailed = false
 
     /// Statistics of the last finished scan (frames written, skipped by the guide, …).
     public private(set) var lastStatistics: LiveScanStatistics?
@@ -30,7 +36,8 @@ public final class LiveScanRecorder: ScanRecorder {
     }
 
     public func start(
-        writingTo url: URL, settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void
+        writingTo url: URL, settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void,
+        problem: @escaping @MainActor (CaptureProblem) -> Void
     ) async throws {
         guard await CameraPermission.request() == .authorized else { throw CameraError.notAuthorized }
         speech.beginScan(settings: settings)
@@ -46,7 +53,7 @@ public final class LiveScanRecorder: ScanRecorder {
             throw CameraError.noFrames
         }
         do {
-            try begin(with: first, writingTo: url, settings: settings, layout: layout, progress: progress)
+            try begin(with: first, writingTo: url, settings: settings, layout: layout, progress: progress, problem: problem)
         } catch {
             // Nothing is recorded: the camera, the voice and the idle timer go back to normal.
             camera.stop()
@@ -58,7 +65,7 @@ public final class LiveScanRecorder: ScanRecorder {
 
     private func begin(
         with first: RGBDFrame, writingTo url: URL, settings: FeedbackSettings, layout: CapLayout,
-        progress: @escaping @MainActor (ScanProgressReport) -> Void
+        progress: @escaping @MainActor (ScanProgressReport) -> Void, problem: @escaping @MainActor (CaptureProblem) -> Void
     ) throws {
         let camera = self.camera
         // The header keeps the whole layout, so the scan replays and processes with this cap.
@@ -72,13 +79,58 @@ public final class LiveScanRecorder: ScanRecorder {
         ]
         let guide = try FrameGuide(layout: layout, settings: settings, sinks: sinks)
         let live = LiveScan(guide: guide, writer: writer)
+        live.onWriterFailure = { [weak self] error in
+            let message = error.localizedDescription
+            Task { @MainActor in
+                self?.writerFailed = true
+                problem(.writeFailed(message))
+            }
+        }
         self.live = live
+        writerFailed = false
         running = Task.detached(priority: .userInitiated) { try await live.run() }
         live.submit(first)
-        camera.onFrame = { live.submit($0) }
+        let watchdog = self.watchdog
+        watchdog.start()
+        camera.onFrame = { frame in
+            live.submit(frame)
+            if watchdog.frameArrived() { Task { @MainActor in problem(.cameraBack) } }
+        }
+        startWatching(problem)
+    }
+
+    /// Checks four times a second that frames still come, and listens for the capture
+    /// session's interruptions and errors: each is reported at once.
+    private func startWatching(_ problem: @escaping @MainActor (CaptureProblem) -> Void) {
+        let watchdog = self.watchdog
+        watching = Task { @MainActor in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                if watchdog.check() { problem(.cameraStopped(reason: nil)) }
+            }
+        }
+        let center = NotificationCenter.default
+        observers = [
+            center.addObserver(forName: .AVCaptureSessionWasInterrupted, object: nil, queue: .main) { _ in
+                MainActor.assumeIsolated { problem(.cameraStopped(reason: nil)) }
+            },
+            center.addObserver(forName: .AVCaptureSessionRuntimeError, object: nil, queue: .main) { note in
+                let reason = (note.userInfo?[AVCaptureSessionErrorKey] as? NSError)?.localizedDescription
+                MainActor.assumeIsolated { problem(.cameraStopped(reason: reason)) }
+            },
+        ]
+    }
+
+    private func stopWatching() {
+        watching?.cancel()
+        watching = nil
+        for observer in observers { NotificationCenter.default.removeObserver(observer) }
+        observers = []
+        watchdog.stop()
     }
 
     public func pause() async {
+        watchdog.stop()
         live?.pause()
         haptics.stop()
         speech.pauseScan()
@@ -91,9 +143,11 @@ public final class LiveScanRecorder: ScanRecorder {
         try await Self.offMain { try camera.start() }
         live?.resume()
         speech.resumeScan()
+        watchdog.start()
     }
 
     public func stop() async throws {
+        stopWatching()
         let camera = self.camera
         camera.onFrame = nil
         try? await Self.offMain { camera.stop() }
@@ -106,7 +160,12 @@ public final class LiveScanRecorder: ScanRecorder {
             running = nil
         }
         if let running {
-            lastStatistics = try await running.value
+            if writerFailed {
+                // Reported when it happened; the file keeps every complete frame.
+                lastStatistics = try? await running.value
+            } else {
+                lastStatistics = try await running.value
+            }
         }
     }
 
@@ -133,6 +192,20 @@ public final class LiveScanRecorder: ScanRecorder {
         defer { watchdog.cancel() }
         return try await camera.nextFrame()
     }
+}
+
+/// The capture watchdog behind a lock: frames arrive on the camera's queue, checks come from
+/// the main actor. Times from the system's uptime.
+final class WatchdogBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var watchdog = CaptureWatchdog()
+
+    private var now: Double { ProcessInfo.processInfo.systemUptime }
+
+    func start() { lock.withLock { watchdog.start(at: now) } }
+    func stop() { lock.withLock { watchdog.stop() } }
+    func frameArrived() -> Bool { lock.withLock { watchdog.frameArrived(at: now) } }
+    func check() -> Bool { lock.withLock { watchdog.check(at: now) } }
 }
 
 /// Vibration and speech for the demonstrations on the home and instructions screens.

@@ -33,6 +33,10 @@ public final class LiveScan: @unchecked Sendable {
     private var ended = false
     private let clock = ContinuousClock()
 
+    /// Called once, at once, when the writer fails (a full disk): the recording is over, and
+    /// the operator must hear it now rather than at Stop. Set before `run`.
+    public var onWriterFailure: (@Sendable (any Error) -> Void)?
+
     /// Frames that may wait for the writer by default: one second of the camera.
     public static let defaultWriterBacklogLimit = 30
 
@@ -118,6 +122,7 @@ public final class LiveScan: @unchecked Sendable {
             } catch {
                 // The scan cannot go on (a full disk): the guide must not wait for frames.
                 end()
+                onWriterFailure?(error)
                 throw error
             }
             locked { $0.written += 1 }

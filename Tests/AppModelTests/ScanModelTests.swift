@@ -158,4 +158,43 @@ struct ScanModelTests {
         #expect(!model.summary.isEmpty)
         for line in model.summary { #expect(spoken.contains(line)) }
     }
+
+    /// Silence means "position fine": a camera that stops must be shown and heard at once.
+    @Test func aStoppedCameraIsShownAndSpokenAtOnceAndItsReturnToo() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let recorder = ScriptedRecorder()
+        let player = RecordingFeedbackPlayer()
+        let model = ScanModel(
+            library: lib.library, recorder: recorder, storage: FixedStorageMonitor(freeBytes: 10_000_000_000), thermal: FixedThermalMonitor(),
+            settings: FeedbackSettings(), clock: TestClock(), strings: strings(), player: player)
+        await model.record()
+        await model.captureProblem(.cameraStopped(reason: nil))
+        #expect(model.alert == .cameraStopped(strings()(.scanCameraNoFrames)))
+        #expect(player.played.last == "en: " + strings()(.scanCameraStoppedSpoken))
+        #expect(model.phase == .recording)
+        await model.captureProblem(.cameraBack)
+        #expect(model.alert == nil)
+        #expect(player.played.last == "en: " + strings()(.scanCameraBackSpoken))
+    }
+
+    /// A full disk ends the recording at once; the scan so far is kept and the reason shown.
+    @Test func aWriteFailureEndsTheRecordingAndKeepsTheScan() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let recorder = ScriptedRecorder()
+        let player = RecordingFeedbackPlayer()
+        let model = ScanModel(
+            library: lib.library, recorder: recorder, storage: FixedStorageMonitor(freeBytes: 10_000_000_000), thermal: FixedThermalMonitor(),
+            settings: FeedbackSettings(), clock: TestClock(), strings: strings(), player: player)
+        await model.record()
+        recorder.report(.writeFailed("The disk is full."))
+        for _ in 0..<10_000 where model.phase != .saved { await Task.yield() }
+        #expect(model.phase == .saved)
+        #expect(model.alert == .failed("The disk is full."))
+        #expect(player.played.contains("en: " + strings()(.scanWriteFailedSpoken)))
+        #expect(recorder.calls == ["start", "stop"])
+        let session = try #require(model.session)
+        #expect(FileManager.default.fileExists(atPath: session.scanURL.path))
+    }
 }

@@ -52,6 +52,34 @@ final class HeldWriter: ScanFrameWriter, @unchecked Sendable {
     func open() { release.signal() }
 }
 
+/// A writer whose disk fills up at a given frame.
+final class FillingDiskWriter: ScanFrameWriter, @unchecked Sendable {
+    let inner: ScanWriter
+    private let failAt: Int
+    private var count = 0
+
+    init(_ inner: ScanWriter, failAt: Int) {
+        self.inner = inner
+        self.failAt = failAt
+    }
+
+    func append(_ frame: RGBDFrame) throws {
+        defer { count += 1 }
+        if count >= failAt { throw CocoaError(.fileWriteOutOfSpace) }
+        try inner.append(frame)
+    }
+
+    func close() throws { try inner.close() }
+}
+
+/// Counts the failures it hears of.
+final class FailureLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [String] = []
+    func add(_ error: any Error) { lock.withLock { errors.append(String(describing: error)) } }
+    var all: [String] { lock.withLock { errors } }
+}
+
 /// Serialized: two of these tests hold a pipeline thread on purpose, and on a two-core
 /// machine two held at once would leave none to run the rest.
 @Suite(.serialized)
@@ -125,5 +153,22 @@ struct LiveScanTests {
         let reader = try ScanReader(url: writer.url)
         #expect(reader.frameCount == 5)
         #expect(try reader.frame(at: 3).timestamp == recordings.frame(5).timestamp)
+    }
+
+    /// A full disk is heard at once, not at Stop, and the file keeps every complete frame.
+    @Test func aFullDiskIsReportedAtOnceAndTheScanKeepsItsCompleteFrames() async throws {
+        let recordings = try Recordings()
+        defer { recordings.remove() }
+        let writer = FillingDiskWriter(try recordings.writer("full.hscan"), failAt: 2)
+        let live = LiveScan(guide: try FrameGuide(layout: .standard, settings: FeedbackSettings(), sinks: [Tape()]), writer: writer)
+        let failures = FailureLog()
+        live.onWriterFailure = { failures.add($0) }
+        let running = Task { try await live.run() }
+        for index in 0..<5 { live.submit(recordings.frame(index)) }
+        await #expect(throws: CocoaError.self) { try await running.value }
+        #expect(failures.all.count == 1)
+        let reader = try ScanReader(url: writer.inner.url)
+        #expect(reader.frameCount == 2)
+        #expect(try reader.verify().isEmpty)
     }
 }

@@ -93,6 +93,10 @@ struct PipelineBenchCommand: AsyncParsableCommand {
             late = max(late, (clock.now - due).seconds)
             var frame = frames[n % frames.count]
             frame.timestamp = Double(n) / fps
+            // A camera delivers new buffers for every frame: copy them, so that frames waiting
+            // for the writer take the memory they take on the phone.
+            frame.color.pixels.withUnsafeMutableBufferPointer { _ in }
+            frame.depth.pixels.withUnsafeMutableBufferPointer { _ in }
             live.submit(frame)
             bar.update(n + 1, of: count)
         }
