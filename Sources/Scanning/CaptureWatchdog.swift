@@ -4,13 +4,14 @@
 /// recorded. The watchdog is checked on a timer; it warns once per stall and says when frames
 /// come back.
 public struct CaptureWatchdog: Sendable, Equatable {
-    /// Seconds without a frame that count as a stall (the camera delivers 30 a second).
+    /// Seconds without a frame that count as a stall: 22 missing frames at 30 a second, and
+    /// with a check every quarter second the operator hears of it within a second.
     public let stallSeconds: Double
     private var lastFrame: Double?
     private var watching = false
     private var warned = false
 
-    public init(stallSeconds: Double = 1) { self.stallSeconds = stallSeconds }
+    public init(stallSeconds: Double = 0.75) { self.stallSeconds = stallSeconds }
 
     /// Recording starts (or resumes) at `time`: the first frame is due within the stall time.
     public mutating func start(at time: Double) {
