@@ -62,6 +62,7 @@ struct ScanView: View {
                 .tint(model.progress.barColour.color)
                 .scaleEffect(x: 1, y: 3)
             Text("\(model.progress.percent) %").monospacedDigit()
+            if let note = model.framesNotWrittenNote { Text(note).font(.caption).foregroundStyle(.orange) }
             if let confirmation = model.confirmation { Text(confirmation).font(.title.bold()) }
             ForEach(model.summary, id: \.self) { Text($0).font(.callout) }
             HStack(spacing: 24) {

@@ -99,6 +99,12 @@ public final class ScanModel {
     /// Whether stop is offered (while recording or paused).
     public var canStop: Bool { phase == .recording || phase == .paused }
 
+    /// A line under the progress while frames are not being saved because the phone lags
+    /// behind (hot, or its storage slow); nil when every frame is saved.
+    public var framesNotWrittenNote: String? {
+        progress.framesNotWritten > 0 ? strings(.scanFramesNotWritten, String(progress.framesNotWritten)) : nil
+    }
+
     /// "Saved" while the confirmation shows.
     public var confirmation: String? { phase == .saved ? strings(.scanSaved) : nil }
 

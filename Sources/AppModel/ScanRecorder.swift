@@ -52,6 +52,8 @@ public struct ScanProgressReport: Sendable, Equatable {
     public var missingMarkers: [Int]
     /// The latest frame's point cloud with the markers coloured by state; nil before the first.
     public var cloud: PointCloudPreview?
+    /// Frames the camera delivered that were not saved because writing lagged behind.
+    public var framesNotWritten = 0
 
     /// A report from its values.
     public init(

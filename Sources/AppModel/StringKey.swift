@@ -275,6 +275,7 @@ public enum StringKey: String, Sendable, CaseIterable {
     case scanCameraBackSpoken
     case scanCameraNoFrames
     case scanWriteFailedSpoken
+    case scanFramesNotWritten
     case scanStop
     case scanTitle
     case settingsDirections

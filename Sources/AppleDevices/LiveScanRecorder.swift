@@ -75,7 +75,13 @@ public final class LiveScanRecorder: ScanRecorder {
             FeedbackEventSink(HapticSink(haptics: haptics)),
             FeedbackEventSink(LiveSpeechSink(output: speech)),
             // The report, point cloud included, is made here on the guide's task, off the main actor.
-            ScanProgressSink { report in Task { @MainActor in progress(report) } },
+            ScanProgressSink { report in
+                Task { @MainActor [weak self] in
+                    var report = report
+                    report.framesNotWritten = self?.live?.statistics.droppedForWriter ?? 0
+                    progress(report)
+                }
+            },
         ]
         let guide = try FrameGuide(layout: layout, settings: settings, sinks: sinks)
         let live = LiveScan(guide: guide, writer: writer)

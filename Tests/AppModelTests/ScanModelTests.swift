@@ -197,4 +197,17 @@ struct ScanModelTests {
         let session = try #require(model.session)
         #expect(FileManager.default.fileExists(atPath: session.scanURL.path))
     }
+
+    @Test func framesNotSavedWhileTheWriterLagsAreShown() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let (model, recorder, _) = makeModel(lib)
+        await model.record()
+        recorder.send(ScanProgressReport(percent: 10, colour: .red))
+        #expect(model.framesNotWrittenNote == nil)
+        var lagging = ScanProgressReport(percent: 12, colour: .red)
+        lagging.framesNotWritten = 42
+        recorder.send(lagging)
+        #expect(model.framesNotWrittenNote?.hasPrefix("42 frames not saved") == true)
+    }
 }
