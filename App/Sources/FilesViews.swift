@@ -7,8 +7,6 @@ struct FilesView: View {
     let model: FilesModel
     let strings: Strings
     let close: () -> Void
-    /// The zip just packed, offered in the share sheet.
-    @State private var zip: URL?
 
     var body: some View {
         List {
@@ -27,9 +25,10 @@ struct FilesView: View {
                     Spacer()
                     if !model.isEditing {
                         // The session as one zip file, for researchers without a Mac at hand.
-                        Button { zip = model.archive(row, into: FileManager.default.temporaryDirectory) } label: {
+                        Button { Task { await model.share(row, into: FileManager.default.temporaryDirectory) } } label: {
                             Image(systemName: "square.and.arrow.up")
                         }
+                        .disabled(model.isPacking)
                     }
                 }
                 .contentShape(Rectangle())
@@ -37,8 +36,11 @@ struct FilesView: View {
             }
             ForEach(model.strays, id: \.self) { Text($0).font(.caption).foregroundStyle(.secondary) }
         }
-        .sheet(isPresented: Binding(get: { zip != nil }, set: { if !$0 { zip = nil } })) {
-            if let zip { ShareLink(item: zip) { Label(zip.lastPathComponent, systemImage: "doc.zipper") }.padding() }
+        .overlay { if model.isPacking { ProgressView() } }
+        .sheet(isPresented: Binding(get: { model.sharedArchive != nil }, set: { if !$0 { model.sharingEnded() } })) {
+            if let zip = model.sharedArchive {
+                ShareLink(item: zip) { Label(zip.lastPathComponent, systemImage: "doc.zipper") }.padding()
+            }
         }
         .onAppear { model.reload() }
         .toolbar {

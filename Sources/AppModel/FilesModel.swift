@@ -119,11 +119,43 @@ public final class FilesModel {
 
     /// Packs a session into a zip file in `folder` to share; nil with a message when it fails.
     public func archive(_ row: FileRow, into folder: URL) -> URL? {
-        do {
-            return try SessionArchive.write(row.session, to: folder.appendingPathComponent(row.id + ".zip"))
-        } catch {
+        switch Self.pack(row.session, into: folder, name: row.id) {
+        case .success(let url): return url
+        case .failure(let error):
             message = strings(.filesArchiveFailed, error.description)
             return nil
+        }
+    }
+
+    /// The zip being offered in the share sheet, once packed.
+    public private(set) var sharedArchive: URL?
+    /// Whether a session is being packed (a scan's zip takes a while: the screen stays live).
+    public private(set) var isPacking = false
+
+    /// Packs a session into a zip in `folder` off the main actor, then offers it to share.
+    public func share(_ row: FileRow, into folder: URL) async {
+        guard !isPacking else { return }
+        isPacking = true
+        defer { isPacking = false }
+        let session = row.session, name = row.id
+        let packed = await Task.detached(priority: .userInitiated) { Self.pack(session, into: folder, name: name) }.value
+        switch packed {
+        case .success(let url): sharedArchive = url
+        case .failure(let error): message = strings(.filesArchiveFailed, error.description)
+        }
+    }
+
+    /// The share sheet closed: the temporary zip goes (the session itself stays).
+    public func sharingEnded() {
+        if let sharedArchive { try? FileManager.default.removeItem(at: sharedArchive) }
+        sharedArchive = nil
+    }
+
+    nonisolated private static func pack(_ session: ScanSession, into folder: URL, name: String) -> Result<URL, SessionArchive.Failure> {
+        do {
+            return .success(try SessionArchive.write(session, to: folder.appendingPathComponent(name + ".zip")))
+        } catch {
+            return .failure(error)
         }
     }
 

@@ -58,4 +58,19 @@ struct ScanSummaryAndFilesTests {
         #expect(try Data(contentsOf: copy.appendingPathComponent("head.ply")) == Data("a measured head".utf8))
         #expect(try Data(contentsOf: copy.appendingPathComponent("consent.json")) == Data(contentsOf: session.url.appendingPathComponent("consent.json")))
     }
+
+    /// A scan's zip is packed off the main actor and removed when the share sheet closes.
+    @Test func sharingPacksOffTheMainActorAndRemovesTheTemporaryZip() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        _ = try lib.savedSession(id: 8)
+        let files = FilesModel(library: lib.library, strings: strings())
+        let row = try #require(files.rows.first)
+        await files.share(row, into: lib.folder)
+        let zip = try #require(files.sharedArchive)
+        #expect(FileManager.default.fileExists(atPath: zip.path) && !files.isPacking)
+        files.sharingEnded()
+        #expect(files.sharedArchive == nil && !FileManager.default.fileExists(atPath: zip.path))
+        #expect(try lib.library.list().entries.count == 1)
+    }
 }
