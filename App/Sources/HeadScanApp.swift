@@ -42,7 +42,8 @@ struct HeadScanApp: App {
             makeReplayPlayer: { session, settings in try ScanReplayPlayer(url: session.scanURL, settings: settings) },
             poseSource: VisionPoseSource(),
             kneeStore: RangeOfMotionStore(root: support.appendingPathComponent("Knee", isDirectory: true)),
-            processingActivity: DeviceProcessingActivity())
+            processingActivity: DeviceProcessingActivity(),
+            screenDimmer: DeviceScreenDimmer())
         do {
             flow = try AppFlowModel(dependencies)
         } catch {

@@ -32,6 +32,8 @@ public struct AppDependencies {
     public var kneeStore: RangeOfMotionStore
     /// Keeps the phone awake and working while a scan is measured.
     public var processingActivity: any ProcessingActivity
+    /// Dims the screen while recording.
+    public var screenDimmer: any ScreenDimmer
 
     /// Dependencies from their parts; processing is the real one unless given, knee
     /// videos are read as pose files unless a pose source is given, and knee measurements
@@ -41,9 +43,10 @@ public struct AppDependencies {
         clock: any AppClock, player: any FeedbackPlayer, makeRecorder: @escaping @MainActor () -> any ScanRecorder,
         makeReplayPlayer: @escaping @MainActor (ScanSession, FeedbackSettings) throws -> any ReplayPlayer,
         processing: (any SessionProcessing)? = nil, poseSource: (any PoseSource)? = nil, kneeStore: RangeOfMotionStore? = nil,
-        processingActivity: (any ProcessingActivity)? = nil
+        processingActivity: (any ProcessingActivity)? = nil, screenDimmer: (any ScreenDimmer)? = nil
     ) {
         self.processingActivity = processingActivity ?? NoProcessingActivity()
+        self.screenDimmer = screenDimmer ?? NoScreenDimmer()
         self.processing = processing ?? LiveSessionProcessing(library: library)
         self.poseSource = poseSource ?? PoseFileSource()
         self.kneeStore = kneeStore ?? RangeOfMotionStore(root: library.root.appendingPathComponent(".knee", isDirectory: true))
@@ -158,7 +161,7 @@ public final class AppFlowModel {
     private func makeScan() -> ScanModel {
         let model = ScanModel(
             library: deps.library, recorder: deps.makeRecorder(), storage: deps.storage, thermal: deps.thermal,
-            settings: settings, layout: capLayout, clock: deps.clock, strings: strings, player: deps.player)
+            settings: settings, layout: capLayout, clock: deps.clock, strings: strings, player: deps.player, screen: deps.screenDimmer)
         model.onClose = { [unowned self] in goHome() }
         model.onSaved = { [unowned self] in screen = .patientData(makePatientData($0)) }
         return model

@@ -34,3 +34,21 @@ public final class ProcessingJobs {
     /// Whether a job for `session` is running.
     public func isRunning(_ session: String) -> Bool { running.contains(session) }
 }
+
+/// Dims the phone's screen while recording: the screen faces the infant, and a bright one
+/// distracts them. The device layer sets the brightness on iOS and restores it afterwards.
+@MainActor
+public protocol ScreenDimmer: AnyObject {
+    /// Recording started or resumed.
+    func dim()
+    /// Recording paused or ended: the brightness the user had.
+    func restore()
+}
+
+/// No screen to dim (Linux, tests that do not care).
+@MainActor
+public final class NoScreenDimmer: ScreenDimmer {
+    nonisolated public init() {}
+    public func dim() {}
+    public func restore() {}
+}

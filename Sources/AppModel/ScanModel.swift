@@ -57,14 +57,16 @@ public final class ScanModel {
     @ObservationIgnored private let clock: any AppClock
     @ObservationIgnored private let strings: Strings
     @ObservationIgnored private let player: (any FeedbackPlayer)?
+    @ObservationIgnored private let screen: any ScreenDimmer
 
     /// A scan screen recording into `library` a cap laid out as `layout`.
     public init(
         library: ScanLibrary, recorder: any ScanRecorder, storage: any StorageMonitor, thermal: any ThermalMonitor,
         settings: FeedbackSettings, layout: CapLayout = .standard, clock: any AppClock, strings: Strings,
-        player: (any FeedbackPlayer)? = nil
+        player: (any FeedbackPlayer)? = nil, screen: any ScreenDimmer = NoScreenDimmer()
     ) {
         self.player = player
+        self.screen = screen
         self.library = library
         self.recorder = recorder
         self.storage = storage
@@ -160,6 +162,7 @@ public final class ScanModel {
                 problem: { [weak self] problem in Task { await self?.captureProblem(problem) } })
             session = created
             phase = .recording
+            screen.dim()
         } catch {
             try? library.delete([created])  // nothing was recorded; leave no empty session
             phase = .ready
@@ -172,6 +175,7 @@ public final class ScanModel {
         guard phase == .recording else { return }
         await recorder.pause()
         phase = .paused
+        screen.restore()
     }
 
     /// Resumes a paused recording.
@@ -180,6 +184,7 @@ public final class ScanModel {
         do {
             try await recorder.resume()
             phase = .recording
+            screen.dim()
         } catch {
             alert = .failed(error.localizedDescription)
         }
@@ -190,6 +195,7 @@ public final class ScanModel {
     public func stop() async {
         guard canStop, session != nil else { return }
         phase = .stopping
+        screen.restore()
         do {
             try await recorder.stop()
         } catch {

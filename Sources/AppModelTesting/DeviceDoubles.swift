@@ -37,3 +37,15 @@ public final class RecordingFeedbackPlayer: FeedbackPlayer {
     public func playVibration() { played.append("vibration") }
     public func speak(_ text: String, language: Language) { played.append("\(language.rawValue): \(text)") }
 }
+
+/// Writes down when the screen would be dimmed and restored.
+@MainActor
+public final class RecordingScreenDimmer: ScreenDimmer {
+    /// "dim" and "restore", in order.
+    public private(set) var calls: [String] = []
+
+    public init() {}
+
+    public func dim() { calls.append("dim") }
+    public func restore() { calls.append("restore") }
+}

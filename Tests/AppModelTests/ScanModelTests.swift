@@ -210,4 +210,20 @@ struct ScanModelTests {
         recorder.send(lagging)
         #expect(model.framesNotWrittenNote?.hasPrefix("42 frames not saved") == true)
     }
+
+    /// The screen faces the infant: dark while recording, as bright as before otherwise.
+    @Test func theScreenIsDimmedOnlyWhileRecording() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let screen = RecordingScreenDimmer()
+        let model = ScanModel(
+            library: lib.library, recorder: ScriptedRecorder(), storage: FixedStorageMonitor(freeBytes: 10_000_000_000), thermal: FixedThermalMonitor(),
+            settings: FeedbackSettings(), clock: TestClock(), strings: strings(), screen: screen)
+        await model.record()
+        #expect(screen.calls == ["dim"])
+        await model.pause()
+        await model.resume()
+        await model.stop()
+        #expect(screen.calls == ["dim", "restore", "dim", "restore"])
+    }
 }
