@@ -18,6 +18,17 @@ extension Strings {
         }
     }
 
+    /// Why the camera could not start.
+    public func message(_ failure: CameraFailure) -> String {
+        switch failure {
+        case .notAuthorized: self(.cameraFailureNotAuthorized)
+        case .noTrueDepthCamera: self(.cameraFailureNoTrueDepth)
+        case .noDepthFormat: self(.cameraFailureNoDepthFormat)
+        case .setupFailed(let part): self(.cameraFailureSetup, part)
+        case .noFrames: self(.cameraFailureNoFrames)
+        }
+    }
+
     /// What is wrong with a typed name.
     public func nameProblem(_ problem: NameProblem) -> String {
         switch problem {

@@ -166,7 +166,7 @@ public final class ScanModel {
         } catch {
             try? library.delete([created])  // nothing was recorded; leave no empty session
             phase = .ready
-            alert = .failed(error.localizedDescription)
+            alert = .failed((error as? CameraFailure).map(strings.message) ?? error.localizedDescription)
         }
     }
 

@@ -24,6 +24,16 @@ public protocol ScanRecorder: AnyObject {
     func stop() async throws
 }
 
+/// Why recording could not start, in terms the scan screen says in the app's language.
+public enum CameraFailure: Error, Sendable, Equatable {
+    case notAuthorized
+    case noTrueDepthCamera
+    case noDepthFormat
+    /// The capture session refused a part of its set-up, named in the system's words.
+    case setupFailed(String)
+    case noFrames
+}
+
 /// What went wrong while recording, as the recorder notices it.
 public enum CaptureProblem: Sendable, Equatable {
     /// The camera stopped delivering frames: no frame for a second, the session was

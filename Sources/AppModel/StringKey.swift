@@ -276,6 +276,11 @@ public enum StringKey: String, Sendable, CaseIterable {
     case scanCameraNoFrames
     case scanWriteFailedSpoken
     case scanFramesNotWritten
+    case cameraFailureNotAuthorized
+    case cameraFailureNoTrueDepth
+    case cameraFailureNoDepthFormat
+    case cameraFailureSetup
+    case cameraFailureNoFrames
     case scanStop
     case scanTitle
     case settingsDirections

@@ -39,6 +39,18 @@ public final class LiveScanRecorder: ScanRecorder {
         writingTo url: URL, settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void,
         problem: @escaping @MainActor (CaptureProblem) -> Void
     ) async throws {
+        do {
+            try await startRecording(writingTo: url, settings: settings, layout: layout, progress: progress, problem: problem)
+        } catch let error as CameraError {
+            // The scan screen says it in the app's language.
+            throw error.failure
+        }
+    }
+
+    private func startRecording(
+        writingTo url: URL, settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void,
+        problem: @escaping @MainActor (CaptureProblem) -> Void
+    ) async throws {
         guard await CameraPermission.request() == .authorized else { throw CameraError.notAuthorized }
         speech.beginScan(settings: settings)
         UIApplication.shared.isIdleTimerDisabled = true
@@ -197,6 +209,19 @@ public final class LiveScanRecorder: ScanRecorder {
         }
         defer { watchdog.cancel() }
         return try await camera.nextFrame()
+    }
+}
+
+extension CameraError {
+    /// The same failure for the scan screen.
+    var failure: CameraFailure {
+        switch self {
+        case .notAuthorized: .notAuthorized
+        case .noTrueDepthCamera: .noTrueDepthCamera
+        case .noDepthFormat: .noDepthFormat
+        case .configurationFailed(let why): .setupFailed(why)
+        case .noFrames: .noFrames
+        }
     }
 }
 

@@ -226,4 +226,22 @@ struct ScanModelTests {
         await model.stop()
         #expect(screen.calls == ["dim", "restore", "dim", "restore"])
     }
+
+    /// A camera that cannot start is explained in the app's language.
+    @Test func cameraFailuresAreSaidInTheAppsLanguage() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        for (language, failure, start) in [
+            (Language.de, CameraFailure.notAuthorized, "Der Kamerazugriff"), (.en, .noFrames, "The camera delivered no pictures"),
+            (.de, .setupFailed("video output"), "Die Kamera konnte nicht eingerichtet werden: video output"),
+        ] {
+            let recorder = ScriptedRecorder()
+            recorder.startError = failure
+            let model = ScanModel(
+                library: lib.library, recorder: recorder, storage: FixedStorageMonitor(freeBytes: 10_000_000_000), thermal: FixedThermalMonitor(),
+                settings: FeedbackSettings(), clock: TestClock(), strings: strings(language))
+            await model.record()
+            #expect(model.alertText?.message.contains(start) == true)
+        }
+    }
 }
