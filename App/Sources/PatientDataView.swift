@@ -102,6 +102,29 @@ struct DiagonalDiagram: View {
     }
 }
 
+/// A rating on the 1–5 scale as a slider with its ends labelled, as in the original app.
+@MainActor
+struct RatingSlider: View {
+    let title: String
+    @Binding var value: Int
+
+    var body: some View {
+        VStack(alignment: .leading) {
+            Text("\(title): \(value)")
+            Slider(
+                value: Binding(get: { Double(value) }, set: { value = Int($0.rounded()) }),
+                in: Double(RatingRecord.scale.lowerBound)...Double(RatingRecord.scale.upperBound), step: 1
+            ) {
+                Text(title)
+            } minimumValueLabel: {
+                Text("\(RatingRecord.scale.lowerBound)")
+            } maximumValueLabel: {
+                Text("\(RatingRecord.scale.upperBound)")
+            }
+        }
+    }
+}
+
 @MainActor
 struct ScanRatingView: View {
     @Bindable var model: ScanRatingModel
@@ -111,14 +134,14 @@ struct ScanRatingView: View {
         NavigationStack {
             Form {
                 let q = model.questions
-                Stepper("\(q[0]): \(model.scanQuality)", value: $model.scanQuality, in: RatingRecord.scale)
-                Stepper("\(q[1]): \(model.behaviourImpact)", value: $model.behaviourImpact, in: RatingRecord.scale)
+                RatingSlider(title: q[0], value: $model.scanQuality)
+                RatingSlider(title: q[1], value: $model.behaviourImpact)
                 Toggle(q[2], isOn: $model.childCooperative)
                 if model.showsBehaviourNote {
                     TextField(strings(.ratingNoteLabel), text: $model.behaviourNote, axis: .vertical)
                     if let problem = model.behaviourNoteProblem { Text(problem).font(.caption).foregroundStyle(.red) }
                 }
-                Stepper("\(q[3]): \(model.capFit)", value: $model.capFit, in: RatingRecord.scale)
+                RatingSlider(title: q[3], value: $model.capFit)
                 Toggle(q[4], isOn: $model.pausedForHeat)
                 Toggle(q[5], isOn: $model.neededScreen)
                 if let failure = model.failure { Text(failure).foregroundStyle(.red) }
