@@ -1,4 +1,5 @@
 #if os(iOS)
+import Accelerate
 import AVFoundation
 import CoreMedia
 import CoreVideo
@@ -151,6 +152,7 @@ public final class TrueDepthCamera: NSObject, FrameSource, @unchecked Sendable {
         do {
             try device.lockForConfiguration()
             device.activeDepthDataFormat = format
+            Self.steady(device, depthFormat: format)
             device.unlockForConfiguration()
         } catch {
             throw CameraError.configurationFailed(error.localizedDescription)
@@ -159,6 +161,28 @@ public final class TrueDepthCamera: NSObject, FrameSource, @unchecked Sendable {
         let sync = AVCaptureDataOutputSynchronizer(dataOutputs: [videoOutput, depthOutput])
         sync.setDelegate(self, queue: queue)
         synchronizer = sync
+    }
+
+    /// 30 frames a second for colour and depth alike (the guide and the file expect a steady
+    /// rate), and auto exposure held to at most 1/60 s so that a walking operator's frames are
+    /// not smeared. Each setting only where the active formats allow it: AVFoundation raises
+    /// an exception for a value outside their ranges. Call with the device locked.
+    private static func steady(_ device: AVCaptureDevice, depthFormat: AVCaptureDevice.Format) {
+        let thirtieth = CMTime(value: 1, timescale: 30)
+        func allows30(_ ranges: [AVFrameRateRange]) -> Bool { ranges.contains { $0.minFrameRate <= 30 && 30 <= $0.maxFrameRate } }
+        if allows30(device.activeFormat.videoSupportedFrameRateRanges) {
+            device.activeVideoMinFrameDuration = thirtieth
+            device.activeVideoMaxFrameDuration = thirtieth
+        }
+        if allows30(depthFormat.videoSupportedFrameRateRanges) {
+            device.activeDepthDataMinFrameDuration = thirtieth
+        }
+        if device.isExposureModeSupported(.continuousAutoExposure) {
+            let format = device.activeFormat
+            let wanted = CMTime(value: 1, timescale: 60)
+            device.exposureMode = .continuousAutoExposure
+            device.activeMaxExposureDuration = CMTimeMaximum(format.minExposureDuration, CMTimeMinimum(wanted, format.maxExposureDuration))
+        }
     }
 
     private func deliver(_ frame: RGBDFrame) {
@@ -218,44 +242,50 @@ extension TrueDepthCamera: AVCaptureDataOutputSynchronizerDelegate {
 
 /// Pixel buffers to the package's images, and camera matrices to intrinsics.
 enum FrameConversion {
-    /// A BGRA pixel buffer as an RGBA image.
+    /// A BGRA pixel buffer as an RGBA image: one vImage channel permutation (the capture
+    /// queue cannot afford a Swift loop per pixel, least of all in a debug build).
     static func rgba(_ buffer: CVPixelBuffer) -> RGBAImage {
         CVPixelBufferLockBaseAddress(buffer, .readOnly)
         defer { CVPixelBufferUnlockBaseAddress(buffer, .readOnly) }
         let width = CVPixelBufferGetWidth(buffer), height = CVPixelBufferGetHeight(buffer)
         let rowBytes = CVPixelBufferGetBytesPerRow(buffer)
-        guard let base = CVPixelBufferGetBaseAddress(buffer) else {
+        guard let base = CVPixelBufferGetBaseAddress(buffer), width > 0, height > 0,
+              MemoryLayout<RGBA8>.size == 4, MemoryLayout<RGBA8>.stride == 4
+        else {
             return RGBAImage(width: width, height: height, repeating: RGBA8(gray: 0))
         }
-        var pixels = [RGBA8]()
-        pixels.reserveCapacity(width * height)
-        for y in 0..<height {
-            let row = base.advanced(by: y * rowBytes).assumingMemoryBound(to: UInt8.self)
-            for x in 0..<width {
-                let p = row + 4 * x
-                pixels.append(RGBA8(r: p[2], g: p[1], b: p[0], a: 255))
-            }
+        var failed = false
+        let pixels = [RGBA8](unsafeUninitializedCapacity: width * height) { out, count in
+            var source = vImage_Buffer(data: base, height: vImagePixelCount(height), width: vImagePixelCount(width), rowBytes: rowBytes)
+            var destination = vImage_Buffer(
+                data: UnsafeMutableRawPointer(out.baseAddress), height: vImagePixelCount(height), width: vImagePixelCount(width),
+                rowBytes: width * 4)
+            // Destination channel i takes source channel map[i]: B,G,R,A to R,G,B,A.
+            let map: [UInt8] = [2, 1, 0, 3]
+            failed = vImagePermuteChannels_ARGB8888(&source, &destination, map, vImage_Flags(kvImageNoFlags)) != kvImageNoError
+            if failed { out.initialize(repeating: RGBA8(gray: 0)) }
+            count = width * height
         }
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
-    /// A float32 depth map in metres; zero, negative and non-finite values become NaN.
+    /// A float32 depth map in metres; zero, negative and non-finite values become NaN. Rows
+    /// are copied whole, then one pass over the contiguous values marks the holes.
     static func depth(_ buffer: CVPixelBuffer) -> DepthImage {
         CVPixelBufferLockBaseAddress(buffer, .readOnly)
         defer { CVPixelBufferUnlockBaseAddress(buffer, .readOnly) }
         let width = CVPixelBufferGetWidth(buffer), height = CVPixelBufferGetHeight(buffer)
         let rowBytes = CVPixelBufferGetBytesPerRow(buffer)
-        guard let base = CVPixelBufferGetBaseAddress(buffer) else {
+        guard let base = CVPixelBufferGetBaseAddress(buffer), width > 0, height > 0, rowBytes >= width * 4 else {
             return DepthImage(width: width, height: height, repeating: .nan)
         }
-        var values = [Float]()
-        values.reserveCapacity(width * height)
-        for y in 0..<height {
-            let row = base.advanced(by: y * rowBytes).assumingMemoryBound(to: Float32.self)
-            for x in 0..<width {
-                let d = row[x]
-                values.append(d.isFinite && d > 0 ? d : .nan)
+        let values = [Float](unsafeUninitializedCapacity: width * height) { out, count in
+            guard let start = out.baseAddress else { return }
+            for y in 0..<height {
+                (start + y * width).initialize(from: base.advanced(by: y * rowBytes).assumingMemoryBound(to: Float.self), count: width)
             }
+            for i in 0..<(width * height) where !(out[i].isFinite && out[i] > 0) { out[i] = .nan }
+            count = width * height
         }
         return DepthImage(width: width, height: height, pixels: values)
     }
