@@ -81,7 +81,9 @@ public final class LiveScanRecorder: ScanRecorder {
     ) throws {
         let camera = self.camera
         // The header keeps the whole layout, so the scan replays and processes with this cap.
-        let header = ScanHeader(device: UIDevice.current.model, firstFrame: first, layout: layout, settings: settings)
+        var header = ScanHeader(device: UIDevice.current.model, firstFrame: first, layout: layout, settings: settings)
+        header.lensDistortion = camera.lensDistortion
+        header.depthAccuracy = camera.depthAccuracy
         let writer = try ScanWriter(url: url, header: header)
         let sinks: [any PipelineSink] = [
             FeedbackEventSink(HapticSink(haptics: haptics)),

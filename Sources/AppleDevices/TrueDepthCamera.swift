@@ -51,6 +51,11 @@ public final class TrueDepthCamera: NSObject, FrameSource, @unchecked Sendable {
     /// the synchroniser reported dropped by the outputs.
     public var droppedFrames: Int { lock.withLock { dropped } }
 
+    /// The lens distortion table and depth accuracy the camera reported with its first
+    /// calibrated frame, for the scan's header; nil until then.
+    public var lensDistortion: LensDistortionTable? { lock.withLock { lensTable } }
+    public var depthAccuracy: DepthAccuracy? { lock.withLock { accuracy } }
+
     private let session = AVCaptureSession()
     private let videoOutput = AVCaptureVideoDataOutput()
     private let depthOutput = AVCaptureDepthDataOutput()
@@ -64,6 +69,8 @@ public final class TrueDepthCamera: NSObject, FrameSource, @unchecked Sendable {
     private var dropped = 0
     private var firstTimestamp: Double?
     private var configured = false
+    private var lensTable: LensDistortionTable?
+    private var accuracy: DepthAccuracy?
 
     /// A camera; `start()` configures and runs it.
     override public init() { super.init() }
@@ -201,6 +208,18 @@ public final class TrueDepthCamera: NSObject, FrameSource, @unchecked Sendable {
         handler?(frame)
     }
 
+    /// Keeps the first calibration's lens table and the depth's accuracy.
+    private func noteSensorDetails(_ depthData: AVDepthData) {
+        let known = lock.withLock { accuracy != nil }
+        guard !known else { return }
+        let table = depthData.cameraCalibrationData.flatMap(FrameConversion.lensDistortion)
+        let accuracy: DepthAccuracy = depthData.depthDataAccuracy == .absolute ? .absolute : .relative
+        lock.withLock {
+            self.lensTable = table
+            self.accuracy = accuracy
+        }
+    }
+
     private func relativeTime(_ seconds: Double) -> Double {
         lock.withLock {
             let first = firstTimestamp ?? seconds
@@ -229,6 +248,7 @@ extension TrueDepthCamera: AVCaptureDataOutputSynchronizerDelegate {
         let attachment = CMGetAttachment(video.sampleBuffer, key: kCMSampleBufferAttachmentKey_CameraIntrinsicMatrix, attachmentModeOut: nil)
         let fallback = (attachment as? Data).flatMap(FrameConversion.matrix(from:))
         let calibration = depthData.cameraCalibrationData
+        noteSensorDetails(depthData)
         let colorK = FrameConversion.intrinsics(
             calibration: calibration, fallback: fallback, fallbackSize: (color.width, color.height),
             width: color.width, height: color.height)
@@ -288,6 +308,19 @@ enum FrameConversion {
             count = width * height
         }
         return DepthImage(width: width, height: height, pixels: values)
+    }
+
+    /// The calibration's lens distortion lookup tables (Float32 values) and centre.
+    static func lensDistortion(_ calibration: AVCameraCalibrationData) -> LensDistortionTable? {
+        guard let forward = calibration.lensDistortionLookupTable, let inverse = calibration.inverseLensDistortionLookupTable else { return nil }
+        func floats(_ data: Data) -> [Float] {
+            data.withUnsafeBytes { raw in (0..<(raw.count / 4)).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) } }
+        }
+        let size = calibration.intrinsicMatrixReferenceDimensions
+        return LensDistortionTable(
+            centerX: Double(calibration.lensDistortionCenter.x), centerY: Double(calibration.lensDistortionCenter.y),
+            referenceWidth: Int(size.width), referenceHeight: Int(size.height),
+            lookupTable: floats(forward), inverseLookupTable: floats(inverse))
     }
 
     /// The 3×3 matrix in a `kCMSampleBufferAttachmentKey_CameraIntrinsicMatrix` attachment.

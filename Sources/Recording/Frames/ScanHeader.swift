@@ -23,6 +23,11 @@ public struct ScanHeader: Sendable, Codable, Equatable {
     public var createdAt: Date
     /// Anything else worth keeping with the scan (scenario, seed, notes).
     public var metadata: [String: String]
+    /// The camera's lens distortion as it reported it; absent for simulated scans, imports
+    /// without it and files written before it was kept.
+    public var lensDistortion: LensDistortionTable?
+    /// Whether the depth is metric; absent where unknown.
+    public var depthAccuracy: DepthAccuracy?
 
     /// A header from its parts; settings and metadata default to empty.
     public init(
