@@ -8,14 +8,15 @@ import Testing
 
 @MainActor
 struct ScanModelTests {
-    func makeModel(_ lib: TemporaryLibrary, free: Int64 = 10_000_000_000, thermal: ThermalState = .nominal)
-        -> (ScanModel, ScriptedRecorder, TestClock)
-    {
+    func makeModel(
+        _ lib: TemporaryLibrary, free: Int64 = 10_000_000_000, thermal: ThermalState = .nominal, language: Language = .en,
+        player: (any FeedbackPlayer)? = nil, screen: any ScreenDimmer = NoScreenDimmer()
+    ) -> (ScanModel, ScriptedRecorder, TestClock) {
         let recorder = ScriptedRecorder()
         let clock = TestClock()
         let model = ScanModel(
             library: lib.library, recorder: recorder, storage: FixedStorageMonitor(freeBytes: free), thermal: FixedThermalMonitor(thermal),
-            settings: FeedbackSettings(), clock: clock, strings: strings())
+            settings: FeedbackSettings(), clock: clock, strings: strings(language), player: player, screen: screen)
         return (model, recorder, clock)
     }
 
@@ -145,11 +146,8 @@ struct ScanModelTests {
     @Test func theSavedSummaryIsSpoken() async throws {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
-        let recorder = ScriptedRecorder()
         let player = RecordingFeedbackPlayer()
-        let model = ScanModel(
-            library: lib.library, recorder: recorder, storage: FixedStorageMonitor(freeBytes: 10_000_000_000), thermal: FixedThermalMonitor(),
-            settings: FeedbackSettings(), clock: TestClock(), strings: strings(), player: player)
+        let (model, recorder, _) = makeModel(lib, player: player)
         await model.record()
         recorder.send(ScanProgressReport(percent: 40, colour: .red, regionsCovered: [.front], featuresSeen: [.face], missingMarkers: [3]))
         await model.stop()
@@ -163,11 +161,8 @@ struct ScanModelTests {
     @Test func aStoppedCameraIsShownAndSpokenAtOnceAndItsReturnToo() async throws {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
-        let recorder = ScriptedRecorder()
         let player = RecordingFeedbackPlayer()
-        let model = ScanModel(
-            library: lib.library, recorder: recorder, storage: FixedStorageMonitor(freeBytes: 10_000_000_000), thermal: FixedThermalMonitor(),
-            settings: FeedbackSettings(), clock: TestClock(), strings: strings(), player: player)
+        let (model, recorder, _) = makeModel(lib, player: player)
         await model.record()
         await model.captureProblem(.cameraStopped(reason: nil))
         #expect(model.alert == .cameraStopped(strings()(.scanCameraNoFrames)))
@@ -182,11 +177,8 @@ struct ScanModelTests {
     @Test func aWriteFailureEndsTheRecordingAndKeepsTheScan() async throws {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
-        let recorder = ScriptedRecorder()
         let player = RecordingFeedbackPlayer()
-        let model = ScanModel(
-            library: lib.library, recorder: recorder, storage: FixedStorageMonitor(freeBytes: 10_000_000_000), thermal: FixedThermalMonitor(),
-            settings: FeedbackSettings(), clock: TestClock(), strings: strings(), player: player)
+        let (model, recorder, _) = makeModel(lib, player: player)
         await model.record()
         recorder.report(.writeFailed("The disk is full."))
         for _ in 0..<10_000 where model.phase != .saved { await Task.yield() }
@@ -216,9 +208,7 @@ struct ScanModelTests {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let screen = RecordingScreenDimmer()
-        let model = ScanModel(
-            library: lib.library, recorder: ScriptedRecorder(), storage: FixedStorageMonitor(freeBytes: 10_000_000_000), thermal: FixedThermalMonitor(),
-            settings: FeedbackSettings(), clock: TestClock(), strings: strings(), screen: screen)
+        let (model, _, _) = makeModel(lib, screen: screen)
         await model.record()
         #expect(screen.calls == ["dim"])
         await model.pause()
@@ -235,11 +225,8 @@ struct ScanModelTests {
             (Language.de, CameraFailure.notAuthorized, "Der Kamerazugriff"), (.en, .noFrames, "The camera delivered no pictures"),
             (.de, .setupFailed("video output"), "Die Kamera konnte nicht eingerichtet werden: video output"),
         ] {
-            let recorder = ScriptedRecorder()
+            let (model, recorder, _) = makeModel(lib, language: language)
             recorder.startError = failure
-            let model = ScanModel(
-                library: lib.library, recorder: recorder, storage: FixedStorageMonitor(freeBytes: 10_000_000_000), thermal: FixedThermalMonitor(),
-                settings: FeedbackSettings(), clock: TestClock(), strings: strings(language))
             await model.record()
             #expect(model.alertText?.message.contains(start) == true)
         }
