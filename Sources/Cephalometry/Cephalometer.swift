@@ -151,9 +151,41 @@ public enum Cephalometer {
             diagonalA: distance(diagonalA.front, diagonalA.back), diagonalB: distance(diagonalB.front, diagonalB.back),
             length: outline.polygon.extent(along: SIMD2(0, 1)), width: outline.polygon.extent(along: SIMD2(1, 0)),
             perimeter: outline.polygon.chordPerimeter(chord: Self.tapeChord), sliceHeight: height, warnings: warnings)
+        var measured = measurement
+        measured.shape = shapeMeasures(slicer: slicer, outline: outline, frame: frame, landmarks: landmarks, options: options, warnings: &measured.warnings)
         return MeasuredSlice(
-            measurement: measurement, frame: frame, height: height, contour: outline,
+            measurement: measured, frame: frame, height: height, contour: outline,
             diagonalA: diagonalA, diagonalB: diagonalB)
+    }
+
+    /// The 3D measures beyond the slice's diagonals and extents.
+    static func shapeMeasures(
+        slicer: HeightSlicer, outline: SliceContour, frame: HeadFrame, landmarks: HeadLandmarks, options: MeasurementOptions,
+        warnings: inout [MeasurementWarning]
+    ) -> ShapeMeasures {
+        let integrated = VolumeIntegrator(step: options.step, maximumGap: options.maximumGap).volumes(slicer)
+        if integrated.interpolatedHeight > options.reportedGap {
+            warnings.append(MeasurementWarning(
+                .openContour,
+                "no closed outline over \(mm(integrated.interpolatedHeight)) mm of height, so the volumes there are interpolated; rescan holes above the ears"))
+        }
+        let longest = SliceShape.longestDiagonal(outline)
+        return ShapeMeasures(
+            quadrantVolumes: integrated.volumes, radialSymmetryIndexMM: SliceShape.radialSymmetryIndex(outline),
+            cranialHeightMM: slicer.highest * 1000, earOffsetMM: earOffset(landmarks, frame: frame) * 1000,
+            longestDiagonalMM: longest.length, longestDiagonalAngleDegrees: longest.angleDegrees,
+            foreheadAngleDegrees: SliceShape.foreheadAngle(outline))
+    }
+
+    /// How far the right tragion lies in front of the left (metres) along the facial midline:
+    /// the direction from the tragion midpoint to the nasion in the reference plane. The ears
+    /// themselves must not define the axis their offset is measured along.
+    static func earOffset(_ landmarks: HeadLandmarks, frame: HeadFrame) -> Double {
+        let n = frame.headFromMesh.apply(landmarks.nasion)
+        let forward = SIMD3(n.x, n.y, 0)
+        guard length(forward) > 0 else { return 0 }
+        let ears = frame.headFromMesh.apply(landmarks.rightTragion) - frame.headFromMesh.apply(landmarks.leftTragion)
+        return dot(ears, forward) / length(forward)
     }
 
     /// Rejects meshes no slice can be taken of.

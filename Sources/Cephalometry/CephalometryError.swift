@@ -15,6 +15,8 @@ public enum CephalometryError: Error, Equatable, CustomStringConvertible {
     case invalidCalliper(String)
     /// The visits cannot give a trend.
     case invalidTrend(String)
+    /// A clinic's thresholds cannot grade a head.
+    case invalidThresholds(String)
 
     public var description: String {
         switch self {
@@ -25,6 +27,7 @@ public enum CephalometryError: Error, Equatable, CustomStringConvertible {
         case .cannotLift(let why): "cannot place the annotation in 3D: \(why)"
         case .invalidCalliper(let why): "cannot use the calliper values: \(why)"
         case .invalidTrend(let why): "cannot compute a trend: \(why)"
+        case .invalidThresholds(let why): "cannot use these thresholds: \(why)"
         }
     }
 }

@@ -50,6 +50,9 @@ public struct HeadMeasurement: Sendable, Codable, Equatable {
     public var sliceHeightMM: Double
     /// Reasons to trust the values less.
     public var warnings: [MeasurementWarning]
+    /// Volumes, symmetry ratios and the other 3D measures; nil in records measured before
+    /// HeadScan reported them.
+    public var shape: ShapeMeasures?
 
     /// Measures from the diagonals, extents and perimeter, all in metres.
     public init(

@@ -22,6 +22,19 @@ public struct SliceContour: Sendable, Equatable {
     /// The loop around `centre` of greatest area once open chains are joined across gaps up to
     /// `maximumGap`; nil when no loop surrounds the centre.
     static func outer(of chains: [Chain], around centre: SIMD2<Double>, maximumGap: Double) -> SliceContour? {
+        loops(of: chains, maximumGap: maximumGap)
+            .filter { $0.polygon.contains(centre) }
+            .max { abs($0.polygon.signedArea) < abs($1.polygon.signedArea) }
+    }
+
+    /// The loop of greatest area once open chains are joined across gaps up to `maximumGap`,
+    /// wherever it lies: near the crown the outline need not surround the ear-line centre.
+    static func largest(of chains: [Chain], maximumGap: Double) -> SliceContour? {
+        loops(of: chains, maximumGap: maximumGap).max { abs($0.polygon.signedArea) < abs($1.polygon.signedArea) }
+    }
+
+    /// Closed loops, with open chains joined into loops where their gaps allow.
+    private static func loops(of chains: [Chain], maximumGap: Double) -> [SliceContour] {
         var loops: [SliceContour] = []
         var open: [SliceContour] = []
         for chain in chains {
@@ -29,9 +42,7 @@ public struct SliceContour: Sendable, Equatable {
             if chain.isClosed { loops.append(piece) } else if chain.points.count > 1 { open.append(piece) }
         }
         loops += closeGaps(open, maximumGap: maximumGap)
-        return loops
-            .filter { $0.polygon.points.count > 2 && $0.polygon.contains(centre) }
-            .max { abs($0.polygon.signedArea) < abs($1.polygon.signedArea) }
+        return loops.filter { $0.polygon.points.count > 2 }
     }
 
     /// Joins open chains greedily at their nearest ends, closing a chain onto itself when its
@@ -104,3 +115,4 @@ public struct SliceContour: Sendable, Equatable {
         return best
     }
 }
+
