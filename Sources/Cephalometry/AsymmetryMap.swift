@@ -3,11 +3,20 @@ import Geometry
 
 /// How far every point of the head lies from the head's own mirror image, in mm.
 ///
-/// The head is mirrored across the mid-sagittal plane of its landmark frame, and the mirror
-/// image is registered to the head by trimmed ICP (the best-fitting 70 % of points decide, so
-/// a flattened patch and its mirrored twin do not drag the fit); the plane of symmetry is the
-/// registration's fixed plane. Positive values lie outside the mirror image (bulging),
-/// negative ones inside it (flattened).
+/// The head is mirrored across its mid-sagittal plane. By default that is the landmarks'
+/// plane (through the nasion and the tragion midpoint, upright on the reference plane), the
+/// plane the CVAI's diagonals hang on and clinical scanners use. The head's own best plane of
+/// symmetry is found too, by registering the mirror image to the head with trimmed
+/// point-to-plane ICP (the best-fitting 70 % of points decide), and reported; it can be the
+/// mirror plane instead (`AsymmetryPlane.registered`). Positive values lie outside the mirror
+/// image (fuller), negative ones inside it (flatter).
+///
+/// Why the landmarks' plane by default: a positional head is deformed all round (flat behind
+/// on one side, bossed in front on the same side), so any fitted plane moves toward the flat
+/// side and tilts with it; on the simulator's heads that overstates a 4 mm flattening as
+/// 5.4 mm and a 13 mm one as 18 mm, while the landmarks' plane gives 4.1 and 12.6. The fit
+/// never turns the plane about the vertical either: a positional head is close to an ellipse
+/// turned on its axis, and a free turn would follow it until the asymmetry had vanished.
 public struct AsymmetryMap: Sendable {
     /// Per vertex of the measured mesh, mm; NaN where the mirror image has no surface within
     /// `AsymmetryOptions.coverage` (an open scan's edge).
@@ -20,32 +29,46 @@ public struct AsymmetryMap: Sendable {
 
 /// The asymmetry map's key figures.
 public struct AsymmetrySummary: Sendable, Codable, Equatable {
-    /// The largest bulge beyond the mirror image, mm (≥ 0).
+    /// The plane the head was mirrored across.
+    public var plane: AsymmetryPlane
+    /// The largest bulge beyond the mirror image above the reference plane, mm (≥ 0).
     public var maximumOutwardMM: Double
-    /// The deepest flattening inside the mirror image, mm (≤ 0).
+    /// The deepest flattening inside the mirror image above the reference plane, mm (≤ 0).
     public var maximumInwardMM: Double
     /// Where the deepest flattening is, head frame [x, y, z] in mm.
     public var deepestPointMM: [Double]
     /// Root mean square of the map above the reference plane, mm.
     public var rmsAboveReferenceMM: Double
-    /// Angle between the plane of symmetry and the landmarks' mid-sagittal plane, degrees.
-    public var planeTurnDegrees: Double
-    /// Distance of the plane of symmetry from the tragion midpoint, mm (positive: to the right).
+    /// Tilt of the head's best plane of symmetry from the landmarks' mid-sagittal plane,
+    /// degrees (its turn about the vertical is the landmarks').
+    public var planeTiltDegrees: Double
+    /// Distance of the head's best plane of symmetry from the tragion midpoint, mm (positive:
+    /// to the right).
     public var planeOffsetMM: Double
     /// Share of vertices with a value (the rest lie beyond the mirror image's edge).
     public var coverage: Double
 }
 
+/// Which plane the head is mirrored across.
+public enum AsymmetryPlane: String, Sendable, Codable, CaseIterable {
+    /// The landmarks' mid-sagittal plane.
+    case landmarks
+    /// The head's best plane of symmetry, tilted and shifted from the landmarks' by registration.
+    case registered
+}
+
 /// How the asymmetry map is computed.
 public struct AsymmetryOptions: Sendable, Equatable {
+    /// The mirror plane.
+    public var plane = AsymmetryPlane.landmarks
     /// Points used for the registration.
-    public var samples = 6000
+    public var samples = 3000
     /// The share of best-matching pairs that decide each registration step.
     public var keptFraction = 0.7
     /// Registration steps at most.
-    public var iterations = 40
+    public var iterations = 20
     /// A vertex farther than this from the mirror image has no value (metres).
-    public var coverage = 0.010
+    public var coverage = 0.020
 
     public init() {}
 }
@@ -58,23 +81,44 @@ extension AsymmetryMap {
         try Cephalometer.validate(mesh)
         let frame = try HeadFrame(landmarks)
         let head = mesh.transformed(by: frame.headFromMesh)
-        guard let headGrid = ClosestPointGrid(head, cellSize: 0.004) else {
+        guard let headGrid = ClosestPointGrid(head, cellSize: 0.0025) else {
             throw .unusableMesh("it has no usable triangles for the asymmetry map")
         }
         let fit = try register(head, grid: headGrid, options: options)
-        let mirror = mirrored(head, by: fit)
-        guard let mirrorGrid = ClosestPointGrid(mirror, cellSize: 0.004) else {
+        let mirror = mirrored(head, by: options.plane == .registered ? fit : .identity)
+        guard let mirrorGrid = ClosestPointGrid(mirror, cellSize: 0.0025) else {
             throw .unusableMesh("its mirror image has no usable triangles")
         }
         let centre = head.vertices.reduce(SIMD3<Double>.zero, +) / Double(head.vertices.count)
-        let values = head.vertices.map { v -> Double in
+        let values = concurrentMap(head.vertices) { v -> Double in
             guard let hit = mirrorGrid.closest(to: v, maximumDistance: options.coverage) else { return .nan }
             let (a, b, c) = mirror.corners(of: hit.face)
             var normal = cross(b - a, c - a)
             if dot(normal, hit.point - centre) < 0 { normal = -normal }
             return (dot(v - hit.point, normal) < 0 ? -hit.distance : hit.distance) * 1000
         }
-        return AsymmetryMap(valuesMM: values, summary: summarize(values, points: head.vertices, fit: fit), headPoints: head.vertices)
+        var summary = summarize(values, points: head.vertices, fit: fit)
+        summary.plane = options.plane
+        return AsymmetryMap(valuesMM: values, summary: summary, headPoints: head.vertices)
+    }
+
+    /// `transform` of every element, in chunks across the processor's cores; each result
+    /// depends on its element alone, so the order of work never changes them.
+    static func concurrentMap(_ items: [SIMD3<Double>], _ transform: (SIMD3<Double>) -> Double) -> [Double] {
+        let chunk = 4096
+        let chunks = (items.count + chunk - 1) / chunk
+        return [Double](unsafeUninitializedCapacity: items.count) { buffer, initialized in
+            nonisolated(unsafe) let output = buffer
+            withoutActuallyEscaping(transform) { transform in
+                nonisolated(unsafe) let transform = transform
+                DispatchQueue.concurrentPerform(iterations: chunks) { c in
+                    for i in (c * chunk)..<min(items.count, (c + 1) * chunk) {
+                        (output.baseAddress! + i).initialize(to: transform(items[i]))
+                    }
+                }
+            }
+            initialized = items.count
+        }
     }
 
     /// Trimmed point-to-plane ICP of the mirrored samples onto the head: on a smooth, nearly
@@ -105,26 +149,30 @@ extension AsymmetryMap {
                 throw .noContour("the head and its mirror image could not be registered; check the landmarks belong to this mesh")
             }
             transform = step * transform
-            if length(step.translation) < 1e-8, rotationAngle(step.rotation) < 1e-8 { break }
+            // The trimmed set changes a little from step to step, so the steps settle at a few
+            // hundredths of a millimetre rather than at zero; that moves no value of the map.
+            if length(step.translation) < 5e-5, rotationAngle(step.rotation) < 5e-4 { break }
         }
         return transform
     }
 
-    /// The small motion (rotation vector ω, translation t) minimising Σ ((p + ω × p + t − q)·n)².
+    /// The small motion (rotation vector ω with no vertical part, translation t) minimising
+    /// Σ ((p + ω × p + t − q)·n)².
     static func pointToPlaneStep<C: Collection>(_ pairs: C) -> RigidTransform?
     where C.Element == (point: SIMD3<Double>, target: SIMD3<Double>, normal: SIMD3<Double>, distance: Double) {
-        guard pairs.count >= 6 else { return nil }
-        var a = [Double](repeating: 0, count: 36), b = [Double](repeating: 0, count: 6)
+        guard pairs.count >= 5 else { return nil }
+        var a = [Double](repeating: 0, count: 25), b = [Double](repeating: 0, count: 5)
         for pair in pairs {
             let c = cross(pair.point, pair.normal)
-            let j = [c.x, c.y, c.z, pair.normal.x, pair.normal.y, pair.normal.z]
+            let j = [c.x, c.y, pair.normal.x, pair.normal.y, pair.normal.z]
             let r = dot(pair.target - pair.point, pair.normal)
-            for row in 0..<6 {
+            for row in 0..<5 {
                 b[row] += j[row] * r
-                for column in 0..<6 { a[row * 6 + column] += j[row] * j[column] }
+                for column in 0..<5 { a[row * 5 + column] += j[row] * j[column] }
             }
         }
-        guard let x = try? LinearSolver.solve(a, b), x.allSatisfy(\.isFinite) else { return nil }
+        guard let solved = try? LinearSolver.solve(a, b), solved.allSatisfy(\.isFinite) else { return nil }
+        let x = [solved[0], solved[1], 0, solved[2], solved[3], solved[4]]
         let omega = SIMD3(x[0], x[1], x[2])
         let angle = length(omega)
         let rotation = angle > 0 ? Rotation3(axis: omega / angle, angle: angle) : .identity
@@ -147,11 +195,15 @@ extension AsymmetryMap {
     static func summarize(_ values: [Double], points: [SIMD3<Double>], fit: RigidTransform) -> AsymmetrySummary {
         var outward = 0.0, inward = 0.0, deepest = SIMD3<Double>.zero
         var sumSquares = 0.0, above = 0, covered = 0
+        // The figures are the vault's, above the reference plane: below it a scan ends in a
+        // neck or a cap's rim whose edges have no meaningful mirror partner.
         for (v, p) in zip(values, points) where !v.isNaN {
             covered += 1
+            guard p.z > 0 else { continue }
             if v > outward { outward = v }
             if v < inward { inward = v; deepest = p }
-            if p.z > 0 { sumSquares += v * v; above += 1 }
+            sumSquares += v * v
+            above += 1
         }
         // The registration maps a mirrored point m to R·m + t; with the mirror M = diag(−1,1,1),
         // A = R·M is a reflection whose normal is the dominant column of I − A.
@@ -161,10 +213,36 @@ extension AsymmetryMap {
         var normal = normalized(columns.max { length($0) < length($1) } ?? SIMD3(1, 0, 0))
         if normal.x < 0 { normal = -normal }
         return AsymmetrySummary(
-            maximumOutwardMM: outward, maximumInwardMM: inward, deepestPointMM: [deepest.x, deepest.y, deepest.z].map { $0 * 1000 },
+            plane: .landmarks, maximumOutwardMM: outward, maximumInwardMM: inward, deepestPointMM: [deepest.x, deepest.y, deepest.z].map { $0 * 1000 },
             rmsAboveReferenceMM: above > 0 ? (sumSquares / Double(above)).squareRoot() : 0,
-            planeTurnDegrees: acos(min(1, normal.x)) * 180 / Double.pi,
+            planeTiltDegrees: acos(min(1, normal.x)) * 180 / Double.pi,
             planeOffsetMM: dot(normal, fit.translation) / 2 * 1000,
             coverage: values.isEmpty ? 0 : Double(covered) / Double(values.count))
+    }
+}
+
+extension AsymmetryMap {
+    /// Colours saturate at ± this many mm, the same in every report and file so visits compare
+    /// at a glance.
+    public static let colorRange = 5.0
+
+    /// The colour of a value (red, green, blue in 0...1): blue inside the mirror image
+    /// (flatter), white where symmetric, red outside (fuller), light grey without a value.
+    public static func color(mm: Double) -> SIMD3<Double> {
+        guard !mm.isNaN else { return SIMD3(repeating: 0xDD / 255.0) }
+        let t = min(1, abs(mm) / colorRange)
+        let end = mm < 0 ? SIMD3<Double>(0x21, 0x66, 0xAC) / 255 : SIMD3<Double>(0xB2, 0x18, 0x2B) / 255
+        return SIMD3(repeating: 1) + (end - SIMD3(repeating: 1)) * t
+    }
+
+    /// `mesh` (the one measured, in its own frame) with every vertex coloured by its value,
+    /// for a PLY viewer.
+    public func colored(_ mesh: TriangleMesh) -> TriangleMesh {
+        var colored = mesh
+        colored.colors = valuesMM.map { v in
+            let c = Self.color(mm: v) * 255
+            return SIMD3(UInt8(c.x.rounded()), UInt8(c.y.rounded()), UInt8(c.z.rounded()))
+        }
+        return colored
     }
 }

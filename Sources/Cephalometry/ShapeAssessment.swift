@@ -79,7 +79,7 @@ public struct ShapeAssessment: Sendable, Codable, Equatable {
 
     static func parentText(type: HeadShapeClass, level: SeverityLevel, brachy: BrachycephalySeverity?, side: FlattenedSide, refer: Bool) -> String {
         let flat = side == .none ? "one side of the back of the head is flatter" : "the back of the head is flatter on the \(side.rawValue)"
-        let grade = ["", "", "mildly", "moderately", "clearly", "markedly"][level.rawValue]
+        let grade = ["", "", "mildly", "moderately", "markedly", "very markedly"][level.rawValue]
         var text = switch type {
         case .normal: "The head shape is within the usual range."
         case .plagiocephaly: "The head is \(grade) uneven: \(flat)."

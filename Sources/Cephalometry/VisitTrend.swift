@@ -43,8 +43,22 @@ public struct VisitTrend: Sendable, Codable, Equatable {
     public var firstSeverity: SeverityLevel
     /// Severity at the last visit.
     public var lastSeverity: SeverityLevel
+    /// Change per month (30.44 days) of every measure, by its key in `measure --json`; the 3D
+    /// measures only when every visit has them. Nil in trends stored before it was added.
+    public var perMonth: [String: Double]?
 
     static let secondsPerWeek = 7.0 * 24 * 3600
+
+    static var measures: [(String, (HeadMeasurement) -> Double)] { [
+        ("cvai", \.cvai), ("cvaMM", \.cvaMM), ("ci", \.ci), ("circumferenceMM", \.circumferenceMM), ("lengthMM", \.lengthMM),
+        ("widthMM", \.widthMM), ("diagonalAMM", \.diagonalAMM), ("diagonalBMM", \.diagonalBMM),
+    ] }
+    static var shapeMeasures: [(String, (ShapeMeasures) -> Double)] { [
+        ("cranialVolumeCM3", \.cranialVolumeCM3), ("anteriorSymmetryRatio", \.anteriorSymmetryRatio),
+        ("posteriorSymmetryRatio", \.posteriorSymmetryRatio), ("overallSymmetryRatio", \.overallSymmetryRatio),
+        ("radialSymmetryIndexMM", \.radialSymmetryIndexMM), ("cranialHeightMM", \.cranialHeightMM), ("earOffsetMM", \.earOffsetMM),
+        ("longestDiagonalMM", \.longestDiagonalMM),
+    ] }
 
     /// The trend of `visits` (any order); needs two visits on different days.
     public init(_ visits: [Visit]) throws(CephalometryError) {
@@ -73,5 +87,13 @@ public struct VisitTrend: Sendable, Codable, Equatable {
         diagonalBMMPerWeek = slope(\.diagonalBMM)
         firstSeverity = first.measurement.severityLevel
         lastSeverity = last.measurement.severityLevel
+        let weeksPerMonth = 30.4375 / 7
+        var monthly: [String: Double] = [:]
+        for (key, value) in Self.measures { monthly[key] = slope(value) * weeksPerMonth }
+        let shapes = ordered.compactMap(\.measurement.shape)
+        if shapes.count == ordered.count {
+            for (key, value) in Self.shapeMeasures { monthly[key] = slope { value($0.shape!) } * weeksPerMonth }
+        }
+        perMonth = monthly
     }
 }

@@ -61,35 +61,43 @@ public struct ClosestPointGrid: Sendable {
     public func closest(to p: SIMD3<Double>, maximumDistance: Double = .infinity) -> Hit? {
         let g = (p - origin) / cell
         let centre = SIMD3(Int(g.x.rounded(.down)), Int(g.y.rounded(.down)), Int(g.z.rounded(.down)))
-        var best: Hit?
+        var best = Hit(point: p, distance: maximumDistance, face: -1)
         let outside = pointwiseMax(SIMD3(repeating: 0), pointwiseMax(0 &- centre, centre &- counts &+ 1)).max()
         let maxRing = min(counts.max() + outside + 1, maximumDistance.isFinite ? Int(maximumDistance / cell) + 1 : Int.max)
-        func visit(_ x: Int, _ y: Int, _ z: Int) {
-            guard x >= 0, x < counts.x else { return }
-            let c = (z * counts.y + y) * counts.x + x
-            for f in cellFaces[cellStarts[c]..<cellStarts[c + 1]] {
-                let q = TriangleMesh.closestPoint(on: mesh.corners(of: Int(f)), to: p)
-                let d = ((q - p) * (q - p)).sum().squareRoot()
-                if d < best?.distance ?? maximumDistance { best = Hit(point: q, distance: d, face: Int(f)) }
-            }
-        }
         var ring = 0
         while ring <= maxRing {
-            for z in (centre.z - ring)...(centre.z + ring) where z >= 0 && z < counts.z {
-                for y in (centre.y - ring)...(centre.y + ring) where y >= 0 && y < counts.y {
+            let lo = pointwiseMax(SIMD3(repeating: 0), centre &- ring)
+            let hi = pointwiseMin(counts &- 1, centre &+ ring)
+            for z in stride(from: lo.z, through: hi.z, by: 1) {
+                for y in stride(from: lo.y, through: hi.y, by: 1) {
                     if abs(z - centre.z) == ring || abs(y - centre.y) == ring {
-                        for x in (centre.x - ring)...(centre.x + ring) { visit(x, y, z) }
+                        for x in stride(from: lo.x, through: hi.x, by: 1) { visit(x, y, z, p, &best) }
                     } else {
-                        visit(centre.x - ring, y, z)
-                        if ring > 0 { visit(centre.x + ring, y, z) }
+                        // Inside the shell's faces only its two x ends are new.
+                        if centre.x - ring >= 0, centre.x - ring < counts.x { visit(centre.x - ring, y, z, p, &best) }
+                        if ring > 0, centre.x + ring >= 0, centre.x + ring < counts.x { visit(centre.x + ring, y, z, p, &best) }
                     }
                 }
             }
-            // Every point within `ring` cells of the query's cell has been looked at, so a hit
-            // nearer than that distance cannot be beaten farther out.
-            if let best, best.distance <= Double(ring) * cell { return best }
+            // Everything inside the searched cube has been looked at, so a hit nearer than the
+            // cube's nearest face cannot be beaten farther out.
+            let low = g - SIMD3<Double>(centre &- ring), high = SIMD3<Double>(centre &+ (ring + 1)) - g
+            if best.face >= 0, best.distance <= min(low.min(), high.min()) * cell { return best }
             ring += 1
         }
-        return best
+        return best.face >= 0 ? best : nil
+    }
+
+    /// Tests the faces of one cell against the best hit so far.
+    private func visit(_ x: Int, _ y: Int, _ z: Int, _ p: SIMD3<Double>, _ best: inout Hit) {
+        let c = (z * counts.y + y) * counts.x + x
+        for i in cellStarts[c]..<cellStarts[c + 1] {
+            let f = Int(cellFaces[i])
+            let q = TriangleMesh.closestPoint(on: mesh.corners(of: f), to: p)
+            let d = ((q - p) * (q - p)).sum()
+            if d < best.distance * best.distance {
+                best = Hit(point: q, distance: d.squareRoot(), face: f)
+            }
+        }
     }
 }

@@ -14,6 +14,8 @@ import ScanLibrary
 public struct ClinicalReportWriter {
     /// Files written beside the session's other files.
     public static let htmlFileName = "report.html", pdfFileName = "report.pdf"
+    /// The head coloured by its asymmetry map, beside the report.
+    public static let asymmetryFileName = "asymmetry.ply"
     /// The feedback timeline kept with a scan.
     public static let timelineFileName = "feedback.json"
 
@@ -28,13 +30,25 @@ public struct ClinicalReportWriter {
 
     /// The report's content; `reference` adds a column (such as a simulation's truth) and
     /// `notes` are added to the ones the session gives.
-    public func content(reference: ReferenceValues? = nil, notes extra: [String] = []) throws -> (report: ClinicalReport, slice: MeasuredSlice) {
+    public func content(reference: ReferenceValues? = nil, notes extra: [String] = []) throws
+        -> (report: ClinicalReport, slice: MeasuredSlice, mesh: TriangleMesh, asymmetry: AsymmetryMap?)
+    {
         guard let record = try library.measurement(in: session) else {
             throw ProcessingReportError.notMeasured(session.name.rawValue)
         }
         let meshURL = session.url.appendingPathComponent(record.meshFile ?? ScanSession.meshFileName)
         let mesh = try PLY.decode([UInt8](Data(contentsOf: meshURL)))
         let slice = try Cephalometer.measure(mesh, landmarks: record.landmarks)
+        let settings = try reportSettings()
+        var mapNotes: [String] = []
+        var asymmetry: AsymmetryMap?
+        if settings.asymmetryMap {
+            do {
+                asymmetry = try AsymmetryMap.compute(mesh, landmarks: record.landmarks)
+            } catch {
+                mapNotes.append("Asymmetry map not drawn: \(error.description)")
+            }
+        }
         let patient = try library.patient(in: session)
         let inputs = ReportInputs(
             patient: try patientFacts(patient),
@@ -44,23 +58,39 @@ public struct ClinicalReportWriter {
             reference: reference,
             timeline: try optionalJSON(FeedbackTimeline.self, Self.timelineFileName),
             meshFile: meshURL.lastPathComponent,
-            notes: Self.landmarkNotes(record) + cameraNotes() + extra,
-            visits: try visits(patient, current: slice.measurement))
-        return (ClinicalReport(inputs), slice)
+            notes: Self.landmarkNotes(record) + cameraNotes() + mapNotes + extra,
+            visits: try visits(patient, current: slice.measurement),
+            asymmetry: asymmetry, settings: settings)
+        return (ClinicalReport(inputs), slice, mesh, asymmetry)
+    }
+
+    /// The clinic's report settings from the library's folder, or the defaults.
+    public func reportSettings() throws -> ReportSettings {
+        let url = library.root.appendingPathComponent(ReportSettings.fileName)
+        guard FileManager.default.fileExists(atPath: url.path) else { return ReportSettings() }
+        do {
+            return try ReportSettings.decode(json: Data(contentsOf: url))
+        } catch let error as ReportSettingsError {
+            throw ProcessingReportError.unreadable(url.path, error.description)
+        }
     }
 
     /// Writes `report.html` and `report.pdf` into `folder` (the session by default).
     @discardableResult
     public func write(to folder: URL? = nil, reference: ReferenceValues? = nil, notes: [String] = []) throws
-        -> (html: URL, pdf: URL, slice: MeasuredSlice)
+        -> (html: URL, pdf: URL, slice: MeasuredSlice, assessment: ShapeAssessment, asymmetry: AsymmetrySummary?)
     {
-        let (report, slice) = try content(reference: reference, notes: notes)
+        let (report, slice, mesh, asymmetry) = try content(reference: reference, notes: notes)
         let target = folder ?? session.url
         let html = target.appendingPathComponent(Self.htmlFileName)
         let pdf = target.appendingPathComponent(Self.pdfFileName)
         try Data(HTMLReport.render(report).utf8).write(to: html, options: .atomic)
         try Data(PDFReport.render(report, creationDate: Self.pdfDate(Date()))).write(to: pdf, options: .atomic)
-        return (html, pdf, slice)
+        if let asymmetry {
+            let colored = PLY.encode(asymmetry.colored(mesh), comment: "HeadScan asymmetry map: blue flatter, red fuller than the mirror image, saturating at 5 mm")
+            try Data(colored).write(to: target.appendingPathComponent(Self.asymmetryFileName), options: .atomic)
+        }
+        return (html, pdf, slice, report.assessment, asymmetry?.summary)
     }
 
     /// Where the landmarks came from, in the report's words.
@@ -135,11 +165,11 @@ public struct ClinicalReportWriter {
         var points = earlier.compactMap { v in
             v.measurement.map {
                 VisitPoint(date: v.date, ageWeeks: age(v.date), cvai: $0.cvai, ci: $0.ci, circumferenceMM: $0.circumferenceMM,
-                           severity: $0.severityLevel, isCurrent: false)
+                           severity: $0.severityLevel, isCurrent: false, shape: $0.shape)
             }
         }
         points.append(VisitPoint(date: today, ageWeeks: age(today), cvai: current.cvai, ci: current.ci, circumferenceMM: current.circumferenceMM,
-                                 severity: current.severityLevel, isCurrent: true))
+                                 severity: current.severityLevel, isCurrent: true, shape: current.shape))
         return points
     }
 

@@ -80,6 +80,10 @@ public struct ProcessingResult: Sendable {
     public var statistics: ReconstructionStatistics
     public var html: URL
     public var pdf: URL
+    /// Deformity type and severity under the library's report thresholds.
+    public var assessment: ShapeAssessment?
+    /// The asymmetry map's figures, when it was drawn.
+    public var asymmetry: AsymmetrySummary?
 
     public init(
         measurement: HeadMeasurement, calliper: CalliperComparison?, landmarks: HeadLandmarks, estimates: [Landmark: LandmarkEstimate],
@@ -142,9 +146,12 @@ public struct SessionProcessor: Sendable {
         progress(ProcessingProgress(stage: .report, done: 0, total: 1))
         let written = try ClinicalReportWriter(library: library, session: session)
             .write(reference: options.reportReference, notes: options.reportNotes)
-        return ProcessingResult(
+        var result = ProcessingResult(
             measurement: written.slice.measurement, calliper: calliper, landmarks: landmarks, estimates: estimates,
             landmarksSource: source, reconstructed: reconstructed, statistics: record.statistics, html: written.html, pdf: written.pdf)
+        result.assessment = written.assessment
+        result.asymmetry = written.asymmetry
+        return result
     }
 
     /// The stored reconstruction when it was made from this very recording, else a new one.

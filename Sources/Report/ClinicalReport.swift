@@ -62,13 +62,19 @@ public struct ReportInputs: Sendable {
     public var notes: [String]
     /// Every measured visit of the patient, this one included, oldest first.
     public var visits: [VisitPoint]
+    /// The head against its mirror image, when computed.
+    public var asymmetry: AsymmetryMap?
+    /// What the report shows and the thresholds it grades by.
+    public var settings: ReportSettings
 
     public init(
         patient: [ReportFact], scan: [ReportFact], slice: MeasuredSlice, calliper: CalliperMeasurements? = nil,
         reference: ReferenceValues? = nil, timeline: FeedbackTimeline? = nil, meshFile: String, notes: [String] = [],
-        visits: [VisitPoint] = []
+        visits: [VisitPoint] = [], asymmetry: AsymmetryMap? = nil, settings: ReportSettings = .init()
     ) {
         self.visits = visits
+        self.asymmetry = asymmetry
+        self.settings = settings
         self.patient = patient
         self.scan = scan
         self.slice = slice
@@ -106,6 +112,29 @@ public struct ClinicalReport: Sendable {
     public var trend: Drawing?
     /// One line per visit, and the rate of change.
     public var visitLines: [String]
+    /// Deformity type and severity under the report's thresholds.
+    public var assessment: ShapeAssessment
+    /// The asymmetry map's two views and legend, when computed and wanted.
+    public var asymmetry: Drawing?
+    /// The map's figures in words.
+    public var asymmetryLines: [String]
+
+    /// The measured slice beside the asymmetry map when there is one, so both fit one row of
+    /// the page.
+    public var shapeFigure: Drawing {
+        guard let asymmetry else { return slice }
+        return Drawing.row([slice, asymmetry], gap: 12)
+    }
+
+    /// The caption of `shapeFigure`.
+    public var shapeCaption: String {
+        Self.sliceCaption + (asymmetry == nil ? "" : " Right: " + Self.asymmetryCaption + " " + asymmetryLines.joined(separator: " "))
+    }
+
+    static let sliceCaption =
+        "Measured slice seen from above, nose up. Diagonals at 30° from the mid-sagittal axis; dashed red: holes in the scan bridged by straight lines."
+    /// Small charts of further measures over the visits.
+    public var trendPanels: Drawing?
 
     /// Lays out the report from its inputs.
     public init(_ inputs: ReportInputs) {
@@ -116,14 +145,22 @@ public struct ClinicalReport: Sendable {
         flattenedSide = m.flattenedSide.rawValue
         columns = ["3D scan"] + (inputs.calliper == nil ? [] : ["Calliper"]) + (inputs.reference.map { [$0.label] } ?? [])
         rows = Self.rows(m, calliper: inputs.calliper, reference: inputs.reference)
+        if inputs.settings.shapeMeasures, let shape = m.shape {
+            rows += Self.shapeRows(shape, columns: columns.count)
+        }
+        assessment = ShapeAssessment(m, thresholds: inputs.settings.thresholds)
+        let map = inputs.settings.asymmetryMap ? inputs.asymmetry : nil
+        asymmetry = map.map(AsymmetryDrawing.make)
+        asymmetryLines = map.map { Self.asymmetryLines($0.summary) } ?? []
+        trendPanels = inputs.visits.count >= 2 ? TrendPanels.make(inputs.visits, measures: inputs.settings.trendCharts) : nil
         slice = SliceDrawing.make(inputs.slice)
         timeline = inputs.timeline.map(TimelineDrawing.make)
         timelineFacts = inputs.timeline.map(Self.timelineFacts) ?? []
         meshFile = inputs.meshFile
         meshHelp = [
-            "\(inputs.meshFile) is a triangle mesh in metres (PLY), in the frame of the scan's first keyframe; measurement.json holds the landmarks in the same frame.",
-            "Open it with MeshLab or CloudCompare, in Blender with File > Import > Stanford PLY, or on a Mac with Preview or Reality Composer.",
-            "Measure it again with: headscan measure \(inputs.meshFile) --landmarks measurement.json",
+            "\(inputs.meshFile) is a triangle mesh in metres (PLY) in the frame of the scan's first keyframe, with the landmarks in measurement.json"
+                + (inputs.asymmetry == nil ? "" : " and the asymmetry map's colours in asymmetry.ply")
+                + "; open it with MeshLab, CloudCompare, Blender or a Mac's Preview. Measure it again with: headscan measure \(inputs.meshFile) --landmarks measurement.json",
         ]
         notes = inputs.notes
         warnings = m.warnings.map(\.message)
@@ -143,6 +180,50 @@ public struct ClinicalReport: Sendable {
             lines.append(String(format: "CVAI changed by %+.2f points over %.1f weeks (%+.2f per week).", change, weeks, change / weeks))
         }
         return lines
+    }
+
+    /// The deformity type and severity, as the report's lead-in.
+    public var assessmentTitle: String {
+        let name = switch assessment.type {
+        case .normal: "Head shape within normal limits."
+        case .plagiocephaly: "Positional plagiocephaly."
+        case .brachycephaly: "Brachycephaly."
+        case .dolichocephaly: "Dolichocephaly."
+        case .plagiocephalyWithBrachycephaly: "Positional plagiocephaly with brachycephaly."
+        case .plagiocephalyWithDolichocephaly: "Positional plagiocephaly with dolichocephaly."
+        }
+        return name
+    }
+
+    /// What the asymmetry map's colours mean.
+    public static let asymmetryCaption =
+        "Asymmetry map: each point's distance to the head's mirror image across its mid-sagittal plane; blue lies inside it (flatter than the other side), red outside (fuller), grey has no mirror partner; saturates at ±5 mm."
+
+    private static func shapeRows(_ shape: ShapeMeasures, columns: Int) -> [ReportValueRow] {
+        func row(_ name: String, _ unit: String, _ value: String) -> ReportValueRow {
+            ReportValueRow(name: name, unit: unit, values: [value] + Array(repeating: nil, count: columns - 1))
+        }
+        let v = shape.quadrantVolumes
+        return [
+            row("Cranial volume", "cm³", String(format: "%.0f", shape.cranialVolumeCM3)),
+            row("Quadrants FL / FR / BL / BR", "cm³", String(format: "%.0f / %.0f / %.0f / %.0f", v.frontLeftCM3, v.frontRightCM3, v.backLeftCM3, v.backRightCM3)),
+            row("Anterior symmetry ratio", "%", format(shape.anteriorSymmetryRatio)),
+            row("Posterior symmetry ratio", "%", format(shape.posteriorSymmetryRatio)),
+            row("Overall symmetry ratio", "%", format(shape.overallSymmetryRatio)),
+            row("Radial symmetry index", "mm", format(shape.radialSymmetryIndexMM)),
+            row("Cranial height", "mm", format(shape.cranialHeightMM)),
+            row("Ear offset (right ahead)", "mm", format(shape.earOffsetMM)),
+            row("Longest diagonal", "mm", format(shape.longestDiagonalMM) + String(format: " at %+.0f°", shape.longestDiagonalAngleDegrees)),
+        ]
+    }
+
+    private static func asymmetryLines(_ s: AsymmetrySummary) -> [String] {
+        [
+            String(format: "Deepest flattening %.1f mm, largest bulge %.1f mm, %.1f mm RMS above the ear line.",
+                   -s.maximumInwardMM, s.maximumOutwardMM, s.rmsAboveReferenceMM),
+            String(format: "The head's best plane of symmetry lies %.1f° and %.1f mm from the landmarks' midline.",
+                   s.planeTiltDegrees, abs(s.planeOffsetMM)),
+        ]
     }
 
     /// A date as the report prints it.

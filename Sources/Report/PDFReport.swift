@@ -6,20 +6,21 @@ public enum PDFReport {
         layout.heading(report.title, size: 20)
         layout.factColumns([("Patient", report.patient), ("Scan", report.scan)])
         layout.severity(report)
+        layout.assessment(report)
         layout.valuesTable(report)
         layout.list("Warnings", report.warnings, color: RGBColor(hex: 0xAA3333))
-        layout.list("Notes", report.notes)
-        layout.figure("Measured slice", report.slice, width: 250,
-                      caption: "Seen from above, nose up. Diagonals at 30° from the mid-sagittal axis; dashed red: holes in the scan bridged by straight lines.")
+        layout.list("Notes", report.notes + report.meshHelp)
+        layout.figure(report.asymmetry == nil ? "Measured slice" : "Measured slice and asymmetry map", report.shapeFigure,
+                      width: report.asymmetry == nil ? 250 : layout.contentWidth, caption: report.shapeCaption)
         if let timeline = report.timeline {
-            layout.figure("Feedback during the scan", timeline, width: layout.contentWidth, caption: nil)
-            layout.facts(report.timelineFacts)
+            layout.figure("Feedback during the scan", timeline, width: layout.contentWidth * 0.7,
+                          caption: report.timelineFacts.map { "\($0.label): \($0.value)" }.joined(separator: "; ") + ".")
         }
         if let trend = report.trend {
-            layout.figure("Visits of this patient", trend, width: layout.contentWidth, caption: nil)
-            layout.list("Visit values", report.visitLines)
+            layout.figure("Visits of this patient", trend, width: layout.contentWidth * 0.7, caption: nil)
+            if let panels = report.trendPanels { layout.drawing(panels, width: layout.contentWidth) }
+            layout.paragraphLine(report.visitLines.joined(separator: "; "), font: .regular)
         }
-        layout.list("The 3D model", report.meshHelp)
         return layout.finish().encoded(creationDate: creationDate)
     }
 }
@@ -36,6 +37,22 @@ private extension PageFlow {
         let text = report.severity.meaning + " Flattened side: " + report.flattenedSide + "."
         let used = canvas.paragraph(text, x: margin + badgeWidth + 8, y: y + 13, width: contentWidth - badgeWidth - 8, size: 10)
         y += max(22, used + 8)
+    }
+
+    mutating func assessment(_ report: ClinicalReport) {
+        let a = report.assessment
+        paragraphLine(report.assessmentTitle + " " + a.clinicianText, font: .bold)
+        paragraphLine("For the parents: " + a.parentText, font: .regular)
+        if !a.specialistReasons.isEmpty {
+            paragraphLine("A specialist should look at this head: " + a.specialistReasons.joined(separator: "; ") + ".", font: .bold, color: RGBColor(hex: 0xAA3333))
+        }
+    }
+
+    mutating func paragraphLine(_ text: String, font: PDFFont, color: RGBColor = .black) {
+        let lines = PDFCanvas.wrap(text, width: contentWidth, size: 9.5, font: font)
+        ensure(Double(lines.count) * 12.8 + 4)
+        y += 10
+        y += canvas.paragraph(text, x: margin, y: y, width: contentWidth, size: 9.5, font: font, color: color) - 12.8 + 4
     }
 
     mutating func valuesTable(_ report: ClinicalReport) {

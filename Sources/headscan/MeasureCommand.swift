@@ -19,6 +19,15 @@ struct MeasureCommand: ParsableCommand {
             do not make the longest outline. Warnings say when to trust the \
             values less; they do not change the exit status.
 
+            Beyond the calliper's values it gives the head's volume above the reference plane \
+            by quadrant with the anterior, posterior and overall symmetry ratios, the radial \
+            symmetry index, cranial height, ear offset, the longest diagonal and the forehead's \
+            angle, and the deformity type and severity. --thresholds sets a clinic's own \
+            thresholds: {"choaCVAI":[3.5,6.25,8.75,11],"brachycephalyCI":[90,93,97],\
+            "dolichocephalyCI":76,"foreheadAngleDegrees":125,"specialistCI":[70,105]} (any \
+            subset). --asymmetry-ply writes the head coloured by its distance to its own \
+            mirror image (blue flatter, red fuller, ±5 mm) and adds the map's figures.
+
             The optional calliper JSON holds hand measurements in millimetres: \
             {"lengthMM":…,"widthMM":…,"diagonalAMM":…,"diagonalBMM":…,"circumferenceMM":…} \
             (circumference optional); the output then compares them with the 3D values.
@@ -26,6 +35,7 @@ struct MeasureCommand: ParsableCommand {
             Examples:
               headscan simulate --out s.hscan --truth s.truth.json --cvai 8
               headscan measure s.truth.ply --landmarks landmarks.json --svg slice.svg --json
+              headscan measure head.ply --landmarks measurement.json --asymmetry-ply map.ply
             """)
 
     @Argument(help: "The head mesh (PLY, metres).", completion: .file(extensions: ["ply"]))
@@ -42,6 +52,12 @@ struct MeasureCommand: ParsableCommand {
 
     @Option(help: "Lowest slice height above the reference plane, millimetres (default 20: above the ears).")
     var lowestSliceMM: Double?
+
+    @Option(help: "A clinic's thresholds for deformity type and severity (JSON).")
+    var thresholds: String?
+
+    @Option(help: "Write the head coloured by its asymmetry map as PLY.")
+    var asymmetryPly: String?
 
     @OptionGroup var outputOptions: OutputOptions
 
@@ -69,7 +85,21 @@ struct MeasureCommand: ParsableCommand {
                 throw ToolError("--svg: cannot write \(svg): \(error.localizedDescription)")
             }
         }
-        let report = MeasureReport(measurement: slice.measurement, calliper: comparison)
+        var grading = ShapeThresholds()
+        if let thresholds { grading = try ShapeThresholds.decode(json: read(thresholds, what: "thresholds")) }
+        var asymmetry: AsymmetrySummary?
+        if let asymmetryPly {
+            let map = try AsymmetryMap.compute(headMesh, landmarks: points)
+            do {
+                try Data(PLY.encode(map.colored(headMesh), comment: "HeadScan asymmetry map: blue flatter, red fuller, saturating at 5 mm")).write(to: fileURL(asymmetryPly))
+            } catch {
+                throw ToolError("--asymmetry-ply: cannot write \(asymmetryPly): \(error.localizedDescription)")
+            }
+            asymmetry = map.summary
+        }
+        let report = MeasureReport(
+            measurement: slice.measurement, assessment: ShapeAssessment(slice.measurement, thresholds: grading), asymmetry: asymmetry,
+            calliper: comparison)
         try outputOptions.emit(report)
     }
 
@@ -105,13 +135,17 @@ struct MeasureCommand: ParsableCommand {
 /// calliper comparison when one was asked for.
 struct MeasureReport: TextReport {
     var measurement: HeadMeasurement
+    var assessment: ShapeAssessment
+    var asymmetry: AsymmetrySummary?
     var calliper: CalliperComparison?
 
-    private enum CodingKeys: String, CodingKey { case calliper }
+    private enum CodingKeys: String, CodingKey { case assessment, asymmetry, calliper }
 
     func encode(to encoder: any Encoder) throws {
         try measurement.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(assessment, forKey: .assessment)
+        try container.encodeIfPresent(asymmetry, forKey: .asymmetry)
         try container.encodeIfPresent(calliper, forKey: .calliper)
     }
 
@@ -129,6 +163,7 @@ struct MeasureReport: TextReport {
         if let c = calliper {
             lines.append("calliper        CVAI \(f(c.calliperCVAI)) % (3D − calliper \(f(c.cvaiDifference))), CI \(f(c.calliperCI)) (\(f(c.ciDifference))), severity \(c.severityAgrees ? "agrees" : "differs: level \(c.calliperSeverityLevel.rawValue)")")
         }
+        lines += ShapeLines.lines(shape: m.shape, assessment: assessment, asymmetry: asymmetry)
         lines += m.warnings.map { "warning: \($0.message)" }
         return lines.joined(separator: "\n")
     }

@@ -101,6 +101,9 @@ struct ProcessOutput: TextReport {
     var landmarks: [String: LandmarkOutput]
     var reconstructed: Bool
     var calliper: CalliperComparison?
+    var shape: ShapeMeasures?
+    var assessment: ShapeAssessment?
+    var asymmetry: AsymmetrySummary?
     var warnings: [String]
     var report: String
     var pdf: String
@@ -119,6 +122,9 @@ struct ProcessOutput: TextReport {
         })
         reconstructed = r.reconstructed
         calliper = r.calliper
+        shape = m.shape
+        assessment = r.assessment
+        asymmetry = r.asymmetry
         warnings = m.warnings.map(\.message)
         report = r.html.path
         pdf = r.pdf.path
@@ -143,6 +149,7 @@ struct ProcessOutput: TextReport {
         if let c = calliper {
             lines.append("calliper        CVAI \(f(c.calliperCVAI)) % (3D − calliper \(f(c.cvaiDifference)))")
         }
+        lines += ShapeLines.lines(shape: shape, assessment: assessment, asymmetry: asymmetry)
         lines += warnings.map { "warning: \($0)" }
         lines += ["Report: \(report)", "        \(pdf)"]
         return lines.joined(separator: "\n")

@@ -7,12 +7,14 @@ import ScanLibrary
 struct TrendCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trend",
-        abstract: "A patient's visits in time order: date, age, CVAI, CI, circumference, severity, and the change per week.",
+        abstract: "A patient's visits in time order: date, age, CVAI, CI, circumference, severity, and the change per week and per month.",
         discussion: """
             Lists every session of the patient in the library, measured or not (process a \
             session with `headscan process` to measure it). The age at each visit needs the \
             birth date in one of the patient's patient.json files ("birthDate"). With two or \
-            more measured visits on different days the least-squares change per week follows.
+            more measured visits on different days the least-squares change per week follows, \
+            and per month for every measure (the volumes and symmetry ratios when every \
+            visit was measured with them; process older sessions again to add them).
 
             Examples:
               headscan trend 12 --root Scans
@@ -51,6 +53,7 @@ struct TrendOutput: TextReport {
         var measured: Bool
         var cvai, ci, circumferenceMM, cvaMM: Double?
         var severityLevel: Int?
+        var shape: ShapeMeasures?
     }
 
     var patientID: Int
@@ -64,7 +67,8 @@ struct TrendOutput: TextReport {
             let m = v.measurement
             return VisitOutput(
                 session: v.session.name.rawValue, date: formatter.string(from: v.date), ageWeeks: v.ageWeeks, measured: m != nil,
-                cvai: m?.cvai, ci: m?.ci, circumferenceMM: m?.circumferenceMM, cvaMM: m?.cvaMM, severityLevel: m?.severityLevel.rawValue)
+                cvai: m?.cvai, ci: m?.ci, circumferenceMM: m?.circumferenceMM, cvaMM: m?.cvaMM, severityLevel: m?.severityLevel.rawValue,
+                shape: m?.shape)
         }
         trend = try? VisitTrend(visits.compactMap { v in v.measurement.map { Visit(date: v.date, measurement: $0) } })
     }
@@ -82,6 +86,13 @@ struct TrendOutput: TextReport {
         if let t = trend {
             lines.append(String(format: "change per week over %.1f weeks: CVAI %+.2f points, CI %+.2f, circumference %+.1f mm; CHOA %d → %d",
                                 t.spanWeeks, t.cvaiPerWeek, t.ciPerWeek, t.circumferenceMMPerWeek, t.firstSeverity.rawValue, t.lastSeverity.rawValue))
+            if let month = t.perMonth {
+                let parts = [("CVAI", "cvai", " points"), ("CI", "ci", ""), ("circumference", "circumferenceMM", " mm"),
+                             ("posterior symmetry ratio", "posteriorSymmetryRatio", " %"), ("volume", "cranialVolumeCM3", " cm³")]
+                lines.append("change per month: " + parts.compactMap { name, key, unit in
+                    month[key].map { "\(name) \(String(format: "%+.2f", $0))\(unit)" }
+                }.joined(separator: ", "))
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -6,43 +6,57 @@ import Testing
 @Suite("Asymmetry map")
 struct AsymmetryMapTests {
     /// Fewer registration points than a scan gets, so debug builds stay quick.
-    static var options: AsymmetryOptions {
+    static func options(_ plane: AsymmetryPlane = .landmarks) -> AsymmetryOptions {
         var options = AsymmetryOptions()
         options.samples = 2000
+        options.plane = plane
         return options
     }
 
     static let pose = RigidTransform(rotation: Rotation3(yaw: -0.9, pitch: 0.5, roll: 2.0), translation: SIMD3(0.4, 0.1, -0.8))
 
-    /// Landmarks whose mid-sagittal plane is turned by `degrees` and moved sideways by
-    /// `shift`, as a hand's picks are: the map must find the head's own plane.
+    /// Landmarks whose mid-sagittal plane is tilted by `degrees` about the forward axis and
+    /// moved sideways by `shift`, as a hand's picks are: the map must find the head's own plane.
     func skewed(_ landmarks: HeadLandmarks, degrees: Double, shift: Double) -> HeadLandmarks {
-        let turn = RigidTransform(rotation: Rotation3(axis: SIMD3(0, 0, 1), angle: degrees * Double.pi / 180), translation: SIMD3(shift, 0, 0))
+        let turn = RigidTransform(rotation: Rotation3(axis: SIMD3(0, 1, 0), angle: degrees * Double.pi / 180), translation: SIMD3(shift, 0, 0))
         return landmarks.transformed(by: turn)
     }
 
     @Test("a symmetric head lies within 0.3 mm of its mirror image everywhere")
     func symmetricHead() throws {
         let head = Superellipsoid(a: 0.06, b: 0.07, n: 2.4, m: 2.2)
+        let map = try AsymmetryMap.compute(
+            head.mesh(around: 160, rings: 60, phase: 0.3).transformed(by: Self.pose), landmarks: head.landmarks.transformed(by: Self.pose), options: Self.options())
+        let worst = map.valuesMM.filter { !$0.isNaN }.map(abs).max() ?? .infinity
+        #expect(worst < 0.3, "worst \(worst) mm")
+        #expect(map.summary.plane == .landmarks)
+        #expect(map.summary.planeTiltDegrees < 0.1 && abs(map.summary.planeOffsetMM) < 0.1)
+    }
+
+    @Test("the registered plane finds a symmetric head's own plane when the landmarks are off")
+    func registeredPlane() throws {
+        let head = Superellipsoid(a: 0.06, b: 0.07, n: 2.4, m: 2.2)
         let landmarks = skewed(head.landmarks, degrees: 4, shift: 0.003)
-        let map = try AsymmetryMap.compute(head.mesh(around: 160, rings: 60).transformed(by: Self.pose), landmarks: landmarks.transformed(by: Self.pose), options: Self.options)
+        let map = try AsymmetryMap.compute(
+            head.mesh(around: 160, rings: 60, phase: 0.3).transformed(by: Self.pose), landmarks: landmarks.transformed(by: Self.pose), options: Self.options(.registered))
         let worst = map.valuesMM.filter { !$0.isNaN }.map(abs).max() ?? .infinity
         #expect(worst < 0.3, "worst \(worst) mm")
         #expect(map.summary.coverage > 0.99)
-        // The landmarks' plane was turned 4° and moved 3 mm; the map's plane is the head's.
-        #expect(abs(map.summary.planeTurnDegrees - 4) < 0.2, "turn \(map.summary.planeTurnDegrees)")
+        // The landmarks' plane was tilted 4° and moved 3 mm; the map's plane is the head's.
+        #expect(abs(map.summary.planeTiltDegrees - 4) < 0.2, "tilt \(map.summary.planeTiltDegrees)")
+        #expect(abs(abs(map.summary.planeOffsetMM) - 3) < 0.3, "offset \(map.summary.planeOffsetMM)")
     }
 
-    @Test("a flattening of known depth shows as its depth, at its place", arguments: [0.003, 0.006])
-    func flattenedHead(depth: Double) throws {
+    @Test("a flattening of known depth shows as its depth, at its place", arguments: [0.003, 0.006], AsymmetryPlane.allCases)
+    func flattenedHead(depth: Double, plane: AsymmetryPlane) throws {
         let head = Superellipsoid(a: 0.058, b: 0.07, forward: 0.004)
-        var mesh = head.mesh(around: 160, rings: 60)
+        var mesh = head.mesh(around: 160, rings: 60, phase: 0.3)
         // Cut the back-right of the vault with a plane `depth` inside its farthest point.
         let direction = normalized(SIMD3(0.7, -0.7, 0.35))
         guard let support = mesh.vertices.max(by: { dot($0, direction) < dot($1, direction) }) else { return }
         let level = dot(support, direction) - depth
         mesh.vertices = mesh.vertices.map { p in p - direction * max(0, dot(p, direction) - level) }
-        let map = try AsymmetryMap.compute(mesh.transformed(by: Self.pose), landmarks: head.landmarks.transformed(by: Self.pose), options: Self.options)
+        let map = try AsymmetryMap.compute(mesh.transformed(by: Self.pose), landmarks: head.landmarks.transformed(by: Self.pose), options: Self.options(plane))
         let s = map.summary
         #expect(abs(-s.maximumInwardMM - depth * 1000) < 0.5, "deepest \(s.maximumInwardMM) mm for a \(depth * 1000) mm cut")
         let deepest = SIMD3(s.deepestPointMM[0], s.deepestPointMM[1], s.deepestPointMM[2]) / 1000

@@ -85,23 +85,24 @@ struct Superellipsoid {
     }
 
     /// A dense boundary of the slice at height z.
-    func boundary(z: Double, samples: Int = 20_000) -> [SIMD2<Double>] {
+    func boundary(z: Double, samples: Int = 20_000, phase: Double = 0) -> [SIMD2<Double>] {
         let s = scale(z)
         return (0..<samples).map { i in
-            let t = Double(i) / Double(samples) * 2 * Double.pi
+            let t = (Double(i) + phase) / Double(samples) * 2 * Double.pi
             let x = a * s * copysign(pow(abs(cos(t)), 2 / n), cos(t))
             let y = b * s * copysign(pow(abs(sin(t)), 2 / n), sin(t))
             return SIMD2(x + shear * y, y + forward)
         }
     }
 
-    /// The surface as rings of constant elevation plus two poles.
-    func mesh(around: Int = 360, rings: Int = 120) -> TriangleMesh {
+    /// The surface as rings of constant elevation plus two poles; a `phase` (in samples)
+    /// other than 0 or ½ keeps the tessellation from being its own mirror image.
+    func mesh(around: Int = 360, rings: Int = 120, phase: Double = 0) -> TriangleMesh {
         var mesh = TriangleMesh()
         for k in 1..<rings {
             let psi = -Double.pi / 2 + Double(k) * Double.pi / Double(rings)
             let z = equator + height * sin(psi)
-            for p in boundary(z: z, samples: around) { mesh.vertices.append(SIMD3(p.x, p.y, z)) }
+            for p in boundary(z: z, samples: around, phase: phase) { mesh.vertices.append(SIMD3(p.x, p.y, z)) }
         }
         let bottom = Int32(mesh.vertices.count)
         mesh.vertices.append(SIMD3(0, forward, equator - height))

@@ -99,3 +99,39 @@ public struct Drawing: Sendable, Equatable {
         elements.compactMap { if case .text(let s, _, _, _, _, _) = $0 { s } else { nil } }
     }
 }
+
+extension Drawing {
+    /// `drawings` in one row, each scaled to the tallest's height, `gap` units apart.
+    public static func row(_ drawings: [Drawing], gap: Double) -> Drawing {
+        let height = drawings.map(\.size.y).max() ?? 0
+        var x = 0.0
+        var row = Drawing(width: 0, height: height)
+        for d in drawings {
+            let scale = d.size.y > 0 ? height / d.size.y : 1
+            row.elements += d.elements.map { $0.placed(at: SIMD2(x, 0), scale: scale) }
+            x += d.size.x * scale + gap
+        }
+        row.size.x = max(0, x - gap)
+        return row
+    }
+}
+
+extension DrawingElement {
+    /// The element moved by `offset` after scaling by `scale`.
+    func placed(at offset: SIMD2<Double>, scale: Double) -> DrawingElement {
+        func p(_ q: SIMD2<Double>) -> SIMD2<Double> { q * scale + offset }
+        func s(_ stroke: Stroke?) -> Stroke? {
+            stroke.map { Stroke($0.color, width: $0.width * scale, dash: $0.dash.map { $0 * scale }) }
+        }
+        switch self {
+        case .line(let a, let b, let stroke):
+            return .line(p(a), p(b), s(stroke) ?? stroke)
+        case .path(let points, let closed, let stroke, let fill):
+            return .path(points.map(p), closed: closed, stroke: s(stroke), fill: fill)
+        case .rectangle(let origin, let size, let stroke, let fill):
+            return .rectangle(origin: p(origin), size: size * scale, stroke: s(stroke), fill: fill)
+        case .text(let string, let at, let size, let color, let anchor, let bold):
+            return .text(string, at: p(at), size: size * scale, color: color, anchor: anchor, bold: bold)
+        }
+    }
+}

@@ -9,8 +9,9 @@ enum SliceDrawing {
 
     static func make(_ slice: MeasuredSlice) -> Drawing {
         let points = slice.contour.polygon.points
-        let margin = 0.018
-        let minX = (points.map(\.x).min() ?? 0) - margin, maxX = (points.map(\.x).max() ?? 0) + margin
+        // Wider at the sides, where the diagonals' labels run past the outline.
+        let margin = 0.018, sideMargin = 0.034
+        let minX = (points.map(\.x).min() ?? 0) - sideMargin, maxX = (points.map(\.x).max() ?? 0) + sideMargin
         let minY = (points.map(\.y).min() ?? 0) - margin, maxY = (points.map(\.y).max() ?? 0) + margin
         var d = Drawing(width: (maxX - minX) * 1000, height: (maxY - minY) * 1000)
         // The head's forward axis runs up the page; the drawing's y runs down.
@@ -21,18 +22,18 @@ enum SliceDrawing {
         }
         let axis = Stroke(RGBColor(hex: 0x888888), width: 0.3, dash: [1.5, 1])
         d.line(p(SIMD2(0, minY + margin / 2)), p(SIMD2(0, maxY - margin / 2)), axis)
-        d.line(p(SIMD2(minX + margin / 2, 0)), p(SIMD2(maxX - margin / 2, 0)), axis)
+        d.line(p(SIMD2(minX + sideMargin / 2, 0)), p(SIMD2(maxX - sideMargin / 2, 0)), axis)
         d.line(p(slice.diagonalA.front), p(slice.diagonalA.back), Stroke(diagonalA, width: 0.9))
         d.line(p(slice.diagonalB.front), p(slice.diagonalB.back), Stroke(diagonalB, width: 0.9))
         let m = slice.measurement
         d.text("A " + ClinicalReport.format(m.diagonalAMM) + " mm", x: p(slice.diagonalA.front).x - 1, y: p(slice.diagonalA.front).y - 2,
-               size: 4.5, color: diagonalA, anchor: .end, bold: true)
+               size: 7, color: diagonalA, anchor: .end, bold: true)
         d.text("B " + ClinicalReport.format(m.diagonalBMM) + " mm", x: p(slice.diagonalB.front).x + 1, y: p(slice.diagonalB.front).y - 2,
-               size: 4.5, color: diagonalB, bold: true)
+               size: 7, color: diagonalB, bold: true)
         let grey = RGBColor(hex: 0x666666)
-        d.text("front", x: p(SIMD2(0, maxY)).x, y: 5, size: 4, color: grey, anchor: .middle)
-        d.text("left", x: 1.5, y: p(.zero).y - 1.5, size: 4, color: grey)
-        d.text("right", x: d.size.x - 1.5, y: p(.zero).y - 1.5, size: 4, color: grey, anchor: .end)
+        d.text("front", x: p(SIMD2(0, maxY)).x, y: 7, size: 6.5, color: grey, anchor: .middle)
+        d.text("left", x: 1.5, y: p(.zero).y - 1.5, size: 6.5, color: grey)
+        d.text("right", x: d.size.x - 1.5, y: p(.zero).y - 1.5, size: 6.5, color: grey, anchor: .end)
         return d
     }
 }

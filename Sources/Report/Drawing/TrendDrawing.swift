@@ -14,8 +14,14 @@ public struct VisitPoint: Sendable, Equatable {
     public var severity: SeverityLevel
     /// Whether this is the visit the report is about.
     public var isCurrent: Bool
+    /// The 3D measures, for visits measured since HeadScan reports them.
+    public var shape: ShapeMeasures?
 
-    public init(date: Date, ageWeeks: Double?, cvai: Double, ci: Double, circumferenceMM: Double, severity: SeverityLevel, isCurrent: Bool) {
+    public init(
+        date: Date, ageWeeks: Double?, cvai: Double, ci: Double, circumferenceMM: Double, severity: SeverityLevel, isCurrent: Bool,
+        shape: ShapeMeasures? = nil
+    ) {
+        self.shape = shape
         self.date = date
         self.ageWeeks = ageWeeks
         self.cvai = cvai

@@ -88,6 +88,14 @@ struct PageFlow {
         y += 4
     }
 
+    /// A drawing without a heading, centred.
+    mutating func drawing(_ drawing: Drawing, width: Double) {
+        let height = drawing.size.y * width / drawing.size.x
+        ensure(height + 6)
+        canvas.draw(drawing, x: margin + (contentWidth - width) / 2, y: y, width: width)
+        y += height + 6
+    }
+
     mutating func finish() -> PDFDocument {
         document.add(canvas)
         return document

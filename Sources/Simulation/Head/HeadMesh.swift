@@ -47,7 +47,7 @@ public enum HeadMesh {
     }
 
     /// An ear: a flat ellipsoid behind the tragion, half sunk into the head.
-    static func ear(_ head: HeadModel, side: Double) -> TriangleMesh {
+    public static func ear(_ head: HeadModel, side: Double) -> TriangleMesh {
         let tragion = side < 0 ? head.landmarks.leftTragion : head.landmarks.rightTragion
         let centre = SIMD3(tragion.x + side * 0.002, -0.013, -0.004)
         let tilt = Rotation3(axis: SIMD3(1, 0, 0), angle: -0.25)
