@@ -144,7 +144,7 @@ let package = Package(
             name: "AppModelTests",
             dependencies: [
                 "AppModel", "AppModelTesting", "HeadScanTesting", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Imaging", "Processing",
-                "HeadGestures", "RangeOfMotion", "Markers", "Scanning",
+                "HeadGestures", "RangeOfMotion", "Markers", "Scanning", "Simulation", "Report",
             ]),
         .testTarget(
             name: "ProcessingTests",

@@ -30,8 +30,24 @@ struct ResultsView: View {
                         }
                     }
                     if let severity = model.severity { Text(severity).font(.headline).foregroundStyle(severityColour) }
+                    if let deformity = model.deformity { Text(deformity).font(.subheadline) }
+                    if model.needsSpecialist { Text(strings(.resultsSpecialist)).font(.subheadline).foregroundStyle(.red) }
                     if let verdict = model.calliperVerdict { Text(verdict).font(.footnote) }
                 }
+            }
+            if !model.shapeRows.isEmpty {
+                Section {
+                    ForEach(model.shapeRows) { row in
+                        HStack {
+                            Text(row.name)
+                            Spacer()
+                            Text(row.value).monospacedDigit()
+                        }
+                    }
+                }
+            }
+            if let map = model.asymmetry {
+                Section(strings(.resultsMapTitle)) { DrawingView(drawing: map) }
             }
             if !model.trend.isEmpty {
                 Section {
@@ -51,6 +67,7 @@ struct ResultsView: View {
             }
             Section { Text(model.disclaimer).font(.footnote).foregroundStyle(.secondary) }
         }
+        .task { await model.loadAsymmetry() }
         .screenBar(model.session.name.rawValue, close: strings(.commonClose), action: close)
     }
 

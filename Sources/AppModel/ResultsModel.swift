@@ -1,7 +1,9 @@
 import Cephalometry
 import Foundation
+import Geometry
 import Observation
 import Processing
+import Report
 import ScanLibrary
 
 /// Where the results screen is.
@@ -59,6 +61,14 @@ public final class ResultsModel {
     public private(set) var notes: [String] = []
     /// The PDF report to share, when written.
     public private(set) var reportURL: URL?
+    /// Volumes, symmetry ratios, height and ear offset, when measured with them.
+    public private(set) var shapeRows: [ResultRow] = []
+    /// The deformity type and severity in words, under the clinic's thresholds.
+    public private(set) var deformity: String?
+    /// Whether the shape suggests that a specialist should see the head.
+    public private(set) var needsSpecialist = false
+    /// The asymmetry map from above and behind, once computed from the head mesh.
+    public private(set) var asymmetry: Drawing?
 
     @ObservationIgnored public let session: ScanSession
     @ObservationIgnored private let library: ScanLibrary
@@ -120,6 +130,8 @@ public final class ResultsModel {
                 Task { @MainActor in self?.show(p) }
             }, isCancelled: { flag.isSet })
             show(result.measurement, calliper: result.calliper, estimates: result.estimates, report: result.pdf)
+            asymmetry = nil
+            await loadAsymmetry()
         } catch ProcessingError.cancelled {
             phase = .failed(strings(.resultsCancelled))
         } catch {
@@ -192,7 +204,50 @@ public final class ResultsModel {
         } + m.warnings.map(\.message)
         reportURL = report
         trend = loadTrend()
+        showShape(m)
         phase = .measured
+    }
+
+    private func showShape(_ m: HeadMeasurement) {
+        let thresholds = (try? ClinicalReportWriter(library: library, session: session).reportSettings().thresholds) ?? ShapeThresholds()
+        let assessment = ShapeAssessment(m, thresholds: thresholds)
+        let grade = assessment.brachycephaly.map { strings(Self.gradeKeys[$0] ?? .resultsBrachyMild) } ?? ""
+        deformity = strings(Self.typeKeys[assessment.type] ?? .resultsTypeNormal, grade)
+        needsSpecialist = !assessment.specialistReasons.isEmpty
+        guard let shape = m.shape else { return shapeRows = [] }
+        let percent = { (v: Double) in self.strings.decimal(v) + " %" }
+        shapeRows = [
+            ResultRow(name: strings(.resultsVolume), value: strings.decimal(shape.cranialVolumeCM3, digits: 0) + " cm³", calliper: nil),
+            ResultRow(name: strings(.resultsPosteriorSymmetry), value: percent(shape.posteriorSymmetryRatio), calliper: nil),
+            ResultRow(name: strings(.resultsAnteriorSymmetry), value: percent(shape.anteriorSymmetryRatio), calliper: nil),
+            ResultRow(name: strings(.resultsOverallSymmetry), value: percent(shape.overallSymmetryRatio), calliper: nil),
+            ResultRow(name: strings(.resultsRadialSymmetry), value: strings.decimal(shape.radialSymmetryIndexMM) + " mm", calliper: nil),
+            ResultRow(name: strings(.resultsCranialHeight), value: strings.decimal(shape.cranialHeightMM) + " mm", calliper: nil),
+            ResultRow(name: strings(.resultsEarOffset), value: strings.decimal(shape.earOffsetMM) + " mm", calliper: nil),
+        ]
+    }
+
+    static let typeKeys: [HeadShapeClass: StringKey] = [
+        .normal: .resultsTypeNormal, .plagiocephaly: .resultsTypePlagiocephaly, .brachycephaly: .resultsTypeBrachycephaly,
+        .dolichocephaly: .resultsTypeDolichocephaly, .plagiocephalyWithBrachycephaly: .resultsTypePlagioBrachy,
+        .plagiocephalyWithDolichocephaly: .resultsTypePlagioDolicho,
+    ]
+    static let gradeKeys: [BrachycephalySeverity: StringKey] = [.mild: .resultsBrachyMild, .moderate: .resultsBrachyModerate, .severe: .resultsBrachySevere]
+
+    /// Computes the asymmetry map from the session's head mesh away from the main actor (about
+    /// a second on a phone); nothing when the session has no mesh or is not measured.
+    public func loadAsymmetry() async {
+        guard asymmetry == nil, let record = try? library.measurement(in: session) else { return }
+        let url = session.meshURL, landmarks = record.landmarks
+        let labels = AsymmetryDrawing.Labels(
+            above: strings(.resultsMapAbove), behind: strings(.resultsMapBehind), left: strings(.diagramLeft), right: strings(.diagramRight),
+            flatter: strings(.resultsMapFlatter), fuller: strings(.resultsMapFuller))
+        asymmetry = await Task.detached(priority: .userInitiated) { () -> Drawing? in
+            guard let data = try? Data(contentsOf: url), let mesh = try? PLY.decode([UInt8](data)),
+                  let map = try? AsymmetryMap.compute(mesh, landmarks: landmarks)
+            else { return nil }
+            return AsymmetryDrawing.make(map, labels: labels)
+        }.value
     }
 
     private func loadTrend() -> [TrendRow] {

@@ -174,6 +174,28 @@ public enum StringKey: String, Sendable, CaseIterable {
     case resultsDiagonalB
     case resultsCranialIndex
     case resultsCircumference
+    case resultsVolume
+    case resultsPosteriorSymmetry
+    case resultsAnteriorSymmetry
+    case resultsOverallSymmetry
+    case resultsRadialSymmetry
+    case resultsCranialHeight
+    case resultsEarOffset
+    case resultsTypeNormal
+    case resultsTypePlagiocephaly
+    case resultsTypeBrachycephaly
+    case resultsTypeDolichocephaly
+    case resultsTypePlagioBrachy
+    case resultsTypePlagioDolicho
+    case resultsBrachyMild
+    case resultsBrachyModerate
+    case resultsBrachySevere
+    case resultsSpecialist
+    case resultsMapTitle
+    case resultsMapAbove
+    case resultsMapBehind
+    case resultsMapFlatter
+    case resultsMapFuller
     case resultsSeverity
     case resultsFlattened
     case resultsCalliperAgrees

@@ -210,7 +210,7 @@ public final class TrueDepthCamera: NSObject, FrameSource, @unchecked Sendable {
 
     /// Keeps the first calibration's lens table and the depth's accuracy.
     private func noteSensorDetails(_ depthData: AVDepthData) {
-        let known = lock.withLock { accuracy != nil }
+        let known = lock.withLock { self.accuracy != nil }
         guard !known else { return }
         let table = depthData.cameraCalibrationData.flatMap(FrameConversion.lensDistortion)
         let accuracy: DepthAccuracy = depthData.depthDataAccuracy == .absolute ? .absolute : .relative

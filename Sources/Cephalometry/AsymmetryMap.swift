@@ -62,11 +62,11 @@ public struct AsymmetryOptions: Sendable, Equatable {
     /// The mirror plane.
     public var plane = AsymmetryPlane.landmarks
     /// Points used for the registration.
-    public var samples = 3000
+    public var samples = 1500
     /// The share of best-matching pairs that decide each registration step.
     public var keptFraction = 0.7
     /// Registration steps at most.
-    public var iterations = 20
+    public var iterations = 15
     /// A vertex farther than this from the mirror image has no value (metres).
     public var coverage = 0.020
 
@@ -108,7 +108,7 @@ extension AsymmetryMap {
         let chunk = 4096
         let chunks = (items.count + chunk - 1) / chunk
         return [Double](unsafeUninitializedCapacity: items.count) { buffer, initialized in
-            nonisolated(unsafe) let output = buffer
+            nonisolated(unsafe) let output = buffer  // Sendable on Apple platforms, not on Linux
             withoutActuallyEscaping(transform) { transform in
                 nonisolated(unsafe) let transform = transform
                 DispatchQueue.concurrentPerform(iterations: chunks) { c in

@@ -186,10 +186,13 @@ enum OpenAPIDocument {
                 "404": { $ref: "#/components/responses/error" }
           /api/sessions/{id}/mesh:
             get:
-              summary: The session's head mesh (PLY) for the 3D view; logged
-              parameters: [{ $ref: "#/components/parameters/id" }]
+              summary: "The session's head mesh (PLY) for the 3D view, or with view=asymmetry the mesh coloured by its asymmetry map; logged"
+              parameters:
+                - { $ref: "#/components/parameters/id" }
+                - { name: view, in: query, required: false, schema: { type: string, enum: [surface, asymmetry], default: surface } }
               responses:
                 "200": { description: the mesh, content: { application/octet-stream: { schema: { type: string, format: binary } } } }
+                "400": { $ref: "#/components/responses/error" }
                 "404": { $ref: "#/components/responses/error" }
           /api/sessions/{id}/download:
             get:

@@ -78,7 +78,9 @@ enum PageTemplates {
         {{/canDownload}}
         {{#hasMesh}}
         <h2>Head mesh</h2>
-        {{#hasThree}}<div id="viewer" data-mesh="/api/sessions/{{id}}/mesh"{{#hasViewDirection}} data-from="{{viewFrom}}" data-up="{{viewUp}}"{{/hasViewDirection}}></div><p class="hint">Drag to turn, scroll to zoom.</p>
+        {{#hasThree}}<div id="viewer" data-mesh="/api/sessions/{{id}}/mesh"{{#hasAsymmetry}} data-map="/api/sessions/{{id}}/mesh?view=asymmetry"{{/hasAsymmetry}}{{#hasViewDirection}} data-from="{{viewFrom}}" data-up="{{viewUp}}"{{/hasViewDirection}}></div>
+        {{#hasAsymmetry}}<p><button type="button" id="show-map">Show the asymmetry map</button> <span class="hint">Blue: flatter than the other side; red: fuller; white: symmetric; saturates at ±5 mm.</span></p>{{/hasAsymmetry}}
+        <p class="hint">Drag to turn, scroll to zoom.</p>
         <script src="/static/three/three.min.js"></script><script src="/static/three/PLYLoader.js"></script>
         <script src="/static/three/OrbitControls.js"></script><script src="/static/viewer.js"></script>{{/hasThree}}
         {{^hasThree}}<p class="hint">The 3D view needs three.js on the server (Debian's libjs-three).</p>{{/hasThree}}
@@ -137,14 +139,37 @@ enum PageTemplates {
             var v = text ? text.split(',').map(Number) : [];
             return v.length === 3 && v.every(isFinite) ? new THREE.Vector3(v[0], v[1], v[2]) : null;
           }
-          new THREE.PLYLoader().load(box.getAttribute('data-mesh'), function (geometry) {
+          var shown = null;
+          // The surface in skin colour, or the asymmetry map's mesh in its own vertex colours.
+          function show(geometry, colored) {
             geometry.computeVertexNormals();
             geometry.computeBoundingSphere();
-            var sphere = geometry.boundingSphere;
-            var material = new THREE.MeshStandardMaterial({ color: 0xd9b99b, roughness: 0.8, side: THREE.DoubleSide });
+            var material = colored
+              ? new THREE.MeshStandardMaterial({ vertexColors: THREE.VertexColors, roughness: 0.9, side: THREE.DoubleSide })
+              : new THREE.MeshStandardMaterial({ color: 0xd9b99b, roughness: 0.8, side: THREE.DoubleSide });
             var mesh = new THREE.Mesh(geometry, material);
-            mesh.position.sub(sphere.center);
+            mesh.position.sub(geometry.boundingSphere.center);
+            if (shown) { scene.remove(shown); }
             scene.add(mesh);
+            shown = mesh;
+            return geometry.boundingSphere;
+          }
+          var button = document.getElementById('show-map');
+          var mapShown = false;
+          if (button) {
+            button.addEventListener('click', function () {
+              mapShown = !mapShown;
+              button.disabled = true;
+              new THREE.PLYLoader().load(box.getAttribute(mapShown ? 'data-map' : 'data-mesh'), function (geometry) {
+                show(geometry, mapShown);
+                button.textContent = mapShown ? 'Show the surface' : 'Show the asymmetry map';
+                button.disabled = false;
+                draw();
+              }, undefined, function () { button.disabled = false; });
+            });
+          }
+          new THREE.PLYLoader().load(box.getAttribute('data-mesh'), function (geometry) {
+            var sphere = show(geometry, false);
             var from = vector('data-from'), up = vector('data-up');
             if (from && up) {
               camera.position.copy(from.multiplyScalar(sphere.radius * 3.2));

@@ -130,6 +130,7 @@ extension ResearchServer {
                 "hasReport": names.contains("report.pdf"), "hasHTMLReport": names.contains("report.html"),
                 // The 3D view loads the whole mesh: only for accounts that may download.
                 "hasMesh": names.contains(ScanSession.meshFileName) && researcher.role == .downloader, "hasThree": server.threeAvailable,
+                "hasAsymmetry": names.contains(ScanSession.asymmetryFileName),
                 "hasScan": names.contains(ScanSession.scanFileName),
             ]) { _, new in new }, request: request, secure: server.behindTLS)
         }

@@ -5,6 +5,9 @@ import ScanLibrary
 import Upload
 
 extension ResearchServer {
+    /// The meshes the 3D view can show, by `view` parameter.
+    static let meshViews = ["surface": ScanSession.meshFileName, "asymmetry": ScanSession.asymmetryFileName]
+
     /// All routes: the JSON API, the researchers' pages and their static files.
     public func router() -> Router<ServiceRequestContext> {
         let router = Router(context: ServiceRequestContext.self)
@@ -102,8 +105,12 @@ extension ResearchServer {
                 let session = try await server.visibleSession(context.parameters.get("id") ?? "", for: principal)
                 // The mesh is the head's full surface: as much a download as any file.
                 try server.requireDownload(principal)
-                guard let mesh = session.files.first(where: { $0.name == ScanSession.meshFileName }) else {
-                    throw APIError(.notFound, "the session has no head mesh yet")
+                let view = request.uri.queryParameters.get("view") ?? "surface"
+                guard let name = Self.meshViews[view] else {
+                    throw APIError(.badRequest, "view must be surface or asymmetry")
+                }
+                guard let mesh = session.files.first(where: { $0.name == name }) else {
+                    throw APIError(.notFound, view == "asymmetry" ? "the session has no asymmetry map; process it again" : "the session has no head mesh yet")
                 }
                 try await server.store.audit(AuditEntry(actor: principal.auditName, action: "view-mesh", sessionID: session.id, fileName: mesh.name, address: address))
                 return try await server.fileResponse(mesh, context: context, inline: true)

@@ -15,7 +15,7 @@ public struct ClinicalReportWriter {
     /// Files written beside the session's other files.
     public static let htmlFileName = "report.html", pdfFileName = "report.pdf"
     /// The head coloured by its asymmetry map, beside the report.
-    public static let asymmetryFileName = "asymmetry.ply"
+    public static let asymmetryFileName = ScanSession.asymmetryFileName
     /// The feedback timeline kept with a scan.
     public static let timelineFileName = "feedback.json"
 

@@ -11,6 +11,8 @@ public struct ScanSession: Sendable, Hashable {
     public static let scanFileName = "scan.hscan"
     /// The reconstructed head mesh's name.
     public static let meshFileName = "head.ply"
+    /// The head mesh coloured by its asymmetry map, written with the report.
+    public static let asymmetryFileName = "asymmetry.ply"
 
     /// The session named `name` in the library folder `root`.
     public init(name: SessionName, root: URL) {

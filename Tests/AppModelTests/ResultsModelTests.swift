@@ -5,6 +5,9 @@ import Foundation
 import AppModelTesting
 import Processing
 import ScanLibrary
+import Geometry
+import Report
+import Simulation
 import Testing
 
 /// Processing that reports two stages and then stores a known measurement, as the real one
@@ -172,4 +175,73 @@ final class RecordingProcessingActivity: ProcessingActivity {
     private(set) var calls: [String] = []
     func begin() { calls.append("begin") }
     func end() { calls.append("end") }
+}
+
+@MainActor
+struct ResultsShapeTests {
+    @Test func theResultsShowTheDeformityTheThreeDMeasuresAndTheAsymmetryMap() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let session = try lib.savedSession(id: 9)
+        let head = try HeadModel(HeadParameters(cranialIndex: 92, cvai: 8, flatSide: .left))
+        let mesh = coarseSurface(head)
+        try Data(PLY.encode(mesh)).write(to: session.meshURL)
+        let l = head.landmarks
+        let landmarks = HeadLandmarks(nasion: l.nasion, noseTip: l.noseTip, leftTragion: l.leftTragion, rightTragion: l.rightTragion)
+        let measurement = try Cephalometer.measure(mesh, landmarks: landmarks).measurement
+        try lib.library.saveMeasurement(MeasurementRecord(measurement: measurement, landmarks: landmarks, measuredAt: Date()), in: session)
+
+        let model = ResultsModel(session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings())
+        #expect(model.deformity == "Positional plagiocephaly with brachycephaly (mild)")
+        #expect(model.shapeRows.count == 7)
+        #expect(model.shapeRows.first?.name == "Volume above the ear line")
+        #expect(model.asymmetry == nil)
+        await model.loadAsymmetry()
+        let map = try #require(model.asymmetry)
+        #expect(map.texts.contains("from behind") && map.texts.contains("left"))
+
+        // In German, with a clinic that counts brachycephaly from 93.
+        let settings = #"{"thresholds":{"brachycephalyCI":[93,96,99]}}"#
+        try Data(settings.utf8).write(to: lib.library.root.appendingPathComponent("report-settings.json"))
+        let german = ResultsModel(session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings(.de))
+        #expect(german.deformity == "Lagebedingter Plagiozephalus")
+        #expect(german.shapeRows.dropFirst().first?.value.contains(",") == true)
+    }
+
+    @Test func aMeasurementFromBeforeTheThreeDMeasuresShowsNoShapeRowsAndNoMap() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let session = try lib.savedSession(id: 2)
+        try lib.library.saveMeasurement(MeasurementRecord(
+            measurement: FakeProcessing.measurement,
+            landmarks: HeadLandmarks(nasion: SIMD3(0, 0.07, 0), noseTip: SIMD3(0, 0.09, -0.02), leftTragion: SIMD3(-0.06, 0, 0), rightTragion: SIMD3(0.06, 0, 0)),
+            measuredAt: Date()), in: session)
+        let model = ResultsModel(session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings())
+        #expect(model.shapeRows.isEmpty)
+        #expect(model.deformity == "Positional plagiocephaly")
+        await model.loadAsymmetry()
+        #expect(model.asymmetry == nil)
+    }
+}
+
+/// The head's surface as a coarse mesh (about 6000 vertices), so debug builds measure and map
+/// it in a moment.
+private func coarseSurface(_ head: HeadModel, around: Int = 120, rings: Int = 50) -> TriangleMesh {
+    var mesh = TriangleMesh()
+    for k in 1..<rings {
+        let psi = -Double.pi / 2 + Double(k) * Double.pi / Double(rings)
+        for i in 0..<around { mesh.vertices.append(head.surfacePoint(phi: (Double(i) + 0.3) / Double(around) * 2 * Double.pi, psi: psi)) }
+    }
+    let bottom = Int32(mesh.vertices.count), top = bottom + 1
+    mesh.vertices += [head.surfacePoint(phi: 0, psi: -Double.pi / 2), head.surfacePoint(phi: 0, psi: Double.pi / 2)]
+    func v(_ ring: Int, _ i: Int) -> Int32 { Int32(ring * around + i % around) }
+    for ring in 0..<(rings - 2) {
+        for i in 0..<around {
+            mesh.faces += [SIMD3(v(ring, i), v(ring, i + 1), v(ring + 1, i + 1)), SIMD3(v(ring, i), v(ring + 1, i + 1), v(ring + 1, i))]
+        }
+    }
+    for i in 0..<around {
+        mesh.faces += [SIMD3(bottom, v(0, i + 1), v(0, i)), SIMD3(top, v(rings - 2, i), v(rings - 2, i + 1))]
+    }
+    return mesh
 }

@@ -56,7 +56,7 @@ import Upload
             let circumference = try #require(session.circumferenceMM)
             #expect(abs(circumference - fixture.truth.circumferenceMM) < 6, "measured \(circumference) mm, true \(fixture.truth.circumferenceMM) mm")
             let names = Set(session.files.map(\.name))
-            for name in ["measurement.json", "head.ply", "reconstruction.json", "report.pdf", "report.html"] {
+            for name in ["measurement.json", "head.ply", "reconstruction.json", "report.pdf", "report.html", "asymmetry.ply"] {
                 #expect(names.contains(name), "\(name) is missing: \(names.sorted())")
             }
             let measurement = try await client.execute(uri: "/api/sessions/\(id)/files/measurement.json", method: .get, headers: researcher)
@@ -67,6 +67,11 @@ import Upload
             let mesh = try await client.execute(uri: "/api/sessions/\(id)/mesh", method: .get, headers: researcher)
             let decoded = try PLY.decode([UInt8](Data(mesh.body.readableBytesView)))
             #expect(decoded.faces.count > 5000)
+            // The asymmetry map is the same surface in its colours, for the page's 3D view.
+            let map = try await client.execute(uri: "/api/sessions/\(id)/mesh?view=asymmetry", method: .get, headers: researcher)
+            let colored = try PLY.decode([UInt8](Data(map.body.readableBytesView)))
+            #expect(colored.hasColors && colored.faces.count == decoded.faces.count)
+            #expect(try await client.execute(uri: "/api/sessions/\(id)/mesh?view=inside", method: .get, headers: researcher).status == .badRequest)
             let report = try await client.execute(uri: "/api/sessions/\(id)/files/report.pdf", method: .get, headers: researcher)
             #expect(String(decoding: Data(report.body.readableBytesView).prefix(5), as: UTF8.self) == "%PDF-")
             let html = try await client.execute(uri: "/api/sessions/\(id)/files/report.html", method: .get, headers: researcher)

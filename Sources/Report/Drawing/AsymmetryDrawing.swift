@@ -6,7 +6,19 @@ import Foundation
 ///
 /// Squares rather than triangles: a scan has a hundred thousand triangles, far more than a
 /// printed page shows, and a square per 3 mm keeps the report small and the picture the same.
-enum AsymmetryDrawing {
+public enum AsymmetryDrawing {
+    /// The words in the drawing, so an app can show them in its language.
+    public struct Labels: Sendable {
+        public var above = "from above, nose up", behind = "from behind", left = "left", right = "right"
+        public var flatter = "flatter (mm)", fuller = "fuller"
+
+        public init(above: String, behind: String, left: String, right: String, flatter: String, fuller: String) {
+            (self.above, self.behind, self.left, self.right, self.flatter, self.fuller) = (above, behind, left, right, flatter, fuller)
+        }
+
+        init() {}
+    }
+
     static let range = AsymmetryMap.colorRange
     static let cell = 3.0
 
@@ -16,7 +28,10 @@ enum AsymmetryDrawing {
     }
 
     /// Both views side by side above a legend.
-    static func make(_ map: AsymmetryMap) -> Drawing {
+    public static func make(_ map: AsymmetryMap) -> Drawing { make(map, labels: Labels()) }
+
+    /// Both views side by side above a legend, in `labels`' words.
+    public static func make(_ map: AsymmetryMap, labels: Labels) -> Drawing {
         let points = map.headPoints.map { $0 * 1000 }
         let shown = zip(points, map.valuesMM).filter { $0.0.z > -25 }
         let xs = shown.map(\.0.x), ys = shown.map(\.0.y), zs = shown.map(\.0.z)
@@ -33,12 +48,12 @@ enum AsymmetryDrawing {
         // Back view: the rearmost point of each square; seen from behind, the infant's right
         // is on the right, up is up.
         paint(&d, shown, across: { $0.x - minX }, down: { maxZ - $0.z }, keep: { -$0.y }, offset: SIMD2(topWidth + gap, top))
-        d.text("from above, nose up", x: topWidth / 2, y: top - 4, size: 8, color: grey, anchor: .middle)
-        d.text("from behind", x: topWidth + gap + topWidth / 2, y: top - 4, size: 8, color: grey, anchor: .middle)
-        for (x, label) in [(0.0, "left"), (topWidth, "right"), (topWidth + gap, "left"), (2 * topWidth + gap, "right")] {
+        d.text(labels.above, x: topWidth / 2, y: top - 4, size: 8, color: grey, anchor: .middle)
+        d.text(labels.behind, x: topWidth + gap + topWidth / 2, y: top - 4, size: 8, color: grey, anchor: .middle)
+        for (x, label) in [(0.0, labels.left), (topWidth, labels.right), (topWidth + gap, labels.left), (2 * topWidth + gap, labels.right)] {
             d.text(label, x: x, y: top + max(topHeight, backHeight) + 9, size: 7.5, color: grey, anchor: x == 0 || x == topWidth + gap ? .start : .end)
         }
-        legend(&d, y: top + max(topHeight, backHeight) + 16, width: d.size.x)
+        legend(&d, y: top + max(topHeight, backHeight) + 16, width: d.size.x, labels: labels)
         return d
     }
 
@@ -57,7 +72,7 @@ enum AsymmetryDrawing {
         }
     }
 
-    private static func legend(_ d: inout Drawing, y: Double, width: Double) {
+    private static func legend(_ d: inout Drawing, y: Double, width: Double, labels: Labels) {
         let grey = RGBColor(hex: 0x555555)
         let barWidth = min(110, width * 0.4), x0 = (width - barWidth) / 2
         let steps = 20
@@ -69,7 +84,7 @@ enum AsymmetryDrawing {
             let x = x0 + (mm + range) / (2 * range) * barWidth
             d.text(String(format: "%+.1f", mm).replacingOccurrences(of: "+0.0", with: "0"), x: x, y: y + 14, size: 7, color: grey, anchor: .middle)
         }
-        d.text("flatter (mm)", x: x0 - 3, y: y + 5.5, size: 7, color: grey, anchor: .end)
-        d.text("fuller", x: x0 + barWidth + 3, y: y + 5.5, size: 7, color: grey)
+        d.text(labels.flatter, x: x0 - 3, y: y + 5.5, size: 7, color: grey, anchor: .end)
+        d.text(labels.fuller, x: x0 + barWidth + 3, y: y + 5.5, size: 7, color: grey)
     }
 }
