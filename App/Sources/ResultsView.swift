@@ -59,6 +59,7 @@ struct ResultsView: View {
                             Text(row.cvai).monospacedDigit()
                         }
                     }
+                    ForEach(model.trendChanges, id: \.self) { Text($0).font(.footnote).monospacedDigit() }
                 }
             }
             ForEach(model.notes, id: \.self) { Text($0).font(.footnote).foregroundStyle(.secondary) }

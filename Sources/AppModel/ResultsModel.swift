@@ -69,6 +69,8 @@ public final class ResultsModel {
     public private(set) var needsSpecialist = false
     /// The asymmetry map from above and behind, once computed from the head mesh.
     public private(set) var asymmetry: Drawing?
+    /// How the key measures change per month over the patient's visits (two or more).
+    public private(set) var trendChanges: [String] = []
 
     @ObservationIgnored public let session: ScanSession
     @ObservationIgnored private let library: ScanLibrary
@@ -204,6 +206,7 @@ public final class ResultsModel {
         } + m.warnings.map(\.message)
         reportURL = report
         trend = loadTrend()
+        trendChanges = loadTrendChanges()
         showShape(m)
         phase = .measured
     }
@@ -248,6 +251,20 @@ public final class ResultsModel {
             else { return nil }
             return AsymmetryDrawing.make(map, labels: labels)
         }.value
+    }
+
+    private func loadTrendChanges() -> [String] {
+        guard let patient = try? library.patient(in: session), let visits = try? library.visits(ofPatient: patient.patientID),
+              let trend = try? VisitTrend(visits.compactMap { v in v.measurement.map { Visit(date: v.date, measurement: $0) } }),
+              let month = trend.perMonth
+        else { return [] }
+        let measures: [(String, String, String)] = [
+            ("cvai", "CVAI", " %"), ("ci", strings(.resultsCranialIndex), ""), ("circumferenceMM", strings(.resultsCircumference), " mm"),
+            ("posteriorSymmetryRatio", strings(.resultsPosteriorSymmetry), " %"), ("cranialVolumeCM3", strings(.resultsVolume), " cm³"),
+        ]
+        return measures.compactMap { key, name, unit in
+            month[key].map { strings(.resultsPerMonth, name, (($0 >= 0 ? "+" : "") + strings.decimal($0, digits: 2)) + unit) }
+        }
     }
 
     private func loadTrend() -> [TrendRow] {

@@ -196,6 +196,7 @@ public enum StringKey: String, Sendable, CaseIterable {
     case resultsMapBehind
     case resultsMapFlatter
     case resultsMapFuller
+    case resultsPerMonth
     case resultsSeverity
     case resultsFlattened
     case resultsCalliperAgrees

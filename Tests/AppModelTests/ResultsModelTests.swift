@@ -61,6 +61,9 @@ struct ResultsModelTests {
         #expect(model.calliperVerdict == "The calliper gives level 1.")
         #expect(model.trend.map(\.cvai) == ["9.21 %", "6.67 %"])
         #expect(model.trend.map(\.isThisVisit) == [false, true])
+        // Two visits 30 minutes apart: the change per month is large but exact.
+        #expect(model.trendChanges.first?.hasPrefix("CVAI: -") == true)
+        #expect(model.trendChanges.count == 3)  // neither visit has the 3D measures
         #expect(model.notes == ["The picks of nasion spread 4.0 mm; check them in the replay."])
         #expect(model.reportURL?.lastPathComponent == "report.pdf")
         // Opened again later, the stored measurement shows at once.
