@@ -34,6 +34,44 @@ struct CommandLineJSONTests {
             #expect(measured[key] != nil, "measure --json lacks \(key)")
         }
         #expect(measured["calliper"] == nil)
+
+        // The 3D measures, the grade and, when asked for, the asymmetry map under their keys.
+        let shape = try #require(measured["shape"] as? [String: Any])
+        for key in ["cranialVolumeCM3", "quadrantVolumes", "anteriorSymmetryRatio", "posteriorSymmetryRatio", "overallSymmetryRatio",
+                    "radialSymmetryIndexMM", "cranialHeightMM", "earOffsetMM", "longestDiagonalMM", "longestDiagonalAngleDegrees"] {
+            #expect(shape[key] != nil, "measure --json lacks shape.\(key)")
+        }
+        let assessment = try #require(measured["assessment"] as? [String: Any])
+        #expect(assessment["type"] as? String == "plagiocephaly" && assessment["choaLevel"] as? Int == 3)
+        #expect(measured["asymmetry"] == nil)
+        try Data(#"{"choaCVAI":[3.5,6.25,7.5,11]}"#.utf8).write(to: URL(fileURLWithPath: folder.path("clinic.json")))
+        let mapped = try jsonObject(headscan([
+            "measure", folder.path("s.truth.ply"), "--landmarks", folder.path("landmarks.json"), "--thresholds", folder.path("clinic.json"),
+            "--asymmetry-ply", folder.path("map.ply"), "--json",
+        ]))
+        #expect((mapped["assessment"] as? [String: Any])?["choaLevel"] as? Int == 4)
+        let asymmetry = try #require(mapped["asymmetry"] as? [String: Any])
+        #expect(asymmetry["plane"] as? String == "landmarks")
+        let deepest = try #require(asymmetry["maximumInwardMM"] as? Double)
+        #expect(deepest < -3)
+        #expect(FileManager.default.fileExists(atPath: folder.path("map.ply")))
+    }
+
+    @Test func measureRefusesABadThresholdsFileAndSaysWhy() throws {
+        let folder = try TemporaryFolder()
+        _ = try headscan(["simulate", "--out", folder.path("s.hscan"), "--truth", folder.path("s.truth.json"), "--seconds", "0.1"])
+        let truth = try jsonObject(Data(contentsOf: URL(fileURLWithPath: folder.path("s.truth.json"))))
+        try JSONSerialization.data(withJSONObject: try #require(truth["landmarks"])).write(to: URL(fileURLWithPath: folder.path("landmarks.json")))
+        try Data(#"{"brachycephalyCI":[90,93]}"#.utf8).write(to: URL(fileURLWithPath: folder.path("clinic.json")))
+        do {
+            _ = try headscan([
+                "measure", folder.path("s.truth.ply"), "--landmarks", folder.path("landmarks.json"), "--thresholds", folder.path("clinic.json"),
+            ])
+            Issue.record("a two-number brachycephaly scale was accepted")
+        } catch let failure as CommandFailed {
+            #expect(failure.status != 0)
+            #expect(failure.standardError.contains("brachycephalyCI needs 3 rising numbers"), "\(failure.standardError)")
+        }
     }
 
     @Test func markersBoardRecordsTheSideActuallyPrintedAndEveryMarkerReads() throws {
