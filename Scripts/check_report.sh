@@ -49,7 +49,10 @@ PY
 
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,2600 \
     --screenshot="$out/report.png" "file://$session/report.html" 2>/dev/null
+chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer \
+    --print-to-pdf="$out/report-html.pdf" "file://$session/report.html" 2>/dev/null
 pdftoppm -png -r 72 "$session/report.pdf" "$out/report-page"
+pdftoppm -png -r 30 "$out/report-html.pdf" "$out/report-html-page"
 pdftotext -layout "$session/report.pdf" "$out/report.txt"
 
 python3 - "$session" "$out" <<'PY'
@@ -87,6 +90,10 @@ else:
 pages = sorted(glob.glob(f"{out}/report-page*.png"))
 print(f"PDF pages rendered by pdftoppm: {len(pages)}")
 if not pages: failures.append("pdftoppm rendered no page")
+if len(pages) > 2: failures.append(f"the PDF runs to {len(pages)} pages; a clinician gets at most two")
+printed = glob.glob(f"{out}/report-html-page*.png")
+print(f"HTML printed to A4 by Chromium: {len(printed)} pages")
+if not printed or len(printed) > 2: failures.append(f"the HTML prints on {len(printed)} pages, not one or two")
 
 values = {
     "CVAI": m["cvai"], "CVA": m["cvaMM"], "Diagonal A": m["diagonalAMM"], "Diagonal B": m["diagonalBMM"],
@@ -107,13 +114,16 @@ if len(measured) != 3: failures.append(f"trend lists {len(measured)} measured vi
 for v, demo in zip(measured, visits):
     if abs(v["cvai"] - demo["measured"]["cvai"]) > 1e-9: failures.append(f"trend CVAI {v['cvai']} differs from the visit's {demo['measured']['cvai']}")
     shown = f"CVAI {v['cvai']:.2f} %"
-    if shown not in text or shown not in html: failures.append(f"the report's visit list lacks {shown}")
+    # The visits run as one paragraph, which the PDF wraps anywhere.
+    if shown not in re.sub(r"\s+", " ", text) or shown not in html: failures.append(f"the report's visit list lacks {shown}")
 if "Visits of this patient" not in text or "Visits of this patient" not in html: failures.append("the report has no trend")
 flat = re.sub(r"\s+", " ", text)
 if "picked on the scan's frames" not in flat or "picked on the scan&#39;s frames" not in html and "picked on the scan's frames" not in html:
     failures.append("the report does not say where the landmarks came from")
 level = str(m["severityLevel"])
 if f"CHOA level {level}" not in text or f"CHOA level {level}" not in html: failures.append("severity level differs")
+for words in ("For the parents", "Posterior symmetry ratio", "Measured slice and asymmetry map"):
+    if words not in flat or words not in html: failures.append(f"the report lacks '{words}'")
 if failures:
     print("FAILED: " + "; ".join(failures)); sys.exit(1)
 print("report check passed")

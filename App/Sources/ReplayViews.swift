@@ -104,7 +104,7 @@ struct ReplayView: View {
         .task {
             // The recording's pace: 30 frames a second.
             while !Task.isCancelled {
-                model.tick()
+                await model.tick()
                 try? await Task.sleep(for: .milliseconds(33))
             }
         }

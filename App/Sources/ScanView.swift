@@ -77,6 +77,8 @@ struct ScanView: View {
             .font(.title3)
         }
         .padding()
+        // Vibration, speech and the point cloud run before Record, so the head is found first.
+        .task { await model.startPreview() }
         .background(isDark ? Color.black : Color(uiColor: .systemBackground))
         .preferredColorScheme(isDark ? .dark : nil)
         .animation(.default, value: isDark)

@@ -58,6 +58,7 @@ public final class ReplayModel {
     @ObservationIgnored public let session: ScanSession
     @ObservationIgnored private let library: ScanLibrary
     @ObservationIgnored private let player: any ReplayPlayer
+    @ObservationIgnored private var reading = false
     @ObservationIgnored private let clock: any AppClock
     @ObservationIgnored private let strings: Strings
 
@@ -76,11 +77,16 @@ public final class ReplayModel {
         }
     }
 
-    /// Advances one frame (called at the scan's frame rate while playing).
-    public func tick() {
-        guard phase == .playing || phase == .pausePending else { return }
+    /// Advances one frame (called at the scan's frame rate while playing). A tick that comes
+    /// while the previous frame is still being read is skipped, as a slow phone drops frames.
+    public func tick() async {
+        guard phase == .playing || phase == .pausePending, !reading else { return }
+        reading = true
+        defer { reading = false }
         do {
-            guard let next = try player.nextFrame() else { return phase = .finished }
+            guard let next = try await player.nextFrame() else { return phase = .finished }
+            // Paused or restarted meanwhile: the frame is stale.
+            guard phase == .playing || phase == .pausePending else { return }
             frame = next
             if !next.damagedBefore.isEmpty {
                 damagedFrames += next.damagedBefore

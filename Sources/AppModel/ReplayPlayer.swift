@@ -32,8 +32,9 @@ public struct ReplayFrameInfo: Sendable, Equatable {
 /// Plays a recorded scan frame by frame through the scan guide.
 @MainActor
 public protocol ReplayPlayer: AnyObject {
-    /// The next frame, nil at the end.
-    func nextFrame() throws -> ReplayFrameInfo?
+    /// The next frame, nil at the end; decoded away from the main actor, so the screen stays
+    /// responsive while a frame is read and guided.
+    func nextFrame() async throws -> ReplayFrameInfo?
     /// Starts again from the first frame.
     func restart() throws
 }

@@ -144,6 +144,33 @@ public final class ScanModel {
         }
     }
 
+    /// Whether the camera and feedback run before recording (nothing is written).
+    public private(set) var previewing = false
+
+    /// Starts the camera and the feedback before recording, writing nothing, so the therapist
+    /// finds the head by vibration and speech first. A camera that cannot start is shown
+    /// here already; Record tries again.
+    public func startPreview() async {
+        guard phase == .ready, !previewing else { return }
+        previewing = true
+        do {
+            try await recorder.preview(
+                settings: settings, layout: layout,
+                progress: { [weak self] in self?.progress = $0 },
+                problem: { [weak self] problem in Task { await self?.captureProblem(problem) } })
+        } catch {
+            previewing = false
+            alert = .failed((error as? CameraFailure).map(strings.message) ?? error.localizedDescription)
+        }
+    }
+
+    /// Ends the preview when the screen closes without a recording.
+    public func stopPreview() async {
+        guard previewing, phase == .ready else { return }
+        previewing = false
+        await recorder.stopPreview()
+    }
+
     /// Creates the session and starts recording into it.
     public func record() async {
         guard phase == .ready else { return }
@@ -161,6 +188,7 @@ public final class ScanModel {
                 progress: { [weak self] in self?.progress = $0 },
                 problem: { [weak self] problem in Task { await self?.captureProblem(problem) } })
             session = created
+            previewing = false
             phase = .recording
             screen.dim()
         } catch {
@@ -216,15 +244,20 @@ public final class ScanModel {
     /// "position fine"). A file that cannot be written ends the recording; the scan is kept up
     /// to its last complete frame.
     public func captureProblem(_ problem: CaptureProblem) async {
-        guard phase == .recording || phase == .paused else { return }
+        guard phase == .recording || phase == .paused || (previewing && phase == .ready) else { return }
         switch problem {
         case .cameraStopped(let reason):
             alert = .cameraStopped(reason ?? strings(.scanCameraNoFrames))
+            recorder.alarm()
             say(strings(.scanCameraStoppedSpoken))
         case .cameraBack:
             if case .cameraStopped = alert { alert = nil }
             say(strings(.scanCameraBackSpoken))
+        case .sensorTooWarm:
+            alert = .overheating
+            say(strings(.scanHotSpoken))
         case .writeFailed(let why):
+            recorder.alarm()
             say(strings(.scanWriteFailedSpoken))
             await stop()
             alert = .failed(why)
@@ -259,6 +292,11 @@ public final class ScanModel {
     /// Closes the screen, when allowed.
     public func close() {
         guard canClose else { return }
+        if previewing {
+            previewing = false
+            let recorder = self.recorder
+            Task { await recorder.stopPreview() }
+        }
         onClose()
     }
 }

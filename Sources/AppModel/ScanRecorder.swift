@@ -16,12 +16,24 @@ public protocol ScanRecorder: AnyObject {
         writingTo url: URL, settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void,
         problem: @escaping @MainActor (CaptureProblem) -> Void
     ) async throws
+    /// Runs the camera and the feedback (vibration, speech, point cloud) before recording,
+    /// writing nothing, so the therapist finds the head first; `start` then records without
+    /// stopping the camera.
+    func preview(
+        settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void,
+        problem: @escaping @MainActor (CaptureProblem) -> Void
+    ) async throws
+    /// Ends a preview that was not followed by a recording: camera and feedback off.
+    func stopPreview() async
     /// Stops feedback and the camera (the sensor cools) without ending the file.
     func pause() async
     /// Turns camera and feedback on again.
     func resume() async throws
     /// Ends and closes the scan file.
     func stop() async throws
+    /// Vibrates the alarm pattern (short hard taps, unlike the continuous "position"
+    /// vibration): capture or writing has failed, and the operator may not see the screen.
+    func alarm()
 }
 
 /// Why recording could not start, in terms the scan screen says in the app's language.
@@ -41,6 +53,9 @@ public enum CaptureProblem: Sendable, Equatable {
     case cameraStopped(reason: String?)
     /// Frames arrive again.
     case cameraBack
+    /// The camera's sensor is getting too warm: frames will be dropped and the camera may
+    /// stop soon.
+    case sensorTooWarm
     /// The scan file cannot be written (a full disk): the recording is over; what was
     /// written up to the last complete frame is kept.
     case writeFailed(String)

@@ -197,6 +197,7 @@ public enum StringKey: String, Sendable, CaseIterable {
     case resultsMapFlatter
     case resultsMapFuller
     case resultsPerMonth
+    case scanHotSpoken
     case resultsSeverity
     case resultsFlattened
     case resultsCalliperAgrees

@@ -7,7 +7,7 @@ import Markers
 /// reports whatever progress the test or preview sends.
 @MainActor
 public final class ScriptedRecorder: ScanRecorder {
-    /// "start", "pause", "resume", "stop", in order.
+    /// "preview", "stopPreview", "start", "pause", "resume", "stop", "alarm", in order.
     public private(set) var calls: [String] = []
     /// Thrown by `start` when set (the disk is full, the camera is gone).
     public var startError: (any Error)?
@@ -40,6 +40,18 @@ public final class ScriptedRecorder: ScanRecorder {
         for report in reportsOnStart { progress(report) }
     }
 
+    public func preview(
+        settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void,
+        problem: @escaping @MainActor (CaptureProblem) -> Void
+    ) async throws {
+        calls.append("preview")
+        if let startError { throw startError }
+        self.progress = progress
+        self.problem = problem
+    }
+
+    public func stopPreview() async { calls.append("stopPreview") }
+
     /// Lets every held `start` go on.
     public func releaseStart() {
         for held in heldStarts { held.resume() }
@@ -55,4 +67,5 @@ public final class ScriptedRecorder: ScanRecorder {
     public func pause() async { calls.append("pause") }
     public func resume() async throws { calls.append("resume") }
     public func stop() async throws { calls.append("stop") }
+    public func alarm() { calls.append("alarm") }
 }

@@ -16,7 +16,7 @@ public final class ScriptedReplayPlayer: ReplayPlayer {
         self.cloud = cloud
     }
 
-    public func nextFrame() throws -> ReplayFrameInfo? {
+    public func nextFrame() async throws -> ReplayFrameInfo? {
         guard next < overlap.count else { return nil }
         defer { next += 1 }
         return ReplayFrameInfo(index: next, overlapSufficient: overlap[next], percent: next * 10, colour: .red, cloud: cloud)

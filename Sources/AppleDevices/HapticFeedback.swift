@@ -40,6 +40,41 @@ public final class HapticFeedback: @unchecked Sendable {
         silenceHardware()
     }
 
+    /// How long the alarm pattern lasts (seconds).
+    static let alarmSeconds = 1.2
+
+    /// Plays the alarm: two bursts of three hard taps, unlike the continuous "position"
+    /// vibration, which pauses meanwhile and comes back afterwards if the guide still wants it.
+    public func alarm() {
+        if lock.withLock({ state.alarmStarted() }) == .silence { silenceHardware() }
+        if supportsHaptics, (try? startAlarmPattern()) != nil {
+            // Played by the engine.
+        } else {
+            AudioServicesPlaySystemSound(kSystemSoundID_Vibrate)
+            queue.asyncAfter(deadline: .now() + 0.6) { AudioServicesPlaySystemSound(kSystemSoundID_Vibrate) }
+        }
+        queue.asyncAfter(deadline: .now() + Self.alarmSeconds) { [weak self] in
+            guard let self, self.lock.withLock({ self.state.alarmEnded() }) == .play else { return }
+            self.play()
+        }
+    }
+
+    private func startAlarmPattern() throws {
+        let engine = try makeEngine()
+        try engine.start()
+        let taps = [0.0, 0.12, 0.24, 0.6, 0.72, 0.84].map { time in
+            CHHapticEvent(
+                eventType: .hapticTransient,
+                parameters: [
+                    CHHapticEventParameter(parameterID: .hapticIntensity, value: 1),
+                    CHHapticEventParameter(parameterID: .hapticSharpness, value: 1),
+                ],
+                relativeTime: time)
+        }
+        let player = try engine.makePlayer(with: CHHapticPattern(events: taps, parameters: []))
+        try player.start(atTime: CHHapticTimeImmediate)
+    }
+
     /// Vibrates for `seconds` (the demonstration on the instructions screen).
     public func pulse(seconds: Double = 1) {
         start()

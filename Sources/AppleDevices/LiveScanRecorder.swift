@@ -25,6 +25,8 @@ public final class LiveScanRecorder: ScanRecorder {
     private var observers: [NSObjectProtocol] = []
     /// The writer failed and said so: Stop must not report it again.
     private var writerFailed = false
+    /// The guide running before Record, writing nothing.
+    private var previewScan: LiveScan?
 
     /// Statistics of the last finished scan (frames written, skipped by the guide, …).
     public private(set) var lastStatistics: LiveScanStatistics?
@@ -47,11 +49,52 @@ public final class LiveScanRecorder: ScanRecorder {
         }
     }
 
+    public func preview(
+        settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void,
+        problem: @escaping @MainActor (CaptureProblem) -> Void
+    ) async throws {
+        do {
+            guard await CameraPermission.request() == .authorized else { throw CameraError.notAuthorized }
+            speech.beginScan(settings: settings)
+            let camera = self.camera
+            try await Self.offMain { try camera.start() }
+            let guide = try FrameGuide(layout: layout, settings: settings, sinks: sinks(progress))
+            let scan = LiveScan(guide: guide, writer: DiscardingWriter())
+            previewScan = scan
+            Task.detached(priority: .userInitiated) { _ = try? await scan.run() }
+            camera.onFrame = { scan.submit($0) }
+            let pressure = PressureWatchBox()
+            camera.onSystemPressure = { level in
+                if pressure.update(level) { Task { @MainActor in problem(.sensorTooWarm) } }
+            }
+        } catch let error as CameraError {
+            speech.stopScan()
+            throw error.failure
+        }
+    }
+
+    public func stopPreview() async {
+        endPreview()
+        speech.stopScan()
+        let camera = self.camera
+        try? await Self.offMain { camera.stop() }
+    }
+
+    /// The preview's guide stops; the camera keeps running for the recording.
+    private func endPreview() {
+        camera.onFrame = nil
+        camera.onSystemPressure = nil
+        previewScan?.end()
+        previewScan = nil
+        haptics.stop()
+    }
+
     private func startRecording(
         writingTo url: URL, settings: FeedbackSettings, layout: CapLayout, progress: @escaping @MainActor (ScanProgressReport) -> Void,
         problem: @escaping @MainActor (CaptureProblem) -> Void
     ) async throws {
         guard await CameraPermission.request() == .authorized else { throw CameraError.notAuthorized }
+        endPreview()
         speech.beginScan(settings: settings)
         UIApplication.shared.isIdleTimerDisabled = true
         let camera = self.camera
@@ -85,19 +128,7 @@ public final class LiveScanRecorder: ScanRecorder {
         header.lensDistortion = camera.lensDistortion
         header.depthAccuracy = camera.depthAccuracy
         let writer = try ScanWriter(url: url, header: header)
-        let sinks: [any PipelineSink] = [
-            FeedbackEventSink(HapticSink(haptics: haptics)),
-            FeedbackEventSink(LiveSpeechSink(output: speech)),
-            // The report, point cloud included, is made here on the guide's task, off the main actor.
-            ScanProgressSink { report in
-                Task { @MainActor [weak self] in
-                    var report = report
-                    report.framesNotWritten = self?.live?.statistics.droppedForWriter ?? 0
-                    progress(report)
-                }
-            },
-        ]
-        let guide = try FrameGuide(layout: layout, settings: settings, sinks: sinks)
+        let guide = try FrameGuide(layout: layout, settings: settings, sinks: sinks(progress))
         let live = LiveScan(guide: guide, writer: writer)
         live.onWriterFailure = { [weak self] error in
             let message = error.localizedDescription
@@ -116,7 +147,27 @@ public final class LiveScanRecorder: ScanRecorder {
             live.submit(frame)
             if watchdog.frameArrived() { Task { @MainActor in problem(.cameraBack) } }
         }
+        let pressure = PressureWatchBox()
+        camera.onSystemPressure = { level in
+            if pressure.update(level) { Task { @MainActor in problem(.sensorTooWarm) } }
+        }
         startWatching(problem)
+    }
+
+    /// Vibration, speech and the screen's progress (point cloud included, made on the guide's
+    /// task, off the main actor).
+    private func sinks(_ progress: @escaping @MainActor (ScanProgressReport) -> Void) -> [any PipelineSink] {
+        [
+            FeedbackEventSink(HapticSink(haptics: haptics)),
+            FeedbackEventSink(LiveSpeechSink(output: speech)),
+            ScanProgressSink { report in
+                Task { @MainActor [weak self] in
+                    var report = report
+                    report.framesNotWritten = self?.live?.statistics.droppedForWriter ?? 0
+                    progress(report)
+                }
+            },
+        ]
     }
 
     /// Checks four times a second that frames still come, and listens for the capture
@@ -148,6 +199,8 @@ public final class LiveScanRecorder: ScanRecorder {
         observers = []
         watchdog.stop()
     }
+
+    public func alarm() { haptics.alarm() }
 
     public func pause() async {
         watchdog.stop()
@@ -239,6 +292,20 @@ final class WatchdogBox: @unchecked Sendable {
     func stop() { lock.withLock { watchdog.stop() } }
     func frameArrived() -> Bool { lock.withLock { watchdog.frameArrived(at: now) } }
     func check() -> Bool { lock.withLock { watchdog.check(at: now) } }
+}
+
+/// The preview's writer: the frames go nowhere.
+final class DiscardingWriter: ScanFrameWriter {
+    func append(_ frame: RGBDFrame) throws {}
+    func close() throws {}
+}
+
+/// The system pressure decision behind a lock: the camera reports on a system queue.
+final class PressureWatchBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var watch = SystemPressureWatch()
+
+    func update(_ level: SystemPressureLevel) -> Bool { lock.withLock { watch.update(level) } }
 }
 
 /// Vibration and speech for the demonstrations on the home and instructions screens.

@@ -7,6 +7,7 @@ import Foundation
 import Geometry
 import Imaging
 import Recording
+import Scanning
 import simd
 
 /// Why the TrueDepth camera cannot deliver frames.
@@ -56,6 +57,13 @@ public final class TrueDepthCamera: NSObject, FrameSource, @unchecked Sendable {
     public var lensDistortion: LensDistortionTable? { lock.withLock { lensTable } }
     public var depthAccuracy: DepthAccuracy? { lock.withLock { accuracy } }
 
+    /// Called (on a system queue) whenever the camera's system pressure changes: heat, power
+    /// or the depth projector's temperature. At `shutdown` the system stops the camera.
+    public var onSystemPressure: (@Sendable (SystemPressureLevel) -> Void)? {
+        get { lock.withLock { pressureHandler } }
+        set { lock.withLock { pressureHandler = newValue } }
+    }
+
     private let session = AVCaptureSession()
     private let videoOutput = AVCaptureVideoDataOutput()
     private let depthOutput = AVCaptureDepthDataOutput()
@@ -71,6 +79,8 @@ public final class TrueDepthCamera: NSObject, FrameSource, @unchecked Sendable {
     private var configured = false
     private var lensTable: LensDistortionTable?
     private var accuracy: DepthAccuracy?
+    private var pressureHandler: (@Sendable (SystemPressureLevel) -> Void)?
+    private var pressureObservation: NSKeyValueObservation?
 
     /// A camera; `start()` configures and runs it.
     override public init() { super.init() }
@@ -97,8 +107,14 @@ public final class TrueDepthCamera: NSObject, FrameSource, @unchecked Sendable {
         pending?.resume(returning: nil)
     }
 
-    /// Starts timestamps at zero again with the next frame.
-    public func resetClock() { lock.withLock { firstTimestamp = nil } }
+    /// Starts timestamps at zero again with the next frame; a frame still held from before
+    /// (stamped on the old clock) is dropped.
+    public func resetClock() {
+        lock.withLock {
+            firstTimestamp = nil
+            newest = nil
+        }
+    }
 
     public func nextFrame() async throws -> RGBDFrame? {
         await withCheckedContinuation { continuation in
@@ -120,6 +136,10 @@ public final class TrueDepthCamera: NSObject, FrameSource, @unchecked Sendable {
     private func configure() throws {
         guard let device = AVCaptureDevice.default(.builtInTrueDepthCamera, for: .video, position: .front) else {
             throw CameraError.noTrueDepthCamera
+        }
+        pressureObservation = device.observe(\.systemPressureState, options: [.new]) { [weak self] device, _ in
+            let level = Self.level(device.systemPressureState.level)
+            self?.onSystemPressure?(level)
         }
         session.beginConfiguration()
         defer { session.commitConfiguration() }
@@ -206,6 +226,16 @@ public final class TrueDepthCamera: NSObject, FrameSource, @unchecked Sendable {
         lock.unlock()
         pending?.resume(returning: frame)
         handler?(frame)
+    }
+
+    private static func level(_ level: AVCaptureDevice.SystemPressureState.Level) -> SystemPressureLevel {
+        switch level {
+        case .fair: .fair
+        case .serious: .serious
+        case .critical: .critical
+        case .shutdown: .shutdown
+        default: .nominal
+        }
     }
 
     /// Keeps the first calibration's lens table and the depth's accuracy.

@@ -17,13 +17,16 @@ public struct VibrationState: Sendable, Equatable {
     public private(set) var wanted = false
     /// A pattern is playing, as far as the device layer knows.
     public private(set) var playing = false
+    /// The alarm pattern (the camera or the disk failed) has the vibration motor; the
+    /// continuous pattern waits until it is over so that the two cannot be confused.
+    public private(set) var alarming = false
 
     public init() {}
 
     /// The guide asks for the vibration.
     public mutating func start() -> Action {
         wanted = true
-        return playing ? .nothing : .play
+        return playing || alarming ? .nothing : .play
     }
 
     /// The guide asks for silence.
@@ -47,6 +50,19 @@ public struct VibrationState: Sendable, Equatable {
     /// when the guide still wants the vibration.
     public mutating func engineStopped() -> Action {
         playing = false
-        return wanted ? .play : .nothing
+        return wanted && !alarming ? .play : .nothing
+    }
+
+    /// The alarm pattern starts: the continuous one, if it plays, must stop first.
+    public mutating func alarmStarted() -> Action {
+        alarming = true
+        defer { playing = false }
+        return playing ? .silence : .nothing
+    }
+
+    /// The alarm pattern is over: the continuous one comes back when the guide still wants it.
+    public mutating func alarmEnded() -> Action {
+        alarming = false
+        return wanted && !playing ? .play : .nothing
     }
 }

@@ -90,7 +90,7 @@ struct AppFlowTests {
         selection.open(try #require(selection.rows.first))
         guard case .replay(let replay, _) = flow.screen else { Issue.record("expected the replay"); return }
         replay.togglePlay()
-        replay.tick()
+        await replay.tick()
         replay.select(.nasion)
         replay.place(at: [10, 10])
         replay.close()

@@ -35,7 +35,7 @@ enum MarkerWall {
 struct CloudFromFramesTests {
     /// Red the first time a marker is seen, green when seen again, blue once out of the
     /// picture; shown markers sit on the wall where they are printed.
-    @MainActor @Test func theReplayShowsEachFramesCloudWithItsMarkerStates() throws {
+    @MainActor @Test func theReplayShowsEachFramesCloudWithItsMarkerStates() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("markers-\(UUID().uuidString).hscan")
         defer { try? FileManager.default.removeItem(at: url) }
         let header = ScanHeader(
@@ -47,7 +47,7 @@ struct CloudFromFramesTests {
 
         let player = try ScanReplayPlayer(url: url, settings: FeedbackSettings())
         var frames: [ReplayFrameInfo] = []
-        while let frame = try player.nextFrame() { frames.append(frame) }
+        while let frame = try await player.nextFrame() { frames.append(frame) }
         #expect(frames.count == 3)
         #expect(MarkerWall.states(frames[0].cloud) == [0: .red, 1: .red])
         #expect(MarkerWall.states(frames[1].cloud) == [0: .green, 1: .green, 2: .red])

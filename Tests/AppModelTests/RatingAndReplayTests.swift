@@ -59,21 +59,21 @@ struct RatingAndReplayTests {
         #expect(model.message == "Annotations could not be saved: disk full")
     }
 
-    @Test func pausesOnlyOnAFrameWithEnoughOverlapThenPlacesLandmarks() throws {
+    @Test func pausesOnlyOnAFrameWithEnoughOverlapThenPlacesLandmarks() async throws {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let session = try lib.savedSession(id: 1)
         let model = ReplayModel(session: session, library: lib.library, player: ScriptedReplayPlayer(overlap: [false, false, true, false]), clock: TestClock(), strings: strings())
-        model.tick()
+        await model.tick()
         model.select(.noseTip)
         #expect(model.selectedLandmark == nil)  // not while playing
         model.togglePlay()
         #expect(model.phase == .pausePending && model.instruction == strings()(.replayInstructionWaiting))
-        model.tick()
+        await model.tick()
         #expect(model.phase == .pausePending)
-        model.tick()
+        await model.tick()
         #expect(model.phase == .paused && model.frame?.index == 2)
-        model.tick()
+        await model.tick()
         #expect(model.frame?.index == 2)  // paused stays put
 
         model.select(.noseTip)
@@ -90,8 +90,8 @@ struct RatingAndReplayTests {
         #expect(model.pickCount(.noseTip) == 1)
 
         model.togglePlay()
-        model.tick()
-        model.tick()
+        await model.tick()
+        await model.tick()
         #expect(model.phase == .finished)
         model.remove(.leftTragion)
         var result: ReplayCloseResult?
@@ -102,27 +102,27 @@ struct RatingAndReplayTests {
         #expect(saved.landmarks.keys.sorted { $0.rawValue < $1.rawValue } == [.noseTip])
     }
 
-    @Test func restartsAndClosesUnchanged() throws {
+    @Test func restartsAndClosesUnchanged() async throws {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let model = ReplayModel(session: try lib.savedSession(id: 1), library: lib.library, player: ScriptedReplayPlayer(overlap: [true]), clock: TestClock(), strings: strings())
-        model.tick()
-        model.tick()
+        await model.tick()
+        await model.tick()
         #expect(model.phase == .finished && model.playButtonTitle == strings()(.replayRestart))
         model.togglePlay()
         #expect(model.phase == .playing && model.frame == nil)
-        model.tick()
+        await model.tick()
         #expect(model.frame?.index == 0)
         #expect(model.close() == .unchanged)
     }
 
-    @Test func aFailedSaveIsReported() throws {
+    @Test func aFailedSaveIsReported() async throws {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let session = try lib.savedSession(id: 1)
         let model = ReplayModel(session: session, library: lib.library, player: ScriptedReplayPlayer(overlap: [true]), clock: TestClock(), strings: strings())
         model.togglePlay()
-        model.tick()
+        await model.tick()
         model.select(.nasion)
         model.place(at: [1, 2])
         try lib.library.delete([session])

@@ -7,20 +7,20 @@ import Testing
 
 @MainActor
 struct ReplayCloudTests {
-    func pausedReplay(_ lib: TemporaryLibrary) throws -> ReplayModel {
+    func pausedReplay(_ lib: TemporaryLibrary) async throws -> ReplayModel {
         let model = ReplayModel(
             session: try lib.savedSession(id: 1), library: lib.library,
             player: ScriptedReplayPlayer(overlap: [true, true], cloud: PreviewCloud.head()), clock: TestClock(), strings: strings())
         model.togglePlay()
-        model.tick()
+        await model.tick()
         #expect(model.phase == .paused)
         return model
     }
 
-    @Test func aTapPlacesTheSelectedLandmarkOnThePixelUnderIt() throws {
+    @Test func aTapPlacesTheSelectedLandmarkOnThePixelUnderIt() async throws {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
-        let model = try pausedReplay(lib)
+        let model = try await pausedReplay(lib)
         // The picture (640x480) shown at half size.
         model.tap(at: [160, 120], width: 320, height: 240)
         #expect(model.annotations.landmarks.isEmpty)  // nothing selected yet
@@ -36,7 +36,7 @@ struct ReplayCloudTests {
 
     /// Dragging turns the cloud, except while a landmark is being placed: then it moves the
     /// landmark, also on a turned and zoomed cloud, where it stays under the finger.
-    @Test func aDragTurnsTheCloudOrMovesTheSelectedLandmark() throws {
+    @Test func aDragTurnsTheCloudOrMovesTheSelectedLandmark() async throws {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         // Three points on the camera's axis, 30 (red), 40 (green) and 50 cm (blue) away.
@@ -48,7 +48,7 @@ struct ReplayCloudTests {
             session: try lib.savedSession(id: 1), library: lib.library, player: ScriptedReplayPlayer(overlap: [true], cloud: cloud),
             clock: TestClock(), strings: strings())
         model.togglePlay()
-        model.tick()
+        await model.tick()
         func near(_ p: CloudProjection) -> SIMD2<Double> { p.points.first { $0.colour == SIMD3(255, 0, 0) }!.position }
         let before = try #require(model.projection(width: 640, height: 480))
         model.drag(to: [400, 200], by: [30, 0], width: 640, height: 480)
@@ -75,7 +75,7 @@ struct ReplayCloudTests {
         #expect(model.pickCount(.noseTip) == 1 && model.hasChanges)
     }
 
-    @Test func whilePlayingATapPlacesNothingAndTheLegendCountsTheFramesMarkers() throws {
+    @Test func whilePlayingATapPlacesNothingAndTheLegendCountsTheFramesMarkers() async throws {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let model = ReplayModel(
@@ -84,7 +84,7 @@ struct ReplayCloudTests {
             strings: strings())
         #expect(model.projection(width: 100, height: 100) == nil)
         #expect(model.legend.map(\.text) == ["0 connected to earlier frames", "0 seen for the first time", "0 seen before, not in view"])
-        model.tick()
+        await model.tick()
         model.tap(at: [50, 50], width: 100, height: 100)
         #expect(model.annotations.landmarks.isEmpty)
         #expect(model.legend.map(\.state) == [.green, .red, .blue])

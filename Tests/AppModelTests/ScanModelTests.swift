@@ -167,10 +167,49 @@ struct ScanModelTests {
         await model.captureProblem(.cameraStopped(reason: nil))
         #expect(model.alert == .cameraStopped(strings()(.scanCameraNoFrames)))
         #expect(player.played.last == "en: " + strings()(.scanCameraStoppedSpoken))
+        // The alarm vibrates too, in its own pattern: the operator may not see the screen.
+        #expect(recorder.calls.last == "alarm")
         #expect(model.phase == .recording)
         await model.captureProblem(.cameraBack)
         #expect(model.alert == nil)
         #expect(player.played.last == "en: " + strings()(.scanCameraBackSpoken))
+    }
+
+    /// Guidance runs before Record, writing nothing; Record then records, and closing without
+    /// a recording turns the camera off.
+    @Test func guidanceRunsBeforeRecordWithoutWriting() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let (model, recorder, _) = makeModel(lib)
+        await model.startPreview()
+        #expect(model.previewing && model.phase == .ready)
+        recorder.send(ScanProgressReport(percent: 12, colour: .red, featuresSeen: [.face]))
+        #expect(model.progress.percent == 12)
+        #expect(try lib.library.list().entries.isEmpty)
+        await model.startPreview()
+        #expect(recorder.calls == ["preview"])
+        await model.record()
+        #expect(recorder.calls == ["preview", "start"])
+        #expect(model.phase == .recording && !model.previewing)
+
+        let (other, otherRecorder, _) = makeModel(lib)
+        await other.startPreview()
+        other.close()
+        for _ in 0..<1000 where otherRecorder.calls.count < 2 { await Task.yield() }
+        #expect(otherRecorder.calls == ["preview", "stopPreview"])
+    }
+
+    /// A sensor getting too warm is shown and spoken while the recording goes on.
+    @Test func aSensorTooWarmIsShownAndSpoken() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let player = RecordingFeedbackPlayer()
+        let (model, _, _) = makeModel(lib, player: player)
+        await model.record()
+        await model.captureProblem(.sensorTooWarm)
+        #expect(model.alert == .overheating)
+        #expect(player.played.last == "en: " + strings()(.scanHotSpoken))
+        #expect(model.phase == .recording)
     }
 
     /// A full disk ends the recording at once; the scan so far is kept and the reason shown.
@@ -185,7 +224,7 @@ struct ScanModelTests {
         #expect(model.phase == .saved)
         #expect(model.alert == .failed("The disk is full."))
         #expect(player.played.contains("en: " + strings()(.scanWriteFailedSpoken)))
-        #expect(recorder.calls == ["start", "stop"])
+        #expect(recorder.calls == ["start", "alarm", "stop"])
         let session = try #require(model.session)
         #expect(FileManager.default.fileExists(atPath: session.scanURL.path))
     }

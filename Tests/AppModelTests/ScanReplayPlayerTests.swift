@@ -9,7 +9,7 @@ import Testing
 
 @MainActor
 struct ScanReplayPlayerTests {
-    @Test func playsEveryFrameOfAScanFileAndRestarts() throws {
+    @Test func playsEveryFrameOfAScanFileAndRestarts() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).hscan")
         defer { try? FileManager.default.removeItem(at: url) }
         let scene = SyntheticScene(seed: 3, width: 160, height: 120)
@@ -28,13 +28,13 @@ struct ScanReplayPlayerTests {
         let player = try ScanReplayPlayer(url: url, settings: FeedbackSettings())
         #expect(player.frameCount == 3)
         var indices: [Int] = []
-        while let frame = try player.nextFrame() {
+        while let frame = try await player.nextFrame() {
             indices.append(frame.index)
             // The synthetic scene has no cap, so no frame overlaps the (empty) marker map.
             #expect(!frame.overlapSufficient && frame.percent == 0)
         }
         #expect(indices == [0, 1, 2])
         try player.restart()
-        #expect(try player.nextFrame()?.index == 0)
+        #expect(try await player.nextFrame()?.index == 0)
     }
 }

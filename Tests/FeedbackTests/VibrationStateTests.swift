@@ -39,4 +39,31 @@ struct VibrationStateTests {
         #expect(state.didPlay() == .silence)
         #expect(!state.playing)
     }
+
+    /// The alarm takes the motor from the "position" vibration and gives it back afterwards,
+    /// so the operator feels the two apart and no wanted vibration is lost.
+    @Test func theAlarmPausesThePositionVibrationAndItComesBackAfterwards() {
+        var state = VibrationState()
+        #expect(state.start() == .play)
+        #expect(state.didPlay() == .nothing)
+        #expect(state.alarmStarted() == .silence)
+        #expect(!state.playing && state.alarming)
+        // The guide asks again while the alarm plays: it waits.
+        #expect(state.start() == .nothing)
+        #expect(state.engineStopped() == .nothing)
+        #expect(state.alarmEnded() == .play)
+        #expect(state.didPlay() == .nothing && state.playing)
+    }
+
+    @Test func anAlarmWhileSilentLeavesSilenceAndAStopDuringTheAlarmIsKept() {
+        var state = VibrationState()
+        #expect(state.alarmStarted() == .nothing)
+        #expect(state.alarmEnded() == .nothing)
+        #expect(state.start() == .play)
+        _ = state.didPlay()
+        _ = state.alarmStarted()
+        #expect(state.stop() == .nothing)
+        #expect(state.alarmEnded() == .nothing)
+        #expect(!state.playing && !state.wanted)
+    }
 }
