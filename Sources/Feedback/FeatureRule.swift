@@ -14,7 +14,11 @@ import Markers
 /// 3. that marker is seen from no more than about 60° above or below (its top-to-bottom side
 ///    at least half as long as its left-to-right side): a camera high over the crown sees the
 ///    front markers squashed, and the face hidden under the brow even if the point lands in
-///    the picture.
+///    the picture; and
+/// 4. for an ear, the markers are the ones right above it (`CapLayout.earMarkers`) and that
+///    marker faces the camera within about 53° in every direction: from behind, in front or
+///    above, the ear is edge-on or hidden by the head although the point below lands in the
+///    picture.
 /// The simulator's head checks it: whenever the rule fires, the true nose tip (tragion)
 /// projects into the picture (FeedbackTests).
 public enum FeatureRule {
@@ -26,6 +30,10 @@ public enum FeatureRule {
         case .rightEar: .right
         }
     }
+
+    /// An ear's marker must look at least this square (apparent area over its longer side
+    /// squared, the cosine of the angle it is seen at): 0.6 is about 53° off face-on.
+    static let earFacing = 0.6
 
     /// Whether `feature` is in the picture, given the frame's markers that sit on its region.
     public static func isInPicture(
@@ -47,6 +55,9 @@ public enum FeatureRule {
         let d = down(lowest)
         let across = (lowest.corners[1] + lowest.corners[2] - lowest.corners[0] - lowest.corners[3]) / 2
         guard lengthSquared(d) >= 0.25 * lengthSquared(across) else { return false }
+        // An ear's marker must face the camera: an edge-on marker is a sliver whose sides may
+        // both still look long, so its area tells, not its sides.
+        if feature != .face, abs(d.x * across.y - d.y * across.x) < Self.earFacing * max(lengthSquared(d), lengthSquared(across)) { return false }
         let reach = feature == .face ? settings.faceReach : settings.earReach
         let p = centre(lowest) + d * (reach / settings.markerSide)
         return p.x >= 0 && p.y >= 0 && p.x <= Double(width - 1) && p.y <= Double(height - 1)

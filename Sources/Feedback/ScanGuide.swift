@@ -89,6 +89,8 @@ public struct ScanGuide: Sendable {
     /// Cap slot of each dictionary ID (−1: not on the cap, a false detection).
     private let slotOfID: [Int]
     private let regionOfSlot: [Int]
+    /// Whether the slot's marker sits right above an ear: only those tell an ear faces the camera.
+    private let isEarSlot: [Bool]
     private let regionTotals: [Int]
     private var seen: [Bool]
     private var seenCount = 0
@@ -140,6 +142,8 @@ public struct ScanGuide: Sendable {
         }
         slotOfID = slots
         regionOfSlot = regions
+        let ears = Set(layout.earMarkers(.left) + layout.earMarkers(.right))
+        isEarSlot = layout.markers.map { ears.contains($0.id) }
         regionTotals = totals
         seen = [Bool](repeating: false, count: layout.markers.count)
         regionSeen = [Int](repeating: 0, count: totals.count)
@@ -409,10 +413,11 @@ public struct ScanGuide: Sendable {
         if featuresSeen.allSatisfy({ $0 }) { return }
         for i in scratch.indices { scratch[i].removeAll(keepingCapacity: true) }
         for m in markers {
-            switch HeadRegion.allCases[regionOfSlot[slotOfID[m.id]]] {
+            let slot = slotOfID[m.id]
+            switch HeadRegion.allCases[regionOfSlot[slot]] {
             case .front: scratch[0].append(m)
-            case .left: scratch[1].append(m)
-            case .right: scratch[2].append(m)
+            case .left where isEarSlot[slot]: scratch[1].append(m)
+            case .right where isEarSlot[slot]: scratch[2].append(m)
             default: break
             }
         }

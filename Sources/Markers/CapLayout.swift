@@ -172,14 +172,52 @@ public struct CapLayout: Sendable, Hashable, Codable {
     /// front, both sides and the back and 9 on top. 4x4 codes have the largest cells for a
     /// given printed size, which matters for 12-20 px markers, and 4x4_100 is the smallest
     /// predefined 4x4 dictionary with 57 IDs, so its codes are as far apart as possible.
+    /// The built-in cap: twelve markers on each of the front, left, right and back in three
+    /// rings (4° below, 14° and 30° above the widest outline, four per ring, alternate rings
+    /// turned by 11.25°) and nine on top (a ring of eight at 52° and one on the crown).
     public static let standard: CapLayout = {
         let regions: [(HeadRegion, Int)] = [(.front, 12), (.left, 12), (.right, 12), (.back, 12), (.top, 9)]
         var markers: [CapMarker] = []
-        for (region, count) in regions {
-            for _ in 0..<count { markers.append(CapMarker(id: markers.count, region: region)) }
+        for (region, _) in regions {
+            for placement in standardPlacements(region) {
+                markers.append(CapMarker(id: markers.count, region: region, placement: placement))
+            }
         }
         return CapLayout(name: "standard-57", dictionaryName: MarkerDictionary.standardCap.name, markerSideMillimetres: 14, markers: markers)
     }()
+
+    /// Where the built-in cap's markers of `region` sit, in ID order.
+    static func standardPlacements(_ region: HeadRegion) -> [CapPlacement] {
+        if region == .top {
+            return [CapPlacement(azimuthDegrees: 0, elevationDegrees: 90)]
+                + (0..<8).map { CapPlacement(azimuthDegrees: Double($0) * 45 + 22.5, elevationDegrees: 52) }
+        }
+        let centre: Double = switch region {
+        case .right: 0
+        case .front: 90
+        case .left: 180
+        default: 270
+        }
+        return [(-4.0, 11.25), (14, 0), (30, 11.25)].flatMap { ring in
+            [-45.0, -22.5, 0, 22.5].map { CapPlacement(azimuthDegrees: centre + $0 + ring.1, elevationDegrees: ring.0) }
+        }
+    }
+
+    /// The markers right above an ear (within 15° of its side, no more than 15° above the widest
+    /// outline, so their normals are nearly level with the ear's), the
+    /// ones whose view tells that the ear faces the camera; all of the region's markers when
+    /// the layout does not say where they sit.
+    public func earMarkers(_ region: HeadRegion) -> [Int] {
+        let side: Double = region == .right ? 0 : 180
+        let inRegion = markers.filter { $0.region == region }
+        guard inRegion.allSatisfy({ $0.placement != nil }) else { return inRegion.map(\.id) }
+        return inRegion.filter { marker in
+            guard let p = marker.placement else { return false }
+            var off = (p.azimuthDegrees - side).truncatingRemainder(dividingBy: 360)
+            if off > 180 { off -= 360 } else if off < -180 { off += 360 }
+            return abs(off) <= 15 && p.elevationDegrees <= 15
+        }.map(\.id)
+    }
 
     private enum CodingKeys: String, CodingKey { case name, dictionaryName, markerSideMillimetres, markers }
 

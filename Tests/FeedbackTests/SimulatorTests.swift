@@ -1,3 +1,4 @@
+import Foundation
 import Feedback
 import Geometry
 import Markers
@@ -76,7 +77,8 @@ enum ClosedLoop {
             let obs = truth.exactObservation(intrinsics: k)
             let m = truth.meshFromCamera
             for feature in HeadFeature.allCases {
-                let ids = Set(CapLayout.standard.ids(in: FeatureRule.region(of: feature)))
+                let region = FeatureRule.region(of: feature)
+                let ids = Set(feature == .face ? CapLayout.standard.ids(in: region) : CapLayout.standard.earMarkers(region))
                 let markers = obs.markers.filter { ids.contains($0.id) }
                 guard FeatureRule.isInPicture(feature, markers: markers, width: k.width, height: k.height, settings: settings) else { continue }
                 fired.insert(feature)
@@ -86,6 +88,14 @@ enum ClosedLoop {
                 let pixel = k.project(c)
                 #expect(pixel.map { $0.x >= -10 && $0.y >= -10 && $0.x <= Double(k.width) + 10 && $0.y <= Double(k.height) + 10 } == true,
                         "\(feature) claimed at t=\(truth.timestamp) but projects to \(String(describing: pixel))")
+                // An ear counts only when the camera sees it from the side, not edge-on from
+                // behind or in front: the line of sight within 75° of the ear's outward normal.
+                if feature != .face {
+                    let toCamera = SIMD3(m[3], m[7], m[11]) - points[feature]!
+                    let outward = SIMD3<Double>(feature == .leftEar ? -1 : 1, 0, 0)
+                    let cosine = (toCamera * outward).sum() / (toCamera * toCamera).sum().squareRoot()
+                    #expect(cosine >= cos(75 * Double.pi / 180), "\(feature) claimed at t=\(truth.timestamp) but seen \(acos(cosine) * 180 / Double.pi)° off its side")
+                }
             }
         }
         #expect(fired == Set(HeadFeature.allCases))
