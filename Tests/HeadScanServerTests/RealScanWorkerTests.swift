@@ -29,14 +29,15 @@ import Upload
             #expect(try await harness.store.job(sessionID: id)?.state == "queued")
 
             // A worker takes the job and is killed at once: it never renews its lease nor answers.
-            let dead = try #require(try await harness.store.claimJob(worker: "killed-worker", lease: 0.5))
+            // The lease is long enough that a loaded machine still checks within it.
+            let dead = try #require(try await harness.store.claimJob(worker: "killed-worker", lease: 2))
             #expect(dead.sessionID == id && dead.attempts == 1)
             var worker = ProcessingWorker(store: harness.store, blobs: harness.server.blobs, name: "live-worker")
             worker.processing = RealScan.quickProcessing
             worker.lease = 30
             // While the lease runs the job is not free.
             #expect(try await worker.runOnce() == nil)
-            try await Task.sleep(for: .milliseconds(700))
+            try await Task.sleep(for: .milliseconds(2200))
             let outcome = try #require(try await worker.runOnce())
             guard case .success(let jobID) = outcome else {
                 Issue.record("processing failed: \(outcome)")
