@@ -90,8 +90,14 @@ extension AsymmetryMap {
             throw .unusableMesh("its mirror image has no usable triangles")
         }
         let centre = head.vertices.reduce(SIMD3<Double>.zero, +) / Double(head.vertices.count)
-        let values = concurrentMap(head.vertices) { v -> Double in
-            guard let hit = mirrorGrid.closest(to: v, maximumDistance: options.coverage) else { return .nan }
+        let edges = EdgeUse(head)
+        let values = concurrentMap(Array(head.vertices.indices)) { i -> Double in
+            let v = head.vertices[i]
+            // A point off the surface, or one whose mirror partner would lie in a hole of the
+            // scan (its nearest mirror point is on the hole's rim), has no value.
+            guard edges.isUsed(vertex: i), let hit = mirrorGrid.closest(to: v, maximumDistance: options.coverage),
+                  !edges.liesOnBoundary(hit.point, face: mirror.faces[hit.face], of: mirror)
+            else { return .nan }
             let (a, b, c) = mirror.corners(of: hit.face)
             var normal = cross(b - a, c - a)
             if dot(normal, hit.point - centre) < 0 { normal = -normal }
@@ -104,7 +110,7 @@ extension AsymmetryMap {
 
     /// `transform` of every element, in chunks across the processor's cores; each result
     /// depends on its element alone, so the order of work never changes them.
-    static func concurrentMap(_ items: [SIMD3<Double>], _ transform: (SIMD3<Double>) -> Double) -> [Double] {
+    static func concurrentMap<T: Sendable>(_ items: [T], _ transform: (T) -> Double) -> [Double] {
         let chunk = 4096
         let chunks = (items.count + chunk - 1) / chunk
         return [Double](unsafeUninitializedCapacity: items.count) { buffer, initialized in
@@ -244,5 +250,41 @@ extension AsymmetryMap {
             return SIMD3(UInt8(c.x.rounded()), UInt8(c.y.rounded()), UInt8(c.z.rounded()))
         }
         return colored
+    }
+}
+
+/// Which vertices the faces use, and which edges bound a hole or the scan's edge (one face).
+struct EdgeUse: Sendable {
+    private let used: [Bool]
+    private let boundary: Set<UInt64>
+
+    init(_ mesh: TriangleMesh) {
+        var used = [Bool](repeating: false, count: mesh.vertices.count)
+        var count: [UInt64: Int] = [:]
+        for f in mesh.faces {
+            for (a, b) in [(f.x, f.y), (f.y, f.z), (f.z, f.x)] {
+                used[Int(a)] = true
+                count[Self.key(a, b), default: 0] += 1
+            }
+        }
+        self.used = used
+        boundary = Set(count.filter { $0.value == 1 }.keys)
+    }
+
+    static func key(_ a: Int32, _ b: Int32) -> UInt64 { UInt64(UInt32(min(a, b))) << 32 | UInt64(UInt32(max(a, b))) }
+
+    func isUsed(vertex: Int) -> Bool { used[vertex] }
+
+    /// Whether `p`, a nearest point on `face` of `mesh` (same topology), lies on one of the
+    /// face's boundary edges.
+    func liesOnBoundary(_ p: SIMD3<Double>, face: SIMD3<Int32>, of mesh: TriangleMesh) -> Bool {
+        guard !boundary.isEmpty else { return false }
+        for (a, b) in [(face.x, face.y), (face.y, face.z), (face.z, face.x)] where boundary.contains(Self.key(a, b)) {
+            let pa = mesh.vertices[Int(a)], pb = mesh.vertices[Int(b)]
+            let e = pb - pa
+            let t = max(0, min(1, dot(p - pa, e) / max(dot(e, e), 1e-30)))
+            if length(p - (pa + e * t)) < 1e-9 { return true }
+        }
+        return false
     }
 }

@@ -8,7 +8,7 @@ import ScanLibrary
 struct MeasureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "measure",
-        abstract: "Measure a head mesh: CVAI, CVA, cranial index, circumference, CHOA severity.",
+        abstract: "Measure a head mesh: CVAI, CVA, cranial index, circumference, CHOA severity, volumes and symmetry ratios, deformity type, asymmetry map.",
         discussion: """
             MESH is a PLY triangle mesh in metres, in any pose. The landmarks JSON gives the \
             nasion, nose tip and both tragions in the mesh's frame, in metres: \

@@ -78,3 +78,33 @@ struct AsymmetryMapTests {
         #expect(grid.closest(to: SIMD3(5, 5, 5), maximumDistance: 0.1) == nil)
     }
 }
+
+@Suite("Shape measures and map of a scan with holes")
+struct HoledScanTests {
+    @Test("a hole in the vault is bridged for the volumes and has no mirror partner in the map")
+    func holedScan() throws {
+        let head = Superellipsoid(a: 0.058, b: 0.07)
+        let whole = head.mesh(around: 160, rings: 60, phase: 0.3)
+        // Remove every triangle whose centre lies within 12 mm of a point on the right side,
+        // 40 mm above the reference plane: a patch the camera never saw.
+        let centre = SIMD3(0.05, 0.0, 0.04)
+        var holed = whole
+        holed.faces = whole.faces.filter { f in
+            let c = (whole.vertices[Int(f.x)] + whole.vertices[Int(f.y)] + whole.vertices[Int(f.z)]) / 3
+            return length(c - centre) > 0.012
+        }
+        #expect(holed.faces.count < whole.faces.count)
+        let full = try #require(try Cephalometer.measure(whole, landmarks: head.landmarks).measurement.shape)
+        let slice = try Cephalometer.measure(holed, landmarks: head.landmarks)
+        let shape = try #require(slice.measurement.shape)
+        // The hole is bridged slice by slice: the volume moves by far less than a percent.
+        #expect(abs(shape.cranialVolumeCM3 - full.cranialVolumeCM3) < 0.01 * full.cranialVolumeCM3, "\(shape.cranialVolumeCM3) vs \(full.cranialVolumeCM3)")
+        var options = AsymmetryOptions()
+        options.samples = 1000
+        let map = try AsymmetryMap.compute(holed, landmarks: head.landmarks, options: options)
+        #expect(map.valuesMM.count == holed.vertices.count)
+        // Left-side points mirror into the hole: they have no partner, and none is called flat.
+        #expect(map.summary.coverage < 1)
+        #expect(map.valuesMM.filter { !$0.isNaN }.map(abs).max() ?? .infinity < 0.3)
+    }
+}
