@@ -1,6 +1,22 @@
 import AppModel
 import SwiftUI
 
+/// A measure's name with its 3D value and, when taken, the calliper's beneath it.
+struct ValueRow: View {
+    let row: ResultRow
+
+    var body: some View {
+        HStack {
+            Text(row.name)
+            Spacer()
+            VStack(alignment: .trailing) {
+                Text(row.value).monospacedDigit()
+                if let calliper = row.calliper { Text(calliper).font(.caption).foregroundStyle(.secondary) }
+            }
+        }
+    }
+}
+
 @MainActor
 struct ResultsView: View {
     let model: ResultsModel
@@ -19,16 +35,7 @@ struct ResultsView: View {
             }
             if !model.rows.isEmpty {
                 Section {
-                    ForEach(model.rows) { row in
-                        HStack {
-                            Text(row.name)
-                            Spacer()
-                            VStack(alignment: .trailing) {
-                                Text(row.value).monospacedDigit()
-                                if let calliper = row.calliper { Text(calliper).font(.caption).foregroundStyle(.secondary) }
-                            }
-                        }
-                    }
+                    ForEach(model.rows) { ValueRow(row: $0) }
                     if let severity = model.severity { Text(severity).font(.headline).foregroundStyle(severityColour) }
                     if let deformity = model.deformity { Text(deformity).font(.subheadline) }
                     if model.needsSpecialist { Text(strings(.resultsSpecialist)).font(.subheadline).foregroundStyle(.red) }
@@ -37,13 +44,7 @@ struct ResultsView: View {
             }
             if !model.shapeRows.isEmpty {
                 Section {
-                    ForEach(model.shapeRows) { row in
-                        HStack {
-                            Text(row.name)
-                            Spacer()
-                            Text(row.value).monospacedDigit()
-                        }
-                    }
+                    ForEach(model.shapeRows) { ValueRow(row: $0) }
                 }
             }
             if let map = model.asymmetry {

@@ -187,7 +187,7 @@ struct ResultsShapeTests {
         defer { lib.cleanUp() }
         let session = try lib.savedSession(id: 9)
         let head = try HeadModel(HeadParameters(cranialIndex: 92, cvai: 8, flatSide: .left))
-        let mesh = coarseSurface(head)
+        let mesh = HeadMesh.skull(head, segments: 120, elevationSteps: 50)
         try Data(PLY.encode(mesh)).write(to: session.meshURL)
         let l = head.landmarks
         let landmarks = HeadLandmarks(nasion: l.nasion, noseTip: l.noseTip, leftTragion: l.leftTragion, rightTragion: l.rightTragion)
@@ -227,24 +227,3 @@ struct ResultsShapeTests {
     }
 }
 
-/// The head's surface as a coarse mesh (about 6000 vertices), so debug builds measure and map
-/// it in a moment.
-private func coarseSurface(_ head: HeadModel, around: Int = 120, rings: Int = 50) -> TriangleMesh {
-    var mesh = TriangleMesh()
-    for k in 1..<rings {
-        let psi = -Double.pi / 2 + Double(k) * Double.pi / Double(rings)
-        for i in 0..<around { mesh.vertices.append(head.surfacePoint(phi: (Double(i) + 0.3) / Double(around) * 2 * Double.pi, psi: psi)) }
-    }
-    let bottom = Int32(mesh.vertices.count), top = bottom + 1
-    mesh.vertices += [head.surfacePoint(phi: 0, psi: -Double.pi / 2), head.surfacePoint(phi: 0, psi: Double.pi / 2)]
-    func v(_ ring: Int, _ i: Int) -> Int32 { Int32(ring * around + i % around) }
-    for ring in 0..<(rings - 2) {
-        for i in 0..<around {
-            mesh.faces += [SIMD3(v(ring, i), v(ring, i + 1), v(ring + 1, i + 1)), SIMD3(v(ring, i), v(ring + 1, i + 1), v(ring + 1, i))]
-        }
-    }
-    for i in 0..<around {
-        mesh.faces += [SIMD3(bottom, v(0, i + 1), v(0, i)), SIMD3(top, v(rings - 2, i), v(rings - 2, i + 1))]
-    }
-    return mesh
-}

@@ -18,8 +18,10 @@ public enum HeadMesh {
         return mesh
     }
 
-    /// The skull and face surface as rings of constant elevation, closed at chin and crown.
-    public static func skull(_ head: HeadModel) -> TriangleMesh {
+    /// The skull and face surface as rings of constant elevation, closed at chin and crown;
+    /// `segments` around and `elevationSteps` from chin to crown (coarser for quick tests,
+    /// finer for timing).
+    public static func skull(_ head: HeadModel, segments: Int = segments, elevationSteps: Int = elevationSteps) -> TriangleMesh {
         var mesh = TriangleMesh()
         let rings = elevationSteps - 1
         for k in 1...rings {

@@ -38,23 +38,7 @@ struct MeasureBenchCommand: ParsableCommand {
     /// A simulated head tessellated to about 200k triangles, posed away from its head frame.
     private func timeLargeMesh() throws -> (triangles: Int, median: Double, best: Double) {
         let head = try HeadModel(HeadParameters(cvai: 8, flatSide: .left))
-        let around = 500, rings = 201
-        var mesh = TriangleMesh()
-        for k in 1..<rings {
-            let psi = -Double.pi / 2 + Double(k) * Double.pi / Double(rings)
-            for i in 0..<around { mesh.vertices.append(head.surfacePoint(phi: Double(i) / Double(around) * 2 * Double.pi, psi: psi)) }
-        }
-        let bottom = Int32(mesh.vertices.count), top = bottom + 1
-        mesh.vertices += [head.surfacePoint(phi: 0, psi: -Double.pi / 2), head.surfacePoint(phi: 0, psi: Double.pi / 2)]
-        func v(_ ring: Int, _ i: Int) -> Int32 { Int32(ring * around + i % around) }
-        for ring in 0..<(rings - 2) {
-            for i in 0..<around {
-                mesh.faces += [SIMD3(v(ring, i), v(ring, i + 1), v(ring + 1, i + 1)), SIMD3(v(ring, i), v(ring + 1, i + 1), v(ring + 1, i))]
-            }
-        }
-        for i in 0..<around {
-            mesh.faces += [SIMD3(bottom, v(0, i + 1), v(0, i)), SIMD3(top, v(rings - 2, i), v(rings - 2, i + 1))]
-        }
+        let mesh = HeadMesh.skull(head, segments: 500, elevationSteps: 201)
         let pose = RigidTransform(rotation: Rotation3(yaw: 0.7, pitch: -0.4, roll: 1.1), translation: SIMD3(0.3, -1.2, 0.55))
         let posed = mesh.transformed(by: pose)
         let landmarks = Self.landmarks(head).transformed(by: pose)
