@@ -2,7 +2,8 @@ import Foundation
 import Geometry
 
 /// Triangle meshes of a `HeadModel`: the skull surface, the ears and the nose, kept as
-/// separate closed components (as a clinician's ruler would treat them).
+/// separate closed components (as a clinician's ruler would treat them); the ears and the nose
+/// are reliefs that rise out of the skull.
 public enum HeadMesh {
     /// Outline segments around the head (1°, so the mesh follows the outline within microns).
     public static let segments = 360
@@ -48,18 +49,79 @@ public enum HeadMesh {
         return mesh
     }
 
-    /// An ear: a flat ellipsoid behind the tragion, half sunk into the head.
+    /// How deep a relief's patch lies under the skin where the relief is flat, metres: the
+    /// ear and nose rise out of the head where their height passes this.
+    static let reliefSink = 0.0006
+    /// Grid step of the ear and nose patches, metres.
+    static let reliefStep = 0.0005
+
+    /// An ear on the left (`side` −1) or right (1): `EarShape`'s relief around the tragion,
+    /// pressed flat under the cap's rim.
     public static func ear(_ head: HeadModel, side: Double) -> TriangleMesh {
+        let shape = head.parameters.ears
         let tragion = side < 0 ? head.landmarks.leftTragion : head.landmarks.rightTragion
-        let centre = SIMD3(tragion.x + side * 0.002, -0.013, -0.004)
-        let tilt = Rotation3(axis: SIMD3(1, 0, 0), angle: -0.25)
-        return ellipsoid(halfSize: SIMD3(0.006, 0.011, 0.017), rotation: tilt, centre: centre)
+        let (backs, ups) = earExtent(shape)
+        let capFlat = Cap.lowerEdge - 0.002
+        return reliefPatch(xs: backs, ys: ups, outward: SIMD3(side, 0, 0)) { back, up in
+            let z = tragion.z + up
+            let pressed = 1 - smoothstep((z - (capFlat - 0.005)) / 0.005)
+            let height = shape.height(back: back, up: up) * pressed
+            return head.sidePoint(y: tragion.y - back, z: z, side: side) + SIMD3(side * (height - reliefSink), 0, 0)
+        }
     }
 
-    /// The nose: an ellipsoid on the face below the nasion; its front is the nose tip.
+    /// The box (back, up; metres from the tragion) that holds an ear, below the cap's rim.
+    static func earExtent(_ shape: EarShape) -> (ClosedRange<Double>, ClosedRange<Double>) {
+        let theta = shape.tiltDegrees * Double.pi / 180
+        var low = SIMD2(Double.infinity, Double.infinity), high = -low
+        for (b, v) in [(-1.0, -19.0), (25.0, -19.0), (25.0, 23.0), (-1.0, 23.0)] {
+            let p = SIMD2(b * cos(theta) + v * sin(theta), -b * sin(theta) + v * cos(theta)) * shape.scale / 1000
+            low = pointwiseMin(low, p)
+            high = pointwiseMax(high, p)
+        }
+        return ((low.x - 0.001)...(high.x + 0.001), (low.y - 0.001)...min(high.y + 0.001, Cap.lowerEdge))
+    }
+
+    /// The nose: `FaceRelief`'s nose on the face below the nasion.
     static func nose(_ head: HeadModel) -> TriangleMesh {
-        let centre = Landmarks.noseCentre(outline: head.outline, widestHeight: head.widestHeight, faceDepth: head.faceDepth)
-        return ellipsoid(halfSize: Landmarks.noseHalfSize, rotation: .identity, centre: centre)
+        reliefPatch(xs: FaceRelief.noseXRange, ys: FaceRelief.noseZRange, outward: SIMD3(0, 1, 0)) { x, z in
+            head.frontPoint(x: x, z: z) + SIMD3(0, FaceRelief.nose(x: x, z: z) - reliefSink, 0)
+        }
+    }
+
+    /// A closed relief: a grid over `xs` × `ys` placed by `point` (whose border must lie under
+    /// the skin), closed behind by a fan to a point deeper inside; faces wound toward `outward`.
+    static func reliefPatch(
+        xs: ClosedRange<Double>, ys: ClosedRange<Double>, outward: SIMD3<Double>, point: (Double, Double) -> SIMD3<Double>
+    ) -> TriangleMesh {
+        let columns = Int(((xs.upperBound - xs.lowerBound) / reliefStep).rounded(.up)) + 1
+        let rows = Int(((ys.upperBound - ys.lowerBound) / reliefStep).rounded(.up)) + 1
+        var mesh = TriangleMesh()
+        for j in 0..<rows {
+            let y = ys.lowerBound + (ys.upperBound - ys.lowerBound) * Double(j) / Double(rows - 1)
+            for i in 0..<columns {
+                mesh.vertices.append(point(xs.lowerBound + (xs.upperBound - xs.lowerBound) * Double(i) / Double(columns - 1), y))
+            }
+        }
+        func v(_ i: Int, _ j: Int) -> Int32 { Int32(j * columns + i) }
+        func add(_ a: Int32, _ b: Int32, _ c: Int32, facing direction: SIMD3<Double>) {
+            let n = cross(mesh.vertices[Int(b)] - mesh.vertices[Int(a)], mesh.vertices[Int(c)] - mesh.vertices[Int(a)])
+            mesh.faces.append(dot(n, direction) >= 0 ? SIMD3(a, b, c) : SIMD3(a, c, b))
+        }
+        for j in 0..<(rows - 1) {
+            for i in 0..<(columns - 1) {
+                add(v(i, j), v(i + 1, j), v(i + 1, j + 1), facing: outward)
+                add(v(i, j), v(i + 1, j + 1), v(i, j + 1), facing: outward)
+            }
+        }
+        let border = (0..<(columns - 1)).map { v($0, 0) } + (0..<(rows - 1)).map { v(columns - 1, $0) }
+            + (1..<columns).reversed().map { v($0, rows - 1) } + (1..<rows).reversed().map { v(0, $0) }
+        let centre = Int32(mesh.vertices.count)
+        mesh.vertices.append(mesh.vertices[Int(v(columns / 2, rows / 2))] - outward * 0.006)
+        for k in border.indices {
+            add(border[k], border[(k + 1) % border.count], centre, facing: -outward)
+        }
+        return mesh
     }
 
     /// A closed ellipsoid with outward-wound faces; its ±y poles are vertices.

@@ -15,7 +15,7 @@ public struct HeadModel: Sendable {
     /// Face depth below the widest outline, metres.
     public let faceDepth: Double
     /// Nasion, nose tip and both tragions in the head frame, metres.
-    public let landmarks: Landmarks
+    public private(set) var landmarks: Landmarks
     /// The measures of the model itself (from the analytic outline).
     public let measurements: TrueHeadMeasures
 
@@ -28,8 +28,17 @@ public struct HeadModel: Sendable {
         faceDepth = parameters.faceDepthMM / 1000
         outline = Self.solveOutline(parameters, referenceScale: Self.scale(atHeight: 0, widest: widestHeight, crown: crownHeight, face: faceDepth))
         measurements = Self.measure(outline)
-        landmarks = Landmarks(outline: outline, widestHeight: widestHeight, faceDepth: faceDepth)
+        let (outline, widest, crown, face) = (outline, widestHeight, crownHeight, faceDepth)
+        let profile = { (z: Double) in outline.reach(along: Double.pi / 2, scale: Self.scale(atHeight: z, widest: widest, crown: crown, face: face)) }
+        let e = 1e-5
+        faceSlope = (profile(e) - profile(-e)) / (2 * e)
+        landmarks = Landmarks(nasion: .zero, noseTip: .zero, leftTragion: .zero, rightTragion: .zero)
+        landmarks = Landmarks(self)
     }
+
+    /// How far the face's midline moves forward per metre up at the reference plane, before
+    /// the nasion's hollow (which cancels it there).
+    let faceSlope: Double
 
     /// How much the outline is scaled at height `z` (1 at the widest outline, 0 at crown and chin).
     public func scale(atHeight z: Double) -> Double {
@@ -42,11 +51,51 @@ public struct HeadModel: Sendable {
         return u >= 1 || u <= -1 ? 0 : (1 - u * u).squareRoot()
     }
 
-    /// The surface point at outline angle `phi` and elevation `psi` (−π/2 chin … π/2 crown).
+    /// The surface point at outline angle `phi` and elevation `psi` (−π/2 chin … π/2 crown),
+    /// with the nasion's hollow.
     public func surfacePoint(phi: Double, psi: Double) -> SIMD3<Double> {
+        var p = smoothPoint(phi: phi, psi: psi)
+        if p.y > 0 { p.y += FaceRelief.hollow(x: p.x, z: p.z, slope: faceSlope) }
+        return p
+    }
+
+    /// The smooth head without the face's relief.
+    private func smoothPoint(phi: Double, psi: Double) -> SIMD3<Double> {
         let extent = psi >= 0 ? crownHeight : faceDepth
         let r = outline.radius(at: phi) * cos(psi)
         return SIMD3(r * cos(phi) + outline.lateralOffset, r * sin(phi) + outline.centreOffset, widestHeight + extent * sin(psi))
+    }
+
+    /// The elevation of height `z`.
+    func elevation(atHeight z: Double) -> Double {
+        let h = z - widestHeight
+        return asin(min(1, max(-1, h / (h >= 0 ? crownHeight : faceDepth))))
+    }
+
+    /// The face's surface point at `x` sideways and `z` up (the front half of the head).
+    func frontPoint(x: Double, z: Double) -> SIMD3<Double> {
+        let psi = elevation(atHeight: z)
+        // x falls as the angle turns from the right (45°) to the left (135°).
+        var low = Double.pi / 4, high = 3 * Double.pi / 4
+        for _ in 0..<60 {
+            let mid = (low + high) / 2
+            if smoothPoint(phi: mid, psi: psi).x > x { low = mid } else { high = mid }
+        }
+        return surfacePoint(phi: (low + high) / 2, psi: psi)
+    }
+
+    /// The side's surface point `y` forward and `z` up, on the right (`side` 1) or left (−1).
+    func sidePoint(y: Double, z: Double, side: Double) -> SIMD3<Double> {
+        let psi = elevation(atHeight: z)
+        // On the right y grows with the angle from −60° to 60°; on the left it falls from 120° to 240°.
+        var low = side > 0 ? -Double.pi / 3 : 2 * Double.pi / 3
+        var high = side > 0 ? Double.pi / 3 : 4 * Double.pi / 3
+        for _ in 0..<60 {
+            let mid = (low + high) / 2
+            let grows = smoothPoint(phi: mid, psi: psi).y < y
+            if grows == (side > 0) { low = mid } else { high = mid }
+        }
+        return surfacePoint(phi: (low + high) / 2, psi: psi)
     }
 
     /// Outward unit normal at outline angle `phi` and elevation `psi`.
@@ -123,26 +172,44 @@ public struct Landmarks: Sendable, Codable, Equatable {
     /// The notch in front of the right ear.
     public var rightTragion: SIMD3<Double>
 
-    /// The nose's half-extents (sideways, forward, up) and its centre's depth below the nasion.
-    static let noseHalfSize = SIMD3<Double>(0.008, 0.009, 0.011)
-    static let noseDrop = 0.016
-
-    init(outline: HeadOutline, widestHeight: Double, faceDepth: Double) {
-        let u = -widestHeight / faceDepth
-        let scaleAtReference = (1 - u * u).squareRoot()
-        let deg = Double.pi / 180
-        nasion = SIMD3(0, outline.reach(along: 90 * deg, scale: scaleAtReference), 0)
-        leftTragion = SIMD3(-outline.reach(along: 180 * deg, scale: scaleAtReference), 0, 0)
-        rightTragion = SIMD3(outline.reach(along: 0, scale: scaleAtReference), 0, 0)
-        let noseCentre = Self.noseCentre(outline: outline, widestHeight: widestHeight, faceDepth: faceDepth)
-        noseTip = noseCentre + SIMD3(0, Self.noseHalfSize.y, 0)
+    public init(nasion: SIMD3<Double>, noseTip: SIMD3<Double>, leftTragion: SIMD3<Double>, rightTragion: SIMD3<Double>) {
+        self.nasion = nasion
+        self.noseTip = noseTip
+        self.leftTragion = leftTragion
+        self.rightTragion = rightTragion
     }
 
-    /// The nose sits on the face below the nasion, sunk 40 % into the face.
-    static func noseCentre(outline: HeadOutline, widestHeight: Double, faceDepth: Double) -> SIMD3<Double> {
-        let z = -noseDrop
-        let u = (z - widestHeight) / faceDepth
-        let face = outline.reach(along: Double.pi / 2, scale: (1 - u * u).squareRoot())
-        return SIMD3(0, face + 0.2 * noseHalfSize.y, z)
+    /// The landmarks of `head` as anthropometry defines them: the nasion deepest in the hollow
+    /// between forehead and nose, the nose tip its most forward point, each tragion in the
+    /// notch above its tragus (where the ear is built around it).
+    init(_ head: HeadModel) {
+        let scaleAtReference = head.scale(atHeight: 0)
+        let deg = Double.pi / 180
+        nasion = SIMD3(0, head.outline.reach(along: 90 * deg, scale: scaleAtReference) - FaceRelief.nasionDepth, 0)
+        leftTragion = SIMD3(-head.outline.reach(along: 180 * deg, scale: scaleAtReference), 0, 0)
+        rightTragion = SIMD3(head.outline.reach(along: 0, scale: scaleAtReference), 0, 0)
+        noseTip = Self.mostForward(head)
+    }
+
+    /// The nose's most forward point, by a coarse then a fine search of its relief.
+    static func mostForward(_ head: HeadModel) -> SIMD3<Double> {
+        func point(_ x: Double, _ z: Double) -> SIMD3<Double> {
+            head.frontPoint(x: x, z: z) + SIMD3(0, FaceRelief.nose(x: x, z: z) - HeadMesh.reliefSink, 0)
+        }
+        var best = point(0, FaceRelief.noseTipHeight)
+        var step = 0.0005
+        var centre = SIMD2(0.0, FaceRelief.noseTipHeight)
+        for _ in 0..<4 {
+            for i in -6...6 {
+                for j in -6...6 {
+                    let x = centre.x + Double(i) * step, z = centre.y + Double(j) * step
+                    let p = point(x, z)
+                    if p.y > best.y { best = p }
+                }
+            }
+            centre = SIMD2(best.x, best.z)
+            step /= 5
+        }
+        return best
     }
 }

@@ -28,12 +28,14 @@ public struct HeadParameters: Sendable, Codable, Equatable {
     public var centreOffsetMM: Double
     /// Egg shape: how much wider the back is than the front (0 = ellipse).
     public var eggness: Double
+    /// The outer ears' size, lean and protrusion (both ears alike).
+    public var ears: EarShape
 
     /// A head of a typical 6-month-old: 140 mm long, cranial index 82, symmetric.
     public init(
         lengthMM: Double = 140, cranialIndex: Double = 82, cvai: Double = 0, flatSide: FlatSide = .right,
         widestOutlineHeightMM: Double = 30, crownHeightMM: Double = 85, faceDepthMM: Double = 100,
-        centreOffsetMM: Double = 5, eggness: Double = 0.04
+        centreOffsetMM: Double = 5, eggness: Double = 0.04, ears: EarShape = EarShape()
     ) {
         self.lengthMM = lengthMM
         self.cranialIndex = cranialIndex
@@ -44,6 +46,23 @@ public struct HeadParameters: Sendable, Codable, Equatable {
         self.faceDepthMM = faceDepthMM
         self.centreOffsetMM = centreOffsetMM
         self.eggness = eggness
+        self.ears = ears
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case lengthMM, cranialIndex, cvai, flatSide, widestOutlineHeightMM, crownHeightMM, faceDepthMM, centreOffsetMM, eggness, ears
+    }
+
+    // Truth files written before ears were modelled have no `ears`: they read as the standard ear.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            lengthMM: try c.decode(Double.self, forKey: .lengthMM), cranialIndex: try c.decode(Double.self, forKey: .cranialIndex),
+            cvai: try c.decode(Double.self, forKey: .cvai), flatSide: try c.decode(FlatSide.self, forKey: .flatSide),
+            widestOutlineHeightMM: try c.decode(Double.self, forKey: .widestOutlineHeightMM),
+            crownHeightMM: try c.decode(Double.self, forKey: .crownHeightMM), faceDepthMM: try c.decode(Double.self, forKey: .faceDepthMM),
+            centreOffsetMM: try c.decode(Double.self, forKey: .centreOffsetMM), eggness: try c.decode(Double.self, forKey: .eggness),
+            ears: try c.decodeIfPresent(EarShape.self, forKey: .ears) ?? EarShape())
     }
 
     /// Checks that the targets describe an infant head the model can build.
@@ -56,6 +75,7 @@ public struct HeadParameters: Sendable, Codable, Equatable {
         guard widestOutlineHeightMM > 15, crownHeightMM > 40, faceDepthMM > 60 else {
             throw .invalidHead("vault proportions are too small to carry a cap")
         }
+        if let problem = ears.problems().first { throw .invalidHead(problem) }
     }
 }
 

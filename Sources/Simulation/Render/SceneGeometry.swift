@@ -3,7 +3,7 @@ import Markers
 
 /// What a triangle is made of, which decides its colour.
 enum Material: Equatable {
-    /// The skull surface: cap fabric above the cap's edge, skin below.
+    /// The skull surface: cap fabric above the cap's edge; skin, hair, eyes and brows below.
     case head
     /// Ears and nose.
     case skin

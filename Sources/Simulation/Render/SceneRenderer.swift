@@ -155,7 +155,7 @@ final class SceneRenderer {
         switch material {
         case .head:
             let p = headFromCamera.apply(point)
-            return p.z > Cap.lowerEdge ? Palette.fabric(at: p) : Palette.skin
+            return p.z > Cap.lowerEdge ? Palette.fabric(at: p) : Palette.face(at: p)
         case .skin: return Palette.skin
         case .body: return Palette.clothes(Palette.body, at: point)
         case .parent: return Palette.clothes(Palette.parent, at: point)

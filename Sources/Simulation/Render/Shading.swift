@@ -14,6 +14,28 @@ enum Palette {
     static let ink = SIMD3<Float>(0.08, 0.08, 0.09)
     static let body = SIMD3<Float>(0.85, 0.80, 0.35)
     static let parent = SIMD3<Float>(0.35, 0.30, 0.45)
+    static let hair = SIMD3<Float>(0.36, 0.26, 0.16)
+    static let brow = SIMD3<Float>(0.46, 0.34, 0.24)
+    static let iris = SIMD3<Float>(0.16, 0.11, 0.09)
+    static let sclera = SIMD3<Float>(0.90, 0.90, 0.88)
+
+    /// The head below the cap, from the point in the head frame: hair behind and above the
+    /// ears, eyebrows and eyes on the face, skin elsewhere.
+    @inline(__always)
+    static func face(at p: SIMD3<Double>) -> SIMD3<Float> {
+        if p.y < -0.012 && p.z > -0.02 || p.y < 0.035 && p.z > 0.004 && abs(p.x) > 0.03 { return hair }
+        guard p.y > 0.02 else { return skin }
+        let side = abs(p.x)
+        let u = (side - 0.0175) / 0.0095
+        if u * u < 1 {
+            let arch = 0.0015 * (1 - u * u)
+            if p.z > 0.0055 + arch && p.z < 0.008 + arch { return brow }
+        }
+        let ex = (side - 0.017) / 0.006, ez = (p.z + 0.007) / 0.0026
+        guard ex * ex + ez * ez < 1 else { return skin }
+        let ix = (side - 0.017) / 0.0026
+        return ix * ix + ez * ez < 1 ? iris : sclera
+    }
 
     /// Knitted cap fabric: fine ribs around the head, from the point in the head frame.
     @inline(__always)

@@ -1,0 +1,135 @@
+import Foundation
+import Geometry
+
+extension LandmarkDetector {
+    /// The tragion of the ear on `side` (−1 left, 1 right) of a mesh already in the head
+    /// frame, looked at from that side over `y` × `z`.
+    static func tragion(
+        _ mesh: TriangleMesh, side: Double, y: ClosedRange<Double>, z: ClosedRange<Double>, expected: SIMD2<Double>
+    ) throws(CephalometryError)
+        -> DetectedLandmark
+    {
+        let name = side < 0 ? "left" : "right"
+        let (y0, columns) = grid(y), (z0, rows) = grid(z)
+        let map = HeightMap(
+            mesh, origin: SIMD2(y0, z0), cell: cell, columns: columns, rows: rows,
+            across: { SIMD2($0.y, $0.z) }, along: { side * $0.x })
+        guard let first = SkinSurface(map, cubic: true), let rough = prominentPart(map, skin: first, above: 0.003, near: expected) else {
+            throw .unusableMesh("no \(name) ear stands out of the head; scan that side too, or pick the \(name) tragion")
+        }
+        // The skin again from around the ear only, then the ear's core above it: where the
+        // head curves away from the wide fit, that fit leaves false bumps the core is free of.
+        let skin = SkinSurface(map, cubic: true, include: Box(rough).around(margin: 0.010, leavingOut: 0.002)) ?? first
+        // The ear's core above the refitted skin: the part that overlaps the first ear most.
+        let roughCells = Set(rough)
+        let core = CellMask(map) { i, j, h in h - skin.height(at: map.position(i, j)) > 0.0025 }.components()
+            .max { a, b in a.count { roughCells.contains($0) } < b.count { roughCells.contains($0) } } ?? rough
+        func rise(_ i: Int, _ j: Int) -> Double? { map[i, j].map { $0 - skin.height(at: map.position(i, j)) } }
+        let box = Box(core).grown(by: Int((0.008 / cell).rounded()))
+        let coreCells = Set(core)
+        let parts = CellMask(map) { i, j, _ in box.contains(i, j) && (rise(i, j) ?? 0) > earThreshold }.components()
+        let whole = Set(parts.max { a, b in a.count { coreCells.contains($0) } < b.count { coreCells.contains($0) } } ?? core)
+        let (iLow, iHigh, jLow, jHigh) = (box.i.lowerBound, box.i.upperBound, box.j.lowerBound, box.j.upperBound)
+        let outline = frontOutline(map, cells: whole, rise: rise)
+        let coreRows = Box(core).j
+        let coreHeights = map.position(0, coreRows.lowerBound).y...map.position(0, coreRows.upperBound).y
+        guard let notch = deepestPocket(outline, within: coreHeights) else {
+            throw .unusableMesh("the \(name) ear shows no notch above the tragus; check that ear in the replay, or pick the \(name) tragion")
+        }
+        let across = (notch.a + notch.b) / 2
+        let height = skin.height(at: across)
+        let covered = Double((jLow...jHigh).count { j in (iLow...iHigh).contains { map[$0, j] != nil } }) / Double(jHigh - jLow + 1)
+        return DetectedLandmark(
+            point: SIMD3(side * height, across.x, across.y), normal: SIMD3(side, 0, 0),
+            confidence: min(1, notch.depth / 0.0015) * covered,
+            evidence: String(format: "notch %.1f mm deep between tragus and helix, mouth %.1f mm", notch.depth * 1000, Geometry.distance(notch.a, notch.b) * 1000))
+    }
+
+    /// The part of the map standing more than `above` out of `skin` whose peak is highest,
+    /// counting less the farther its middle lies from `expected` (20 mm halves it).
+    static func prominentPart(_ map: HeightMap, skin: SkinSurface, above: Double, near expected: SIMD2<Double>) -> [CellMask.Cell]? {
+        let rise = { (c: CellMask.Cell) in map[c.i, c.j]! - skin.height(at: map.position(c.i, c.j)) }
+        let parts = CellMask(map) { i, j, h in h - skin.height(at: map.position(i, j)) > above }.components().filter { $0.count >= 40 }
+        func score(_ part: [CellMask.Cell]) -> Double {
+            let middle = part.reduce(SIMD2<Double>.zero) { $0 + map.position($1.i, $1.j) } / Double(part.count)
+            return part.map(rise).max()! / (1 + Geometry.distance(middle, expected) / 0.02)
+        }
+        return parts.max { score($0) < score($1) }
+    }
+
+    /// Per row, where the ear (`cells`) rises out of the skin furthest forward: (y, z), metres.
+    static func frontOutline(_ map: HeightMap, cells: Set<CellMask.Cell>, rise: (Int, Int) -> Double?) -> [SIMD2<Double>] {
+        var front: [Int: Int] = [:]
+        for c in cells { front[c.j] = max(front[c.j] ?? c.i, c.i) }
+        var out: [SIMD2<Double>] = []
+        for j in front.keys.sorted() {
+            let i = front[j]!
+            var y = map.position(i, j).x
+            // Between this cell and the next forward one the rise passes the threshold.
+            if let inside = rise(i, j), let outside = rise(i + 1, j), inside > outside {
+                y += map.cell * min(1, (inside - earThreshold) / (inside - outside))
+            }
+            out.append(SIMD2(y, map.position(i, j).y))
+        }
+        return out
+    }
+
+    /// The notch: a pocket of the outline behind the line that bridges it (the outline's hull
+    /// seen from the front), among bridges of a notch's span between `heights` (the ear's core);
+    /// nil when there is none.
+    static func deepestPocket(_ outline: [SIMD2<Double>], within heights: ClosedRange<Double>) -> (a: SIMD2<Double>, b: SIMD2<Double>, depth: Double)? {
+        // Upper hull in (z, y): the points a line from the front touches.
+        var hull: [Int] = []
+        for k in outline.indices {
+            while hull.count >= 2 {
+                let o = outline[hull[hull.count - 2]], a = outline[hull[hull.count - 1]], b = outline[k]
+                // Keep `a` only when it lies in front of the line from o to b.
+                let cross = (a.y - o.y) * (b.x - o.x) - (a.x - o.x) * (b.y - o.y)
+                if cross >= 0 { hull.removeLast() } else { break }
+            }
+            hull.append(k)
+        }
+        var pockets: [(a: SIMD2<Double>, b: SIMD2<Double>, depth: Double)] = []
+        for (ka, kb) in zip(hull, hull.dropFirst()) where kb > ka + 1 {
+            let a = outline[ka], b = outline[kb]
+            guard notchSpan.contains(b.y - a.y), heights.contains(a.y), heights.contains(b.y) else { continue }
+            var depth = 0.0
+            for p in outline[(ka + 1)..<kb] {
+                let t = (p.y - a.y) / (b.y - a.y)
+                depth = max(depth, a.x + t * (b.x - a.x) - p.x)
+            }
+            if depth >= minimumNotchDepth { pockets.append((a, b, depth)) }
+        }
+        // Below the tragus lies a second notch (toward the antitragus), sometimes deeper: of
+        // the deep pockets, the notch above the tragus is the upper one.
+        let deepest = pockets.map(\.depth).max() ?? 0
+        return pockets.filter { $0.depth >= deepest / 2 }.max { $0.a.y < $1.a.y }
+    }
+}
+
+/// The cell box around a group of cells.
+struct Box {
+    var i: ClosedRange<Int>
+    var j: ClosedRange<Int>
+
+    init(_ cells: [CellMask.Cell]) {
+        i = cells.map(\.i).min()!...cells.map(\.i).max()!
+        j = cells.map(\.j).min()!...cells.map(\.j).max()!
+    }
+
+    func contains(_ ci: Int, _ cj: Int) -> Bool { i.contains(ci) && j.contains(cj) }
+
+    func grown(by n: Int) -> Box {
+        var b = self
+        b.i = (i.lowerBound - n)...(i.upperBound + n)
+        b.j = (j.lowerBound - n)...(j.upperBound + n)
+        return b
+    }
+
+    /// Cells within `margin` metres of the box but not within `leavingOut` of it.
+    func around(margin: Double, leavingOut: Double) -> (Int, Int) -> Bool {
+        let outer = grown(by: Int((margin / LandmarkDetector.cell).rounded()))
+        let inner = grown(by: Int((leavingOut / LandmarkDetector.cell).rounded()))
+        return { outer.contains($0, $1) && !inner.contains($0, $1) }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Geometry
+
+extension LandmarkDetector {
+    /// The nose stands this far out of the face's skin surface, at least (metres).
+    static let noseThreshold = 0.003
+
+    /// Nose tip and nasion in a mesh already in the head frame, looked at from the front.
+    static func face(_ mesh: TriangleMesh, x: ClosedRange<Double>, z: ClosedRange<Double>) throws(CephalometryError)
+        -> (tip: DetectedLandmark, nasion: DetectedLandmark)
+    {
+        let (x0, columns) = grid(x), (z0, rows) = grid(z)
+        let map = HeightMap(
+            mesh, origin: SIMD2(x0, z0), cell: cell, columns: columns, rows: rows,
+            across: { SIMD2($0.x, $0.z) }, along: { $0.y })
+        guard let skin = SkinSurface(map, cubic: true) else { throw .unusableMesh("the face is missing from the mesh; scan the face too, or pick the landmarks") }
+        let rise = { (c: CellMask.Cell) in map[c.i, c.j]! - skin.height(at: map.position(c.i, c.j)) }
+        let raised = CellMask(map) { i, j, h in h - skin.height(at: map.position(i, j)) > noseThreshold }
+        // The nose is the part that stands out most; where the fit leaves the face at the
+        // window's edge (toward the chin) a raised part touches the edge and is not the nose.
+        guard let nose = raised.mostProminent(minimumCells: 20, edgeFactor: 0, by: rise) else {
+            throw .unusableMesh("no nose stands out of the face; check that the face was scanned, or pick the landmarks")
+        }
+        var top = nose[0]
+        for c in nose where map[c.i, c.j]! > map[top.i, top.j]! { top = c }
+        let tipAcross = refinedPeak(map, top)
+        let tipHeight = map[top.i, top.j]!
+        let protrusion = tipHeight - skin.height(at: tipAcross)
+        let tip = DetectedLandmark(
+            point: SIMD3(tipAcross.x, tipHeight, tipAcross.y), normal: SIMD3(0, 1, 0),
+            confidence: min(1, protrusion / 0.006),
+            evidence: String(format: "nose stands %.1f mm out of the face", protrusion * 1000))
+        return (tip, try nasion(map, tipColumn: top.i, tipRow: top.j))
+    }
+
+    /// The deepest point of the midline profile above the nose tip.
+    private static func nasion(_ map: HeightMap, tipColumn: Int, tipRow: Int) throws(CephalometryError) -> DetectedLandmark {
+        let halfBand = Int((0.001 / cell).rounded())
+        var profile: [(row: Int, height: Double)] = []
+        for j in (tipRow + Int((0.004 / cell).rounded()))..<map.rows {
+            let values = (-halfBand...halfBand).compactMap { map[tipColumn + $0, j] }
+            if values.count > halfBand { profile.append((j, values.reduce(0, +) / Double(values.count))) }
+        }
+        guard profile.count >= 8, let deepest = profile.indices.min(by: { profile[$0].height < profile[$1].height }),
+            deepest > 0, deepest < profile.count - 1
+        else {
+            throw .unusableMesh("no hollow between nose and forehead; check that the face was scanned, or pick the nasion")
+        }
+        let below = profile[..<deepest].map(\.height).max()! - profile[deepest].height
+        let above = profile[(deepest + 1)...].map(\.height).max()! - profile[deepest].height
+        // A parabola through the deepest row and its neighbours places the hollow between rows.
+        let (a, b, c) = (profile[deepest - 1].height, profile[deepest].height, profile[deepest + 1].height)
+        let curvature = a - 2 * b + c
+        let shift = curvature > 0 ? max(-0.5, min(0.5, (a - c) / (2 * curvature))) : 0
+        let row = Double(profile[deepest].row) + shift
+        let depth = min(below, above)
+        let position = map.position(tipColumn, 0)
+        return DetectedLandmark(
+            point: SIMD3(position.x, b - curvature / 2 * shift * shift, map.origin.y + row * cell), normal: SIMD3(0, 1, 0),
+            confidence: min(1, depth / 0.0015),
+            evidence: String(format: "hollow %.1f mm deep between forehead and nose", depth * 1000))
+    }
+
+    /// A height map's peak between cells: a parabola across and one along through the peak cell.
+    static func refinedPeak(_ map: HeightMap, _ c: CellMask.Cell) -> SIMD2<Double> {
+        func offset(_ minus: Double?, _ centre: Double, _ plus: Double?) -> Double {
+            guard let minus, let plus else { return 0 }
+            let curvature = minus - 2 * centre + plus
+            return curvature < 0 ? max(-0.5, min(0.5, (minus - plus) / (2 * curvature))) : 0
+        }
+        let h = map[c.i, c.j]!
+        return map.position(c.i, c.j) + SIMD2(offset(map[c.i - 1, c.j], h, map[c.i + 1, c.j]), offset(map[c.i, c.j - 1], h, map[c.i, c.j + 1])) * map.cell
+    }
+}
+
+/// Cells of a height map that pass a test, and their connected parts.
+struct CellMask {
+    struct Cell: Hashable {
+        var i: Int
+        var j: Int
+    }
+
+    let columns: Int
+    let rows: Int
+    private(set) var set: [Bool]
+
+    init(_ map: HeightMap, _ test: (Int, Int, Double) -> Bool) {
+        columns = map.columns
+        rows = map.rows
+        set = [Bool](repeating: false, count: map.columns * map.rows)
+        for j in 0..<rows {
+            for i in 0..<columns {
+                if let h = map[i, j], test(i, j, h) { set[j * columns + i] = true }
+            }
+        }
+    }
+
+    func contains(_ i: Int, _ j: Int) -> Bool { i >= 0 && j >= 0 && i < columns && j < rows && set[j * columns + i] }
+
+    /// The largest 4-connected group of set cells, nil when none is set.
+    func largestComponent() -> [Cell]? {
+        components().max { $0.count < $1.count }
+    }
+
+    /// The group of at least `minimumCells` whose highest cell by `height` is highest; a group
+    /// that touches the grid's edge counts `edgeFactor` times as high (a poor fit there raises
+    /// false groups), but is still taken when there is no other.
+    func mostProminent(minimumCells: Int, edgeFactor: Double, by height: @escaping (Cell) -> Double) -> [Cell]? {
+        let touches = { (part: [Cell]) in part.contains { $0.i == 0 || $0.j == 0 || $0.i == columns - 1 || $0.j == rows - 1 } }
+        let peak = { (part: [Cell]) in part.map(height).max() ?? 0 }
+        let big = components().filter { $0.count >= minimumCells }
+        let scored = big.map { ($0, touches($0) ? peak($0) * edgeFactor : peak($0)) }
+        if let best = scored.filter({ $0.1 > 0 }).max(by: { $0.1 < $1.1 }) { return best.0 }
+        return big.max { peak($0) < peak($1) }
+    }
+
+    /// Every 4-connected group of set cells.
+    func components() -> [[Cell]] {
+        var seen = [Bool](repeating: false, count: set.count)
+        var all: [[Cell]] = []
+        for start in set.indices where set[start] && !seen[start] {
+            var part: [Cell] = []
+            var stack = [start]
+            seen[start] = true
+            while let k = stack.popLast() {
+                let c = Cell(i: k % columns, j: k / columns)
+                part.append(c)
+                for (di, dj) in [(1, 0), (-1, 0), (0, 1), (0, -1)] where contains(c.i + di, c.j + dj) {
+                    let n = (c.j + dj) * columns + c.i + di
+                    if !seen[n] { seen[n] = true; stack.append(n) }
+                }
+            }
+            all.append(part)
+        }
+        return all
+    }
+}

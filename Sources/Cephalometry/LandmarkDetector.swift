@@ -1,0 +1,87 @@
+import Foundation
+import Geometry
+
+/// Finds nasion, nose tip and both tragions on a reconstructed head from its shape alone.
+///
+/// The head is looked at from the front and from each side as height maps (0.5 mm cells). In
+/// each, a smooth skin surface is fitted robustly, so that what stands out of it, the nose or
+/// the ear, is left over:
+/// - the nose tip is the nose's most forward point;
+/// - the nasion is the deepest point of the face's midline profile between nose and forehead;
+/// - the tragion is the middle of the mouth of the notch above the tragus: the ear's front
+///   outline has a pocket between the tragus and the crus of the helix, and the line that
+///   bridges the pocket touches both; its midpoint, on the skin, is the tragion.
+///
+/// The first search uses the rough orientation from the cap; the landmarks then define the
+/// head frame, and the search is repeated twice in it.
+public enum LandmarkDetector {
+    /// Height-map cell, metres.
+    static let cell = 0.0005
+    /// What stands this far above the skin belongs to the ear (metres).
+    static let earThreshold = 0.001
+    /// The notch's mouth spans this much (metres): tragus to crus of an infant's ear and more.
+    static let notchSpan = 0.0025...0.016
+    /// A pocket shallower than this is no notch (metres).
+    static let minimumNotchDepth = 0.0005
+
+    /// The landmarks of `mesh`, which shows a head lying as `orientation` says.
+    public static func detect(_ mesh: TriangleMesh, orientation: HeadOrientation) throws(CephalometryError) -> AutomaticLandmarks {
+        guard !mesh.faces.isEmpty else { throw .unusableMesh("the mesh has no triangles") }
+        var frame = orientation.headFromMesh
+        var windows = Windows.coarse(capRim: orientation.capRim)
+        var found = try search(mesh, frame: frame, windows: windows)
+        for _ in 0..<2 {
+            let inMesh = found.transformed(by: frame.inverse)
+            frame = try HeadFrame(inMesh.landmarks).headFromMesh
+            windows = Windows.around(found: inMesh.transformed(by: frame))
+            found = try search(mesh, frame: frame, windows: windows)
+        }
+        return found.transformed(by: frame.inverse)
+    }
+
+    /// Where to look, in the frame of the search (metres).
+    struct Windows {
+        var faceX: ClosedRange<Double>
+        var faceZ: ClosedRange<Double>
+        var earY: [Double: ClosedRange<Double>]
+        var earZ: [Double: ClosedRange<Double>]
+        /// Where the middle of each ear is expected (y, z).
+        var earCentre: [Double: SIMD2<Double>]
+
+        /// Wide windows below the cap's rim, for the rough orientation.
+        static func coarse(capRim: Double) -> Windows {
+            let earY = -0.038...0.015, earZ = (capRim - 0.045)...(capRim + 0.002)
+            let centre = SIMD2(-0.012, capRim - 0.02)
+            return Windows(
+                faceX: -0.035...0.035, faceZ: (capRim - 0.075)...(capRim + 0.008),
+                earY: [-1: earY, 1: earY], earZ: [-1: earZ, 1: earZ], earCentre: [-1: centre, 1: centre])
+        }
+
+        /// Windows around landmarks found before, in the head frame they define.
+        static func around(found: AutomaticLandmarks) -> Windows {
+            func earWindows(_ t: SIMD3<Double>) -> (ClosedRange<Double>, ClosedRange<Double>) {
+                ((t.y - 0.045)...(t.y + 0.02), (t.z - 0.035)...(t.z + 0.025))
+            }
+            let (ly, lz) = earWindows(found.leftTragion.point), (ry, rz) = earWindows(found.rightTragion.point)
+            let n = found.nasion.point
+            let l = found.leftTragion.point, r = found.rightTragion.point
+            return Windows(
+                faceX: (n.x - 0.03)...(n.x + 0.03), faceZ: (n.z - 0.04)...(n.z + 0.014),
+                earY: [-1: ly, 1: ry], earZ: [-1: lz, 1: rz],
+                earCentre: [-1: SIMD2(l.y - 0.012, l.z), 1: SIMD2(r.y - 0.012, r.z)])
+        }
+    }
+
+    /// One search in `frame` (mesh → head), results in that frame.
+    static func search(_ mesh: TriangleMesh, frame: RigidTransform, windows: Windows) throws(CephalometryError) -> AutomaticLandmarks {
+        let local = mesh.transformed(by: frame)
+        let (tip, nasion) = try face(local, x: windows.faceX, z: windows.faceZ)
+        let left = try tragion(local, side: -1, y: windows.earY[-1]!, z: windows.earZ[-1]!, expected: windows.earCentre[-1]!)
+        let right = try tragion(local, side: 1, y: windows.earY[1]!, z: windows.earZ[1]!, expected: windows.earCentre[1]!)
+        return AutomaticLandmarks(nasion: nasion, noseTip: tip, leftTragion: left, rightTragion: right)
+    }
+
+    static func grid(_ range: ClosedRange<Double>) -> (origin: Double, count: Int) {
+        (range.lowerBound, max(2, Int(((range.upperBound - range.lowerBound) / cell).rounded()) + 1))
+    }
+}
