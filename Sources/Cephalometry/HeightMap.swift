@@ -50,6 +50,30 @@ struct HeightMap {
         self.heights = heights.map { $0.isFinite ? $0 : .nan }
     }
 
+    /// Fills small holes (a reconstruction leaves some on thin parts, like a nose's tip): each
+    /// round, an empty cell with at least three filled neighbours of eight takes their mean.
+    /// `rounds` limits how far in from an edge a hole is filled (a cell per round), so large
+    /// unseen parts stay empty.
+    mutating func fillHoles(rounds: Int) {
+        for _ in 0..<rounds {
+            var next = heights
+            var changed = false
+            for j in 0..<rows {
+                for i in 0..<columns where heights[j * columns + i].isNaN {
+                    var sum = 0.0, count = 0
+                    for dj in -1...1 {
+                        for di in -1...1 where di != 0 || dj != 0 {
+                            if let h = self[i + di, j + dj] { sum += h; count += 1 }
+                        }
+                    }
+                    if count >= 3 { next[j * columns + i] = sum / Double(count); changed = true }
+                }
+            }
+            heights = next
+            if !changed { return }
+        }
+    }
+
     /// The height at a cell, nil where empty or outside.
     subscript(i: Int, j: Int) -> Double? {
         guard i >= 0, j >= 0, i < columns, j < rows else { return nil }
@@ -97,14 +121,26 @@ struct SkinSurface {
             }
             guard b.count >= 2 * n, let solved = try? LinearSolver.leastSquares(a, b, columns: n) else { break }
             fit = solved
-            // Cells above are the bump. None is left out for lying below: the first fit, pulled
-            // up by the bump, lies far above the skin beside it, and that skin must pull it down.
-            for (k, (p, h)) in cells.enumerated() {
-                use[k] = h - Self.evaluate(fit, p - centre, cubic: cubic) < Self.bumpTolerance
-            }
+            // Cells above are the bump. Cells far below are something else (a neck, a hand)
+            // where the map leaves the head; "far" is three robust deviations of the skin's
+            // own scatter, at least 2 mm, so a first fit pulled up by a big bump still lets the
+            // skin beside it pull it down.
+            let (c, f, isCubic) = (centre, fit, cubic)
+            let residuals = cells.map { $0.1 - Self.evaluate(f, $0.0 - c, cubic: isCubic) }
+            let skin = residuals.filter { $0 < Self.bumpTolerance }
+            let low = -max(0.002, 3 * Self.robustDeviation(skin))
+            for k in cells.indices { use[k] = residuals[k] < Self.bumpTolerance && residuals[k] > low }
         }
         guard fit.count == n else { return nil }
         coefficients = fit
+    }
+
+    /// 1.4826 × the median absolute deviation from the median.
+    static func robustDeviation(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        func median(_ v: [Double]) -> Double { let s = v.sorted(); return s[s.count / 2] }
+        let m = median(values)
+        return 1.4826 * median(values.map { abs($0 - m) })
     }
 
     /// The skin's height at `p`.

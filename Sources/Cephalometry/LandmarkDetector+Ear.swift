@@ -11,9 +11,10 @@ extension LandmarkDetector {
     {
         let name = side < 0 ? "left" : "right"
         let (y0, columns) = grid(y), (z0, rows) = grid(z)
-        let map = HeightMap(
+        var map = HeightMap(
             mesh, origin: SIMD2(y0, z0), cell: cell, columns: columns, rows: rows,
             across: { SIMD2($0.y, $0.z) }, along: { side * $0.x })
+        map.fillHoles(rounds: holeRounds)
         guard let first = SkinSurface(map, cubic: true), let rough = prominentPart(map, skin: first, above: 0.003, near: expected) else {
             throw .unusableMesh("no \(name) ear stands out of the head; scan that side too, or pick the \(name) tragion")
         }
@@ -30,6 +31,7 @@ extension LandmarkDetector {
         let parts = CellMask(map) { i, j, _ in box.contains(i, j) && (rise(i, j) ?? 0) > earThreshold }.components()
         let whole = Set(parts.max { a, b in a.count { coreCells.contains($0) } < b.count { coreCells.contains($0) } } ?? core)
         let (iLow, iHigh, jLow, jHigh) = (box.i.lowerBound, box.i.upperBound, box.j.lowerBound, box.j.upperBound)
+        map.dump("ear\(Int(side))", rise: rise, marked: { whole.contains(CellMask.Cell(i: $0, j: $1)) })
         let outline = frontOutline(map, cells: whole, rise: rise)
         let coreRows = Box(core).j
         let coreHeights = map.position(0, coreRows.lowerBound).y...map.position(0, coreRows.upperBound).y

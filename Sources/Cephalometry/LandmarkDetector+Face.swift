@@ -10,19 +10,40 @@ extension LandmarkDetector {
         -> (tip: DetectedLandmark, nasion: DetectedLandmark)
     {
         let (x0, columns) = grid(x), (z0, rows) = grid(z)
-        let map = HeightMap(
+        var map = HeightMap(
             mesh, origin: SIMD2(x0, z0), cell: cell, columns: columns, rows: rows,
             across: { SIMD2($0.x, $0.z) }, along: { $0.y })
+        map.fillHoles(rounds: holeRounds)
         guard let skin = SkinSurface(map, cubic: true) else { throw .unusableMesh("the face is missing from the mesh; scan the face too, or pick the landmarks") }
         let rise = { (c: CellMask.Cell) in map[c.i, c.j]! - skin.height(at: map.position(c.i, c.j)) }
         let raised = CellMask(map) { i, j, h in h - skin.height(at: map.position(i, j)) > noseThreshold }
-        // The nose is the part that stands out most; where the fit leaves the face at the
-        // window's edge (toward the chin) a raised part touches the edge and is not the nose.
-        guard let nose = raised.mostProminent(minimumCells: 20, edgeFactor: 0, by: rise) else {
+        map.dump("face", rise: { i, j in map[i, j].map { $0 - skin.height(at: map.position(i, j)) } })
+        // The nose is the part that stands out most, near the middle; where the fit leaves the
+        // face at the window's edge (toward the chin) a raised part touches the edge and is not
+        // the nose.
+        let middle = (x.lowerBound + x.upperBound) / 2
+        guard let nose = raised.mostProminent(minimumCells: 20, edgeFactor: 0, by: { c in
+            rise(c) / (1 + abs(map.position(c.i, c.j).x - middle) / 0.015)
+        }) else {
             throw .unusableMesh("no nose stands out of the face; check that the face was scanned, or pick the landmarks")
         }
-        var top = nose[0]
-        for c in nose where map[c.i, c.j]! > map[top.i, top.j]! { top = c }
+        // The nose's midline: along its ridge from root to tip, the cell of each row standing
+        // out most. A reconstruction wears a thin nose down more on one side than the other,
+        // and a lopsided face tilts it, which moves its single highest cell sideways; the
+        // ridge's middle stays put.
+        let highest = nose.max { rise($0) < rise($1) }!
+        let span = Int((0.012 / cell).rounded()), near = Int((0.004 / cell).rounded())
+        var ridge: [Int] = []
+        for j in Set(nose.map(\.j)) where j >= highest.j && j <= highest.j + span {
+            let row = nose.filter { $0.j == j && abs($0.i - highest.i) <= near + near / 2 }
+            guard !row.isEmpty else { continue }
+            ridge.append(row.max { rise($0) < rise($1) }!.i)
+        }
+        let axis = ridge.sorted()[ridge.count / 2]
+        var top = highest
+        let reach = Int((0.0015 / cell).rounded())
+        for c in nose where abs(c.i - axis) <= reach && abs(c.j - highest.j) <= near
+            && (abs(top.i - axis) > reach || map[c.i, c.j]! > map[top.i, top.j]!) { top = c }
         let tipAcross = refinedPeak(map, top)
         let tipHeight = map[top.i, top.j]!
         let protrusion = tipHeight - skin.height(at: tipAcross)
@@ -30,20 +51,21 @@ extension LandmarkDetector {
             point: SIMD3(tipAcross.x, tipHeight, tipAcross.y), normal: SIMD3(0, 1, 0),
             confidence: min(1, protrusion / 0.006),
             evidence: String(format: "nose stands %.1f mm out of the face", protrusion * 1000))
-        return (tip, try nasion(map, tipColumn: top.i, tipRow: top.j))
+        return (tip, try nasion(map, tipColumn: axis, tipRow: top.j))
     }
 
     /// The deepest point of the midline profile above the nose tip.
     private static func nasion(_ map: HeightMap, tipColumn: Int, tipRow: Int) throws(CephalometryError) -> DetectedLandmark {
         let halfBand = Int((0.001 / cell).rounded())
         var profile: [(row: Int, height: Double)] = []
-        for j in (tipRow + Int((0.004 / cell).rounded()))..<map.rows {
+        for j in min(map.rows, tipRow + Int((0.004 / cell).rounded()))..<map.rows {
             let values = (-halfBand...halfBand).compactMap { map[tipColumn + $0, j] }
             if values.count > halfBand { profile.append((j, values.reduce(0, +) / Double(values.count))) }
         }
         guard profile.count >= 8, let deepest = profile.indices.min(by: { profile[$0].height < profile[$1].height }),
             deepest > 0, deepest < profile.count - 1
         else {
+            if ProcessInfo.processInfo.environment["LMDUMP"] != nil { print("PROFILE", tipColumn, tipRow, map.columns, map.rows, profile.map { String(format: "%.1f", $0.height * 1000) }.joined(separator: " ")) }
             throw .unusableMesh("no hollow between nose and forehead; check that the face was scanned, or pick the nasion")
         }
         let below = profile[..<deepest].map(\.height).max()! - profile[deepest].height

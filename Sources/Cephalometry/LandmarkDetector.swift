@@ -17,6 +17,8 @@ import Geometry
 public enum LandmarkDetector {
     /// Height-map cell, metres.
     static let cell = 0.0005
+    /// Holes in a height map up to twice this many cells across are filled.
+    static let holeRounds = 6
     /// What stands this far above the skin belongs to the ear (metres).
     static let earThreshold = 0.001
     /// The notch's mouth spans this much (metres): tragus to crus of an infant's ear and more.
@@ -31,6 +33,7 @@ public enum LandmarkDetector {
         var windows = Windows.coarse(capRim: orientation.capRim)
         var found = try search(mesh, frame: frame, windows: windows)
         for _ in 0..<2 {
+            if ProcessInfo.processInfo.environment["LMDUMP"] != nil { print("STAGE", found.landmarks) }
             let inMesh = found.transformed(by: frame.inverse)
             frame = try HeadFrame(inMesh.landmarks).headFromMesh
             windows = Windows.around(found: inMesh.transformed(by: frame))
@@ -53,7 +56,7 @@ public enum LandmarkDetector {
             let earY = -0.038...0.015, earZ = (capRim - 0.045)...(capRim + 0.002)
             let centre = SIMD2(-0.012, capRim - 0.02)
             return Windows(
-                faceX: -0.035...0.035, faceZ: (capRim - 0.075)...(capRim + 0.008),
+                faceX: -0.035...0.035, faceZ: (capRim - 0.06)...(capRim + 0.008),
                 earY: [-1: earY, 1: earY], earZ: [-1: earZ, 1: earZ], earCentre: [-1: centre, 1: centre])
         }
 

@@ -8,6 +8,10 @@ public struct MeasurementWarning: Sendable, Codable, Equatable, CustomStringConv
         case openContour
         /// Part of the measurement lies where the mesh has no surface.
         case sliceLeavesSurface
+        /// A picked landmark lies far from where the search finds it on the head.
+        case landmarksDisagree
+        /// A landmark was found on the head, but its feature was faint.
+        case uncertainLandmark
     }
 
     /// The kind of doubt.

@@ -113,16 +113,29 @@ public struct ClinicalReportWriter {
     public static let focalWarning = 0.01
 
     static func landmarkNotes(_ record: MeasurementRecord) -> [String] {
+        let found = record.automaticLandmarks
+        let lowest = found.map { f in Landmark.allCases.compactMap { f[$0.rawValue]?.confidence }.min() ?? 0 }
+        if record.landmarksSource == "automatic" {
+            return [String(format: "Landmarks: found automatically on the reconstructed head (the nose, the hollow at the nasion, the notch above each tragus); lowest confidence %.2f of 1. Confirm them in the replay.", lowest ?? 0)]
+        }
         guard let estimates = record.landmarkEstimates, !estimates.isEmpty else {
             return ["Landmarks: given as points in 3D."]
         }
         let picks = estimates.values.reduce(0) { $0 + $1.picks }
         let spread = estimates.values.map(\.spreadMM).max() ?? 0
-        var notes = [
-            record.landmarksSource == "picks"
-                ? String(format: "Landmarks: picked on the scan's frames (%d picks) and lifted into 3D through each frame's depth and camera pose; picks of one landmark agree within %.1f mm (RMS).", picks, spread)
-                : "Landmarks: given as points in 3D.",
-        ]
+        var notes: [String]
+        switch record.landmarksSource {
+        case "picks":
+            notes = [String(format: "Landmarks: picked on the scan's frames (%d picks) and lifted into 3D through each frame's depth and camera pose; picks of one landmark agree within %.1f mm (RMS).", picks, spread)]
+        case "picks+automatic":
+            let automatic = Landmark.allCases.filter { estimates[$0.rawValue] == nil }.map(\.rawValue)
+            notes = [String(format: "Landmarks: %d picks on the scan's frames, lifted into 3D; %@ found automatically on the reconstructed head.", picks, automatic.joined(separator: ", "))]
+        default:
+            notes = ["Landmarks: given as points in 3D."]
+        }
+        if found != nil, record.landmarksSource != "points" {
+            notes.append("HeadScan also found the landmarks on the head itself; a warning names any pick more than 3 mm from them.")
+        }
         for landmark in Landmark.allCases {
             guard let e = estimates[landmark.rawValue] else { continue }
             notes += e.unusable.map { "Set aside: \($0)." }

@@ -5,6 +5,8 @@ import ScanLibrary
 public enum ProcessingError: Error, Equatable, CustomStringConvertible, LocalizedError {
     /// Landmarks without a single pick.
     case missingPicks([Landmark])
+    /// Landmarks neither picked nor found on the head, and why the search failed.
+    case landmarksNotFound([Landmark], reason: String)
     /// A pick names a frame the scan cannot give.
     case unreadableFrame(landmark: Landmark, frame: Int, reason: String)
     /// A pick cannot be placed in 3D.
@@ -16,6 +18,8 @@ public enum ProcessingError: Error, Equatable, CustomStringConvertible, Localize
         switch self {
         case .missingPicks(let landmarks):
             "landmarks not picked yet: \(landmarks.map(\.rawValue).joined(separator: ", ")); place them in the replay (or in annotations.json) and process again"
+        case .landmarksNotFound(let landmarks, let reason):
+            "\(landmarks.map(\.rawValue).joined(separator: ", ")) not picked, and HeadScan could not find them on the head (\(reason)); place them in the replay and process again"
         case .unreadableFrame(let landmark, let frame, let reason):
             "\(landmark.rawValue) is picked on frame \(frame), which cannot be read (\(reason)); pick it on another frame"
         case .cannotLift(let landmark, let frame, let reason):

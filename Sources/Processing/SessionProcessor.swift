@@ -73,8 +73,11 @@ public struct ProcessingResult: Sendable {
     public var landmarks: HeadLandmarks
     /// Per landmark, its picks' combination.
     public var estimates: [Landmark: LandmarkEstimate]
-    /// "picks" when any landmark was picked on a frame, else "points".
+    /// "picks" when every landmark was picked on frames, "points" when given in 3D,
+    /// "automatic" when found on the mesh, "picks+automatic" when some were picked.
     public var landmarksSource: String
+    /// The landmarks found on the mesh, when they could be.
+    public var automatic: AutomaticLandmarks?
     /// Whether the head was reconstructed now (false: `head.ply` was current).
     public var reconstructed: Bool
     public var statistics: ReconstructionStatistics
@@ -120,28 +123,32 @@ public struct SessionProcessor: Sendable {
         _ session: ScanSession, progress: (ProcessingProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
     ) throws -> ProcessingResult {
         let annotations = try library.annotations(in: session) ?? AnnotationsRecord()
-        guard annotations.isComplete else { throw ProcessingError.missingPicks(annotations.missing) }
         let reader = try ScanReader(url: session.scanURL)
         let layout = try reader.header.layout()
         let (record, mesh, reconstructed) = try reconstruction(session, reader: reader, layout: layout, progress: progress, isCancelled: isCancelled)
         if isCancelled() { throw ProcessingError.cancelled }
 
+        progress(ProcessingProgress(stage: .landmarks, done: 0, total: 1))
+        let automatic = AutomaticLandmarking.find(
+            mesh: mesh, map: record.map, layout: layout, keyframes: record.keyframePoses,
+            intrinsics: record.statistics.appliedCorrection.applied(to: reader.header.colorIntrinsics))
         var lifter = PickLifter(
             reader: reader, locator: try FrameLocator(map: record.map, keyframes: record.keyframePoses, layout: layout), mesh: mesh,
             correction: record.statistics.appliedCorrection)
         let estimates = try lifter.estimates(annotations) { progress(ProcessingProgress(stage: .landmarks, done: $0, total: $1)) }
-        let landmarks = HeadLandmarks(
-            nasion: estimates[.nasion]!.point, noseTip: estimates[.noseTip]!.point,
-            leftTragion: estimates[.leftTragion]!.point, rightTragion: estimates[.rightTragion]!.point)
+        let chosen = try LandmarkChoice(picked: estimates, automatic: automatic, liftedFromFrames: annotations.needsLifting)
+        let landmarks = chosen.landmarks
 
         progress(ProcessingProgress(stage: .measuring, done: 0, total: 1))
-        let slice = try Cephalometer.measure(mesh, landmarks: landmarks, options: options.measurement)
+        var slice = try Cephalometer.measure(mesh, landmarks: landmarks, options: options.measurement)
+        slice.measurement.warnings += chosen.warnings
         let calliper = try library.patient(in: session).map { try CalliperComparison(slice.measurement, calliper: $0.calliper) }
-        let source = annotations.needsLifting ? "picks" : "points"
+        let source = chosen.source
         if isCancelled() { throw ProcessingError.cancelled }
         try library.saveMeasurement(MeasurementRecord(
             measurement: slice.measurement, calliper: calliper, landmarks: landmarks, measuredAt: Date(), landmarksSource: source,
-            landmarkEstimates: Dictionary(uniqueKeysWithValues: estimates.map { ($0.key.rawValue, $0.value) })), in: session)
+            landmarkEstimates: Dictionary(uniqueKeysWithValues: estimates.map { ($0.key.rawValue, $0.value) }),
+            automaticLandmarks: try? automatic.get()), in: session)
 
         progress(ProcessingProgress(stage: .report, done: 0, total: 1))
         let written = try ClinicalReportWriter(library: library, session: session)
@@ -151,6 +158,7 @@ public struct SessionProcessor: Sendable {
             landmarksSource: source, reconstructed: reconstructed, statistics: record.statistics, html: written.html, pdf: written.pdf)
         result.assessment = written.assessment
         result.asymmetry = written.asymmetry
+        result.automatic = try? automatic.get()
         return result
     }
 

@@ -21,7 +21,10 @@ public struct ReconstructionOptions: Sendable {
     /// TSDF truncation distance, metres.
     public var truncation = 0.004
     /// Head region radius as a multiple of the sphere fitted to the cap.
-    public var regionScale = 1.25
+    public var regionScale = 1.4
+    /// How far the head region's centre lies below the cap's sphere's, as a multiple of its
+    /// radius: the cap covers the vault, and the face and ears lie below it.
+    public var regionDrop = 0.35
     /// Largest sphere the cap may fit and still be taken for a head, metres (an adult's head
     /// is under 0.1 m); markers on anything flatter bound the fusion by their own extent.
     public var maximumHeadRadius = 0.12
@@ -245,7 +248,7 @@ public struct Reconstructor: Sendable {
             stats.triangles = mesh.faces.count
             if let flattening = options.stickerFlattening {
                 let cells = (try? layout.dictionary().markerSize).map { $0 + 2 } ?? 6
-                stats.stickers = flattening.apply(to: &mesh, map: map, headCentre: region.centre, cellsPerSide: cells)
+                stats.stickers = flattening.apply(to: &mesh, map: map, headCentre: map.fittedSphere()?.centre ?? region.centre, cellsPerSide: cells)
             }
             return mesh
         }
@@ -428,12 +431,17 @@ public struct Reconstructor: Sendable {
         return estimating.refine(keyframes: &centres, map: &centreMap, intrinsics: intrinsics)
     }
 
-    /// The space fused: the cap's sphere widened by `regionScale`; where the markers do not
-    /// lie on a head-sized sphere (a flat board, whose fitted sphere is huge), their extent
-    /// plus a margin, never wider than a head's region, so memory stays bounded.
+    /// The space fused: the cap's sphere widened by `regionScale` and lowered by `regionDrop`
+    /// away from the markers (which cover the vault), so the face and ears are in it; where the
+    /// markers do not lie on a head-sized sphere (a flat board, whose fitted sphere is huge),
+    /// their extent plus a margin, never wider than a head's region, so memory stays bounded.
     func fusionRegion(_ map: MarkerMap) -> HeadRegion? {
         if let sphere = map.fittedSphere(), sphere.radius <= options.maximumHeadRadius {
-            return HeadRegion(centre: sphere.centre, radius: sphere.radius * options.regionScale)
+            let centres = map.ids.compactMap { map.corners[$0] }.map { $0.reduce(SIMD3<Double>.zero, +) / Double($0.count) }
+            let towardCap = centres.reduce(SIMD3<Double>.zero) { $0 + ($1 - sphere.centre) } / Double(max(1, centres.count))
+            // Markers all round the sphere give no direction to the cap: then the region stays centred.
+            let up = length(towardCap) > 0.1 * sphere.radius ? normalized(towardCap) : .zero
+            return HeadRegion(centre: sphere.centre - up * (options.regionDrop * sphere.radius), radius: sphere.radius * options.regionScale)
         }
         let corners = map.ids.flatMap { map.corners[$0] ?? [] }
         guard !corners.isEmpty else { return nil }

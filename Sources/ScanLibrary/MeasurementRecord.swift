@@ -7,7 +7,7 @@ public struct MeasurementRecord: LibraryDocument {
     public static let fileName = "measurement.json"
     public static let currentVersion = 1
     public static let fieldNames: Set<String> = [
-        "measurement", "calliper", "landmarks", "meshFile", "measuredAt", "landmarksSource", "landmarkEstimates",
+        "measurement", "calliper", "landmarks", "meshFile", "measuredAt", "landmarksSource", "landmarkEstimates", "automaticLandmarks",
     ]
 
     /// CVAI, CVA, cranial index, circumference, severity and warnings.
@@ -20,17 +20,21 @@ public struct MeasurementRecord: LibraryDocument {
     public var meshFile: String?
     /// When it was measured.
     public var measuredAt: Date
-    /// Where the landmarks came from: "picks" (lifted from frames) or "points" (given in 3D).
+    /// Where the landmarks came from: "picks" (lifted from frames), "points" (given in 3D),
+    /// "automatic" (found on the head) or "picks+automatic".
     public var landmarksSource: String?
     /// Per landmark, how its picks were combined: spread and lifting residuals.
     public var landmarkEstimates: [String: LandmarkEstimate]?
+    /// The landmarks found on the head, with their confidence and best frames.
+    public var automaticLandmarks: AutomaticLandmarks?
 
     /// A measurement record from its values.
     public init(
         measurement: HeadMeasurement, calliper: CalliperComparison? = nil, landmarks: HeadLandmarks,
         meshFile: String? = ScanSession.meshFileName, measuredAt: Date, landmarksSource: String? = nil,
-        landmarkEstimates: [String: LandmarkEstimate]? = nil
+        landmarkEstimates: [String: LandmarkEstimate]? = nil, automaticLandmarks: AutomaticLandmarks? = nil
     ) {
+        self.automaticLandmarks = automaticLandmarks
         self.landmarksSource = landmarksSource
         self.landmarkEstimates = landmarkEstimates
         self.measurement = measurement

@@ -1,0 +1,77 @@
+import Cephalometry
+import Foundation
+import Geometry
+import Markers
+import Reconstruction
+import Recording
+import ScanLibrary
+
+/// Landmarks found on a reconstruction without picks: the cap's markers tell roughly how the
+/// head lies, the mesh's shape tells where the landmarks are, and the keyframes tell where
+/// each is seen best.
+public enum AutomaticLandmarking {
+    /// Where the head's nominal marker directions point, per region, when a marker has no
+    /// placement: (azimuth, elevation) in degrees.
+    static let regionDirections: [Markers.HeadRegion: (Double, Double)] = [
+        .right: (0, 10), .front: (90, 10), .left: (180, 10), .back: (270, 10), .top: (0, 90),
+    ]
+
+    /// The head's rough orientation from the mapped markers: their places on a sphere (from
+    /// the layout's placements, or their region's middle) fitted to where the map has them.
+    public static func orientation(map: MarkerMap, layout: CapLayout) -> HeadOrientation? {
+        guard let sphere = map.fittedSphere() else { return nil }
+        var nominal: [SIMD3<Double>] = [], mapped: [SIMD3<Double>] = []
+        for marker in layout.markers {
+            guard let corners = map.corners[marker.id], corners.count == 4,
+                let (azimuth, elevation) = marker.placement.map({ ($0.azimuthDegrees, $0.elevationDegrees) }) ?? regionDirections[marker.region]
+            else { continue }
+            let a = azimuth * Double.pi / 180, e = elevation * Double.pi / 180
+            nominal.append(SIMD3(cos(e) * cos(a), cos(e) * sin(a), sin(e)) * sphere.radius)
+            mapped.append(corners.reduce(SIMD3<Double>.zero, +) / 4)
+        }
+        guard nominal.count >= 6, let fit = try? RigidAlignment.fit(from: nominal, to: mapped) else { return nil }
+        let headFromMesh = fit.transform.inverse
+        let lowest = map.corners.values.flatMap { $0 }.map { headFromMesh.apply($0).z }.min() ?? 0
+        return HeadOrientation(headFromMesh: headFromMesh, capRim: lowest)
+    }
+
+    /// The landmarks of `mesh`, each with the keyframes that face it most squarely from a
+    /// usable distance; or why they could not be found.
+    static func find(
+        mesh: TriangleMesh, map: MarkerMap, layout: CapLayout, keyframes: [Int: RigidTransform], intrinsics: CameraIntrinsics
+    ) -> Result<AutomaticLandmarks, CephalometryError> {
+        guard let orientation = orientation(map: map, layout: layout) else {
+            return .failure(.unusableMesh("too few markers were mapped to tell how the head lies; pick the landmarks"))
+        }
+        do {
+            var found = try LandmarkDetector.detect(mesh, orientation: orientation)
+            for name in Landmark.allCases.map(\.rawValue) {
+                guard let landmark = found[name] else { continue }
+                found.setBestFrames(bestFrames(for: landmark, keyframes: keyframes, intrinsics: intrinsics), for: name)
+            }
+            return .success(found)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Frames shown to confirm a landmark: at most this many.
+    static let framesPerLandmark = 3
+    /// A view counts from this near to this far, metres (TrueDepth's sharp, dense range).
+    static let usableDistance = 0.15...0.7
+
+    /// Keyframes in which `landmark` lies in the picture, at a usable distance, in order of
+    /// how squarely they face it.
+    static func bestFrames(for landmark: DetectedLandmark, keyframes: [Int: RigidTransform], intrinsics k: CameraIntrinsics) -> [Int] {
+        let scored: [(Int, Double)] = keyframes.compactMap { frame, meshFromCamera in
+            let toCamera = meshFromCamera.translation - landmark.point
+            let distance = length(toCamera)
+            guard usableDistance.contains(distance), let pixel = k.project(meshFromCamera.inverse.apply(landmark.point)),
+                pixel.x > 20, pixel.y > 20, pixel.x < Double(k.width) - 20, pixel.y < Double(k.height) - 20
+            else { return nil }
+            let facing = dot(toCamera / distance, landmark.normal)
+            return facing > 0.5 ? (frame, facing) : nil
+        }
+        return scored.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(framesPerLandmark).map(\.0)
+    }
+}

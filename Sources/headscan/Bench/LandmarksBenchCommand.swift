@@ -1,0 +1,254 @@
+import ArgumentParser
+import Cephalometry
+import Foundation
+import Geometry
+import Processing
+import Recording
+import ScanLibrary
+import Simulation
+
+/// `headscan bench landmarks`: automatic landmarks on simulated scans against the truth, and
+/// how CVAI repeats over scans of one head with automatic landmarks and with hand picks.
+struct LandmarksBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "landmarks",
+        abstract: "Benchmark the automatic landmarks and the repeatability of CVAI on simulated scans.",
+        discussion: """
+            Simulates --heads scans of different heads (length 120–160 mm, cranial index \
+            72–98, CVAI 0–15 %, either side flat, ears of every size, lean and protrusion \
+            the simulator makes; ideal and restless scans by turns), processes each as \
+            `headscan process` does without picks, and compares the landmarks found on the \
+            reconstruction with the true ones (after placing the reconstruction on the true \
+            head by its marker map). CVAI is reported three ways: with the landmarks found, \
+            with a simulated therapist's picks (2–3 frames per landmark, up to 2 px off), and \
+            the head's true CVAI.
+
+            Then it scans each of --repeat-heads heads --repeats times, with different seeds \
+            for the infant's motion, the therapist's path and the sensor's noise, and reports \
+            the spread (largest minus smallest) of CVAI per head with automatic landmarks and \
+            with simulated picks.
+
+            Each scan takes several seconds to simulate and reconstruct; the full run (30 + \
+            50 scans) takes about half an hour on two cores.
+
+            Examples:
+              swift run -c release headscan bench landmarks --json
+              swift run -c release headscan bench landmarks --heads 4 --repeat-heads 0
+            """)
+
+    @Option(help: "Different heads to scan once each.")
+    var heads = 30
+
+    @Option(help: "Heads to scan several times for repeatability (0: none).")
+    var repeatHeads = 10
+
+    @Option(help: "Scans of each repeated head.")
+    var repeats = 5
+
+    @Option(help: "Seconds per scan.")
+    var seconds = 30.0
+
+    @Option(help: "Seed of the heads and scans.")
+    var seed: UInt64 = 11
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func validate() throws {
+        guard heads >= 0, repeatHeads >= 0, heads + repeatHeads >= 1 else { throw ValidationError("give at least one head") }
+        guard repeats >= 2 else { throw ValidationError("--repeats must be at least 2") }
+        guard seconds >= 10, seconds <= 120 else { throw ValidationError("--seconds must be in 10...120") }
+    }
+
+    func run() throws {
+        var random = SplitMix64(seed: seed)
+        var trials: [LandmarkTrial] = []
+        var bar = ProgressBar("Scanning heads")
+        for index in 0..<heads {
+            bar.update(index, of: heads)
+            let scenario: Scenario = index % 2 == 0 ? .ideal : .restless
+            trials.append(try LandmarkTrial.run(head: Self.drawHead(&random), scenario: scenario, seed: seed &+ UInt64(index), seconds: seconds))
+        }
+        bar.update(heads, of: heads)
+        var repeated: [[LandmarkTrial]] = []
+        var again = ProgressBar("Repeating scans")
+        for h in 0..<repeatHeads {
+            let head = Self.drawHead(&random)
+            var scans: [LandmarkTrial] = []
+            for r in 0..<repeats {
+                again.update(h * repeats + r, of: repeatHeads * repeats)
+                scans.append(try LandmarkTrial.run(head: head, scenario: .restless, seed: seed &+ 1000 &+ UInt64(h * repeats + r), seconds: seconds))
+            }
+            repeated.append(scans)
+        }
+        again.update(repeatHeads * repeats, of: repeatHeads * repeats)
+        try outputOptions.emit(LandmarksBenchResult(trials: trials, repeated: repeated))
+    }
+
+    static func drawHead(_ random: inout SplitMix64) -> HeadParameters {
+        HeadParameters(
+            lengthMM: random.uniform(120...160), cranialIndex: random.uniform(72...98), cvai: random.uniform(0...15),
+            flatSide: random.unit() < 0.5 ? .left : .right,
+            ears: EarShape(scale: random.uniform(0.85...1.2), tiltDegrees: random.uniform(5...30), protrusionDegrees: random.uniform(10...35)))
+    }
+}
+
+/// One simulated scan processed with automatic landmarks and with simulated picks.
+struct LandmarkTrial {
+    var scenario: String
+    var trueCVAI: Double
+    /// Distance of each found landmark from the truth, mm (nil: not found).
+    var errorsMM: [String: Double]
+    var cvaiAutomatic: Double?
+    var cvaiPicks: Double?
+    var failure: String?
+    var confidences: [String: Double]
+
+    static func run(head: HeadParameters, scenario: Scenario, seed: UInt64, seconds: Double) throws -> LandmarkTrial {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-landmarks-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = ScanLibrary(root: folder)
+        let simulator = try Simulator(.init(scenario: scenario, seed: seed, seconds: seconds, head: head))
+        let session = try library.createSession(date: Date(timeIntervalSince1970: 1_767_225_600))
+        let k = simulator.configuration.intrinsics
+        let writer = try ScanWriter(url: session.scanURL, header: ScanHeader(
+            device: "simulator (bench landmarks)", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
+            layout: simulator.configuration.layout, createdAt: Date(timeIntervalSince1970: 1_767_225_600)))
+        var frames: [FrameTruth] = []
+        while let simulated = simulator.nextFrame() {
+            try writer.append(simulated.frame)
+            frames.append(simulated.truth)
+        }
+        try writer.close()
+
+        var trial = LandmarkTrial(
+            scenario: scenario.rawValue, trueCVAI: simulator.head.measurements.cvai, errorsMM: [:], confidences: [:])
+        let processor = SessionProcessor(library: library)
+        do {
+            let result = try processor.process(session)
+            trial.cvaiAutomatic = result.measurement.cvai
+            if ProcessInfo.processInfo.environment["LMDUMP"] != nil { print("CVAI", result.measurement.cvai, simulator.head.measurements.cvai) }
+            if let found = result.automatic {
+                let headFromMesh = try headFromMeshTransform(library: library, session: session, simulator: simulator)
+                let truth = simulator.head.landmarks
+                let pairs: [(String, SIMD3<Double>)] = [
+                    ("nasion", truth.nasion), ("noseTip", truth.noseTip), ("leftTragion", truth.leftTragion), ("rightTragion", truth.rightTragion),
+                ]
+                for (name, point) in pairs {
+                    guard let d = found[name] else { continue }
+                    trial.errorsMM[name] = length(headFromMesh.apply(d.point) - point) * 1000
+                    if ProcessInfo.processInfo.environment["LMDUMP"] != nil { print("ERR", name, (headFromMesh.apply(d.point) - point) * 1000, point * 1000, d.evidence) }
+                    trial.confidences[name] = d.confidence
+                }
+            }
+        } catch {
+            trial.failure = "\(error)"
+        }
+        if ProcessInfo.processInfo.environment["LMDUMP"] != nil,
+            let record = try library.document(ReconstructionRecord.self, in: session),
+            let o = AutomaticLandmarking.orientation(map: record.map, layout: simulator.configuration.layout)
+        {
+            let truthFromMesh = try headFromMeshTransform(library: library, session: session, simulator: simulator)
+            let relative = o.headFromMesh * truthFromMesh.inverse
+            print("ORIENT", relative.rotation.angle * 180 / .pi, relative.translation * 1000, o.capRim)
+            if let sphere = record.map.fittedSphere() { print("SPHERE", truthFromMesh.apply(sphere.centre) * 1000, sphere.radius * 1000, record.statistics.keyframes, record.statistics.voxelBlocks) }
+            if let data = try? Data(contentsOf: session.meshURL), let mesh = try? PLY.decode([UInt8](data)) {
+                try Data(PLY.encode(mesh.transformed(by: truthFromMesh), comment: "debug")).write(to: URL(fileURLWithPath: "/tmp/dumps/head-\(seed).ply"))
+            }
+        }
+        let picks = try DemoCommand.simulatedPicks(simulator, frames: frames, scan: session.scanURL, seed: seed)
+        if picks.isComplete {
+            try library.saveAnnotations(picks, in: session)
+            trial.cvaiPicks = try? processor.process(session).measurement.cvai
+        }
+        return trial
+    }
+
+    /// The rigid transform that puts the reconstruction's marker map onto the true cap.
+    static func headFromMeshTransform(library: ScanLibrary, session: ScanSession, simulator: Simulator) throws -> RigidTransform {
+        guard let record = try library.document(ReconstructionRecord.self, in: session) else { throw ToolError("no reconstruction record") }
+        var source: [SIMD3<Double>] = [], target: [SIMD3<Double>] = []
+        for sticker in simulator.cap.stickers {
+            guard let mapped = record.map.corners[sticker.id] else { continue }
+            source += mapped
+            target += sticker.corners
+        }
+        return try RigidAlignment.fit(from: source, to: target).transform
+    }
+}
+
+/// What `bench landmarks` reports.
+struct LandmarksBenchResult: TextReport {
+    struct Landmark: Codable {
+        var medianMM: Double
+        var maxMM: Double
+        var within2MM: Int
+    }
+
+    struct CVAI: Codable {
+        var maxErrorAutomatic: Double
+        var medianErrorAutomatic: Double
+        var within03: Int
+        var maxErrorPicks: Double?
+        var medianErrorPicks: Double?
+    }
+
+    struct Repeatability: Codable {
+        var spreadsAutomatic: [Double]
+        var spreadsPicks: [Double]
+        var maxSpreadAutomatic: Double
+        var maxSpreadPicks: Double
+    }
+
+    var heads: Int
+    var found: Int
+    var failures: [String]
+    var landmarks: [String: Landmark]
+    var cvai: CVAI
+    var repeatability: Repeatability?
+
+    init(trials: [LandmarkTrial], repeated: [[LandmarkTrial]]) {
+        heads = trials.count
+        found = trials.count { $0.errorsMM.count == 4 }
+        failures = trials.compactMap(\.failure)
+        var landmarks: [String: Landmark] = [:]
+        for name in ["nasion", "noseTip", "leftTragion", "rightTragion"] {
+            let errors = trials.compactMap { $0.errorsMM[name] }
+            guard !errors.isEmpty else { continue }
+            landmarks[name] = Landmark(medianMM: median(errors), maxMM: errors.max()!, within2MM: errors.count { $0 <= 2 })
+        }
+        self.landmarks = landmarks
+        let automatic = trials.compactMap { t in t.cvaiAutomatic.map { abs($0 - t.trueCVAI) } }
+        let picks = trials.compactMap { t in t.cvaiPicks.map { abs($0 - t.trueCVAI) } }
+        cvai = CVAI(
+            maxErrorAutomatic: automatic.max() ?? .nan, medianErrorAutomatic: automatic.isEmpty ? .nan : median(automatic),
+            within03: automatic.count { $0 <= 0.3 }, maxErrorPicks: picks.max(), medianErrorPicks: picks.isEmpty ? nil : median(picks))
+        if !repeated.isEmpty {
+            func spread(_ values: [Double]) -> Double { (values.max() ?? .nan) - (values.min() ?? .nan) }
+            let a = repeated.map { spread($0.compactMap(\.cvaiAutomatic)) }
+            let p = repeated.map { spread($0.compactMap(\.cvaiPicks)) }
+            repeatability = Repeatability(spreadsAutomatic: a, spreadsPicks: p, maxSpreadAutomatic: a.max() ?? .nan, maxSpreadPicks: p.max() ?? .nan)
+        }
+    }
+
+    var text: String {
+        var lines = ["Automatic landmarks on \(heads) simulated scans: found on \(found)"]
+        for name in ["nasion", "noseTip", "leftTragion", "rightTragion"] {
+            guard let l = landmarks[name] else { continue }
+            lines.append(String(format: "  %-13@ median %.2f mm, worst %.2f mm, %d of %d within 2 mm", name as NSString, l.medianMM, l.maxMM, l.within2MM, heads))
+        }
+        lines.append(String(format: "CVAI with automatic landmarks: median error %.2f, worst %.2f points; %d of %d within 0.3", cvai.medianErrorAutomatic, cvai.maxErrorAutomatic, cvai.within03, heads))
+        if let m = cvai.medianErrorPicks, let w = cvai.maxErrorPicks {
+            lines.append(String(format: "CVAI with simulated picks:     median error %.2f, worst %.2f points", m, w))
+        }
+        if let r = repeatability {
+            lines.append(String(format: "Repeatability over %d heads: CVAI spread per head at most %.2f points with automatic landmarks, %.2f with picks", r.spreadsAutomatic.count, r.maxSpreadAutomatic, r.maxSpreadPicks))
+        }
+        lines += failures.map { "  not found: \($0)" }
+        return lines.joined(separator: "\n")
+    }
+}
+
+private func median(_ values: [Double]) -> Double {
+    let s = values.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
