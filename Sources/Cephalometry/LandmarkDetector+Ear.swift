@@ -31,7 +31,6 @@ extension LandmarkDetector {
         let parts = CellMask(map) { i, j, _ in box.contains(i, j) && (rise(i, j) ?? 0) > earThreshold }.components()
         let whole = Set(parts.max { a, b in a.count { coreCells.contains($0) } < b.count { coreCells.contains($0) } } ?? core)
         let (iLow, iHigh, jLow, jHigh) = (box.i.lowerBound, box.i.upperBound, box.j.lowerBound, box.j.upperBound)
-        map.dump("ear\(Int(side))", rise: rise, marked: { whole.contains(CellMask.Cell(i: $0, j: $1)) })
         let outline = frontOutline(map, cells: whole, rise: rise)
         let coreRows = Box(core).j
         let coreHeights = map.position(0, coreRows.lowerBound).y...map.position(0, coreRows.upperBound).y

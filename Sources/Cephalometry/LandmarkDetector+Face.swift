@@ -17,7 +17,6 @@ extension LandmarkDetector {
         guard let skin = SkinSurface(map, cubic: true) else { throw .unusableMesh("the face is missing from the mesh; scan the face too, or pick the landmarks") }
         let rise = { (c: CellMask.Cell) in map[c.i, c.j]! - skin.height(at: map.position(c.i, c.j)) }
         let raised = CellMask(map) { i, j, h in h - skin.height(at: map.position(i, j)) > noseThreshold }
-        map.dump("face", rise: { i, j in map[i, j].map { $0 - skin.height(at: map.position(i, j)) } })
         // The nose is the part that stands out most, near the middle; where the fit leaves the
         // face at the window's edge (toward the chin) a raised part touches the edge and is not
         // the nose.
@@ -33,19 +32,29 @@ extension LandmarkDetector {
         // ridge's middle stays put.
         let highest = nose.max { rise($0) < rise($1) }!
         let span = Int((0.012 / cell).rounded()), near = Int((0.004 / cell).rounded())
-        var ridge: [Int] = []
+        var ridge: [Double] = []
         for j in Set(nose.map(\.j)) where j >= highest.j && j <= highest.j + span {
             let row = nose.filter { $0.j == j && abs($0.i - highest.i) <= near + near / 2 }
-            guard !row.isEmpty else { continue }
-            ridge.append(row.max { rise($0) < rise($1) }!.i)
+            guard let peak = row.max(by: { rise($0) < rise($1) }) else { continue }
+            // A parabola through the row's peak and its neighbours places the ridge between cells.
+            let (a, b, c) = (map[peak.i - 1, j].map { $0 - skin.height(at: map.position(peak.i - 1, j)) }, rise(peak),
+                             map[peak.i + 1, j].map { $0 - skin.height(at: map.position(peak.i + 1, j)) })
+            var shift = 0.0
+            if let a, let c, a - 2 * b + c < 0 { shift = max(-0.5, min(0.5, (a - c) / (2 * (a - 2 * b + c)))) }
+            ridge.append(Double(peak.i) + shift)
         }
-        let axis = ridge.sorted()[ridge.count / 2]
-        var top = highest
-        let reach = Int((0.0015 / cell).rounded())
-        for c in nose where abs(c.i - axis) <= reach && abs(c.j - highest.j) <= near
-            && (abs(top.i - axis) > reach || map[c.i, c.j]! > map[top.i, top.j]!) { top = c }
-        let tipAcross = refinedPeak(map, top)
-        let tipHeight = map[top.i, top.j]!
+        let axisColumn = ridge.sorted()[ridge.count / 2]
+        let axis = Int(axisColumn.rounded())
+        // The tip: the most forward point on the ridge's line near the highest part of the nose.
+        var top = CellMask.Cell(i: axis, j: highest.j)
+        for j in max(0, highest.j - near)...min(map.rows - 1, highest.j + near) {
+            if let h = map[axis, j], h > (map[top.i, top.j] ?? -.infinity) { top = CellMask.Cell(i: axis, j: j) }
+        }
+        guard let tipHeight = map[top.i, top.j] else {
+            throw .unusableMesh("the nose's tip is missing from the mesh; scan the face from the front, or pick the nose tip")
+        }
+        let along = refinedPeak(map, top).y
+        let tipAcross = SIMD2(map.origin.x + axisColumn * cell, along)
         let protrusion = tipHeight - skin.height(at: tipAcross)
         let tip = DetectedLandmark(
             point: SIMD3(tipAcross.x, tipHeight, tipAcross.y), normal: SIMD3(0, 1, 0),
@@ -65,7 +74,6 @@ extension LandmarkDetector {
         guard profile.count >= 8, let deepest = profile.indices.min(by: { profile[$0].height < profile[$1].height }),
             deepest > 0, deepest < profile.count - 1
         else {
-            if ProcessInfo.processInfo.environment["LMDUMP"] != nil { print("PROFILE", tipColumn, tipRow, map.columns, map.rows, profile.map { String(format: "%.1f", $0.height * 1000) }.joined(separator: " ")) }
             throw .unusableMesh("no hollow between nose and forehead; check that the face was scanned, or pick the nasion")
         }
         let below = profile[..<deepest].map(\.height).max()! - profile[deepest].height

@@ -33,7 +33,6 @@ public enum LandmarkDetector {
         var windows = Windows.coarse(capRim: orientation.capRim)
         var found = try search(mesh, frame: frame, windows: windows)
         for _ in 0..<2 {
-            if ProcessInfo.processInfo.environment["LMDUMP"] != nil { print("STAGE", found.landmarks) }
             let inMesh = found.transformed(by: frame.inverse)
             frame = try HeadFrame(inMesh.landmarks).headFromMesh
             windows = Windows.around(found: inMesh.transformed(by: frame))
@@ -56,7 +55,7 @@ public enum LandmarkDetector {
             let earY = -0.038...0.015, earZ = (capRim - 0.045)...(capRim + 0.002)
             let centre = SIMD2(-0.012, capRim - 0.02)
             return Windows(
-                faceX: -0.035...0.035, faceZ: (capRim - 0.06)...(capRim + 0.008),
+                faceX: -0.035...0.035, faceZ: (capRim - 0.05)...(capRim + 0.008),
                 earY: [-1: earY, 1: earY], earZ: [-1: earZ, 1: earZ], earCentre: [-1: centre, 1: centre])
         }
 
@@ -69,7 +68,7 @@ public enum LandmarkDetector {
             let n = found.nasion.point
             let l = found.leftTragion.point, r = found.rightTragion.point
             return Windows(
-                faceX: (n.x - 0.03)...(n.x + 0.03), faceZ: (n.z - 0.04)...(n.z + 0.014),
+                faceX: (n.x - 0.03)...(n.x + 0.03), faceZ: (n.z - 0.03)...(n.z + 0.014),
                 earY: [-1: ly, 1: ry], earZ: [-1: lz, 1: rz],
                 earCentre: [-1: SIMD2(l.y - 0.012, l.z), 1: SIMD2(r.y - 0.012, r.z)])
         }

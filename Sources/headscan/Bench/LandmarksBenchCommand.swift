@@ -100,6 +100,8 @@ struct LandmarkTrial {
     var errorsMM: [String: Double]
     var cvaiAutomatic: Double?
     var cvaiPicks: Double?
+    /// CVAI of the same reconstruction measured with the true landmarks: what landmarks alone cannot improve.
+    var cvaiTrueLandmarks: Double?
     var failure: String?
     var confidences: [String: Double]
 
@@ -126,34 +128,27 @@ struct LandmarkTrial {
         do {
             let result = try processor.process(session)
             trial.cvaiAutomatic = result.measurement.cvai
-            if ProcessInfo.processInfo.environment["LMDUMP"] != nil { print("CVAI", result.measurement.cvai, simulator.head.measurements.cvai) }
             if let found = result.automatic {
                 let headFromMesh = try headFromMeshTransform(library: library, session: session, simulator: simulator)
                 let truth = simulator.head.landmarks
                 let pairs: [(String, SIMD3<Double>)] = [
                     ("nasion", truth.nasion), ("noseTip", truth.noseTip), ("leftTragion", truth.leftTragion), ("rightTragion", truth.rightTragion),
                 ]
+                let meshFromHead = headFromMesh.inverse
+                if let data = try? Data(contentsOf: session.meshURL), let mesh = try? PLY.decode([UInt8](data)) {
+                    let t = HeadLandmarks(
+                        nasion: meshFromHead.apply(truth.nasion), noseTip: meshFromHead.apply(truth.noseTip),
+                        leftTragion: meshFromHead.apply(truth.leftTragion), rightTragion: meshFromHead.apply(truth.rightTragion))
+                    trial.cvaiTrueLandmarks = try? Cephalometer.measure(mesh, landmarks: t).measurement.cvai
+                }
                 for (name, point) in pairs {
                     guard let d = found[name] else { continue }
                     trial.errorsMM[name] = length(headFromMesh.apply(d.point) - point) * 1000
-                    if ProcessInfo.processInfo.environment["LMDUMP"] != nil { print("ERR", name, (headFromMesh.apply(d.point) - point) * 1000, point * 1000, d.evidence) }
                     trial.confidences[name] = d.confidence
                 }
             }
         } catch {
             trial.failure = "\(error)"
-        }
-        if ProcessInfo.processInfo.environment["LMDUMP"] != nil,
-            let record = try library.document(ReconstructionRecord.self, in: session),
-            let o = AutomaticLandmarking.orientation(map: record.map, layout: simulator.configuration.layout)
-        {
-            let truthFromMesh = try headFromMeshTransform(library: library, session: session, simulator: simulator)
-            let relative = o.headFromMesh * truthFromMesh.inverse
-            print("ORIENT", relative.rotation.angle * 180 / .pi, relative.translation * 1000, o.capRim)
-            if let sphere = record.map.fittedSphere() { print("SPHERE", truthFromMesh.apply(sphere.centre) * 1000, sphere.radius * 1000, record.statistics.keyframes, record.statistics.voxelBlocks) }
-            if let data = try? Data(contentsOf: session.meshURL), let mesh = try? PLY.decode([UInt8](data)) {
-                try Data(PLY.encode(mesh.transformed(by: truthFromMesh), comment: "debug")).write(to: URL(fileURLWithPath: "/tmp/dumps/head-\(seed).ply"))
-            }
         }
         let picks = try DemoCommand.simulatedPicks(simulator, frames: frames, scan: session.scanURL, seed: seed)
         if picks.isComplete {
@@ -190,6 +185,10 @@ struct LandmarksBenchResult: TextReport {
         var within03: Int
         var maxErrorPicks: Double?
         var medianErrorPicks: Double?
+        /// The same reconstructions measured with the true landmarks.
+        var maxErrorTrueLandmarks: Double?
+        /// Automatic against true landmarks on the same reconstruction.
+        var maxDifferenceFromTrueLandmarks: Double?
     }
 
     struct Repeatability: Codable {
@@ -199,8 +198,19 @@ struct LandmarksBenchResult: TextReport {
         var maxSpreadPicks: Double
     }
 
+    struct Head: Codable {
+        var scenario: String
+        var trueCVAI: Double
+        var cvaiAutomatic: Double?
+        var cvaiPicks: Double?
+        var cvaiTrueLandmarks: Double?
+        var errorsMM: [String: Double]
+        var confidences: [String: Double]
+    }
+
     var heads: Int
     var found: Int
+    var perHead: [Head]
     var failures: [String]
     var landmarks: [String: Landmark]
     var cvai: CVAI
@@ -209,6 +219,10 @@ struct LandmarksBenchResult: TextReport {
     init(trials: [LandmarkTrial], repeated: [[LandmarkTrial]]) {
         heads = trials.count
         found = trials.count { $0.errorsMM.count == 4 }
+        perHead = trials.map {
+            Head(scenario: $0.scenario, trueCVAI: $0.trueCVAI, cvaiAutomatic: $0.cvaiAutomatic, cvaiPicks: $0.cvaiPicks,
+                 cvaiTrueLandmarks: $0.cvaiTrueLandmarks, errorsMM: $0.errorsMM, confidences: $0.confidences)
+        }
         failures = trials.compactMap(\.failure)
         var landmarks: [String: Landmark] = [:]
         for name in ["nasion", "noseTip", "leftTragion", "rightTragion"] {
@@ -219,9 +233,12 @@ struct LandmarksBenchResult: TextReport {
         self.landmarks = landmarks
         let automatic = trials.compactMap { t in t.cvaiAutomatic.map { abs($0 - t.trueCVAI) } }
         let picks = trials.compactMap { t in t.cvaiPicks.map { abs($0 - t.trueCVAI) } }
+        let trueLandmarks = trials.compactMap { t in t.cvaiTrueLandmarks.map { abs($0 - t.trueCVAI) } }
+        let difference = trials.compactMap { t in t.cvaiAutomatic.flatMap { a in t.cvaiTrueLandmarks.map { abs(a - $0) } } }
         cvai = CVAI(
             maxErrorAutomatic: automatic.max() ?? .nan, medianErrorAutomatic: automatic.isEmpty ? .nan : median(automatic),
-            within03: automatic.count { $0 <= 0.3 }, maxErrorPicks: picks.max(), medianErrorPicks: picks.isEmpty ? nil : median(picks))
+            within03: automatic.count { $0 <= 0.3 }, maxErrorPicks: picks.max(), medianErrorPicks: picks.isEmpty ? nil : median(picks),
+            maxErrorTrueLandmarks: trueLandmarks.max(), maxDifferenceFromTrueLandmarks: difference.max())
         if !repeated.isEmpty {
             func spread(_ values: [Double]) -> Double { (values.max() ?? .nan) - (values.min() ?? .nan) }
             let a = repeated.map { spread($0.compactMap(\.cvaiAutomatic)) }
@@ -239,6 +256,9 @@ struct LandmarksBenchResult: TextReport {
         lines.append(String(format: "CVAI with automatic landmarks: median error %.2f, worst %.2f points; %d of %d within 0.3", cvai.medianErrorAutomatic, cvai.maxErrorAutomatic, cvai.within03, heads))
         if let m = cvai.medianErrorPicks, let w = cvai.maxErrorPicks {
             lines.append(String(format: "CVAI with simulated picks:     median error %.2f, worst %.2f points", m, w))
+        }
+        if let t = cvai.maxErrorTrueLandmarks, let d = cvai.maxDifferenceFromTrueLandmarks {
+            lines.append(String(format: "CVAI with the true landmarks on the same reconstructions: worst error %.2f; automatic differs from it by at most %.2f", t, d))
         }
         if let r = repeatability {
             lines.append(String(format: "Repeatability over %d heads: CVAI spread per head at most %.2f points with automatic landmarks, %.2f with picks", r.spreadsAutomatic.count, r.maxSpreadAutomatic, r.maxSpreadPicks))
