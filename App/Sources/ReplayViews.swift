@@ -51,9 +51,11 @@ struct ReplayView: View {
                     if let projection = model.projection(width: width, height: height) {
                         PointCloudCanvas(projection: projection)
                         ForEach(model.landmarkDots(in: projection), id: \.landmark) { dot in
-                            Circle().fill(dot.isSelected ? Color.yellow : Color.purple)
-                                .overlay(Circle().stroke(Color.white, lineWidth: 1))
-                                .frame(width: 14, height: 14)
+                            // Found by HeadScan: a ring to confirm; picked: a filled dot.
+                            Circle().fill(dot.isSuggestion ? Color.clear : dot.isSelected ? Color.yellow : Color.purple)
+                                .overlay(Circle().stroke(dot.isSuggestion ? (dot.isSelected ? Color.yellow : Color.purple) : Color.white,
+                                                         lineWidth: dot.isSuggestion ? 3 : 1))
+                                .frame(width: dot.isSuggestion ? 20 : 14, height: dot.isSuggestion ? 20 : 14)
                                 .position(x: dot.position.x, y: dot.position.y)
                         }
                     } else {
@@ -83,6 +85,7 @@ struct ReplayView: View {
             .background(Color(uiColor: .secondarySystemBackground))
             CloudLegend(entries: model.legend)
             Text(model.instruction).font(.subheadline)
+            if let hint = model.landmarkHint { Text(hint).font(.footnote).foregroundStyle(.secondary) }
             if let problem = model.problem { Text(problem).font(.caption).foregroundStyle(.red) }
             HStack {
                 ForEach(Landmark.allCases, id: \.self) { landmark in

@@ -1,6 +1,7 @@
 import Feedback
 import Markers
 import Observation
+import Processing
 import ScanLibrary
 
 /// Where the replay is.
@@ -21,6 +22,8 @@ public struct LandmarkDot: Sendable, Equatable {
     public var position: SIMD2<Double>
     /// Whether it is the landmark being placed (drawn highlighted).
     public var isSelected: Bool
+    /// Whether it is where HeadScan found the landmark, not a pick (drawn as a ring).
+    public var isSuggestion = false
 }
 
 /// The outcome of closing a replay, shown on the selection screen.
@@ -61,6 +64,10 @@ public final class ReplayModel {
     @ObservationIgnored private var reading = false
     @ObservationIgnored private let clock: any AppClock
     @ObservationIgnored private let strings: Strings
+    /// The landmarks found on the head when the session was measured, to confirm and snap to.
+    @ObservationIgnored private let suggestions: LandmarkSuggestions?
+    /// Per landmark, how far its picks spread when the session was measured (millimetres).
+    @ObservationIgnored private let pickSpreads: [Landmark: Double]
 
     /// A replay of `session` through `player`, starting with its saved annotations.
     public init(session: ScanSession, library: ScanLibrary, player: any ReplayPlayer, clock: any AppClock, strings: Strings) {
@@ -69,6 +76,12 @@ public final class ReplayModel {
         self.player = player
         self.clock = clock
         self.strings = strings
+        suggestions = LandmarkSuggestions.load(library: library, session: session)
+        var spreads: [Landmark: Double] = [:]
+        for (name, estimate) in (try? library.measurement(in: session))?.landmarkEstimates ?? [:] where estimate.isDoubtful {
+            if let landmark = Landmark(rawValue: name) { spreads[landmark] = estimate.spreadMM }
+        }
+        pickSpreads = spreads
         do {
             annotations = try library.annotations(in: session) ?? AnnotationsRecord()
         } catch {
@@ -124,10 +137,12 @@ public final class ReplayModel {
         selectedLandmark = selectedLandmark == landmark ? nil : landmark
     }
 
-    /// Places or moves the selected landmark to `pixel` of the paused frame.
+    /// Places or moves the selected landmark to `pixel` of the paused frame; a pick close to
+    /// where HeadScan found the landmark lands on it (the notch above the tragus is small).
     public func place(at pixel: SIMD2<Double>) {
         guard phase == .paused, let landmark = selectedLandmark, let frame, pixel.x.isFinite, pixel.y.isFinite else { return }
-        annotations.pick(landmark, frameIndex: frame.index, pixel: pixel)
+        let placed = suggestions?.snapped(pixel, for: landmark, inFrame: frame.index) ?? pixel
+        annotations.pick(landmark, frameIndex: frame.index, pixel: placed)
         hasChanges = true
     }
 
@@ -198,12 +213,38 @@ public final class ReplayModel {
         }
     }
 
-    /// The picks on the frame on screen, where `projection` draws them.
+    /// The picks on the frame on screen, where `projection` draws them, and where HeadScan
+    /// found the landmarks not picked on this frame.
     public func landmarkDots(in projection: CloudProjection) -> [LandmarkDot] {
-        Landmark.allCases.compactMap { landmark in
+        let picks = Landmark.allCases.compactMap { landmark -> LandmarkDot? in
             guard let pixel = pickOnScreen(landmark), let position = projection.screenPoint(ofPixel: pixel) else { return nil }
             return LandmarkDot(landmark: landmark, position: position, isSelected: landmark == selectedLandmark)
         }
+        let found = Landmark.allCases.compactMap { landmark -> LandmarkDot? in
+            guard pickOnScreen(landmark) == nil, let pixel = suggestionOnScreen(landmark),
+                let position = projection.screenPoint(ofPixel: pixel)
+            else { return nil }
+            return LandmarkDot(landmark: landmark, position: position, isSelected: landmark == selectedLandmark, isSuggestion: true)
+        }
+        return picks + found
+    }
+
+    /// Where HeadScan found `landmark` in the frame on screen, when the frame's pose is known.
+    public func suggestionOnScreen(_ landmark: Landmark) -> SIMD2<Double>? {
+        guard let frame else { return nil }
+        return suggestions?.pixel(of: landmark, inFrame: frame.index)
+    }
+
+    /// What to know about the selected landmark: the frames that show it best, and whether
+    /// its picks disagreed when the session was last measured.
+    public var landmarkHint: String? {
+        guard let landmark = selectedLandmark else { return nil }
+        let name = strings.landmarkName(landmark)
+        if let spread = pickSpreads[landmark] {
+            return strings(.replayPicksDisagree, name, String(format: "%.1f", spread))
+        }
+        guard let frames = suggestions?.bestFrames[landmark], !frames.isEmpty else { return nil }
+        return strings(.replayBestFrames, name, frames.map(String.init).joined(separator: ", "))
     }
 
     /// The marker colours' meaning with their counts on the frame on screen.

@@ -61,8 +61,9 @@ public final class ReplaySelectionModel {
         onOpen(row.session)
     }
 
-    /// Whether a scan can be measured: all four landmarks are picked.
-    public func canMeasure(_ row: ReplayRow) -> Bool { row.status == .allSet }
+    /// Whether a scan can be measured: always, since HeadScan finds on the head the landmarks
+    /// that were not picked (and says so when it cannot).
+    public func canMeasure(_ row: ReplayRow) -> Bool { true }
 
     /// Opens a scan's results (measuring it first if needed).
     public func measure(_ row: ReplayRow) {

@@ -265,6 +265,8 @@ public enum StringKey: String, Sendable, CaseIterable {
     case replayCancelPause
     case replayFrameUnreadable
     case replayFramesSkipped
+    case replayPicksDisagree
+    case replayBestFrames
     case replayHint
     case replayInstructionFinished
     case replayInstructionPlace

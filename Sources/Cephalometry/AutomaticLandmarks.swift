@@ -30,6 +30,14 @@ public struct DetectedLandmark: Sendable, Codable, Equatable {
     /// Frames that show the landmark best (filled in by whoever knows the frames).
     public var bestFrames: [Int] = []
 
+    public init(point: SIMD3<Double>, normal: SIMD3<Double>, confidence: Double, evidence: String, bestFrames: [Int] = []) {
+        self.point = point
+        self.normal = normal
+        self.confidence = confidence
+        self.evidence = evidence
+        self.bestFrames = bestFrames
+    }
+
     /// Below this confidence the therapist should check the landmark.
     public static let doubtfulConfidence = 0.5
 }
@@ -40,6 +48,13 @@ public struct AutomaticLandmarks: Sendable, Codable, Equatable {
     public var noseTip: DetectedLandmark
     public var leftTragion: DetectedLandmark
     public var rightTragion: DetectedLandmark
+
+    public init(nasion: DetectedLandmark, noseTip: DetectedLandmark, leftTragion: DetectedLandmark, rightTragion: DetectedLandmark) {
+        self.nasion = nasion
+        self.noseTip = noseTip
+        self.leftTragion = leftTragion
+        self.rightTragion = rightTragion
+    }
 
     /// The points as landmarks to measure with.
     public var landmarks: HeadLandmarks {

@@ -7,7 +7,7 @@ import Geometry
 public struct HeadLandmarks: Sendable, Codable, Equatable {
     /// Deepest point between forehead and nose.
     public var nasion: SIMD3<Double>
-    /// Most forward point of the nose.
+    /// The nose tip (pronasale): where the nose stands out furthest from the face.
     public var noseTip: SIMD3<Double>
     /// The notch in front of the infant's left ear.
     public var leftTragion: SIMD3<Double>

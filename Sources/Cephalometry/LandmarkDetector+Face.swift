@@ -45,15 +45,16 @@ extension LandmarkDetector {
         }
         let axisColumn = ridge.sorted()[ridge.count / 2]
         let axis = Int(axisColumn.rounded())
-        // The tip: the most forward point on the ridge's line near the highest part of the nose.
+        // The tip: where the ridge's line stands out furthest from the face.
         var top = CellMask.Cell(i: axis, j: highest.j)
-        for j in max(0, highest.j - near)...min(map.rows - 1, highest.j + near) {
-            if let h = map[axis, j], h > (map[top.i, top.j] ?? -.infinity) { top = CellMask.Cell(i: axis, j: j) }
+        let riseAt = { (c: CellMask.Cell) in map[c.i, c.j].map { $0 - skin.height(at: map.position(c.i, c.j)) } ?? -.infinity }
+        for j in max(0, highest.j - near)...min(map.rows - 1, highest.j + near) where riseAt(CellMask.Cell(i: axis, j: j)) > riseAt(top) {
+            top = CellMask.Cell(i: axis, j: j)
         }
         guard let tipHeight = map[top.i, top.j] else {
             throw .unusableMesh("the nose's tip is missing from the mesh; scan the face from the front, or pick the nose tip")
         }
-        let along = refinedPeak(map, top).y
+        let along = refinedPeak(map, top, skin: skin).y
         let tipAcross = SIMD2(map.origin.x + axisColumn * cell, along)
         let protrusion = tipHeight - skin.height(at: tipAcross)
         let tip = DetectedLandmark(
@@ -91,15 +92,17 @@ extension LandmarkDetector {
             evidence: String(format: "hollow %.1f mm deep between forehead and nose", depth * 1000))
     }
 
-    /// A height map's peak between cells: a parabola across and one along through the peak cell.
-    static func refinedPeak(_ map: HeightMap, _ c: CellMask.Cell) -> SIMD2<Double> {
+    /// A peak of the rise above `skin` between cells: a parabola across and one along through
+    /// the peak cell.
+    static func refinedPeak(_ map: HeightMap, _ c: CellMask.Cell, skin: SkinSurface) -> SIMD2<Double> {
         func offset(_ minus: Double?, _ centre: Double, _ plus: Double?) -> Double {
             guard let minus, let plus else { return 0 }
             let curvature = minus - 2 * centre + plus
             return curvature < 0 ? max(-0.5, min(0.5, (minus - plus) / (2 * curvature))) : 0
         }
-        let h = map[c.i, c.j]!
-        return map.position(c.i, c.j) + SIMD2(offset(map[c.i - 1, c.j], h, map[c.i + 1, c.j]), offset(map[c.i, c.j - 1], h, map[c.i, c.j + 1])) * map.cell
+        func rise(_ i: Int, _ j: Int) -> Double? { map[i, j].map { $0 - skin.height(at: map.position(i, j)) } }
+        let h = rise(c.i, c.j)!
+        return map.position(c.i, c.j) + SIMD2(offset(rise(c.i - 1, c.j), h, rise(c.i + 1, c.j)), offset(rise(c.i, c.j - 1), h, rise(c.i, c.j + 1))) * map.cell
     }
 }
 

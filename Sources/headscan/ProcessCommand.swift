@@ -9,11 +9,14 @@ import ScanLibrary
 struct ProcessCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "process",
-        abstract: "Measure a scan session: reconstruct, lift the picked landmarks, measure, write the report.",
+        abstract: "Measure a scan session: reconstruct, find or lift the landmarks, measure, write the report.",
         discussion: """
             SESSION_DIR is one session folder of a scan library ([ID]_[date]_Scan) holding \
-            scan.hscan and annotations.json with the four landmarks. Each landmark is a list \
-            of picks, made in the replay or by hand:
+            scan.hscan and, optionally, annotations.json with picks of the four landmarks. \
+            HeadScan finds the landmarks on the reconstructed head itself (the nose, the hollow \
+            at the nasion, the notch above each tragus); picks, where given, are used instead, \
+            and a pick more than 3 mm from the landmark found is warned of. Each landmark's \
+            picks are a list, made in the replay or by hand:
               {"version": 2, "landmarks": {
                  "nasion": [{"frameIndex": 12, "pixel": [318.4, 201.9]}, {"frameIndex": 140, "pixel": [301.0, 188.5]}],
                  "noseTip": [{"frameIndex": 12, "pixel": [322.0, 260.3]}],
@@ -32,8 +35,8 @@ struct ProcessCommand: ParsableCommand {
             Calliper values come from patient.json; earlier measured visits of the same \
             patient are drawn as a trend in the report.
 
-            Exit status: 0 when measured, 2 when landmarks are missing (the message names \
-            them), 1 for other problems.
+            Exit status: 0 when measured, 2 when landmarks are neither picked nor found on the \
+            head (the message names them and says why), 1 for other problems.
 
             Examples:
               headscan process Scans/12_2026-05-01T10-30-00_Scan
@@ -77,6 +80,10 @@ struct ProcessCommand: ParsableCommand {
         } catch ProcessingError.missingPicks(let missing) {
             writeError("error: \(ProcessingError.missingPicks(missing).description)\n")
             throw ExitCode(2)
+        } catch let error as ProcessingError {
+            guard case .landmarksNotFound = error else { throw error }
+            writeError("error: \(error.description)\n")
+            throw ExitCode(2)
         }
         let output = ProcessOutput(result)
         try outputOptions.emit(output)
@@ -99,6 +106,8 @@ struct ProcessOutput: TextReport {
     var flattenedSide: String
     var landmarksSource: String
     var landmarks: [String: LandmarkOutput]
+    /// The landmarks found on the head: point, confidence (0–1) and the frames that show them best.
+    var foundLandmarks: [String: DetectedLandmark]?
     var reconstructed: Bool
     var calliper: CalliperComparison?
     var shape: ShapeMeasures?
@@ -120,6 +129,9 @@ struct ProcessOutput: TextReport {
             (landmark.rawValue, LandmarkOutput(point: [e.point.x, e.point.y, e.point.z], picks: e.picks, used: e.used.count,
                                                spreadMM: e.spreadMM, residualsMM: e.residualsMM, unusable: e.unusable))
         })
+        foundLandmarks = r.automatic.map { found in
+            Dictionary(uniqueKeysWithValues: Landmark.allCases.compactMap { l in found[l.rawValue].map { (l.rawValue, $0) } })
+        }
         reconstructed = r.reconstructed
         calliper = r.calliper
         shape = m.shape
@@ -145,6 +157,10 @@ struct ProcessOutput: TextReport {
             let residuals = l.residualsMM.map { $0.map { f($0) } ?? "–" }.joined(separator: ", ")
             lines.append("  \(name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(l.used)/\(l.picks) picks, spread \(f(l.spreadMM)) mm, off the surface \(residuals) mm")
             lines += l.unusable.map { "    set aside: \($0)" }
+        }
+        for name in Landmark.allCases.map(\.rawValue) where landmarks[name] == nil {
+            guard let d = foundLandmarks?[name] else { continue }
+            lines.append("  \(name.padding(toLength: 13, withPad: " ", startingAt: 0)) found on the head, confidence \(f(d.confidence)): \(d.evidence)")
         }
         if let c = calliper {
             lines.append("calliper        CVAI \(f(c.calliperCVAI)) % (3D − calliper \(f(c.cvaiDifference)))")

@@ -22,13 +22,21 @@ struct LiftingFixture {
     /// Per frame: the camera pose, and the pixel of each landmark seen in it.
     let frames: [(pose: RigidTransform, pixels: [Landmark: SIMD2<Double>])]
 
-    init(holes: Set<Int> = []) throws {
+    /// The cap's markers as the reconstruction's map (so processing can find the landmarks on
+    /// the head), or none.
+    let capMarkers: [String: [SIMD3<Double>]]
+    /// The simulated head's landmarks, as anatomy defines them.
+    let anatomical: Landmarks
+
+    init(holes: Set<Int> = [], withCap: Bool = false) throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("processing-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         library = ScanLibrary(root: root, timeZone: TimeZone(identifier: "UTC")!)
         session = try library.createSession(date: Date(timeIntervalSince1970: 1_780_000_000))
         let simulator = try Simulator(.init(scenario: .ideal, seed: 1, seconds: 1))
         mesh = try PLY.decode(PLY.encode(simulator.mesh))
+        capMarkers = withCap ? Dictionary(uniqueKeysWithValues: simulator.cap.stickers.map { ("\($0.id)", $0.corners) }) : [:]
+        anatomical = simulator.head.landmarks
         let l = simulator.head.landmarks
         let named: [(Landmark, SIMD3<Double>)] = [(.nasion, l.nasion), (.noseTip, l.noseTip), (.leftTragion, l.leftTragion), (.rightTragion, l.rightTragion)]
         var truth: [Landmark: SIMD3<Double>] = [:]
@@ -77,7 +85,7 @@ struct LiftingFixture {
         let fingerprint = ReconstructionRecord.ScanFingerprint(
             bytes: (attributes[.size] as! NSNumber).intValue, modified: (attributes[.modificationDate] as! Date).timeIntervalSince1970)
         let keyframes = frames.enumerated().map { ReconstructionRecord.KeyframePose(frame: $0.offset, mapFromCamera: $0.element.pose.matrixRowMajor) }
-        try library.save(ReconstructionRecord(scan: fingerprint, capLayout: "standard-57", markers: [:], keyframes: keyframes,
+        try library.save(ReconstructionRecord(scan: fingerprint, capLayout: "standard-57", markers: capMarkers, keyframes: keyframes,
                                               statistics: .init(), reconstructedAt: Date()), in: session)
     }
 

@@ -1,7 +1,7 @@
 import Cephalometry
 import Foundation
 import Geometry
-import Processing
+@testable import Processing
 import Recording
 import ScanLibrary
 import Testing
@@ -61,16 +61,49 @@ struct SessionProcessorTests {
         #expect(missed.point == p && missed.spreadMM == 0)
     }
 
-    @Test func missingPicksAreNamed() throws {
+    @Test func landmarksNeitherPickedNorFoundAreNamedWithTheReason() throws {
+        // No cap markers in the reconstruction: the head's orientation is unknown.
         let fixture = try LiftingFixture()
         defer { fixture.remove() }
         var annotations = fixture.exactPicks()
         annotations.landmarks[.leftTragion] = nil
         annotations.landmarks[.noseTip] = nil
         try fixture.library.saveAnnotations(annotations, in: fixture.session)
-        #expect(throws: ProcessingError.missingPicks([.noseTip, .leftTragion])) {
-            try SessionProcessor(library: fixture.library).process(fixture.session)
-        }
+        let error = #expect(throws: ProcessingError.self) { try SessionProcessor(library: fixture.library).process(fixture.session) }
+        guard case .landmarksNotFound(let missing, let reason) = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(missing == [.noseTip, .leftTragion])
+        #expect(reason.contains("markers"))
+        #expect(error?.description.contains("place them in the replay") == true)
+    }
+
+    @Test func withoutPicksTheLandmarksAreFoundOnTheHeadAndSaidToBe() throws {
+        let fixture = try LiftingFixture(withCap: true)
+        defer { fixture.remove() }
+        let result = try SessionProcessor(library: fixture.library).process(fixture.session)
+        #expect(result.landmarksSource == "automatic")
+        let a = fixture.anatomical
+        #expect(length(result.landmarks.nasion - a.nasion) < 0.0015)
+        #expect(length(result.landmarks.noseTip - a.noseTip) < 0.001)
+        #expect(length(result.landmarks.leftTragion - a.leftTragion) < 0.001)
+        #expect(length(result.landmarks.rightTragion - a.rightTragion) < 0.001)
+        let stored = try #require(try fixture.library.measurement(in: fixture.session))
+        #expect(stored.landmarksSource == "automatic" && stored.automaticLandmarks != nil)
+        // The fixture's frames look straight at each landmark from 0.3 m: those are its best views.
+        #expect(stored.automaticLandmarks?.leftTragion.bestFrames.first == 4)
+        let notes = ClinicalReportWriter.landmarkNotes(stored)
+        #expect(notes.first?.contains("found automatically") == true)
+
+        // A pick 5 mm off the found nasion is used, and warned of.
+        var annotations = AnnotationsRecord()
+        annotations.pick(.nasion, frameIndex: 0, pixel: fixture.frames[0].pixels[.nasion]!)
+        try fixture.library.saveAnnotations(annotations, in: fixture.session)
+        let mixed = try SessionProcessor(library: fixture.library).process(fixture.session)
+        #expect(mixed.landmarksSource == "picks+automatic")
+        let disagreeing = mixed.measurement.warnings.filter { $0.kind == .landmarksDisagree }
+        // The fixture's nasion pick is the ray's surface point from 2 cm above the ear line, a
+        // few millimetres from the anatomical nasion.
+        let apart = length(fixture.truth[.nasion]! - a.nasion)
+        #expect(disagreeing.count == (apart > 0.003 ? 1 : 0), "picked nasion \(apart * 1000) mm from the anatomical one")
     }
 
     @Test func aPickThatCannotBeLiftedIsSetAsideOrNamedWhenItIsTheOnlyOne() throws {

@@ -47,7 +47,7 @@ enum FaceRelief {
                 along = pow((noseRoot - z) / (noseRoot - noseTipHeight), 1.2)
             } else {
                 let t = (noseTipHeight - z) / columella
-                along = (1 - t * t).squareRoot()
+                along = max(0, 1 - t * t).squareRoot()
             }
             let progress = min(1, (noseRoot - z) / (noseRoot - noseTipHeight))
             let halfWidth = 0.004 + 0.0045 * progress

@@ -165,7 +165,7 @@ public struct HeadModel: Sendable {
 public struct Landmarks: Sendable, Codable, Equatable {
     /// Deepest point between forehead and nose, on the reference plane.
     public var nasion: SIMD3<Double>
-    /// Most forward point of the nose.
+    /// The nose tip (pronasale): where the nose stands out furthest from the face.
     public var noseTip: SIMD3<Double>
     /// The notch in front of the left ear, on the reference plane.
     public var leftTragion: SIMD3<Double>
@@ -180,8 +180,8 @@ public struct Landmarks: Sendable, Codable, Equatable {
     }
 
     /// The landmarks of `head` as anthropometry defines them: the nasion deepest in the hollow
-    /// between forehead and nose, the nose tip its most forward point, each tragion in the
-    /// notch above its tragus (where the ear is built around it).
+    /// between forehead and nose, the nose tip where the nose stands out furthest from the face,
+    /// each tragion in the notch above its tragus (where the ear is built around it).
     init(_ head: HeadModel) {
         let scaleAtReference = head.scale(atHeight: 0)
         let deg = Double.pi / 180
@@ -191,25 +191,9 @@ public struct Landmarks: Sendable, Codable, Equatable {
         noseTip = Self.mostForward(head)
     }
 
-    /// The nose's most forward point, by a coarse then a fine search of its relief.
+    /// The nose's tip (pronasale): where it stands out furthest from the face, the top of its
+    /// ridge, on the midline.
     static func mostForward(_ head: HeadModel) -> SIMD3<Double> {
-        func point(_ x: Double, _ z: Double) -> SIMD3<Double> {
-            head.frontPoint(x: x, z: z) + SIMD3(0, FaceRelief.nose(x: x, z: z) - HeadMesh.reliefSink, 0)
-        }
-        var best = point(0, FaceRelief.noseTipHeight)
-        var step = 0.0005
-        var centre = SIMD2(0.0, FaceRelief.noseTipHeight)
-        for _ in 0..<4 {
-            for i in -6...6 {
-                for j in -6...6 {
-                    let x = centre.x + Double(i) * step, z = centre.y + Double(j) * step
-                    let p = point(x, z)
-                    if p.y > best.y { best = p }
-                }
-            }
-            centre = SIMD2(best.x, best.z)
-            step /= 5
-        }
-        return best
+        head.frontPoint(x: 0, z: FaceRelief.noseTipHeight) + SIMD3(0, FaceRelief.noseProtrusion - HeadMesh.reliefSink, 0)
     }
 }
