@@ -83,9 +83,6 @@ struct HeightMap {
 
     /// The across coordinates of a cell's centre.
     func position(_ i: Int, _ j: Int) -> SIMD2<Double> { origin + SIMD2(Double(i), Double(j)) * cell }
-
-    /// Share of cells with a surface.
-    var coverage: Double { Double(heights.count { !$0.isNaN }) / Double(max(1, heights.count)) }
 }
 
 /// A smooth quadratic or cubic surface h = f(u, v) fitted to a height map's cells, robust to bumps that

@@ -24,12 +24,12 @@ extension LandmarkDetector {
         // The ear's core above the refitted skin: the part that overlaps the first ear most.
         let roughCells = Set(rough)
         let core = CellMask(map) { i, j, h in h - skin.height(at: map.position(i, j)) > 0.0025 }.components()
-            .max { a, b in a.count { roughCells.contains($0) } < b.count { roughCells.contains($0) } } ?? rough
+            .max { a, b in a.filter(roughCells.contains).count < b.filter(roughCells.contains).count } ?? rough
         func rise(_ i: Int, _ j: Int) -> Double? { map[i, j].map { $0 - skin.height(at: map.position(i, j)) } }
         let box = Box(core).grown(by: Int((0.008 / cell).rounded()))
         let coreCells = Set(core)
         let parts = CellMask(map) { i, j, _ in box.contains(i, j) && (rise(i, j) ?? 0) > earThreshold }.components()
-        let whole = Set(parts.max { a, b in a.count { coreCells.contains($0) } < b.count { coreCells.contains($0) } } ?? core)
+        let whole = Set(parts.max { a, b in a.filter(coreCells.contains).count < b.filter(coreCells.contains).count } ?? core)
         let (iLow, iHigh, jLow, jHigh) = (box.i.lowerBound, box.i.upperBound, box.j.lowerBound, box.j.upperBound)
         let outline = frontOutline(map, cells: whole, rise: rise)
         let coreRows = Box(core).j
@@ -39,7 +39,7 @@ extension LandmarkDetector {
         }
         let across = (notch.a + notch.b) / 2
         let height = skin.height(at: across)
-        let covered = Double((jLow...jHigh).count { j in (iLow...iHigh).contains { map[$0, j] != nil } }) / Double(jHigh - jLow + 1)
+        let covered = Double((jLow...jHigh).filter { j in (iLow...iHigh).contains { map[$0, j] != nil } }.count) / Double(jHigh - jLow + 1)
         return DetectedLandmark(
             point: SIMD3(side * height, across.x, across.y), normal: SIMD3(side, 0, 0),
             confidence: min(1, notch.depth / 0.0015) * covered,
