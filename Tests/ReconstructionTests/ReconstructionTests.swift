@@ -213,8 +213,12 @@ struct TSDFTests {
         let region = try #require(Reconstructor().fusionRegion(map))
         #expect(region.radius <= ReconstructionOptions().maximumHeadRadius * ReconstructionOptions().regionScale)
         #expect(abs(region.centre.z - 1) < 1e-9)
+        // A cap's sphere (radius 7 cm, centre (0, 0, 0.3), markers toward −z), widened and moved
+        // away from the markers, toward where the face and ears are.
+        let options = ReconstructionOptions()
         let head = try #require(Reconstructor().fusionRegion(domeOfMarkers()))
-        #expect(abs(head.radius - 0.07 * 1.25) < 0.002, "a cap's sphere, widened: \(head.radius)")
+        #expect(abs(head.radius - 0.07 * options.regionScale) < 0.002, "a cap's sphere, widened: \(head.radius)")
+        #expect(length(head.centre - SIMD3(0, 0, 0.3 + 0.07 * options.regionDrop)) < 0.002, "moved away from the cap: \(head.centre)")
     }
 
     @Test func scanWithoutMarkersFailsWithAClearError() {
