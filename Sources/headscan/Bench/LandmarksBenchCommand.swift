@@ -29,7 +29,7 @@ struct LandmarksBenchCommand: ParsableCommand {
             with simulated picks.
 
             Each scan takes several seconds to simulate and reconstruct; the full run (30 + \
-            50 scans) takes about half an hour on two cores.
+            50 scans) takes about 45 minutes on two cores.
 
             Examples:
               swift run -c release headscan bench landmarks --json
