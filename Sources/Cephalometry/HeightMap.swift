@@ -81,8 +81,23 @@ struct HeightMap {
         return h.isNaN ? nil : h
     }
 
+    /// How far a cell stands out of `skin`, nil where empty or outside.
+    func rise(_ i: Int, _ j: Int, above skin: SkinSurface) -> Double? {
+        self[i, j].map { $0 - skin.height(at: position(i, j)) }
+    }
+
     /// The across coordinates of a cell's centre.
     func position(_ i: Int, _ j: Int) -> SIMD2<Double> { origin + SIMD2(Double(i), Double(j)) * cell }
+}
+
+/// Where the vertex of the parabola through three equally spaced samples lies, in steps from
+/// the middle one (within half a step); 0 when a sample is missing or they do not bend the
+/// way `peak` asks (down for a peak, up for a hollow).
+func parabolaVertexOffset(_ minus: Double?, _ centre: Double, _ plus: Double?, peak: Bool) -> Double {
+    guard let minus, let plus else { return 0 }
+    let curvature = minus - 2 * centre + plus
+    guard peak ? curvature < 0 : curvature > 0 else { return 0 }
+    return max(-0.5, min(0.5, (minus - plus) / (2 * curvature)))
 }
 
 /// A smooth quadratic or cubic surface h = f(u, v) fitted to a height map's cells, robust to bumps that

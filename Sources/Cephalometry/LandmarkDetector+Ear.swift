@@ -23,9 +23,9 @@ extension LandmarkDetector {
         let skin = SkinSurface(map, cubic: true, include: Box(rough).around(margin: 0.010, leavingOut: 0.002)) ?? first
         // The ear's core above the refitted skin: the part that overlaps the first ear most.
         let roughCells = Set(rough)
-        let core = CellMask(map) { i, j, h in h - skin.height(at: map.position(i, j)) > 0.0025 }.components()
+        let core = CellMask(map) { i, j, _ in (map.rise(i, j, above: skin) ?? 0) > 0.0025 }.components()
             .max { a, b in a.filter(roughCells.contains).count < b.filter(roughCells.contains).count } ?? rough
-        func rise(_ i: Int, _ j: Int) -> Double? { map[i, j].map { $0 - skin.height(at: map.position(i, j)) } }
+        func rise(_ i: Int, _ j: Int) -> Double? { map.rise(i, j, above: skin) }
         let box = Box(core).grown(by: Int((0.008 / cell).rounded()))
         let coreCells = Set(core)
         let parts = CellMask(map) { i, j, _ in box.contains(i, j) && (rise(i, j) ?? 0) > earThreshold }.components()
@@ -49,8 +49,8 @@ extension LandmarkDetector {
     /// The part of the map standing more than `above` out of `skin` whose peak is highest,
     /// counting less the farther its middle lies from `expected` (20 mm halves it).
     static func prominentPart(_ map: HeightMap, skin: SkinSurface, above: Double, near expected: SIMD2<Double>) -> [CellMask.Cell]? {
-        let rise = { (c: CellMask.Cell) in map[c.i, c.j]! - skin.height(at: map.position(c.i, c.j)) }
-        let parts = CellMask(map) { i, j, h in h - skin.height(at: map.position(i, j)) > above }.components().filter { $0.count >= 40 }
+        let rise = { (c: CellMask.Cell) in map.rise(c.i, c.j, above: skin) ?? -.infinity }
+        let parts = CellMask(map) { i, j, _ in rise(CellMask.Cell(i: i, j: j)) > above }.components().filter { $0.count >= 40 }
         func score(_ part: [CellMask.Cell]) -> Double {
             let middle = part.reduce(SIMD2<Double>.zero) { $0 + map.position($1.i, $1.j) } / Double(part.count)
             return part.map(rise).max()! / (1 + Geometry.distance(middle, expected) / 0.02)

@@ -15,13 +15,13 @@ extension LandmarkDetector {
             across: { SIMD2($0.x, $0.z) }, along: { $0.y })
         map.fillHoles(rounds: holeRounds)
         guard let skin = SkinSurface(map, cubic: true) else { throw .unusableMesh("the face is missing from the mesh; scan the face too, or pick the landmarks") }
-        let rise = { (c: CellMask.Cell) in map[c.i, c.j]! - skin.height(at: map.position(c.i, c.j)) }
-        let raised = CellMask(map) { i, j, h in h - skin.height(at: map.position(i, j)) > noseThreshold }
+        let rise = { (c: CellMask.Cell) in map.rise(c.i, c.j, above: skin) ?? -.infinity }
+        let raised = CellMask(map) { i, j, _ in rise(CellMask.Cell(i: i, j: j)) > noseThreshold }
         // The nose is the part that stands out most, near the middle; where the fit leaves the
         // face at the window's edge (toward the chin) a raised part touches the edge and is not
         // the nose.
         let middle = (x.lowerBound + x.upperBound) / 2
-        guard let nose = raised.mostProminent(minimumCells: 20, edgeFactor: 0, by: { c in
+        guard let nose = raised.mostProminent(minimumCells: 20, by: { c in
             rise(c) / (1 + abs(map.position(c.i, c.j).x - middle) / 0.015)
         }) else {
             throw .unusableMesh("no nose stands out of the face; check that the face was scanned, or pick the landmarks")
@@ -37,18 +37,15 @@ extension LandmarkDetector {
             let row = nose.filter { $0.j == j && abs($0.i - highest.i) <= near + near / 2 }
             guard let peak = row.max(by: { rise($0) < rise($1) }) else { continue }
             // A parabola through the row's peak and its neighbours places the ridge between cells.
-            let (a, b, c) = (map[peak.i - 1, j].map { $0 - skin.height(at: map.position(peak.i - 1, j)) }, rise(peak),
-                             map[peak.i + 1, j].map { $0 - skin.height(at: map.position(peak.i + 1, j)) })
-            var shift = 0.0
-            if let a, let c, a - 2 * b + c < 0 { shift = max(-0.5, min(0.5, (a - c) / (2 * (a - 2 * b + c)))) }
+            let shift = parabolaVertexOffset(
+                map.rise(peak.i - 1, j, above: skin), rise(peak), map.rise(peak.i + 1, j, above: skin), peak: true)
             ridge.append(Double(peak.i) + shift)
         }
         let axisColumn = ridge.sorted()[ridge.count / 2]
         let axis = Int(axisColumn.rounded())
         // The tip: where the ridge's line stands out furthest from the face.
         var top = CellMask.Cell(i: axis, j: highest.j)
-        let riseAt = { (c: CellMask.Cell) in map[c.i, c.j].map { $0 - skin.height(at: map.position(c.i, c.j)) } ?? -.infinity }
-        for j in max(0, highest.j - near)...min(map.rows - 1, highest.j + near) where riseAt(CellMask.Cell(i: axis, j: j)) > riseAt(top) {
+        for j in max(0, highest.j - near)...min(map.rows - 1, highest.j + near) where rise(CellMask.Cell(i: axis, j: j)) > rise(top) {
             top = CellMask.Cell(i: axis, j: j)
         }
         guard let tipHeight = map[top.i, top.j] else {
@@ -82,7 +79,7 @@ extension LandmarkDetector {
         // A parabola through the deepest row and its neighbours places the hollow between rows.
         let (a, b, c) = (profile[deepest - 1].height, profile[deepest].height, profile[deepest + 1].height)
         let curvature = a - 2 * b + c
-        let shift = curvature > 0 ? max(-0.5, min(0.5, (a - c) / (2 * curvature))) : 0
+        let shift = parabolaVertexOffset(a, b, c, peak: false)
         let row = Double(profile[deepest].row) + shift
         let depth = min(below, above)
         let position = map.position(tipColumn, 0)
@@ -95,14 +92,11 @@ extension LandmarkDetector {
     /// A peak of the rise above `skin` between cells: a parabola across and one along through
     /// the peak cell.
     static func refinedPeak(_ map: HeightMap, _ c: CellMask.Cell, skin: SkinSurface) -> SIMD2<Double> {
-        func offset(_ minus: Double?, _ centre: Double, _ plus: Double?) -> Double {
-            guard let minus, let plus else { return 0 }
-            let curvature = minus - 2 * centre + plus
-            return curvature < 0 ? max(-0.5, min(0.5, (minus - plus) / (2 * curvature))) : 0
-        }
-        func rise(_ i: Int, _ j: Int) -> Double? { map[i, j].map { $0 - skin.height(at: map.position(i, j)) } }
-        let h = rise(c.i, c.j)!
-        return map.position(c.i, c.j) + SIMD2(offset(rise(c.i - 1, c.j), h, rise(c.i + 1, c.j)), offset(rise(c.i, c.j - 1), h, rise(c.i, c.j + 1))) * map.cell
+        func rise(_ i: Int, _ j: Int) -> Double? { map.rise(i, j, above: skin) }
+        guard let h = rise(c.i, c.j) else { return map.position(c.i, c.j) }
+        let across = parabolaVertexOffset(rise(c.i - 1, c.j), h, rise(c.i + 1, c.j), peak: true)
+        let along = parabolaVertexOffset(rise(c.i, c.j - 1), h, rise(c.i, c.j + 1), peak: true)
+        return map.position(c.i, c.j) + SIMD2(across, along) * map.cell
     }
 }
 
@@ -131,20 +125,15 @@ struct CellMask {
     func contains(_ i: Int, _ j: Int) -> Bool { i >= 0 && j >= 0 && i < columns && j < rows && set[j * columns + i] }
 
     /// The largest 4-connected group of set cells, nil when none is set.
-    func largestComponent() -> [Cell]? {
-        components().max { $0.count < $1.count }
-    }
-
-    /// The group of at least `minimumCells` whose highest cell by `height` is highest; a group
-    /// that touches the grid's edge counts `edgeFactor` times as high (a poor fit there raises
-    /// false groups), but is still taken when there is no other.
-    func mostProminent(minimumCells: Int, edgeFactor: Double, by height: @escaping (Cell) -> Double) -> [Cell]? {
+    /// The group of at least `minimumCells` whose highest cell by `height` is highest, among
+    /// those clear of the grid's edge (a poor fit there raises false groups); a group touching
+    /// the edge is taken only when there is no other.
+    func mostProminent(minimumCells: Int, by height: @escaping (Cell) -> Double) -> [Cell]? {
         let touches = { (part: [Cell]) in part.contains { $0.i == 0 || $0.j == 0 || $0.i == columns - 1 || $0.j == rows - 1 } }
         let peak = { (part: [Cell]) in part.map(height).max() ?? 0 }
         let big = components().filter { $0.count >= minimumCells }
-        let scored = big.map { ($0, touches($0) ? peak($0) * edgeFactor : peak($0)) }
-        if let best = scored.filter({ $0.1 > 0 }).max(by: { $0.1 < $1.1 }) { return best.0 }
-        return big.max { peak($0) < peak($1) }
+        let clear = big.filter { !touches($0) && peak($0) > 0 }
+        return (clear.isEmpty ? big : clear).max { peak($0) < peak($1) }
     }
 
     /// Every 4-connected group of set cells.
