@@ -19,6 +19,9 @@ public struct ClosestPointGrid: Sendable {
     /// Faces of cell `c` are `cellFaces[cellStarts[c]..<cellStarts[c + 1]]`.
     private let cellStarts: [Int]
     private let cellFaces: [Int32]
+    /// Per face a sphere around it (centre, radius): a face whose sphere lies farther than the
+    /// best hit so far is passed over without computing its nearest point.
+    private let spheres: [SIMD4<Double>]
 
     /// A grid over `mesh` with cells of about `cellSize` (metres); nil for a mesh without faces.
     public init?(_ mesh: TriangleMesh, cellSize: Double) {
@@ -49,6 +52,12 @@ public struct ClosestPointGrid: Sendable {
             }
         }
         self.mesh = mesh
+        spheres = mesh.faces.indices.map { face in
+            let (a, b, c) = mesh.corners(of: face)
+            let centre = (a + b + c) / 3
+            let radius = max(length(a - centre), length(b - centre), length(c - centre))
+            return SIMD4(centre, radius)
+        }
         origin = bounds.min
         cell = size
         self.counts = counts
@@ -93,6 +102,11 @@ public struct ClosestPointGrid: Sendable {
         let c = (z * counts.y + y) * counts.x + x
         for i in cellStarts[c]..<cellStarts[c + 1] {
             let f = Int(cellFaces[i])
+            let sphere = spheres[f]
+            let offset = SIMD3(sphere.x, sphere.y, sphere.z) - p
+            // The margin keeps rounding from passing over a face that would tie the best.
+            let reach = (best.distance + sphere.w) * (1 + 1e-9)
+            if (offset * offset).sum() > reach * reach { continue }
             let q = TriangleMesh.closestPoint(on: mesh.corners(of: f), to: p)
             let d = ((q - p) * (q - p)).sum()
             if d < best.distance * best.distance {

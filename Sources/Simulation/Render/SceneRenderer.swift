@@ -101,7 +101,8 @@ final class SceneRenderer {
         let (toWorldX, toWorldY, toWorldZ) = worldFromCamera.rotation.columns
         let stickerPlanes = stickers.map { sticker -> StickerPlane in
             let corners = sticker.paperCorners(cells: markerCells + 2).map(cameraFromHead.apply)
-            return StickerPlane(origin: corners[0], right: corners[1] - corners[0], down: corners[3] - corners[0])
+            return StickerPlane(
+                origin: corners[0], right: corners[1] - corners[0], down: corners[3] - corners[0], intrinsics: intrinsics)
         }
         var out = [SIMD3<Float>](repeating: .zero, count: count)
         var roomDepth = [Float](repeating: .infinity, count: count)
@@ -169,10 +170,12 @@ final class SceneRenderer {
     private func paper(_ plane: StickerPlane, code: UInt64, pixel: Int) -> SIMD3<Float> {
         let x = Double(pixel % intrinsics.width), y = Double(pixel / intrinsics.width)
         let cells = markerCells + 4
+        // The plane's coordinates are ratios of linear functions of the pixel position, so the
+        // samples step by constant amounts: one division per sample, none per step.
+        let first = plane.homogeneous(x: x - 0.375, y: y - 0.375)
+        let right = plane.step.x / 4, down = plane.step.y / 4
         func sample(_ sx: Int, _ sy: Int) -> (Double, Double)? {
-            plane.coordinates(of: SIMD3(
-                (x + (Double(sx) - 1.5) / 4 - intrinsics.cx) / intrinsics.fx,
-                (y + (Double(sy) - 1.5) / 4 - intrinsics.cy) / intrinsics.fy, 1))
+            StickerPlane.coordinates(first + right * Double(sx) + down * Double(sy))
         }
         // The plane maps the pixel's sample grid projectively, so the 16 samples lie inside the
         // quadrilateral of the 4 outer ones: when those share one cell, or all lie off one side
@@ -221,32 +224,51 @@ final class SceneRenderer {
     }
 }
 
-/// A sticker's paper plane in the camera frame, spanned from its top-left corner.
+/// A sticker's paper plane seen by the pinhole camera, as a projective map from pixel
+/// positions to paper coordinates.
 struct StickerPlane {
-    let origin: SIMD3<Double>
-    let right: SIMD3<Double>
-    let down: SIMD3<Double>
-    private let normal: SIMD3<Double>
-    private let offset: Double
-    private let rightScale: Double
-    private let downScale: Double
+    /// Rows u, v and w: the paper coordinates at pixel (x, y) are (u·q / w·q, v·q / w·q) with
+    /// q = (x, y, 1).
+    private let u: SIMD3<Double>
+    private let v: SIMD3<Double>
+    private let w: SIMD3<Double>
 
-    init(origin: SIMD3<Double>, right: SIMD3<Double>, down: SIMD3<Double>) {
-        self.origin = origin
-        self.right = right
-        self.down = down
-        normal = cross(right, down)
-        offset = dot(normal, origin)
-        rightScale = 1 / dot(right, right)
-        downScale = 1 / dot(down, down)
+    /// The paper spanned from its top-left corner `origin` by `right` and `down`, all in the
+    /// camera frame.
+    init(origin: SIMD3<Double>, right: SIMD3<Double>, down: SIMD3<Double>, intrinsics k: CameraIntrinsics) {
+        // Along the ray r = ((x − cx)/fx, (y − cy)/fy, 1) the plane n·p = n·origin is met at
+        // p = r (n·origin)/(n·r), whose coordinate across is (p − origin)·right/|right|², a
+        // ratio of two linear functions of r; likewise down.
+        let normal = cross(right, down)
+        let offset = dot(normal, origin)
+        func across(_ axis: SIMD3<Double>) -> SIMD3<Double> {
+            (axis * offset - normal * dot(origin, axis)) / dot(axis, axis)
+        }
+        // A linear function of r as one of the pixel position.
+        func inPixels(_ a: SIMD3<Double>) -> SIMD3<Double> {
+            SIMD3(a.x / k.fx, a.y / k.fy, a.z - a.x * k.cx / k.fx - a.y * k.cy / k.fy)
+        }
+        u = inPixels(across(right))
+        v = inPixels(across(down))
+        w = inPixels(normal)
     }
 
-    /// Paper coordinates (0...1 across, 0...1 down) where `ray` meets the plane.
+    /// The homogeneous paper coordinates (u, v, w) at pixel position (x, y).
     @inline(__always)
-    func coordinates(of ray: SIMD3<Double>) -> (Double, Double)? {
-        let denominator = dot(normal, ray)
-        guard denominator != 0 else { return nil }
-        let p = ray * (offset / denominator) - origin
-        return (dot(p, right) * rightScale, dot(p, down) * downScale)
+    func homogeneous(x: Double, y: Double) -> SIMD3<Double> {
+        let q = SIMD3(x, y, 1)
+        return SIMD3(dot(u, q), dot(v, q), dot(w, q))
+    }
+
+    /// How the homogeneous coordinates change for one pixel right (x) and one pixel down (y).
+    var step: (x: SIMD3<Double>, y: SIMD3<Double>) { (SIMD3(u.x, v.x, w.x), SIMD3(u.y, v.y, w.y)) }
+
+    /// Paper coordinates (0...1 across, 0...1 down) from homogeneous ones; nil where the ray
+    /// runs parallel to the paper.
+    @inline(__always)
+    static func coordinates(_ h: SIMD3<Double>) -> (Double, Double)? {
+        guard h.z != 0 else { return nil }
+        let scale = 1 / h.z
+        return (h.x * scale, h.y * scale)
     }
 }

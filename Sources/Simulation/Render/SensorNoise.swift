@@ -86,8 +86,18 @@ enum SensorNoise {
         _ depth: inout [Float], trueDepth: [Float], roomDepth: [Float], faces: [Int32], width: Int, height: Int, step: Float
     ) {
         // The nearest surface's depth per pixel: the scene's, or the room's where nothing else is.
-        let surface = zip(faces, zip(trueDepth, roomDepth)).map { $0 >= 0 ? $1.0 : $1.1 }
-        var edge = [Bool](repeating: false, count: width * height)
+        let count = width * height
+        let surface = [Float](unsafeUninitializedCapacity: count) { surface, initialized in
+            faces.withUnsafeBufferPointer { faces in
+                trueDepth.withUnsafeBufferPointer { trueDepth in
+                    roomDepth.withUnsafeBufferPointer { roomDepth in
+                        for i in 0..<count { surface[i] = faces[i] >= 0 ? trueDepth[i] : roomDepth[i] }
+                    }
+                }
+            }
+            initialized = count
+        }
+        var edge = [Bool](repeating: false, count: count)
         surface.withUnsafeBufferPointer { z in
             edge.withUnsafeMutableBufferPointer { edge in
                 for y in 0..<height {
@@ -104,7 +114,11 @@ enum SensorNoise {
                 }
             }
         }
-        for i in edge.indices where edge[i] { depth[i] = .nan }
+        edge.withUnsafeBufferPointer { edge in
+            depth.withUnsafeMutableBufferPointer { depth in
+                for i in 0..<count where edge[i] { depth[i] = .nan }
+            }
+        }
     }
 }
 
