@@ -7,15 +7,16 @@ import Geometry
 /// camera sees the paper, not the head: left alone, every slice through the stickers comes
 /// out a little too long (circumference about 0.9 % with the standard cap). The marker map
 /// says exactly where each sticker is, so the head under it is interpolated from the surface
-/// around it: a quadric height field over the sticker's plane, fitted robustly to the
+/// around it: a cubic height field over the sticker's plane, fitted robustly to the
 /// uncovered ring around the paper, replaces whatever stands above it. Stickers that lie flat
 /// on the head (printed caps, boards) come out unchanged within the fit's noise.
 public struct StickerFlattening: Sendable {
     /// White paper around the black square on each side, in the marker's cells (HeadScan's
     /// sheets print one).
     public var marginCells = 1.0
-    /// How far fusion spreads a sticker's edge beyond the paper, metres.
-    public var edgeBlur = 0.001
+    /// How far fusion spreads a sticker's edge beyond the paper, in voxels of the fusion: the
+    /// step from paper to head is averaged over about a voxel and a half on either side.
+    public var edgeBlurVoxels = 1.5
     /// Width of the ring around the paper whose surface the head is fitted to, metres.
     public var ringWidth = 0.012
     /// Surface farther than this from the sticker's plane is not the sticker or its
@@ -39,11 +40,14 @@ public struct StickerFlattening: Sendable {
 
     /// `mesh` with every mapped sticker flattened onto the head around it; `headCentre` tells
     /// outside from inside, `cellsPerSide` is the markers' cells across, border included
-    /// (6 for 4×4 markers).
-    public func apply(to mesh: inout TriangleMesh, map: MarkerMap, headCentre: SIMD3<Double>, cellsPerSide: Int) -> Report {
+    /// (6 for 4×4 markers), and `voxelSize` the fusion's voxel (metres).
+    public func apply(
+        to mesh: inout TriangleMesh, map: MarkerMap, headCentre: SIMD3<Double>, cellsPerSide: Int, voxelSize: Double
+    ) -> Report {
         let margin = marginCells / Double(max(1, cellsPerSide))
+        let blur = edgeBlurVoxels * voxelSize
         let stickers = map.ids.compactMap {
-            Sticker(corners: map.corners[$0] ?? [], headCentre: headCentre, marginFraction: margin, flattening: self)
+            Sticker(corners: map.corners[$0] ?? [], headCentre: headCentre, marginFraction: margin, edgeBlur: blur, flattening: self)
         }
         var report = Report()
         var liftSum = 0.0
@@ -84,7 +88,9 @@ private struct Sticker {
     let ringOuter: Double
     let reach: Double
 
-    init?(corners: [SIMD3<Double>], headCentre: SIMD3<Double>, marginFraction: Double, flattening: StickerFlattening) {
+    init?(
+        corners: [SIMD3<Double>], headCentre: SIMD3<Double>, marginFraction: Double, edgeBlur: Double, flattening: StickerFlattening
+    ) {
         guard corners.count == 4 else { return nil }
         let centre = (corners[0] + corners[1] + corners[2] + corners[3]) / 4
         let alongTop = corners[1] - corners[0] + corners[2] - corners[3]
@@ -100,7 +106,7 @@ private struct Sticker {
         self.right = right
         self.up = cross(normal, right)
         self.normal = normal
-        covered = side / 2 * (1 + 2 * marginFraction) + flattening.edgeBlur
+        covered = side / 2 * (1 + 2 * marginFraction) + edgeBlur
         ringOuter = covered + flattening.ringWidth
         reach = flattening.planeReach
     }
@@ -127,18 +133,18 @@ private struct Sticker {
         return abs(q.z) < reach && d > covered && d < ringOuter
     }
 
-    /// The head around the sticker as z = quadric(x, y), fitted with Huber weights so that an
+    /// The head around the sticker as z = cubic(x, y), fitted with Huber weights so that an
     /// ear's rim or a neighbour's edge does not pull it; nil when the ring is too thin or
     /// open on a side (no surface to interpolate across).
-    func fitHead(to points: [SIMD3<Double>]) -> HeightQuadric? {
+    func fitHead(to points: [SIMD3<Double>]) -> HeightCubic? {
         let q = points.map(local)
         let sides = [q.contains { $0.x < -covered }, q.contains { $0.x > covered },
                      q.contains { $0.y < -covered }, q.contains { $0.y > covered }]
         guard q.count >= 24, sides.allSatisfy({ $0 }) else { return nil }
         var weights = [Double](repeating: 1, count: q.count)
-        var fit: HeightQuadric?
+        var fit: HeightCubic?
         for _ in 0..<4 {
-            guard let next = HeightQuadric(fitting: q, weights: weights) else { return fit }
+            guard let next = HeightCubic(fitting: q, weights: weights, scale: ringOuter) else { return fit }
             fit = next
             let residuals = q.map { abs($0.z - next.height($0.x, $0.y)) }
             // Huber at 1.5 robust sigmas (MAD), with a floor of a tenth of a millimetre.
@@ -150,24 +156,34 @@ private struct Sticker {
     }
 }
 
-/// z = a + b x + c y + d x² + e x y + f y².
-struct HeightQuadric {
+/// A cubic height field z = Σ c·xⁱyʲ (i + j ≤ 3): a quadric cannot follow a head whose
+/// curvature changes across the label, as at the rim of a flattened patch, and there it cut
+/// up to a millimetre into the head (the slice's diagonal through it came out short).
+struct HeightCubic {
     let coefficients: [Double]
+    /// Coordinates are divided by this (the ring's outer half-width) so that the normal
+    /// equations of the cubic terms stay well conditioned.
+    let scale: Double
 
-    init?(fitting points: [SIMD3<Double>], weights: [Double]) {
+    init?(fitting points: [SIMD3<Double>], weights: [Double], scale: Double) {
+        guard scale > 0 else { return nil }
         var a: [Double] = [], b: [Double] = []
-        a.reserveCapacity(points.count * 6)
+        a.reserveCapacity(points.count * 10)
         for (p, w) in zip(points, weights) {
             let s = w.squareRoot()
-            a += [1, p.x, p.y, p.x * p.x, p.x * p.y, p.y * p.y].map { $0 * s }
+            a += Self.terms(p.x / scale, p.y / scale).map { $0 * s }
             b.append(p.z * s)
         }
-        guard let x = try? LinearSolver.leastSquares(a, b, columns: 6), x.allSatisfy(\.isFinite) else { return nil }
+        guard let x = try? LinearSolver.leastSquares(a, b, columns: 10), x.allSatisfy(\.isFinite) else { return nil }
         coefficients = x
+        self.scale = scale
+    }
+
+    private static func terms(_ x: Double, _ y: Double) -> [Double] {
+        [1, x, y, x * x, x * y, y * y, x * x * x, x * x * y, x * y * y, y * y * y]
     }
 
     func height(_ x: Double, _ y: Double) -> Double {
-        let c = coefficients
-        return c[0] + c[1] * x + c[2] * y + c[3] * x * x + c[4] * x * y + c[5] * y * y
+        zip(coefficients, Self.terms(x / scale, y / scale)).reduce(0) { $0 + $1.0 * $1.1 }
     }
 }

@@ -65,6 +65,9 @@ struct ReconstructCommand: ParsableCommand {
     @Flag(help: "Fuse colour and write vertex colours (PLY only).")
     var colors = false
 
+    @Flag(help: "Leave the stickers as the camera saw them, standing off the head, instead of lowering the surface under them onto the head around them (for comparisons).")
+    var keepStickers = false
+
     @Option(help: "Joint reprojection + depth bundle-adjustment iterations (0 = 3D stage only).")
     var jointIterations = 8
 
@@ -102,6 +105,7 @@ struct ReconstructCommand: ParsableCommand {
         options.jointBundleIterations = jointIterations
         options.estimatesFocalLength = !fixedFocal
         options.fuseSurface = !mapOnly
+        if keepStickers { options.stickerFlattening = nil }
         var bar = StagedProgressBar("Reconstructing")
         let calibrated = try camera.map { path in
             try TUMFormat.cameraFile(Array(try Data(contentsOf: fileURL(path))), path: path).color
