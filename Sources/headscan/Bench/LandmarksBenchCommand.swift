@@ -98,6 +98,8 @@ struct LandmarkTrial {
     var trueCVAI: Double
     /// Distance of each found landmark from the truth, mm (nil: not found).
     var errorsMM: [String: Double]
+    /// The same errors as vectors in the true head frame (x right, y forward, z up), mm.
+    var offsetsMM: [String: [Double]]
     var cvaiAutomatic: Double?
     var cvaiPicks: Double?
     /// CVAI of the same reconstruction measured with the true landmarks: what landmarks alone cannot improve.
@@ -123,7 +125,7 @@ struct LandmarkTrial {
         try writer.close()
 
         var trial = LandmarkTrial(
-            scenario: scenario.rawValue, trueCVAI: simulator.head.measurements.cvai, errorsMM: [:], confidences: [:])
+            scenario: scenario.rawValue, trueCVAI: simulator.head.measurements.cvai, errorsMM: [:], offsetsMM: [:], confidences: [:])
         let processor = SessionProcessor(library: library)
         do {
             let result = try processor.process(session)
@@ -143,7 +145,9 @@ struct LandmarkTrial {
                 }
                 for (name, point) in pairs {
                     guard let d = found[name] else { continue }
-                    trial.errorsMM[name] = length(headFromMesh.apply(d.point) - point) * 1000
+                    let offset = (headFromMesh.apply(d.point) - point) * 1000
+                    trial.errorsMM[name] = length(offset)
+                    trial.offsetsMM[name] = [offset.x, offset.y, offset.z]
                     trial.confidences[name] = d.confidence
                 }
             }
@@ -205,6 +209,8 @@ struct LandmarksBenchResult: TextReport {
         var cvaiPicks: Double?
         var cvaiTrueLandmarks: Double?
         var errorsMM: [String: Double]
+        /// Found minus true, in the true head frame (x right, y forward, z up), mm.
+        var offsetsMM: [String: [Double]]
         var confidences: [String: Double]
     }
 
@@ -221,7 +227,8 @@ struct LandmarksBenchResult: TextReport {
         found = trials.count { $0.errorsMM.count == 4 }
         perHead = trials.map {
             Head(scenario: $0.scenario, trueCVAI: $0.trueCVAI, cvaiAutomatic: $0.cvaiAutomatic, cvaiPicks: $0.cvaiPicks,
-                 cvaiTrueLandmarks: $0.cvaiTrueLandmarks, errorsMM: $0.errorsMM, confidences: $0.confidences)
+                 cvaiTrueLandmarks: $0.cvaiTrueLandmarks, errorsMM: $0.errorsMM, offsetsMM: $0.offsetsMM,
+                 confidences: $0.confidences)
         }
         failures = trials.compactMap(\.failure)
         var landmarks: [String: Landmark] = [:]
