@@ -1,3 +1,4 @@
+import Foundation
 import Geometry
 
 /// Lowers the fused surface where marker stickers stand proud of the head.
@@ -133,18 +134,34 @@ private struct Sticker {
         return abs(q.z) < reach && d > covered && d < ringOuter
     }
 
-    /// The head around the sticker as z = cubic(x, y), fitted with Huber weights so that an
-    /// ear's rim or a neighbour's edge does not pull it; nil when the ring is too thin or
-    /// open on a side (no surface to interpolate across).
-    func fitHead(to points: [SIMD3<Double>]) -> HeightCubic? {
+    /// The head around the sticker as a height field over its plane, fitted with Huber
+    /// weights so that an ear's rim or a neighbour's edge does not pull it: cubic where the
+    /// ring surrounds the label on every side, a quadric where it is patchy (a cubic fitted to
+    /// a ring with gaps swings far under the paper: 8-11 mm in a twelve-frame scan); nil when
+    /// the ring is too thin or open on a side (no surface to interpolate across).
+    func fitHead(to points: [SIMD3<Double>]) -> HeightField? {
         let q = points.map(local)
         let sides = [q.contains { $0.x < -covered }, q.contains { $0.x > covered },
                      q.contains { $0.y < -covered }, q.contains { $0.y > covered }]
         guard q.count >= 24, sides.allSatisfy({ $0 }) else { return nil }
+        return robustFit(q, degree: surroundsEveryWay(q) ? 3 : 2)
+    }
+
+    /// Whether every eighth of the way around the label holds a share of the ring's points.
+    private func surroundsEveryWay(_ q: [SIMD3<Double>]) -> Bool {
+        var sectors = [Int](repeating: 0, count: 8)
+        for p in q {
+            let angle = atan2(p.y, p.x) + Double.pi
+            sectors[min(7, Int(angle / (Double.pi / 4)))] += 1
+        }
+        return sectors.allSatisfy { $0 >= 3 }
+    }
+
+    private func robustFit(_ q: [SIMD3<Double>], degree: Int) -> HeightField? {
         var weights = [Double](repeating: 1, count: q.count)
-        var fit: HeightCubic?
+        var fit: HeightField?
         for _ in 0..<4 {
-            guard let next = HeightCubic(fitting: q, weights: weights, scale: ringOuter) else { return fit }
+            guard let next = HeightField(fitting: q, weights: weights, degree: degree, scale: ringOuter) else { return fit }
             fit = next
             let residuals = q.map { abs($0.z - next.height($0.x, $0.y)) }
             // Huber at 1.5 robust sigmas (MAD), with a floor of a tenth of a millimetre.
@@ -156,34 +173,39 @@ private struct Sticker {
     }
 }
 
-/// A cubic height field z = Σ c·xⁱyʲ (i + j ≤ 3): a quadric cannot follow a head whose
-/// curvature changes across the label, as at the rim of a flattened patch, and there it cut
-/// up to a millimetre into the head (the slice's diagonal through it came out short).
-struct HeightCubic {
+/// A height field z = Σ c·xⁱyʲ (i + j ≤ degree). Cubic where the ring allows: a quadric
+/// cannot follow a head whose curvature changes across the label, as at the rim of a
+/// flattened patch, and there it cut up to a millimetre into the head (the slice's diagonal
+/// through it came out short).
+struct HeightField {
     let coefficients: [Double]
+    let degree: Int
     /// Coordinates are divided by this (the ring's outer half-width) so that the normal
-    /// equations of the cubic terms stay well conditioned.
+    /// equations of the higher terms stay well conditioned.
     let scale: Double
 
-    init?(fitting points: [SIMD3<Double>], weights: [Double], scale: Double) {
-        guard scale > 0 else { return nil }
+    init?(fitting points: [SIMD3<Double>], weights: [Double], degree: Int, scale: Double) {
+        guard scale > 0, degree == 2 || degree == 3 else { return nil }
+        let columns = degree == 3 ? 10 : 6
         var a: [Double] = [], b: [Double] = []
-        a.reserveCapacity(points.count * 10)
+        a.reserveCapacity(points.count * columns)
         for (p, w) in zip(points, weights) {
             let s = w.squareRoot()
-            a += Self.terms(p.x / scale, p.y / scale).map { $0 * s }
+            a += Self.terms(p.x / scale, p.y / scale, degree: degree).map { $0 * s }
             b.append(p.z * s)
         }
-        guard let x = try? LinearSolver.leastSquares(a, b, columns: 10), x.allSatisfy(\.isFinite) else { return nil }
+        guard let x = try? LinearSolver.leastSquares(a, b, columns: columns), x.allSatisfy(\.isFinite) else { return nil }
         coefficients = x
+        self.degree = degree
         self.scale = scale
     }
 
-    private static func terms(_ x: Double, _ y: Double) -> [Double] {
-        [1, x, y, x * x, x * y, y * y, x * x * x, x * x * y, x * y * y, y * y * y]
+    private static func terms(_ x: Double, _ y: Double, degree: Int) -> [Double] {
+        let quadric = [1, x, y, x * x, x * y, y * y]
+        return degree == 3 ? quadric + [x * x * x, x * x * y, x * y * y, y * y * y] : quadric
     }
 
     func height(_ x: Double, _ y: Double) -> Double {
-        zip(coefficients, Self.terms(x / scale, y / scale)).reduce(0) { $0 + $1.0 * $1.1 }
+        zip(coefficients, Self.terms(x / scale, y / scale, degree: degree)).reduce(0) { $0 + $1.0 * $1.1 }
     }
 }
