@@ -43,15 +43,19 @@ extension LandmarkDetector {
         }
         let axisColumn = ridge.sorted()[ridge.count / 2]
         let axis = Int(axisColumn.rounded())
-        // The tip: where the ridge's line stands out furthest from the face.
+        // The tip: the ridge line's most anterior point, as anatomists define the pronasale.
+        // Where it stands out furthest from the fitted face is not the same on a fused nose:
+        // fusion rounds the edge of the tip, and that point slides down the flat underside.
+        func forward(_ j: Int) -> Double { map[axis, j] ?? -.infinity }
         var top = CellMask.Cell(i: axis, j: highest.j)
-        for j in max(0, highest.j - near)...min(map.rows - 1, highest.j + near) where rise(CellMask.Cell(i: axis, j: j)) > rise(top) {
+        for j in max(0, highest.j - near)...min(map.rows - 1, highest.j + near) where forward(j) > forward(top.j) {
             top = CellMask.Cell(i: axis, j: j)
         }
         guard let tipHeight = map[top.i, top.j] else {
             throw .unusableMesh("the nose's tip is missing from the mesh; scan the face from the front, or pick the nose tip")
         }
-        let along = refinedPeak(map, top, skin: skin).y
+        let along = map.position(axis, top.j).y
+            + parabolaVertexOffset(map[axis, top.j - 1], tipHeight, map[axis, top.j + 1], peak: true) * cell
         let tipAcross = SIMD2(map.origin.x + axisColumn * cell, along)
         let protrusion = tipHeight - skin.height(at: tipAcross)
         let tip = DetectedLandmark(
@@ -87,16 +91,6 @@ extension LandmarkDetector {
             point: SIMD3(position.x, b - curvature / 2 * shift * shift, map.origin.y + row * cell), normal: SIMD3(0, 1, 0),
             confidence: min(1, depth / 0.0015),
             evidence: String(format: "hollow %.1f mm deep between forehead and nose", depth * 1000))
-    }
-
-    /// A peak of the rise above `skin` between cells: a parabola across and one along through
-    /// the peak cell.
-    static func refinedPeak(_ map: HeightMap, _ c: CellMask.Cell, skin: SkinSurface) -> SIMD2<Double> {
-        func rise(_ i: Int, _ j: Int) -> Double? { map.rise(i, j, above: skin) }
-        guard let h = rise(c.i, c.j) else { return map.position(c.i, c.j) }
-        let across = parabolaVertexOffset(rise(c.i - 1, c.j), h, rise(c.i + 1, c.j), peak: true)
-        let along = parabolaVertexOffset(rise(c.i, c.j - 1), h, rise(c.i, c.j + 1), peak: true)
-        return map.position(c.i, c.j) + SIMD2(across, along) * map.cell
     }
 }
 
