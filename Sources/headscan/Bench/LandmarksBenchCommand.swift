@@ -92,8 +92,9 @@ struct LandmarksBenchCommand: ParsableCommand {
     }
 }
 
-/// One simulated scan processed with automatic landmarks and with simulated picks.
-struct LandmarkTrial {
+/// One simulated scan processed with automatic landmarks and with simulated picks; in the
+/// output, one entry of `perHead`.
+struct LandmarkTrial: Codable {
     var scenario: String
     var trueCVAI: Double
     /// Distance of each found landmark from the truth, mm (nil: not found).
@@ -202,21 +203,9 @@ struct LandmarksBenchResult: TextReport {
         var maxSpreadPicks: Double
     }
 
-    struct Head: Codable {
-        var scenario: String
-        var trueCVAI: Double
-        var cvaiAutomatic: Double?
-        var cvaiPicks: Double?
-        var cvaiTrueLandmarks: Double?
-        var errorsMM: [String: Double]
-        /// Found minus true, in the true head frame (x right, y forward, z up), mm.
-        var offsetsMM: [String: [Double]]
-        var confidences: [String: Double]
-    }
-
     var heads: Int
     var found: Int
-    var perHead: [Head]
+    var perHead: [LandmarkTrial]
     var failures: [String]
     var landmarks: [String: Landmark]
     var cvai: CVAI
@@ -225,11 +214,7 @@ struct LandmarksBenchResult: TextReport {
     init(trials: [LandmarkTrial], repeated: [[LandmarkTrial]]) {
         heads = trials.count
         found = trials.count { $0.errorsMM.count == 4 }
-        perHead = trials.map {
-            Head(scenario: $0.scenario, trueCVAI: $0.trueCVAI, cvaiAutomatic: $0.cvaiAutomatic, cvaiPicks: $0.cvaiPicks,
-                 cvaiTrueLandmarks: $0.cvaiTrueLandmarks, errorsMM: $0.errorsMM, offsetsMM: $0.offsetsMM,
-                 confidences: $0.confidences)
-        }
+        perHead = trials
         failures = trials.compactMap(\.failure)
         var landmarks: [String: Landmark] = [:]
         for name in ["nasion", "noseTip", "leftTragion", "rightTragion"] {
