@@ -152,3 +152,72 @@ struct PostureAndSlantTests {
         #expect(throws: RangeOfMotionError.self) { try bad.validate() }
     }
 }
+
+@Suite("The other hip settles which way the camera is turned")
+struct SlantSideTests {
+    /// A small bend (65°), where the lengths alone say little, filmed 30° off the side.
+    private static func video(posture: KneePosture, side: BodySide, mirrored: Bool, pelvisTurn: Double, seed: UInt64) -> (SimulatedVideo, LegSimulation) {
+        var s = LegSimulation()
+        s.leg.side = side
+        s.leg.posture = posture
+        s.leg.motion.flexionDegrees = 65
+        s.leg.pelvisTurnDegrees = pelvisTurn
+        s.camera = SideCamera(filming: posture, viewDegrees: 30)
+        s.corruptedShare = 0
+        s.mirrored = mirrored
+        return (LegSimulator(s).video(seed: seed), s)
+    }
+
+    /// The leg's plane normal in the camera's coordinates, pointing away from the camera.
+    private static func trueNormal(_ s: LegSimulation) -> SIMD3<Double> {
+        let g = (s.leg.side == .left ? 1.0 : -1.0) * s.leg.motion.abductionDegrees * .pi / 180
+        let cameraFromWorld = s.camera.worldFromCamera(hip: s.leg.joints(at: 0).hip, side: s.leg.side).inverse
+        var n = cameraFromWorld.applyToVector(SIMD3(0, cos(g), sin(g)))
+        if n.z < 0 { n = -n }
+        if s.mirrored { n.x = -n.x }
+        return n
+    }
+
+    private static func estimate(_ video: SimulatedVideo, withOtherHip: Bool) -> SlantCorrection? {
+        let leg = video.side.leg, other = video.side.opposite.leg
+        let frames = video.poses.frames.map { f in [leg.hip, leg.knee, leg.ankle].map { f[$0]!.position } }
+        let hips = video.poses.frames.map { withOtherHip ? $0[other.hip]?.position : nil }
+        return SlantCorrection.estimate(
+            frames: frames, otherHips: hips, width: video.poses.width, height: video.poses.height,
+            fieldOfView: RangeOfMotionSettings().fieldOfView)
+    }
+
+    private static func degrees(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
+        acos(min(1, (a * b).sum() / ((a * a).sum() * (b * b).sum()).squareRoot())) * 180 / .pi
+    }
+
+    @Test("lying and sitting, either leg, mirrored or not, the pelvis square or turned: the plane found is the leg's")
+    func planeFound() throws {
+        var misses = 0, missesWithoutHip = 0
+        let cases = [(BodySide.left, false, -8.0), (.left, true, 0), (.right, false, 8), (.right, true, -8)]
+        for posture in [KneePosture.lying, .sitting] {
+            for (n, (side, mirrored, turn)) in cases.enumerated() {
+                let (video, simulation) = Self.video(posture: posture, side: side, mirrored: mirrored, pelvisTurn: turn, seed: UInt64(20 + n))
+                let truth = Self.trueNormal(simulation)
+                let found = try #require(Self.estimate(video, withOtherHip: true))
+                let off = Self.degrees(found.normal, truth)
+                #expect(off < 5, "\(posture) \(side) \(mirrored ? "mirrored " : "")pelvis \(turn)°: \(off)° off")
+                if off >= 5 { misses += 1 }
+                let lengthsOnly = Self.estimate(video, withOtherHip: false)
+                if lengthsOnly.map({ Self.degrees($0.normal, truth) >= 5 }) ?? true { missesWithoutHip += 1 }
+            }
+        }
+        // The lengths alone miss some of these planes: the hips are what finds them.
+        #expect(missesWithoutHip > misses)
+    }
+
+    @Test("a pelvis turned further than the hips are trusted for still leaves the side right")
+    func turnedPelvis() throws {
+        for side in [BodySide.left, .right] {
+            let (video, simulation) = Self.video(posture: .standing, side: side, mirrored: false, pelvisTurn: 15, seed: 7)
+            let found = try #require(Self.estimate(video, withOtherHip: true))
+            #expect(found.normal.x * Self.trueNormal(simulation).x > 0)
+            #expect(Self.degrees(found.normal, Self.trueNormal(simulation)) < 8)
+        }
+    }
+}

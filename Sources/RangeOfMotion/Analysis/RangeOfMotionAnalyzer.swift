@@ -54,7 +54,9 @@ public struct RangeOfMotionAnalyzer: Sendable {
     private func slantCorrection(_ legs: [FrameLegs?], _ reasons: [RejectionReason?], _ poses: PoseSequence) -> SlantCorrection? {
         let candidates = legs.indices.compactMap { reasons[$0] == nil ? legs[$0] : nil }
         return SlantCorrection.estimate(
-            frames: candidates.map { $0.measured.map(\.position) }, width: poses.width, height: poses.height,
+            frames: candidates.map { $0.measured.map(\.position) },
+            otherHips: candidates.map { $0.otherHip.flatMap { $0.confidence > (settings.minimumConfidence ?? 0) ? $0.position : nil } },
+            width: poses.width, height: poses.height,
             fieldOfView: settings.fieldOfView)
     }
 

@@ -15,7 +15,7 @@ extension RangeOfMotionSettings {
         "segmentLengthTolerance": "share by which thigh and shank may differ from their running median",
         "segmentLengthWindow": "frames in that running median",
         "maximumAngularSpeed": "degrees per second a knee can turn: a frame further than this from both neighbouring frames, on one side of both, is rejected",
-        "correctSlant": "undo the slant of a camera off the leg's side before reading angles, finding the leg's plane from the thigh's and shank's constant lengths",
+        "correctSlant": "undo the slant of a camera off the leg's side before reading angles, finding the leg's plane from the thigh's and shank's constant lengths and, where the pose model found it, the other hip",
         "fieldOfView": "the camera's field of view across the picture's longer side, degrees, for the slant correction (a phone's main camera: about 69)",
         "smoothingWindow": "frames in the running median of the angle (1: none)",
         "extremeBand": "degrees within the extreme whose frames' median gives the smallest and largest angle (0: the single frame)",

@@ -44,7 +44,8 @@ public struct RangeOfMotionSettings: Sendable, Equatable, Codable {
     /// only in error).
     public var maximumAngularSpeed: Double? = 180
     /// Undo the slant of a camera not exactly at the leg's side before reading the angles:
-    /// find the plane the leg moves in from the thigh's and shank's constant lengths.
+    /// find the plane the leg moves in from the thigh's and shank's constant lengths and
+    /// the other hip.
     public var correctSlant = true
     /// The camera's field of view across the picture's longer side, degrees, which the slant
     /// correction assumes (a phone's main camera filming video: about 69°).

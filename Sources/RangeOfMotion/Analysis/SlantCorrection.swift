@@ -5,8 +5,10 @@ import Foundation
 /// perspective, so angles in the picture are not the knee's. The thigh and the shank keep
 /// their lengths in every frame, which fixes the plane: of all planes through which the
 /// camera could see the joints, the one on which every frame's thigh and shank come out
-/// equally long. The search assumes a phone's usual field of view; the angles are then read
-/// in that plane, as if filmed square on.
+/// equally long. Where the knee bends little the lengths say little, and a turn toward the
+/// patient's front and one toward the back fit about equally; the other hip settles both,
+/// since it lies behind the measured one along the plane's normal. The search assumes a
+/// phone's usual field of view; the angles are then read in that plane, as if filmed square on.
 struct SlantCorrection {
     /// The plane's unit normal in camera coordinates (x right, y down, z forward), at unit
     /// distance from the camera.
@@ -31,9 +33,12 @@ struct SlantCorrection {
     /// freedom: 10 is a chance of about 1 in 10 000 that noise alone fits that much better).
     static let significance = 10.0
 
-    /// The plane from each frame's hip, knee and ankle in pixels; nil when too few frames.
+    /// The plane from each frame's hip, knee and ankle in pixels, and where the pose model
+    /// put the other hip in that frame when it found it; nil when too few frames.
     /// `fieldOfView` spans the picture's longer side, degrees.
-    static func estimate(frames: [[SIMD2<Double>]], width: Double, height: Double, fieldOfView: Double) -> SlantCorrection? {
+    static func estimate(
+        frames: [[SIMD2<Double>]], otherHips: [SIMD2<Double>?], width: Double, height: Double, fieldOfView: Double
+    ) -> SlantCorrection? {
         guard frames.count >= minimumFrames else { return nil }
         let focal = max(width, height) / 2 / tan(fieldOfView / 2 * .pi / 180)
         let centre = SIMD2(width / 2, height / 2)
@@ -42,33 +47,71 @@ struct SlantCorrection {
         let observations = rays.count * 2
         let square = cost(yaw: 0, pitch: 0)
         // The misfit per segment when filmed square on sets the scale of the prior that
-        // prefers the smaller slant among planes the lengths cannot tell apart (a bent knee
-        // seen at +a and -a differs only in perspective).
+        // prefers the smaller slant among planes the lengths cannot tell apart.
         let noise = square / Double(observations - 4)
+        // The other hip lies behind the measured one along the plane's normal, so the line
+        // through the hips in the picture passes through the normal's vanishing point.
+        let hips = zip(frames, otherHips).compactMap { joints, other in other.map { (joints[0], $0) } }
+        let hipLine = HipLine(hips: hips, focal: focal, centre: centre)
+        func hipMisfit(_ yaw: Double, _ pitch: Double) -> Double {
+            hipLine.map { $0.chiSquare(HipEvidence(normal: PlaneCost.normal(yaw: yaw, pitch: pitch), line: $0)) } ?? 0
+        }
         func objective(_ yaw: Double, _ pitch: Double) -> Double {
-            cost(yaw: yaw, pitch: pitch) + noise * (yaw * yaw + pitch * pitch) / (priorDegrees * priorDegrees)
+            cost(yaw: yaw, pitch: pitch) + noise * ((yaw * yaw + pitch * pitch) / (priorDegrees * priorDegrees) + hipMisfit(yaw, pitch))
         }
-        var best = (yaw: 0.0, pitch: 0.0, value: objective(0, 0))
-        for step in [3.0, 0.75, 0.2, 0.05] {
-            let reach = step == 3 ? yawLimit : step * 4
-            let around = best
-            for yaw in stride(from: around.yaw - reach, through: around.yaw + reach, by: step) where abs(yaw) <= yawLimit {
-                for pitch in stride(from: around.pitch - min(reach, pitchLimit), through: around.pitch + min(reach, pitchLimit), by: step)
-                where abs(pitch) <= pitchLimit {
-                    let value = objective(yaw, pitch)
-                    if value < best.value { best = (yaw, pitch, value) }
-                }
-            }
-        }
-        // Kept only when it explains the lengths clearly better than filming square on: an
-        // F test on the two added unknowns.
+        // A bent knee seen turned by +a and by -a differs only in perspective, so the lengths
+        // alone often fit both about equally: the best plane is found on each side, and the
+        // side of the measured hip the other one lies on tells them apart.
+        let sides = bestPlanes(objective)
+        let evidence = sides.map { side in hipLine.map { HipEvidence(normal: PlaneCost.normal(yaw: side.yaw, pitch: side.pitch), line: $0) } }
+        let best = chooseSide(sides, evidence: evidence)
+        // Kept only when it explains the lengths and the hips clearly better than filming
+        // square on: an F test on the two added unknowns.
         let slanted = cost(yaw: best.yaw, pitch: best.pitch)
-        let f = (square - slanted) / 2 / (slanted / Double(observations - 4))
+        let f = ((square - slanted) / (slanted / Double(observations - 4)) + hipMisfit(0, 0) - hipMisfit(best.yaw, best.pitch)) / 2
         guard f > significance else { return nil }
         let normal = PlaneCost.normal(yaw: best.yaw, pitch: best.pitch)
         return SlantCorrection(
             normal: normal, focal: focal, centre: centre, viewDegrees: acos(min(1, normal.z)) * 180 / .pi,
             uncertaintyDegrees: cost.uncertainty(yaw: best.yaw, pitch: best.pitch, observations: observations))
+    }
+
+    typealias Plane = (yaw: Double, pitch: Double, value: Double)
+
+    /// The plane with the smallest objective turned right (yaw ≥ 0) and turned left: a grid
+    /// over the whole reach, then finer grids around each side's best.
+    private static func bestPlanes(_ objective: (Double, Double) -> Double) -> [Plane] {
+        var sides: [Plane] = [(0, 0, objective(0, 0)), (0, 0, objective(0, 0))]
+        for yaw in stride(from: -yawLimit, through: yawLimit, by: 3) {
+            for pitch in stride(from: -pitchLimit + 1, through: pitchLimit - 1, by: 3) {
+                let value = objective(yaw, pitch), side = yaw >= 0 ? 0 : 1
+                if value < sides[side].value { sides[side] = (yaw, pitch, value) }
+            }
+        }
+        return sides.indices.map { side in
+            var best = sides[side]
+            for step in [0.75, 0.2, 0.05] {
+                let around = best
+                for yaw in stride(from: around.yaw - 4 * step, through: around.yaw + 4 * step, by: step)
+                where abs(yaw) <= yawLimit && (side == 0 ? yaw >= 0 : yaw <= 0) {
+                    for pitch in stride(from: around.pitch - 4 * step, through: around.pitch + 4 * step, by: step) where abs(pitch) <= pitchLimit {
+                        let value = objective(yaw, pitch)
+                        if value < best.value { best = (yaw, pitch, value) }
+                    }
+                }
+            }
+            return best
+        }
+    }
+
+    /// The side whose plane puts the other hip where the picture shows it, when the hips
+    /// say so clearly; otherwise the side that fits better.
+    private static func chooseSide(_ sides: [Plane], evidence: [HipEvidence?]) -> Plane {
+        let lengths = sides[0].value <= sides[1].value ? 0 : 1
+        guard let a = evidence[0], let b = evidence[1] else { return sides[lengths] }
+        if a.agrees && b.disagrees { return sides[0] }
+        if b.agrees && a.disagrees { return sides[1] }
+        return sides[lengths]
     }
 
     /// Where the picture point `p` lies in the plane, in pixels of a camera square on to it
@@ -80,6 +123,82 @@ struct SlantCorrection {
         let down = PlaneCost.cross(normal, right)
         return centre + focal * SIMD2(PlaneCost.dot(point, right), PlaneCost.dot(point, down))
     }
+}
+
+/// Each frame's measured and other hip in pixels, and how far the pose model's hips scatter.
+private struct HipLine {
+    let hips: [(SIMD2<Double>, SIMD2<Double>)]
+    let focal: Double
+    let centre: SIMD2<Double>
+    /// The scatter of one frame's other hip across the line, pixels.
+    let scatter: Double
+
+    /// Fewer frames with both hips give no evidence.
+    static let minimumFrames = 8
+    /// How far the line through the hips may turn from the plane's normal: the pelvis turns a
+    /// little against the moving leg, and the pose model's hips are not the joints' centres.
+    static let misalignmentDegrees = 5.0
+
+    init?(hips: [(SIMD2<Double>, SIMD2<Double>)], focal: Double, centre: SIMD2<Double>) {
+        guard hips.count >= Self.minimumFrames else { return nil }
+        self.hips = hips
+        self.focal = focal
+        self.centre = centre
+        // The scatter about the median does not depend on the plane; the square view's
+        // vanishing point (the picture's centre) serves.
+        let across = HipEvidence.parts(hips, toward: centre).map(\.y)
+        let median = RunningMedian.median(across)
+        scatter = max(0.5, 1.4826 * RunningMedian.median(across.map { abs($0 - median) }))
+    }
+
+    /// The squared offset of the hips across the line the plane predicts, in units of its
+    /// expected spread: the median's scatter and the allowed misalignment.
+    func chiSquare(_ evidence: HipEvidence) -> Double {
+        let medianError = 1.2533 * scatter / Double(hips.count).squareRoot()
+        let turn = evidence.offset * tan(Self.misalignmentDegrees * .pi / 180)
+        return evidence.across * evidence.across / (medianError * medianError + turn * turn)
+    }
+}
+
+/// Where the other hip lies from the measured one, against where a plane says it should:
+/// the other one is the farther from the camera, so in the picture it lies from the measured
+/// hip toward the point where lines along the normal meet (the normal's vanishing point).
+private struct HipEvidence {
+    /// The median over frames of the other hip's offset toward the vanishing point, pixels,
+    /// and its standard error.
+    let offset: Double
+    let standardError: Double
+    /// The median offset across that direction, pixels: 0 when the plane is right.
+    let across: Double
+
+    /// How many standard errors make the hips' word clear.
+    static let clear = 3.0
+
+    init(normal: SIMD3<Double>, line: HipLine) {
+        // A normal at right angles to the optical axis has its vanishing point at infinity.
+        let z = max(normal.z, 1e-6)
+        let parts = Self.parts(line.hips, toward: line.centre + line.focal * SIMD2(normal.x, normal.y) / z)
+        let along = parts.map(\.x)
+        let median = RunningMedian.median(along)
+        offset = median
+        let spread = 1.4826 * RunningMedian.median(along.map { abs($0 - median) })
+        standardError = max(1e-9, 1.2533 * spread / Double(along.count).squareRoot())
+        across = RunningMedian.median(parts.map(\.y))
+    }
+
+    /// Each frame's other-hip offset along and across the direction from the measured hip to
+    /// `point`.
+    static func parts(_ hips: [(SIMD2<Double>, SIMD2<Double>)], toward point: SIMD2<Double>) -> [SIMD2<Double>] {
+        hips.map { hip, other in
+            let toward = point - hip, length = (toward * toward).sum().squareRoot()
+            guard length > 0 else { return .zero }
+            let d = other - hip, u = toward / length
+            return SIMD2((d * u).sum(), d.y * u.x - d.x * u.y)
+        }
+    }
+
+    var agrees: Bool { offset > Self.clear * standardError }
+    var disagrees: Bool { offset < -Self.clear * standardError }
 }
 
 /// How unequal the thigh's and shank's lengths come out on a candidate plane.

@@ -16,6 +16,8 @@ public struct SimulationBenchmark: Sendable {
     public var extensionRange = -5.0...10
     /// Each video's focal length as a share of the usual phone's.
     public var focalSpread = 0.85...1.15
+    /// Each video's pelvis turn about the vertical, degrees.
+    public var pelvisTurnRange = -8.0...8
     /// The simulation every video starts from; each video then draws its own patient,
     /// motion and camera placement.
     public var simulation = LegSimulation()
@@ -104,6 +106,8 @@ public struct SimulationBenchmark: Sendable {
         let zoom = random.uniform(focalSpread)
         s.camera.intrinsics.fx *= zoom
         s.camera.intrinsics.fy *= zoom
+        // Patients do not keep the pelvis square to the moving leg.
+        s.leg.pelvisTurnDegrees = random.uniform(pelvisTurnRange)
         return s
     }
 

@@ -77,6 +77,10 @@ public struct StandingLeg: Sendable, Equatable {
     public var side = BodySide.left
     /// Standing, lying or sitting.
     public var posture = KneePosture.standing
+    /// The pelvis turned about the vertical through the measured hip, degrees, positive
+    /// bringing the other hip forward: the line through the hips is then not square to the
+    /// measured leg's plane.
+    public var pelvisTurnDegrees = 0.0
 
     public init(dimensions: LegDimensions = LegDimensions(), motion: KneeMotion = KneeMotion(), side: BodySide = .left) {
         self.dimensions = dimensions
@@ -118,7 +122,8 @@ public struct StandingLeg: Sendable, Equatable {
     private func pose(hipHeight: Double, thighForward: Double, kneeFlexion: Double, otherThigh: Double, otherFlexion: Double) -> LegJoints3D {
         let hip = SIMD3(0, lateral * dimensions.hipSpacing / 2, hipHeight)
         let (knee, ankle) = leg(from: hip, hipFlexion: thighForward, kneeFlexion: kneeFlexion, abduction: lateral * motion.abductionDegrees)
-        let otherHip = SIMD3(0, -lateral * dimensions.hipSpacing / 2, hipHeight)
+        let turn = pelvisTurnDegrees * .pi / 180
+        let otherHip = hip + dimensions.hipSpacing * SIMD3(lateral * sin(turn), -lateral * cos(turn), 0)
         let (otherKnee, otherAnkle) = leg(from: otherHip, hipFlexion: otherThigh, kneeFlexion: otherFlexion, abduction: -lateral * 2)
         return LegJoints3D(hip: hip, knee: knee, ankle: ankle, otherHip: otherHip, otherKnee: otherKnee, otherAnkle: otherAnkle, trueAngle: 180 - kneeFlexion)
     }

@@ -14,10 +14,12 @@ struct RomBenchCommand: ParsableCommand {
             chair. Each video bends a leg in 3D through its own known range (flexion 60…150°, \
             extension -5…10°), left and right knees alternately, every other pair mirrored as a \
             front camera's video is. A pinhole camera films from the patient's side and turned \
-            30° and 60° toward the front (portrait for standing, landscape otherwise), with \
-            keypoint noise (3 px, about 1.4 % of the thigh's length in the picture) and 20 % of \
-            the frames spoiled: a joint below 0.3 confidence, the legs swapped, knee and ankle \
-            swapped, or hip and knee swapped.
+            30° and 60° toward the front (portrait for standing, landscape otherwise); each \
+            phone's focal length is 0.85…1.15 times the assumed one and each patient's pelvis \
+            turned up to 8° against the moving leg. Keypoint noise is 3 px (about 1.4 % of \
+            the thigh's length in the picture) and 20 % of the frames are spoiled: a joint \
+            below 0.3 confidence, the legs swapped, knee and ankle swapped, or hip and knee \
+            swapped.
 
             A second table measures the side views with the original app's gates, which assume \
             a standing patient; a third shows, standing from the side, how the errors grow with \
