@@ -52,7 +52,7 @@ public enum LandmarkDetector {
 
         /// Wide windows below the cap's rim, for the rough orientation.
         static func coarse(capRim: Double) -> Windows {
-            let earY = -0.038...0.015, earZ = (capRim - 0.045)...(capRim + 0.002)
+            let earY = -0.055...0.015, earZ = (capRim - 0.045)...(capRim + 0.002)
             let centre = SIMD2(-0.012, capRim - 0.02)
             return Windows(
                 faceX: -0.035...0.035, faceZ: (capRim - 0.05)...(capRim + 0.008),

@@ -34,6 +34,7 @@ struct LandmarksBenchCommand: ParsableCommand {
             Examples:
               swift run -c release headscan bench landmarks --json
               swift run -c release headscan bench landmarks --heads 4 --repeat-heads 0
+              swift run -c release headscan bench landmarks --only 22 --keep heads
             """)
 
     @Option(help: "Different heads to scan once each.")
@@ -51,10 +52,17 @@ struct LandmarksBenchCommand: ParsableCommand {
     @Option(help: "Seed of the heads and scans.")
     var seed: UInt64 = 11
 
+    @Option(help: "Scan only this one of the different heads (counting from 0), to look into it; no repeats.")
+    var only: Int?
+
+    @Option(help: "Keep each scan's library (recording, mesh, results) in this folder, one folder per scan, to open in the replay.")
+    var keep: String?
+
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
         guard heads >= 0, repeatHeads >= 0, heads + repeatHeads >= 1 else { throw ValidationError("give at least one head") }
+        if let only, only < 0 { throw ValidationError("--only counts heads from 0") }
         guard repeats >= 2 else { throw ValidationError("--repeats must be at least 2") }
         guard seconds >= 10, seconds <= 120 else { throw ValidationError("--seconds must be in 10...120") }
     }
@@ -63,25 +71,35 @@ struct LandmarksBenchCommand: ParsableCommand {
         var random = SplitMix64(seed: seed)
         var trials: [LandmarkTrial] = []
         var bar = ProgressBar("Scanning heads")
-        for index in 0..<heads {
-            bar.update(index, of: heads)
+        let scanned = only.map { $0...$0 } ?? 0...max(0, heads - 1)
+        // The heads are drawn in turn, so that head n is the same with --only n.
+        for index in 0...scanned.upperBound where only != nil || heads > 0 {
+            let head = Self.drawHead(&random)
+            guard scanned.contains(index) else { continue }
+            bar.update(index - scanned.lowerBound, of: scanned.count)
             let scenario: Scenario = index % 2 == 0 ? .ideal : .restless
-            trials.append(try LandmarkTrial.run(head: Self.drawHead(&random), scenario: scenario, seed: seed &+ UInt64(index), seconds: seconds))
+            trials.append(try LandmarkTrial.run(head: head, scenario: scenario, seed: seed &+ UInt64(index), seconds: seconds, keep: folder("head-\(index)")))
         }
-        bar.update(heads, of: heads)
+        bar.update(trials.count, of: trials.count)
         var repeated: [[LandmarkTrial]] = []
         var again = ProgressBar("Repeating scans")
-        for h in 0..<repeatHeads {
+        for h in 0..<(only == nil ? repeatHeads : 0) {
             let head = Self.drawHead(&random)
             var scans: [LandmarkTrial] = []
             for r in 0..<repeats {
                 again.update(h * repeats + r, of: repeatHeads * repeats)
-                scans.append(try LandmarkTrial.run(head: head, scenario: .restless, seed: seed &+ 1000 &+ UInt64(h * repeats + r), seconds: seconds))
+                scans.append(try LandmarkTrial.run(
+                    head: head, scenario: .restless, seed: seed &+ 1000 &+ UInt64(h * repeats + r), seconds: seconds, keep: folder("repeat-\(h)-\(r)")))
             }
             repeated.append(scans)
         }
         again.update(repeatHeads * repeats, of: repeatHeads * repeats)
         try outputOptions.emit(LandmarksBenchResult(trials: trials, repeated: repeated))
+    }
+
+    /// Where a scan's library is kept, or nil for a temporary one.
+    private func folder(_ name: String) -> URL? {
+        keep.map { URL(fileURLWithPath: $0).appendingPathComponent(name) }
     }
 
     static func drawHead(_ random: inout SplitMix64) -> HeadParameters {
@@ -108,9 +126,9 @@ struct LandmarkTrial: Codable {
     var failure: String?
     var confidences: [String: Double]
 
-    static func run(head: HeadParameters, scenario: Scenario, seed: UInt64, seconds: Double) throws -> LandmarkTrial {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-landmarks-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+    static func run(head: HeadParameters, scenario: Scenario, seed: UInt64, seconds: Double, keep: URL? = nil) throws -> LandmarkTrial {
+        let folder = keep ?? FileManager.default.temporaryDirectory.appendingPathComponent("bench-landmarks-\(UUID().uuidString)")
+        defer { if keep == nil { try? FileManager.default.removeItem(at: folder) } }
         let library = ScanLibrary(root: folder)
         let simulator = try Simulator(.init(scenario: scenario, seed: seed, seconds: seconds, head: head))
         let session = try library.createSession(date: Date(timeIntervalSince1970: 1_767_225_600))
@@ -185,8 +203,9 @@ struct LandmarksBenchResult: TextReport {
     }
 
     struct CVAI: Codable {
-        var maxErrorAutomatic: Double
-        var medianErrorAutomatic: Double
+        /// Nil when no head was measured automatically.
+        var maxErrorAutomatic: Double?
+        var medianErrorAutomatic: Double?
         var within03: Int
         var maxErrorPicks: Double?
         var medianErrorPicks: Double?
@@ -196,11 +215,15 @@ struct LandmarksBenchResult: TextReport {
         var maxDifferenceFromTrueLandmarks: Double?
     }
 
+    /// CVAI's largest minus smallest value per repeated head, over the scans measured; a
+    /// head with fewer than two measured scans has none (nil).
     struct Repeatability: Codable {
-        var spreadsAutomatic: [Double]
-        var spreadsPicks: [Double]
-        var maxSpreadAutomatic: Double
-        var maxSpreadPicks: Double
+        var spreadsAutomatic: [Double?]
+        var spreadsPicks: [Double?]
+        var maxSpreadAutomatic: Double?
+        var maxSpreadPicks: Double?
+        /// Repeated scans that could not be measured automatically.
+        var unmeasuredAutomatic: Int
     }
 
     var heads: Int
@@ -228,14 +251,19 @@ struct LandmarksBenchResult: TextReport {
         let trueLandmarks = trials.compactMap { t in t.cvaiTrueLandmarks.map { abs($0 - t.trueCVAI) } }
         let difference = trials.compactMap { t in t.cvaiAutomatic.flatMap { a in t.cvaiTrueLandmarks.map { abs(a - $0) } } }
         cvai = CVAI(
-            maxErrorAutomatic: automatic.max() ?? .nan, medianErrorAutomatic: automatic.isEmpty ? .nan : median(automatic),
+            maxErrorAutomatic: automatic.max(), medianErrorAutomatic: automatic.isEmpty ? nil : median(automatic),
             within03: automatic.count { $0 <= 0.3 }, maxErrorPicks: picks.max(), medianErrorPicks: picks.isEmpty ? nil : median(picks),
             maxErrorTrueLandmarks: trueLandmarks.max(), maxDifferenceFromTrueLandmarks: difference.max())
         if !repeated.isEmpty {
-            func spread(_ values: [Double]) -> Double { (values.max() ?? .nan) - (values.min() ?? .nan) }
+            func spread(_ values: [Double]) -> Double? {
+                guard values.count >= 2, let high = values.max(), let low = values.min() else { return nil }
+                return high - low
+            }
             let a = repeated.map { spread($0.compactMap(\.cvaiAutomatic)) }
             let p = repeated.map { spread($0.compactMap(\.cvaiPicks)) }
-            repeatability = Repeatability(spreadsAutomatic: a, spreadsPicks: p, maxSpreadAutomatic: a.max() ?? .nan, maxSpreadPicks: p.max() ?? .nan)
+            repeatability = Repeatability(
+                spreadsAutomatic: a, spreadsPicks: p, maxSpreadAutomatic: a.compactMap { $0 }.max(), maxSpreadPicks: p.compactMap { $0 }.max(),
+                unmeasuredAutomatic: repeated.joined().count { $0.cvaiAutomatic == nil })
         }
     }
 
@@ -245,7 +273,11 @@ struct LandmarksBenchResult: TextReport {
             guard let l = landmarks[name] else { continue }
             lines.append(String(format: "  %-13@ median %.2f mm, worst %.2f mm, %d of %d within 2 mm", name as NSString, l.medianMM, l.maxMM, l.within2MM, heads))
         }
-        lines.append(String(format: "CVAI with automatic landmarks: median error %.2f, worst %.2f points; %d of %d within 0.3", cvai.medianErrorAutomatic, cvai.maxErrorAutomatic, cvai.within03, heads))
+        if let m = cvai.medianErrorAutomatic, let w = cvai.maxErrorAutomatic {
+            lines.append(String(format: "CVAI with automatic landmarks: median error %.2f, worst %.2f points; %d of %d within 0.3", m, w, cvai.within03, heads))
+        } else {
+            lines.append("CVAI with automatic landmarks: no head measured")
+        }
         if let m = cvai.medianErrorPicks, let w = cvai.maxErrorPicks {
             lines.append(String(format: "CVAI with simulated picks:     median error %.2f, worst %.2f points", m, w))
         }
@@ -253,7 +285,9 @@ struct LandmarksBenchResult: TextReport {
             lines.append(String(format: "CVAI with the true landmarks on the same reconstructions: worst error %.2f; automatic differs from it by at most %.2f", t, d))
         }
         if let r = repeatability {
-            lines.append(String(format: "Repeatability over %d heads: CVAI spread per head at most %.2f points with automatic landmarks, %.2f with picks", r.spreadsAutomatic.count, r.maxSpreadAutomatic, r.maxSpreadPicks))
+            func figure(_ v: Double?) -> String { v.map { String(format: "%.2f", $0) } ?? "none" }
+            lines.append("Repeatability over \(r.spreadsAutomatic.count) heads: CVAI spread per head at most \(figure(r.maxSpreadAutomatic)) points with automatic landmarks, \(figure(r.maxSpreadPicks)) with picks")
+            if r.unmeasuredAutomatic > 0 { lines.append("  \(r.unmeasuredAutomatic) repeated scans not measured automatically") }
         }
         lines += failures.map { "  not found: \($0)" }
         return lines.joined(separator: "\n")
