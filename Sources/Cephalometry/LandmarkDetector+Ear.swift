@@ -47,10 +47,16 @@ extension LandmarkDetector {
     }
 
     /// The part of the map standing more than `above` out of `skin` whose peak is highest,
-    /// counting less the farther its middle lies from `expected` (20 mm halves it).
+    /// counting less the farther its middle lies from `expected` (20 mm halves it). A part
+    /// whose outline runs along the map's edge for more than a third of its length is the
+    /// head curving away from the fitted skin out of view, not an ear: it is taken only when
+    /// there is nothing else.
     static func prominentPart(_ map: HeightMap, skin: SkinSurface, above: Double, near expected: SIMD2<Double>) -> [CellMask.Cell]? {
         let rise = { (c: CellMask.Cell) in map.rise(c.i, c.j, above: skin) ?? -.infinity }
-        let parts = CellMask(map) { i, j, _ in rise(CellMask.Cell(i: i, j: j)) > above }.components().filter { $0.count >= 40 }
+        let mask = CellMask(map) { i, j, _ in rise(CellMask.Cell(i: i, j: j)) > above }
+        let big = mask.components().filter { $0.count >= 40 }
+        let inView = big.filter { mask.edgeShare($0) <= 1.0 / 3 }
+        let parts = inView.isEmpty ? big : inView
         func score(_ part: [CellMask.Cell]) -> Double {
             let middle = part.reduce(SIMD2<Double>.zero) { $0 + map.position($1.i, $1.j) } / Double(part.count)
             return part.map(rise).max()! / (1 + Geometry.distance(middle, expected) / 0.02)

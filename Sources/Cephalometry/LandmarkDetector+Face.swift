@@ -130,6 +130,18 @@ struct CellMask {
         return (clear.isEmpty ? big : clear).max { peak($0) < peak($1) }
     }
 
+    /// The share of a group's outline (its cells with a neighbour outside it) that lies on
+    /// the grid's edge, where the group may go on out of view.
+    func edgeShare(_ part: [Cell]) -> Double {
+        let members = Set(part)
+        let outline = part.filter { c in
+            [(1, 0), (-1, 0), (0, 1), (0, -1)].contains { !members.contains(Cell(i: c.i + $0.0, j: c.j + $0.1)) }
+        }
+        guard !outline.isEmpty else { return 0 }
+        let onEdge = outline.count { $0.i == 0 || $0.j == 0 || $0.i == columns - 1 || $0.j == rows - 1 }
+        return Double(onEdge) / Double(outline.count)
+    }
+
     /// Every 4-connected group of set cells.
     func components() -> [[Cell]] {
         var seen = [Bool](repeating: false, count: set.count)

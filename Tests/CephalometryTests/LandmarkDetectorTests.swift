@@ -12,16 +12,17 @@ struct LandmarkDetectorTests {
 
     /// The cap's rough orientation: the head frame turned by a few degrees and moved up to the
     /// middle of the head, as a marker cap gives it.
-    static func orientation(error degrees: Double) -> HeadOrientation {
+    static func orientation(error degrees: Double, forward: Double = -0.004) -> HeadOrientation {
         let tilt = Rotation3(axis: normalized(SIMD3(1, 0.4, -0.6)), angle: degrees * Double.pi / 180)
-        let roughFromHead = RigidTransform(rotation: tilt, translation: SIMD3(0.003, -0.004, -0.03))
+        let roughFromHead = RigidTransform(rotation: tilt, translation: SIMD3(0.003, forward, -0.03))
         return HeadOrientation(headFromMesh: roughFromHead * meshFromHead.inverse, capRim: Cap.lowerEdge - 0.03)
     }
 
-    static func errors(_ parameters: HeadParameters, orientationError: Double = 4) throws -> [String: Double] {
+    static func errors(_ parameters: HeadParameters, orientationError: Double = 4, forward: Double = -0.004) throws -> [String: Double] {
         let head = try HeadModel(parameters)
         let mesh = HeadMesh.make(head).transformed(by: meshFromHead)
-        let found = try LandmarkDetector.detect(mesh, orientation: orientation(error: orientationError)).transformed(by: meshFromHead.inverse)
+        let rough = orientation(error: orientationError, forward: forward)
+        let found = try LandmarkDetector.detect(mesh, orientation: rough).transformed(by: meshFromHead.inverse)
         let truth = head.landmarks
         return [
             "nasion": length(found.nasion.point - truth.nasion), "noseTip": length(found.noseTip.point - truth.noseTip),
@@ -40,5 +41,51 @@ struct LandmarkDetectorTests {
     func findsEveryLandmarkOnTheTrueSurface(_ parameters: HeadParameters) throws {
         let e = try Self.errors(parameters)
         for (name, error) in e { #expect(error < (name == "nasion" ? 0.0015 : 0.0007), "\(name) off by \(error * 1000) mm") }
+    }
+
+    /// The cap tells where the ears are only roughly. With its frame 25 mm off along the head
+    /// (the ears seen that much further back) the first search still shows the whole of a
+    /// large ear that leans back; when it reached only 38 mm behind, it saw half the ear.
+    @Test(arguments: [-0.025, 0.012])
+    func findsTheEarsWithTheCapFrameOffAlongTheHead(forward: Double) throws {
+        let ears = EarShape(scale: 1.15, tiltDegrees: 28, protrusionDegrees: 30)
+        let e = try Self.errors(HeadParameters(lengthMM: 125, cranialIndex: 92, cvai: 10, ears: ears), forward: forward)
+        for (name, error) in e { #expect(error < (name == "nasion" ? 0.0015 : 0.0007), "\(name) off by \(error * 1000) mm") }
+    }
+}
+
+/// Which raised part of a side view is the ear.
+struct EarPartTests {
+    /// A 40 mm square of skin seen from the side (heights in z) with an ear-like dome 7 mm
+    /// high in the middle and, along one edge, the head curving away from the fitted skin out
+    /// of view, 13 mm at the edge.
+    static func sideView() -> HeightMap {
+        let n = 81, step = 0.0005
+        func height(_ x: Double, _ y: Double) -> Double {
+            let ear = max(0, 1 - ((x - 0.02) * (x - 0.02) + (y - 0.022) * (y - 0.022)) / (0.006 * 0.006))
+            return 0.007 * ear.squareRoot() + max(0, 0.005 - y) * 2.6
+        }
+        var mesh = TriangleMesh()
+        for j in 0..<n { for i in 0..<n { mesh.vertices.append(SIMD3(Double(i) * step, Double(j) * step, height(Double(i) * step, Double(j) * step))) } }
+        for j in 0..<(n - 1) {
+            for i in 0..<(n - 1) {
+                let a = Int32(j * n + i), b = a + 1, c = a + Int32(n), d = c + 1
+                mesh.faces += [SIMD3(a, b, d), SIMD3(a, d, c)]
+            }
+        }
+        return HeightMap(mesh, origin: .zero, cell: step, columns: n, rows: n, across: { SIMD2($0.x, $0.y) }, along: { $0.z })
+    }
+
+    @Test("a raised part running along the view's edge is the head curving away, not the ear, though it rises higher")
+    func earNotTheEdge() throws {
+        let map = Self.sideView()
+        let skin = try #require(SkinSurface(map))
+        // Expected nearer the edge than the ear: by height and distance alone the edge would win.
+        let part = try #require(LandmarkDetector.prominentPart(map, skin: skin, above: 0.003, near: SIMD2(0.02, 0.012)))
+        let middle = part.reduce(SIMD2<Double>.zero) { $0 + map.position($1.i, $1.j) } / Double(part.count)
+        #expect(abs(middle.x - 0.02) < 0.001 && abs(middle.y - 0.022) < 0.001)
+        let mask = CellMask(map) { i, j, _ in (map.rise(i, j, above: skin) ?? 0) > 0.003 }
+        let edge = try #require(mask.components().first { $0.contains { $0.j == 0 } })
+        #expect(mask.edgeShare(edge) > 1.0 / 3 && mask.edgeShare(part) == 0)
     }
 }
