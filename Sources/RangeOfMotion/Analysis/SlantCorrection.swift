@@ -152,11 +152,13 @@ private struct HipLine {
     }
 
     /// The squared offset of the hips across the line the plane predicts, in units of its
-    /// expected spread: the median's scatter and the allowed misalignment.
+    /// expected spread: the median's scatter, the allowed misalignment, and a steady offset of
+    /// the pose model's hips as large as one frame's scatter (which no number of frames
+    /// averages away).
     func chiSquare(_ evidence: HipEvidence) -> Double {
         let medianError = 1.2533 * scatter / Double(hips.count).squareRoot()
         let turn = evidence.offset * tan(Self.misalignmentDegrees * .pi / 180)
-        return evidence.across * evidence.across / (medianError * medianError + turn * turn)
+        return evidence.across * evidence.across / (medianError * medianError + turn * turn + scatter * scatter)
     }
 }
 
