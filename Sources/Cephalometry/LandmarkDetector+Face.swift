@@ -123,7 +123,7 @@ struct CellMask {
     /// those clear of the grid's edge (a poor fit there raises false groups); a group touching
     /// the edge is taken only when there is no other.
     func mostProminent(minimumCells: Int, by height: @escaping (Cell) -> Double) -> [Cell]? {
-        let touches = { (part: [Cell]) in part.contains { $0.i == 0 || $0.j == 0 || $0.i == columns - 1 || $0.j == rows - 1 } }
+        let touches = { (part: [Cell]) in part.contains(where: isOnEdge) }
         let peak = { (part: [Cell]) in part.map(height).max() ?? 0 }
         let big = components().filter { $0.count >= minimumCells }
         let clear = big.filter { !touches($0) && peak($0) > 0 }
@@ -138,8 +138,13 @@ struct CellMask {
             [(1, 0), (-1, 0), (0, 1), (0, -1)].contains { !members.contains(Cell(i: c.i + $0.0, j: c.j + $0.1)) }
         }
         guard !outline.isEmpty else { return 0 }
-        let onEdge = outline.count { $0.i == 0 || $0.j == 0 || $0.i == columns - 1 || $0.j == rows - 1 }
+        let onEdge = outline.filter(isOnEdge).count
         return Double(onEdge) / Double(outline.count)
+    }
+
+    /// Whether `c` lies on the grid's outermost rows or columns.
+    func isOnEdge(_ c: Cell) -> Bool {
+        c.i == 0 || c.j == 0 || c.i == columns - 1 || c.j == rows - 1
     }
 
     /// Every 4-connected group of set cells.
