@@ -23,10 +23,11 @@ struct LandmarksBenchCommand: ParsableCommand {
             with a simulated therapist's picks (2–3 frames per landmark, up to 2 px off), and \
             the head's true CVAI.
 
-            Then it scans each of --repeat-heads heads --repeats times, with different seeds \
-            for the infant's motion, the therapist's path and the sensor's noise, and reports \
-            the spread (largest minus smallest) of CVAI per head with automatic landmarks and \
-            with simulated picks.
+            Then it scans each of --repeat-heads further heads --repeats times, with different \
+            seeds for the infant's motion, the therapist's path and the sensor's noise, and \
+            reports the spread (largest minus smallest) of CVAI per head with automatic \
+            landmarks and with simulated picks. These heads are drawn apart from the first \
+            ones, so --heads 0 runs the repeats alone on the same heads.
 
             Each scan takes several seconds to simulate and reconstruct; the full run (30 + \
             50 scans) takes about 45 minutes on two cores.
@@ -83,8 +84,10 @@ struct LandmarksBenchCommand: ParsableCommand {
         bar.update(trials.count, of: trials.count)
         var repeated: [[LandmarkTrial]] = []
         var again = ProgressBar("Repeating scans")
+        // The repeated heads come from a stream of their own, so that --heads does not change them.
+        var repeatRandom = SplitMix64(seed: seed &+ 0x5EED)
         for h in 0..<(only == nil ? repeatHeads : 0) {
-            let head = Self.drawHead(&random)
+            let head = Self.drawHead(&repeatRandom)
             var scans: [LandmarkTrial] = []
             for r in 0..<repeats {
                 again.update(h * repeats + r, of: repeatHeads * repeats)
@@ -224,6 +227,10 @@ struct LandmarksBenchResult: TextReport {
         var maxSpreadPicks: Double?
         /// Repeated scans that could not be measured automatically.
         var unmeasuredAutomatic: Int
+        /// Each repeated head's CVAI per scan with automatic landmarks (nil: not measured).
+        var cvaiAutomatic: [[Double?]]
+        /// Why a repeated scan was not measured: "head h, scan s: reason".
+        var failures: [String]
     }
 
     var heads: Int
@@ -263,7 +270,11 @@ struct LandmarksBenchResult: TextReport {
             let p = repeated.map { spread($0.compactMap(\.cvaiPicks)) }
             repeatability = Repeatability(
                 spreadsAutomatic: a, spreadsPicks: p, maxSpreadAutomatic: a.compactMap { $0 }.max(), maxSpreadPicks: p.compactMap { $0 }.max(),
-                unmeasuredAutomatic: repeated.joined().count { $0.cvaiAutomatic == nil })
+                unmeasuredAutomatic: repeated.joined().count { $0.cvaiAutomatic == nil },
+                cvaiAutomatic: repeated.map { $0.map(\.cvaiAutomatic) },
+                failures: repeated.enumerated().flatMap { h, scans in
+                    scans.enumerated().compactMap { s, trial in trial.failure.map { "head \(h), scan \(s): \($0)" } }
+                })
         }
     }
 
@@ -288,6 +299,7 @@ struct LandmarksBenchResult: TextReport {
             func figure(_ v: Double?) -> String { v.map { String(format: "%.2f", $0) } ?? "none" }
             lines.append("Repeatability over \(r.spreadsAutomatic.count) heads: CVAI spread per head at most \(figure(r.maxSpreadAutomatic)) points with automatic landmarks, \(figure(r.maxSpreadPicks)) with picks")
             if r.unmeasuredAutomatic > 0 { lines.append("  \(r.unmeasuredAutomatic) repeated scans not measured automatically") }
+            lines += r.failures.map { "  not measured: repeated \($0)" }
         }
         lines += failures.map { "  not found: \($0)" }
         return lines.joined(separator: "\n")
