@@ -73,6 +73,7 @@ extension LandmarkDetector {
             let values = (-halfBand...halfBand).compactMap { map[tipColumn + $0, j] }
             if values.count > halfBand { profile.append((j, values.reduce(0, +) / Double(values.count))) }
         }
+        profile = withoutCracks(profile)
         guard profile.count >= 8, let deepest = profile.indices.min(by: { profile[$0].height < profile[$1].height }),
             deepest > 0, deepest < profile.count - 1
         else {
@@ -91,6 +92,17 @@ extension LandmarkDetector {
             point: SIMD3(position.x, b - curvature / 2 * shift * shift, map.origin.y + row * cell), normal: SIMD3(0, 1, 0),
             confidence: min(1, depth / 0.0015),
             evidence: String(format: "hollow %.1f mm deep between forehead and nose", depth * 1000))
+    }
+}
+
+/// The profile with each row that lies more than a millimetre off the median of its five
+/// neighbouring rows set to that median. A crack in a fused face lets the map see the far
+/// side of the head through one row; as the deepest point it would be taken for the nasion.
+func withoutCracks(_ profile: [(row: Int, height: Double)]) -> [(row: Int, height: Double)] {
+    profile.indices.map { k in
+        let near = profile[max(0, k - 2)...min(profile.count - 1, k + 2)].map(\.height).sorted()
+        let median = near[near.count / 2]
+        return abs(profile[k].height - median) > 0.001 ? (profile[k].row, median) : profile[k]
     }
 }
 

@@ -89,3 +89,22 @@ struct EarPartTests {
         #expect(mask.edgeShare(edge) > 1.0 / 3 && mask.edgeShare(part) == 0)
     }
 }
+
+/// The midline profile between nose and forehead, cleaned of cracks in the fused face.
+struct ProfileCrackTests {
+    @Test("a row seen through a crack is set to its neighbours' median; a smooth hollow is left as it is")
+    func crackRemoved() {
+        func depth(_ row: Int) -> Double {
+            let d = Double(row - 12)
+            return 0.068 + 0.00002 * d * d
+        }
+        let hollow: [(row: Int, height: Double)] = (0..<30).map { ($0, depth($0)) }
+        #expect(withoutCracks(hollow).map(\.height) == hollow.map(\.height))
+        var cracked = hollow
+        cracked[20].height = 0.011
+        let cleaned = withoutCracks(cracked)
+        #expect(abs(cleaned[20].height - hollow[20].height) < 0.0005)
+        // The deepest row is the hollow's, not the crack's.
+        #expect(cleaned.indices.min { cleaned[$0].height < cleaned[$1].height } == 12)
+    }
+}
