@@ -146,9 +146,7 @@ private struct HipLine {
         self.centre = centre
         // The scatter about the median does not depend on the plane; the square view's
         // vanishing point (the picture's centre) serves.
-        let across = HipEvidence.parts(hips, toward: centre).map(\.y)
-        let median = RunningMedian.median(across)
-        scatter = max(0.5, 1.4826 * RunningMedian.median(across.map { abs($0 - median) }))
+        scatter = max(0.5, HipEvidence.spread(HipEvidence.parts(hips, toward: centre).map(\.y)))
     }
 
     /// The squared offset of the hips across the line the plane predicts, in units of its
@@ -166,12 +164,12 @@ private struct HipLine {
 /// the other one is the farther from the camera, so in the picture it lies from the measured
 /// hip toward the point where lines along the normal meet (the normal's vanishing point).
 private struct HipEvidence {
-    /// The median over frames of the other hip's offset toward the vanishing point, pixels,
-    /// and its standard error.
+    /// The median over frames of the other hip's offset toward the vanishing point, pixels.
     let offset: Double
-    let standardError: Double
     /// The median offset across that direction, pixels: 0 when the plane is right.
     let across: Double
+    /// Each frame's offset toward the vanishing point, for the standard error.
+    private let along: [Double]
 
     /// How many standard errors make the hips' word clear.
     static let clear = 3.0
@@ -180,12 +178,19 @@ private struct HipEvidence {
         // A normal at right angles to the optical axis has its vanishing point at infinity.
         let z = max(normal.z, 1e-6)
         let parts = Self.parts(line.hips, toward: line.centre + line.focal * SIMD2(normal.x, normal.y) / z)
-        let along = parts.map(\.x)
-        let median = RunningMedian.median(along)
-        offset = median
-        let spread = 1.4826 * RunningMedian.median(along.map { abs($0 - median) })
-        standardError = max(1e-9, 1.2533 * spread / Double(along.count).squareRoot())
+        along = parts.map(\.x)
+        offset = RunningMedian.median(along)
         across = RunningMedian.median(parts.map(\.y))
+    }
+
+    /// The standard error of `offset`: the median's is about 1.25 times the mean's. Only the
+    /// choice of side needs it, so the plane search does not pay for it.
+    var standardError: Double { max(1e-9, 1.2533 * Self.spread(along) / Double(along.count).squareRoot()) }
+
+    /// The standard deviation that the median absolute deviation of `values` implies.
+    static func spread(_ values: [Double]) -> Double {
+        let median = RunningMedian.median(values)
+        return 1.4826 * RunningMedian.median(values.map { abs($0 - median) })
     }
 
     /// Each frame's other-hip offset along and across the direction from the measured hip to
