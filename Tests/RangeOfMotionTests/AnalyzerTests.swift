@@ -43,6 +43,26 @@ struct AnalyzerTests {
         #expect(abs(try Poses.analyze(Poses.sequence(values), settings).minimum!.angle - 56) < 1e-9)
     }
 
+    @Test("the held extreme averages the middle half of its frames; the original gates take their median")
+    func heldExtremeMiddleMean() throws {
+        // Held flexions 124, 123, 120, 120, 119: angles 56, 57, 60, 60, 61 within the 5° band.
+        let values: [Double] = [0, 0, 40, 80, 124, 123, 120, 120, 119, 80, 40, 0, 0]
+        var settings = RangeOfMotionSettings()
+        settings.smoothingWindow = 1
+        let a = try Poses.analyze(Poses.sequence(values), settings)
+        #expect(a.minimum!.heldFrames == 5)
+        #expect(abs(a.minimum!.angle - 59) < 1e-9)
+        settings.extremeMiddleMean = false
+        #expect(abs(try Poses.analyze(Poses.sequence(values), settings).minimum!.angle - 60) < 1e-9)
+    }
+
+    @Test("the middle-half mean leaves out a quarter at each end", arguments: [
+        ([5.0], 5.0), ([0, 10], 5), ([1, 2, 3, 100], 2.5), ([100, 1, 2, 3, 4], 3), ([-50, 1, 2, 3, 4, 5, 6, 90], 3.5),
+    ] as [([Double], Double)])
+    func middleHalfMean(values: [Double], expected: Double) {
+        #expect(abs(InterquartileMean.of(values) - expected) < 1e-12)
+    }
+
     @Test("hyperextension reads past 180 only once the flexion sense is known and the setting is on")
     func hyperextensionSetting() throws {
         let poses = Poses.sequence(Poses.bending(from: -8, to: 100))

@@ -27,12 +27,12 @@ public struct ExtremeFrame: Sendable, Equatable, Codable {
     /// The frame with the extreme smoothed angle (index in the poses, from 0).
     public var index: Int
     public var time: Double
-    /// The result, degrees: the median angle of the frames held at the extreme (see
-    /// `RangeOfMotionSettings.extremeBand`).
+    /// The result, degrees: the angle of the frames held at the extreme (see
+    /// `RangeOfMotionSettings.extremeBand` and `extremeMiddleMean`).
     public var angle: Double
     /// The smoothed angle of the frame itself, degrees.
     public var frameAngle: Double
-    /// How many passed frames the result is the median of.
+    /// How many passed frames the result is taken from.
     public var heldFrames: Int
     /// The legs in that frame, for the stick figure.
     public var pose: LegPose

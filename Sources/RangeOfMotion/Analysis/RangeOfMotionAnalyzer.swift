@@ -108,7 +108,9 @@ public struct RangeOfMotionAnalyzer: Sendable {
         else { return nil }
         func extreme(_ f: FrameResult) -> ExtremeFrame {
             let held = passed.filter { abs($0.smoothedAngle! - f.smoothedAngle!) <= settings.extremeBand }
-            let angle = settings.extremeBand > 0 ? RunningMedian.median(held.map { $0.angle! }) : f.smoothedAngle!
+            let angles = held.map { $0.angle! }
+            let average = settings.extremeMiddleMean ? InterquartileMean.of(angles) : RunningMedian.median(angles)
+            let angle = settings.extremeBand > 0 ? average : f.smoothedAngle!
             return ExtremeFrame(
                 index: f.index, time: f.time, angle: angle, frameAngle: f.smoothedAngle!, heldFrames: settings.extremeBand > 0 ? held.count : 1,
                 pose: legs[f.index]!.pose(minimumConfidence: settings.minimumConfidence))

@@ -52,11 +52,15 @@ public struct RangeOfMotionSettings: Sendable, Equatable, Codable {
     public var fieldOfView = 69.0
     /// Frames in the running median that smooths the angle (1 = no smoothing; odd).
     public var smoothingWindow = 3
-    /// The smallest and largest angle are the median over the passed frames whose smoothed
-    /// angle lies within this many degrees of the extreme: the angle held there, which one
-    /// noisy frame cannot set (the most extreme of many noisy frames overshoots). 0 takes
-    /// the single extreme frame.
+    /// The smallest and largest angle come from the passed frames whose smoothed angle lies
+    /// within this many degrees of the extreme: the angle held there, which one noisy frame
+    /// cannot set (the most extreme of many noisy frames overshoots). 0 takes the single
+    /// extreme frame.
     public var extremeBand = 5.0
+    /// Those frames' angles are averaged over their middle half (the lowest and highest
+    /// quarter left out), which wastes less of frames that scatter like measurement noise
+    /// than their median does; false takes the median, as the original gates did.
+    public var extremeMiddleMean = true
     /// Share of frames that must pass every gate, else the video is refused (seed: 0.55).
     public var minimumPassedShare = 0.55
     /// Motion smaller than this (max − min angle, degrees) gets a warning.
@@ -81,6 +85,7 @@ public struct RangeOfMotionSettings: Sendable, Equatable, Codable {
         settings.hipAboveKneeAndAnkle = true
         settings.maximumAngularSpeed = nil
         settings.correctSlant = false
+        settings.extremeMiddleMean = false
         return settings
     }
 
@@ -111,7 +116,7 @@ public struct RangeOfMotionSettings: Sendable, Equatable, Codable {
     public static let keys = [
         "framesPerSecond", "minimumConfidence", "rejectOutsidePicture", "lateralOrderTolerance", "kneeAnkleOrder",
         "behindMargin", "hipAboveKneeAndAnkle", "maximumHyperextension", "detectHyperextension",
-        "legSwapMargin", "segmentLengthTolerance", "segmentLengthWindow", "maximumAngularSpeed", "correctSlant", "fieldOfView", "smoothingWindow", "extremeBand", "minimumPassedShare", "minimumMotion",
+        "legSwapMargin", "segmentLengthTolerance", "segmentLengthWindow", "maximumAngularSpeed", "correctSlant", "fieldOfView", "smoothingWindow", "extremeBand", "extremeMiddleMean", "minimumPassedShare", "minimumMotion",
         "edgeMargin", "sideOnWarningDegrees",
     ]
 }

@@ -52,7 +52,8 @@ struct SlantCorrection {
         // The other hip lies behind the measured one along the plane's normal, so the line
         // through the hips in the picture passes through the normal's vanishing point.
         let hips = zip(frames, otherHips).compactMap { joints, other in other.map { (joints[0], $0) } }
-        let hipLine = HipLine(hips: hips, focal: focal, centre: centre)
+        let knees = zip(frames, otherHips).compactMap { joints, other in other.map { _ in joints[1] } }
+        let hipLine = HipLine(hips: hips, knees: knees, focal: focal, centre: centre)
         func hipMisfit(_ yaw: Double, _ pitch: Double) -> Double {
             hipLine.map { $0.chiSquare(HipEvidence(normal: PlaneCost.normal(yaw: yaw, pitch: pitch), line: $0)) } ?? 0
         }
@@ -128,6 +129,8 @@ struct SlantCorrection {
 /// Each frame's measured and other hip in pixels, and how far the pose model's hips scatter.
 private struct HipLine {
     let hips: [(SIMD2<Double>, SIMD2<Double>)]
+    /// The measured leg's knee in the same frames, for the thigh's length on a plane.
+    let knees: [SIMD2<Double>]
     let focal: Double
     let centre: SIMD2<Double>
     /// The scatter of one frame's other hip across the line, pixels.
@@ -138,10 +141,14 @@ private struct HipLine {
     /// How far the line through the hips may turn from the plane's normal: the pelvis turns a
     /// little against the moving leg, and the pose model's hips are not the joints' centres.
     static let misalignmentDegrees = 5.0
+    /// The hips lie this many thigh lengths apart (typical adults: about 18 over 43 cm), give
+    /// or take this share (people differ, and the pose model's hips are not the joints).
+    static let spacingPerThigh = 0.42, spacingSpread = 0.3
 
-    init?(hips: [(SIMD2<Double>, SIMD2<Double>)], focal: Double, centre: SIMD2<Double>) {
-        guard hips.count >= Self.minimumFrames else { return nil }
+    init?(hips: [(SIMD2<Double>, SIMD2<Double>)], knees: [SIMD2<Double>], focal: Double, centre: SIMD2<Double>) {
+        guard hips.count >= Self.minimumFrames, knees.count == hips.count else { return nil }
         self.hips = hips
+        self.knees = knees
         self.focal = focal
         self.centre = centre
         // The scatter about the median does not depend on the plane; the square view's
@@ -149,14 +156,41 @@ private struct HipLine {
         scatter = max(0.5, HipEvidence.spread(HipEvidence.parts(hips, toward: centre).map(\.y)))
     }
 
-    /// The squared offset of the hips across the line the plane predicts, in units of its
-    /// expected spread: the median's scatter, the allowed misalignment, and a steady offset of
-    /// the pose model's hips as large as one frame's scatter (which no number of frames
-    /// averages away).
+    /// The squared offsets of the other hip across the line the plane predicts and along it
+    /// from where the plane puts it, each in units of its expected spread: the median's
+    /// scatter, a steady offset of the pose model's hips as large as one frame's scatter
+    /// (which no number of frames averages away), and across, the allowed misalignment,
+    /// along, the spread of people's hip spacing.
     func chiSquare(_ evidence: HipEvidence) -> Double {
         let medianError = 1.2533 * scatter / Double(hips.count).squareRoot()
+        let noise = medianError * medianError + scatter * scatter
         let turn = evidence.offset * tan(Self.misalignmentDegrees * .pi / 180)
-        return evidence.across * evidence.across / (medianError * medianError + turn * turn + scatter * scatter)
+        let spacing = evidence.expectedOffset * Self.spacingSpread
+        let along = evidence.offset - evidence.expectedOffset
+        return evidence.across * evidence.across / (noise + turn * turn) + along * along / (noise + spacing * spacing)
+    }
+
+    /// The median over frames of how far, in pixels, the other hip would lie from the
+    /// measured one on the plane with `normal`: behind it along the normal by the usual
+    /// spacing, in thigh lengths measured on that plane. Infinite when a joint's ray misses
+    /// the plane.
+    func expectedOffset(normal: SIMD3<Double>) -> Double {
+        func ray(_ p: SIMD2<Double>) -> SIMD3<Double> { SIMD3((p.x - centre.x) / focal, (p.y - centre.y) / focal, 1) }
+        var thighs: [Double] = [], hipPoints: [SIMD3<Double>] = []
+        for ((hip, _), knee) in zip(hips, knees) {
+            let h = ray(hip), k = ray(knee)
+            let hipDepth = PlaneCost.dot(normal, h), kneeDepth = PlaneCost.dot(normal, k)
+            guard hipDepth > 0.05, kneeDepth > 0.05 else { return .infinity }
+            hipPoints.append(h / hipDepth)
+            thighs.append(PlaneCost.length(k / kneeDepth - h / hipDepth))
+        }
+        let behind = Self.spacingPerThigh * RunningMedian.median(thighs) * normal
+        let offsets = zip(hips, hipPoints).map { pair, point in
+            let other = point + behind
+            let seen = centre + focal * SIMD2(other.x, other.y) / other.z
+            return PlaneCost.length(SIMD3(seen - pair.0, 0))
+        }
+        return RunningMedian.median(offsets)
     }
 }
 
@@ -168,6 +202,8 @@ private struct HipEvidence {
     let offset: Double
     /// The median offset across that direction, pixels: 0 when the plane is right.
     let across: Double
+    /// Where the plane says the other hip should lie along that direction, pixels.
+    let expectedOffset: Double
     /// Each frame's offset toward the vanishing point, for the standard error.
     private let along: [Double]
 
@@ -181,6 +217,7 @@ private struct HipEvidence {
         along = parts.map(\.x)
         offset = RunningMedian.median(along)
         across = RunningMedian.median(parts.map(\.y))
+        expectedOffset = line.expectedOffset(normal: normal)
     }
 
     /// The standard error of `offset`: the median's is about 1.25 times the mean's. Only the

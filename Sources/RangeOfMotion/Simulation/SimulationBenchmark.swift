@@ -10,6 +10,9 @@ public struct SimulationBenchmark: Sendable {
     /// Videos per posture and view; alternately of the left and right knee, every other pair
     /// mirrored as a front camera's video is.
     public var videosPerView = 40
+    /// The number of the first video: each video draws its patient, motion and camera from
+    /// its number, so another first video gives a fresh set to check the figures on.
+    public var firstVideo = 0
     /// Knee flexion at the bent end and degrees past straight at the straight end, each
     /// video drawing its own.
     public var flexionRange = 60.0...150
@@ -74,12 +77,12 @@ public struct SimulationBenchmark: Sendable {
     ) throws(RangeOfMotionError) -> ViewFigures {
         let analyzer = try RangeOfMotionAnalyzer(settings: settings)
         var tally = ViewTally()
-        for n in 0..<videosPerView {
+        for (done, n) in (firstVideo..<(firstVideo + videosPerView)).enumerated() {
             let video = LegSimulator(variant(n, posture: posture, view: view, base: base)).video(seed: UInt64(1000 + n))
             let start = ContinuousClock.now
             let analysis = try analyzer.analyze(video.poses, side: video.side)
             tally.add(video, analysis, seconds: Self.seconds(ContinuousClock.now - start), harmfulDegrees: harmfulDegrees)
-            progress(n + 1)
+            progress(done + 1)
         }
         return tally.figures(posture: posture, view: view, noisePixels: base.noisePixels, offsetPixels: base.biasPixels)
     }
