@@ -107,6 +107,20 @@ struct CommandLineJSONTests {
         }
     }
 
+    @Test func benchLandmarksReusesOnlyScansKeptBefore() throws {
+        let folder = try TemporaryFolder()
+        for (arguments, message) in [
+            (["--keep", folder.path("a"), "--reuse", folder.path("b")], "exclude each other"),
+            (["--reuse", folder.path("none")], "keep the scans first with --keep"),
+        ] {
+            #expect {
+                _ = try headscan(["bench", "landmarks", "--only", "0"] + arguments)
+            } throws: { error in
+                (error as? CommandFailed)?.standardError.contains(message) == true
+            }
+        }
+    }
+
     @Test func benchFormatPrintsSpeedsAndRatios() throws {
         let result = try jsonObject(headscan(["bench", "format", "--frames", "2", "--json"]))
         for key in ["writeFPS", "readFPS", "sizeRatio", "depthRatio", "pngDepthRatio"] {

@@ -36,6 +36,8 @@ struct LandmarksBenchCommand: ParsableCommand {
               swift run -c release headscan bench landmarks --json
               swift run -c release headscan bench landmarks --heads 4 --repeat-heads 0
               swift run -c release headscan bench landmarks --only 22 --keep heads
+              swift run -c release headscan bench landmarks --keep heads --repeat-heads 0
+              swift run -c release headscan bench landmarks --reuse heads --repeat-heads 0
             """)
 
     @Option(help: "Different heads to scan once each.")
@@ -59,6 +61,9 @@ struct LandmarksBenchCommand: ParsableCommand {
     @Option(help: "Keep each scan's library (recording, mesh, results) in this folder, one folder per scan, to open in the replay.")
     var keep: String?
 
+    @Option(help: "Measure again the scans kept earlier with --keep in this folder, without scanning: after a change to the landmark search, the figures in seconds per head rather than minutes. The other options must name the same heads as when they were kept.")
+    var reuse: String?
+
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -66,6 +71,7 @@ struct LandmarksBenchCommand: ParsableCommand {
         if let only, only < 0 { throw ValidationError("--only counts heads from 0") }
         guard repeats >= 2 else { throw ValidationError("--repeats must be at least 2") }
         guard seconds >= 10, seconds <= 120 else { throw ValidationError("--seconds must be in 10...120") }
+        if keep != nil, reuse != nil { throw ValidationError("--keep and --reuse exclude each other: keep scans once, then reuse them") }
     }
 
     func run() throws {
@@ -79,7 +85,7 @@ struct LandmarksBenchCommand: ParsableCommand {
             guard scanned.contains(index) else { continue }
             bar.update(index - scanned.lowerBound, of: scanned.count)
             let scenario: Scenario = index % 2 == 0 ? .ideal : .restless
-            trials.append(try LandmarkTrial.run(head: head, scenario: scenario, seed: seed &+ UInt64(index), seconds: seconds, keep: folder("head-\(index)")))
+            trials.append(try trial(head: head, scenario: scenario, seed: seed &+ UInt64(index), name: "head-\(index)"))
         }
         bar.update(trials.count, of: trials.count)
         var repeated: [[LandmarkTrial]] = []
@@ -91,8 +97,7 @@ struct LandmarksBenchCommand: ParsableCommand {
             var scans: [LandmarkTrial] = []
             for r in 0..<repeats {
                 again.update(h * repeats + r, of: repeatHeads * repeats)
-                scans.append(try LandmarkTrial.run(
-                    head: head, scenario: .restless, seed: seed &+ 1000 &+ UInt64(h * repeats + r), seconds: seconds, keep: folder("repeat-\(h)-\(r)")))
+                scans.append(try trial(head: head, scenario: .restless, seed: seed &+ 1000 &+ UInt64(h * repeats + r), name: "repeat-\(h)-\(r)"))
             }
             repeated.append(scans)
         }
@@ -100,9 +105,14 @@ struct LandmarksBenchCommand: ParsableCommand {
         try outputOptions.emit(LandmarksBenchResult(trials: trials, repeated: repeated))
     }
 
-    /// Where a scan's library is kept, or nil for a temporary one.
-    private func folder(_ name: String) -> URL? {
-        keep.map { URL(fileURLWithPath: $0).appendingPathComponent(name) }
+    /// One scan, simulated and measured, or its kept library measured again.
+    private func trial(head: HeadParameters, scenario: Scenario, seed: UInt64, name: String) throws -> LandmarkTrial {
+        if let reuse {
+            return try LandmarkTrial.remeasure(
+                head: head, scenario: scenario, seed: seed, seconds: seconds, kept: URL(fileURLWithPath: reuse).appendingPathComponent(name))
+        }
+        return try LandmarkTrial.run(
+            head: head, scenario: scenario, seed: seed, seconds: seconds, keep: keep.map { URL(fileURLWithPath: $0).appendingPathComponent(name) })
     }
 
     static func drawHead(_ random: inout SplitMix64) -> HeadParameters {
@@ -146,14 +156,51 @@ struct LandmarkTrial: Codable {
         }
         try writer.close()
 
-        var trial = LandmarkTrial(
-            scenario: scenario.rawValue, trueCVAI: simulator.head.measurements.cvai, errorsMM: [:], offsetsMM: [:], confidences: [:])
+        var trial = LandmarkTrial(simulator: simulator, scenario: scenario)
+        trial.measureAutomatic(library: library, session: session, simulator: simulator)
+        let picks = try DemoCommand.simulatedPicks(simulator, frames: frames, scan: session.scanURL, seed: seed)
+        if picks.isComplete {
+            try library.saveAnnotations(picks, in: session)
+            trial.cvaiPicks = try? SessionProcessor(library: library).process(session).measurement.cvai
+        }
+        return trial
+    }
+
+    /// The scan kept in `kept` by an earlier run, measured again from its stored
+    /// reconstruction: without picks, then with the picks it kept.
+    static func remeasure(head: HeadParameters, scenario: Scenario, seed: UInt64, seconds: Double, kept: URL) throws -> LandmarkTrial {
+        let library = ScanLibrary(root: kept)
+        guard FileManager.default.fileExists(atPath: kept.path), let session = try library.list().entries.first?.session else {
+            throw ToolError("no kept scan in \(kept.path): keep the scans first with --keep and the same heads, seed and seconds")
+        }
+        let simulator = try Simulator(.init(scenario: scenario, seed: seed, seconds: seconds, head: head))
+        let picks = try library.annotations(in: session)
+        if picks != nil { try FileManager.default.removeItem(at: session.annotationsURL) }
+        var trial = LandmarkTrial(simulator: simulator, scenario: scenario)
+        trial.measureAutomatic(library: library, session: session, simulator: simulator)
+        if let picks {
+            try library.saveAnnotations(picks, in: session)
+            trial.cvaiPicks = try? SessionProcessor(library: library).process(session).measurement.cvai
+        }
+        return trial
+    }
+
+    private init(simulator: Simulator, scenario: Scenario) {
+        self.scenario = scenario.rawValue
+        trueCVAI = simulator.head.measurements.cvai
+        errorsMM = [:]
+        offsetsMM = [:]
+        confidences = [:]
+    }
+
+    /// Processes the session without picks and compares the landmarks found with the truth.
+    private mutating func measureAutomatic(library: ScanLibrary, session: ScanSession, simulator: Simulator) {
         let processor = SessionProcessor(library: library)
         do {
             let result = try processor.process(session)
-            trial.cvaiAutomatic = result.measurement.cvai
+            cvaiAutomatic = result.measurement.cvai
             if let found = result.automatic {
-                let headFromMesh = try headFromMeshTransform(library: library, session: session, simulator: simulator)
+                let headFromMesh = try Self.headFromMeshTransform(library: library, session: session, simulator: simulator)
                 let truth = simulator.head.landmarks
                 let pairs: [(String, SIMD3<Double>)] = [
                     ("nasion", truth.nasion), ("noseTip", truth.noseTip), ("leftTragion", truth.leftTragion), ("rightTragion", truth.rightTragion),
@@ -163,25 +210,19 @@ struct LandmarkTrial: Codable {
                     let t = HeadLandmarks(
                         nasion: meshFromHead.apply(truth.nasion), noseTip: meshFromHead.apply(truth.noseTip),
                         leftTragion: meshFromHead.apply(truth.leftTragion), rightTragion: meshFromHead.apply(truth.rightTragion))
-                    trial.cvaiTrueLandmarks = try? Cephalometer.measure(mesh, landmarks: t).measurement.cvai
+                    cvaiTrueLandmarks = try? Cephalometer.measure(mesh, landmarks: t).measurement.cvai
                 }
                 for (name, point) in pairs {
                     guard let d = found[name] else { continue }
                     let offset = (headFromMesh.apply(d.point) - point) * 1000
-                    trial.errorsMM[name] = length(offset)
-                    trial.offsetsMM[name] = [offset.x, offset.y, offset.z]
-                    trial.confidences[name] = d.confidence
+                    errorsMM[name] = length(offset)
+                    offsetsMM[name] = [offset.x, offset.y, offset.z]
+                    confidences[name] = d.confidence
                 }
             }
         } catch {
-            trial.failure = "\(error)"
+            failure = "\(error)"
         }
-        let picks = try DemoCommand.simulatedPicks(simulator, frames: frames, scan: session.scanURL, seed: seed)
-        if picks.isComplete {
-            try library.saveAnnotations(picks, in: session)
-            trial.cvaiPicks = try? processor.process(session).measurement.cvai
-        }
-        return trial
     }
 
     /// The rigid transform that puts the reconstruction's marker map onto the true cap.
