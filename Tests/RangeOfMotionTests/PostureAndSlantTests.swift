@@ -131,9 +131,16 @@ struct PostureAndSlantTests {
         #expect(gate.spikes(times: times, angles: [180, 145, 110, 75, 60, 75, 110]) == Array(repeating: false, count: 7))
         #expect(gate.spikes(times: times, angles: [180, 180, 120, 180, 180, 179, 181]) == [false, false, true, false, false, false, false])
         #expect(gate.spikes(times: times, angles: [60, 62, 61, 120, 60, 61, 60])[3])
-        // At the ends only one neighbour tells, against twice the allowance.
+        // At the ends only one neighbour tells: a jump beyond the allowance that the motion
+        // beside it does not lead to.
         #expect(gate.spikes(times: times, angles: [90, 180, 180, 180, 180, 180, 180])[0])
         #expect(!gate.spikes(times: times, angles: [150, 180, 180, 180, 180, 180, 180])[0])
+        #expect(gate.spikes(times: times, angles: [180, 180, 180, 180, 180, 180, 91]) == [false, false, false, false, false, false, true])
+        #expect(gate.spikes(times: times, angles: [180, 180, 180, 180, 180, 180, 125])[6])
+        // A fast steady bend to the end is no spike, nor is one in two frames within twice the allowance.
+        #expect(!gate.spikes(times: times, angles: [180, 180, 180, 180, 180, 130, 80])[6])
+        #expect(gate.spikes(times: [0, 1.0 / 3], angles: [180, 90]) == [true, true])
+        #expect(gate.spikes(times: [0, 1.0 / 3], angles: [180, 125]) == [false, false])
     }
 
     @Test("settings read \"gates\": \"original\" as the original app's gates and refuse an unknown choice")

@@ -6,20 +6,34 @@ struct AngleSpeedGate {
     /// Degrees per second.
     let maximumSpeed: Double
 
-    /// Whether each frame is a spike; the first and last frame have one neighbour and are
-    /// judged by it against twice the allowance (they cannot be told from a turn otherwise).
+    /// Whether each frame is a spike. The first and last frame have one neighbour: an end frame
+    /// is a spike when it lies further from it than the knee could turn and as far from where
+    /// the motion of the two frames beside it leads (a fast steady bend leads there; a turn
+    /// slows down before it). With no second frame, it must lie twice the allowance away.
+    /// Smoothing keeps an end frame's own angle, so a wrong one that passed here would become
+    /// the video's extreme.
     func spikes(times: [Double], angles: [Double]) -> [Bool] {
         angles.indices.map { k in
             let before = k > 0 ? Optional(k - 1) : nil, after = k + 1 < angles.count ? Optional(k + 1) : nil
-            func excess(_ n: Int) -> Double { (angles[k] - angles[n]) / max(abs(times[k] - times[n]) * maximumSpeed, 1e-9) }
             switch (before, after) {
             case let (b?, a?):
-                let e1 = excess(b), e2 = excess(a)
+                let e1 = excess(k, b, times, angles), e2 = excess(k, a, times, angles)
                 return e1.sign == e2.sign && min(abs(e1), abs(e2)) > 1
-            case let (b?, nil): return abs(excess(b)) > 2
-            case let (nil, a?): return abs(excess(a)) > 2
+            case let (b?, nil): return endSpike(k, neighbour: b, beyond: b - 1, times, angles)
+            case let (nil, a?): return endSpike(k, neighbour: a, beyond: a + 1, times, angles)
             case (nil, nil): return false
             }
         }
+    }
+
+    /// How many allowances frame `k` lies from frame `n`, signed.
+    private func excess(_ k: Int, _ n: Int, _ times: [Double], _ angles: [Double]) -> Double {
+        (angles[k] - angles[n]) / max(abs(times[k] - times[n]) * maximumSpeed, 1e-9)
+    }
+
+    private func endSpike(_ k: Int, neighbour n: Int, beyond m: Int, _ times: [Double], _ angles: [Double]) -> Bool {
+        let away = excess(k, n, times, angles)
+        guard angles.indices.contains(m) else { return abs(away) > 2 }
+        return abs(away) > 1 && abs(away - excess(n, m, times, angles)) > 1
     }
 }

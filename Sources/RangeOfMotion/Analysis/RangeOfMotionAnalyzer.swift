@@ -99,6 +99,9 @@ public struct RangeOfMotionAnalyzer: Sendable {
         return frames
     }
 
+    /// The fewest frames the held angle is averaged over, when the video has them.
+    static let fewestHeldFrames = 4
+
     /// The first frames with the smallest and the largest smoothed angle, each with the
     /// angle held there.
     private func extremes(_ frames: [FrameResult], legs: [FrameLegs?]) -> (minimum: ExtremeFrame, maximum: ExtremeFrame)? {
@@ -107,7 +110,14 @@ public struct RangeOfMotionAnalyzer: Sendable {
               let high = passed.max(by: { $0.smoothedAngle! < $1.smoothedAngle! })
         else { return nil }
         func extreme(_ f: FrameResult) -> ExtremeFrame {
-            let held = passed.filter { abs($0.smoothedAngle! - f.smoothedAngle!) <= settings.extremeBand }
+            func distance(_ g: FrameResult) -> Double { abs(g.smoothedAngle! - f.smoothedAngle!) }
+            var held = passed.filter { distance($0) <= settings.extremeBand }
+            // Two noisy frames alone can hold the band (the extreme is where noise overshoots
+            // most): the middle half needs four frames to leave any out, so the band takes in
+            // the frames nearest the extreme until it has four.
+            if settings.extremeMiddleMean, held.count < Self.fewestHeldFrames {
+                held = Array(passed.sorted { distance($0) < distance($1) }.prefix(Self.fewestHeldFrames))
+            }
             let angles = held.map { $0.angle! }
             let average = settings.extremeMiddleMean ? InterquartileMean.of(angles) : RunningMedian.median(angles)
             let angle = settings.extremeBand > 0 ? average : f.smoothedAngle!
