@@ -56,6 +56,21 @@ struct AnalyzerTests {
         #expect(abs(try Poses.analyze(Poses.sequence(values), settings).minimum!.angle - 60) < 1e-9)
     }
 
+    @Test("a band that holds fewer than four frames takes in the nearest until it has four")
+    func fewHeldFrames() throws {
+        // Angles 64, 64 at the extreme, then 70, 68, 70: the 5° band holds only three frames.
+        let values: [Double] = [0, 0, 60, 110, 116, 116, 110, 112, 110, 60, 0, 0]
+        var settings = RangeOfMotionSettings()
+        settings.smoothingWindow = 1
+        let a = try Poses.analyze(Poses.sequence(values), settings)
+        #expect(a.minimum!.heldFrames == 4)
+        // The middle half of 64, 64, 68, 70.
+        #expect(abs(a.minimum!.angle - 66) < 1e-9)
+        settings.extremeMiddleMean = false
+        let original = try Poses.analyze(Poses.sequence(values), settings)
+        #expect(original.minimum!.heldFrames == 3 && abs(original.minimum!.angle - 64) < 1e-9)
+    }
+
     @Test("the middle-half mean leaves out a quarter at each end", arguments: [
         ([5.0], 5.0), ([0, 10], 5), ([1, 2, 3, 100], 2.5), ([100, 1, 2, 3, 4], 3), ([-50, 1, 2, 3, 4, 5, 6, 90], 3.5),
     ] as [([Double], Double)])
