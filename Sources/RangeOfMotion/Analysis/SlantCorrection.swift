@@ -162,6 +162,7 @@ private struct HipLine {
     /// (which no number of frames averages away), and across, the allowed misalignment,
     /// along, the spread of people's hip spacing.
     func chiSquare(_ evidence: HipEvidence) -> Double {
+        guard evidence.expectedOffset.isFinite else { return .infinity }
         let medianError = 1.2533 * scatter / Double(hips.count).squareRoot()
         let noise = medianError * medianError + scatter * scatter
         let turn = evidence.offset * tan(Self.misalignmentDegrees * .pi / 180)
@@ -188,7 +189,8 @@ private struct HipLine {
         let offsets = zip(hips, hipPoints).map { pair, point in
             let other = point + behind
             let seen = centre + focal * SIMD2(other.x, other.y) / other.z
-            return PlaneCost.length(SIMD3(seen - pair.0, 0))
+            let d = seen - pair.0
+            return (d * d).sum().squareRoot()
         }
         return RunningMedian.median(offsets)
     }
