@@ -30,7 +30,7 @@ struct AnalyzerTests {
         #expect(abs(try Poses.analyze(Poses.sequence(values), settings).frames[1].smoothedAngle! - 120) < 1e-9)
     }
 
-    @Test("the extreme is the median of the frames held there, not the noisiest one")
+    @Test("the extreme is the angle held there, not the noisiest frame")
     func heldExtreme() throws {
         // Held at 120° over four frames, one of them 4° deeper by noise.
         let values: [Double] = [0, 0, 40, 80, 120, 124, 120, 120, 80, 40, 0, 0]
@@ -43,32 +43,25 @@ struct AnalyzerTests {
         #expect(abs(try Poses.analyze(Poses.sequence(values), settings).minimum!.angle - 56) < 1e-9)
     }
 
-    @Test("the held extreme averages the middle half of its frames; the original gates take their median")
-    func heldExtremeMiddleMean() throws {
-        // Held flexions 124, 123, 120, 120, 119: angles 56, 57, 60, 60, 61 within the 5° band.
-        let values: [Double] = [0, 0, 40, 80, 124, 123, 120, 120, 119, 80, 40, 0, 0]
+    /// The smallest angle held in a video of the given flexions, unsmoothed.
+    private static func heldMinimum(_ flexions: [Double], middleMean: Bool) throws -> ExtremeFrame {
         var settings = RangeOfMotionSettings()
         settings.smoothingWindow = 1
-        let a = try Poses.analyze(Poses.sequence(values), settings)
-        #expect(a.minimum!.heldFrames == 5)
-        #expect(abs(a.minimum!.angle - 59) < 1e-9)
-        settings.extremeMiddleMean = false
-        #expect(abs(try Poses.analyze(Poses.sequence(values), settings).minimum!.angle - 60) < 1e-9)
+        settings.extremeMiddleMean = middleMean
+        return try #require(try Poses.analyze(Poses.sequence(flexions), settings).minimum)
     }
 
-    @Test("a band that holds fewer than four frames takes in the nearest until it has four")
-    func fewHeldFrames() throws {
-        // Angles 64, 64 at the extreme, then 70, 68, 70: the 5° band holds only three frames.
-        let values: [Double] = [0, 0, 60, 110, 116, 116, 110, 112, 110, 60, 0, 0]
-        var settings = RangeOfMotionSettings()
-        settings.smoothingWindow = 1
-        let a = try Poses.analyze(Poses.sequence(values), settings)
-        #expect(a.minimum!.heldFrames == 4)
-        // The middle half of 64, 64, 68, 70.
-        #expect(abs(a.minimum!.angle - 66) < 1e-9)
-        settings.extremeMiddleMean = false
-        let original = try Poses.analyze(Poses.sequence(values), settings)
-        #expect(original.minimum!.heldFrames == 3 && abs(original.minimum!.angle - 64) < 1e-9)
+    @Test("the held extreme averages the middle half of at least four frames; the original gates take the band's median", arguments: [
+        // Held flexions 124, 123, 120, 120, 119: angles 56, 57, 60, 60, 61 in the 5° band.
+        ([0, 0, 40, 80, 124, 123, 120, 120, 119, 80, 40, 0, 0], (frames: 5, angle: 59.0), (frames: 5, angle: 60.0)),
+        // Angles 64, 64, then 70, 68, 70: the band holds three frames; the nearest 70 joins them.
+        ([0, 0, 60, 110, 116, 116, 110, 112, 110, 60, 0, 0], (frames: 4, angle: 66.0), (frames: 3, angle: 64.0)),
+    ] as [([Double], (frames: Int, angle: Double), (frames: Int, angle: Double))])
+    func heldExtremeAverage(flexions: [Double], middleMean: (frames: Int, angle: Double), original: (frames: Int, angle: Double)) throws {
+        let held = try Self.heldMinimum(flexions, middleMean: true)
+        #expect(held.heldFrames == middleMean.frames && abs(held.angle - middleMean.angle) < 1e-9)
+        let median = try Self.heldMinimum(flexions, middleMean: false)
+        #expect(median.heldFrames == original.frames && abs(median.angle - original.angle) < 1e-9)
     }
 
     @Test("the middle-half mean leaves out a quarter at each end", arguments: [
