@@ -37,7 +37,7 @@ extension LandmarkDetector {
         guard let notch = deepestPocket(outline, within: coreHeights) else {
             throw .unusableMesh("the \(name) ear shows no notch above the tragus; check that ear in the replay, or pick the \(name) tragion")
         }
-        let across = (notch.a + notch.b) / 2
+        let across = notch.middle
         let height = skin.height(at: across)
         let covered = Double((jLow...jHigh).filter { j in (iLow...iHigh).contains { map[$0, j] != nil } }.count) / Double(jHigh - jLow + 1)
         return DetectedLandmark(
@@ -84,7 +84,7 @@ extension LandmarkDetector {
     /// The notch: a pocket of the outline behind the line that bridges it (the outline's hull
     /// seen from the front), among bridges of a notch's span between `heights` (the ear's core);
     /// nil when there is none.
-    static func deepestPocket(_ outline: [SIMD2<Double>], within heights: ClosedRange<Double>) -> (a: SIMD2<Double>, b: SIMD2<Double>, depth: Double)? {
+    static func deepestPocket(_ outline: [SIMD2<Double>], within heights: ClosedRange<Double>) -> Pocket? {
         // Upper hull in (z, y): the points a line from the front touches.
         var hull: [Int] = []
         for k in outline.indices {
@@ -96,21 +96,72 @@ extension LandmarkDetector {
             }
             hull.append(k)
         }
-        var pockets: [(a: SIMD2<Double>, b: SIMD2<Double>, depth: Double)] = []
+        var pockets: [Pocket] = []
         for (ka, kb) in zip(hull, hull.dropFirst()) where kb > ka + 1 {
-            let a = outline[ka], b = outline[kb]
-            guard notchSpan.contains(b.y - a.y), heights.contains(a.y), heights.contains(b.y) else { continue }
-            var depth = 0.0
-            for p in outline[(ka + 1)..<kb] {
-                let t = (p.y - a.y) / (b.y - a.y)
-                depth = max(depth, a.x + t * (b.x - a.x) - p.x)
-            }
-            if depth >= minimumNotchDepth { pockets.append((a, b, depth)) }
+            let pocket = Pocket(outline[ka...kb])
+            guard notchSpan.contains(pocket.b.y - pocket.a.y), heights.contains(pocket.a.y), heights.contains(pocket.b.y) else { continue }
+            if pocket.depth >= minimumNotchDepth { pockets.append(pocket) }
         }
         // Below the tragus lies a second notch (toward the antitragus), sometimes deeper: of
         // the deep pockets, the notch above the tragus is the upper one.
         let deepest = pockets.map(\.depth).max() ?? 0
         return pockets.filter { $0.depth >= deepest / 2 }.max { $0.a.y < $1.a.y }
+    }
+
+    /// A pocket of the ear's front outline: the stretch of outline (y forward, z up) between
+    /// two points `a` (below) and `b` (above) of its hull, which the line from `a` to `b`
+    /// bridges.
+    struct Pocket {
+        var a: SIMD2<Double>
+        var b: SIMD2<Double>
+        /// The outline from `a` to `b`, both included.
+        var points: [SIMD2<Double>]
+
+        init(_ points: ArraySlice<SIMD2<Double>>) {
+            self.points = Array(points)
+            a = self.points.first ?? .zero
+            b = self.points.last ?? .zero
+        }
+
+        /// Unit direction of the bridge from `a` to `b`.
+        var along: SIMD2<Double> {
+            let d = b - a
+            return d / (d * d).sum().squareRoot()
+        }
+
+        /// How far a point lies behind the bridge, metres.
+        func behind(_ p: SIMD2<Double>) -> Double {
+            let u = along
+            // The bridge's normal toward the front (+y).
+            let front = u.y >= 0 ? SIMD2(u.y, -u.x) : SIMD2(-u.y, u.x)
+            return -((p - a) * front).sum()
+        }
+
+        /// The deepest the outline lies behind the bridge, metres.
+        var depth: Double { points.map(behind).max() ?? 0 }
+
+        /// Where the notch's middle meets the bridge: the middle, along the bridge, of the
+        /// stretch lying deeper than `notchGapDepth` (or half the pocket's depth, if shallower)
+        /// around the deepest point. Where the pocket's own flanks cross that depth they are
+        /// steep, so a fraction of a millimetre of noise on the outline moves the point by
+        /// about as much; the bridge's ends touch the tragus and crus where both are nearly
+        /// flat, and there the same noise can slide a touching point by a millimetre or more.
+        var middle: SIMD2<Double> {
+            let u = along
+            let depths = points.map(behind)
+            let offsets = points.map { (($0 - a) * u).sum() }
+            guard let deepest = depths.indices.max(by: { depths[$0] < depths[$1] }) else { return (a + b) / 2 }
+            let level = min(LandmarkDetector.notchGapDepth, depths[deepest] / 2)
+            // Walks from the deepest point to where the outline comes up to `level`.
+            func edge(step: Int) -> Double {
+                var k = deepest
+                while depths.indices.contains(k + step), depths[k + step] >= level { k += step }
+                guard depths.indices.contains(k + step) else { return offsets[k] }
+                let f = (depths[k] - level) / (depths[k] - depths[k + step])
+                return offsets[k] + f * (offsets[k + step] - offsets[k])
+            }
+            return a + u * ((edge(step: -1) + edge(step: 1)) / 2)
+        }
     }
 }
 

@@ -10,7 +10,8 @@ import Geometry
 /// - the nasion is the deepest point of the face's midline profile between nose and forehead;
 /// - the tragion is the middle of the mouth of the notch above the tragus: the ear's front
 ///   outline has a pocket between the tragus and the crus of the helix, and the line that
-///   bridges the pocket touches both; its midpoint, on the skin, is the tragion.
+///   bridges the pocket touches both; where the middle of the notch (between its flanks, 1 mm
+///   behind the mouth) meets that line, on the skin, is the tragion.
 ///
 /// The first search uses the rough orientation from the cap; the landmarks then define the
 /// head frame, and the search is repeated twice in it.
@@ -25,6 +26,8 @@ public enum LandmarkDetector {
     static let notchSpan = 0.0025...0.016
     /// A pocket shallower than this is no notch (metres).
     static let minimumNotchDepth = 0.0005
+    /// The notch's middle is taken between its flanks this far behind its mouth (metres).
+    static let notchGapDepth = 0.001
 
     /// The landmarks of `mesh`, which shows a head lying as `orientation` says.
     public static func detect(_ mesh: TriangleMesh, orientation: HeadOrientation) throws(CephalometryError) -> AutomaticLandmarks {

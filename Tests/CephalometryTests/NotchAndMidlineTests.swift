@@ -1,0 +1,93 @@
+import Foundation
+import Geometry
+import Testing
+
+@testable import Cephalometry
+@testable import Simulation
+
+/// Where the tragion lies in the notch of an ear's front outline.
+struct NotchMiddleTests {
+    /// The simulated ear's front outline on a flat head side, rows 0.5 mm apart: per row (z),
+    /// the most forward y (metres, tragion at the origin) where the ear rises over 1 mm.
+    static func outline(_ ear: EarShape, crusForward: Double = 0) -> [SIMD2<Double>] {
+        stride(from: -0.010, through: 0.008, by: 0.0005).compactMap { z in
+            let front = stride(from: 0.006, through: -0.025, by: -0.00001).first { y in
+                ear.height(back: -y, up: z) > LandmarkDetector.earThreshold
+            }
+            // The crus (above the notch) fused a little forward.
+            return front.map { SIMD2($0 + (z > 0.002 ? crusForward : 0), z) }
+        }
+    }
+
+    @Test("on the true ear the tragion is the middle of the notch's mouth, however the ear leans", arguments: [0.0, 15, 30])
+    func trueEar(tilt: Double) throws {
+        let outline = Self.outline(EarShape(scale: 1, tiltDegrees: tilt, protrusionDegrees: 25))
+        let pocket = try #require(LandmarkDetector.deepestPocket(outline, within: -0.010...0.008))
+        let middle = pocket.middle
+        #expect(length(SIMD3(middle.x, middle.y, 0)) < 0.0002, "tragion off by \(middle * 1000) mm")
+    }
+
+    /// Fusion leaves an ear's fronts a few tenths of a millimetre off, unevenly. The bridge's
+    /// ends touch the tragus and crus where both are nearly flat, so such a shift slides the
+    /// touching point along the front, and with it the middle of the two ends; the notch's own
+    /// flanks are steep and hold the middle.
+    @Test("a crus fused 0.2 mm forward moves the tragion less than it moves the bridge's middle")
+    func crusForward() throws {
+        let ear = EarShape(scale: 1, tiltDegrees: 25, protrusionDegrees: 25)
+        let pocket = try #require(LandmarkDetector.deepestPocket(Self.outline(ear, crusForward: 0.0002), within: -0.010...0.008))
+        let bridgeMiddle = (pocket.a + pocket.b) / 2
+        #expect(abs(pocket.middle.x) < 0.00015, "tragion \(pocket.middle.x * 1000) mm forward")
+        #expect(abs(pocket.middle.y) < 0.0004, "tragion \(pocket.middle.y * 1000) mm up")
+        #expect(length(SIMD3(bridgeMiddle.x, bridgeMiddle.y, 0)) > 2 * length(SIMD3(pocket.middle.x, pocket.middle.y, 0)))
+    }
+}
+
+/// Where the midline of a face's band lies across.
+struct MirrorCentreTests {
+    /// A face seen from the front, 60 mm wide and 40 mm tall: a lopsided forehead (tilted, and
+    /// more curved on one side) with a hollow 3 mm deep and 40 mm wide, symmetric about
+    /// `x = centre`, across its middle rows (z = 0).
+    static func face(centre: Double) -> HeightMap {
+        let step = 0.0005, columns = 121, rows = 81
+        func height(_ x: Double, _ z: Double) -> Double {
+            let base = 0.08 + 0.04 * x - 2 * x * x + 20 * max(0, x) * x * x - 0.5 * z * z
+            let across = max(0, 1 - pow((x - centre) / 0.02, 2)), up = max(0, 1 - pow(z / 0.009, 2))
+            return base - 0.003 * across * across * up * up
+        }
+        var mesh = TriangleMesh()
+        for j in 0..<rows {
+            for i in 0..<columns {
+                let x = -0.03 + Double(i) * step, z = -0.02 + Double(j) * step
+                mesh.vertices.append(SIMD3(x, height(x, z), z))
+            }
+        }
+        for j in 0..<(rows - 1) {
+            for i in 0..<(columns - 1) {
+                let a = Int32(j * columns + i), b = a + 1, c = a + Int32(columns), d = c + 1
+                mesh.faces += [SIMD3(a, b, d), SIMD3(a, d, c)]
+            }
+        }
+        return HeightMap(mesh, origin: SIMD2(-0.03, -0.02), cell: step, columns: columns, rows: rows, across: { SIMD2($0.x, $0.z) }, along: { $0.y })
+    }
+
+    /// The skin fit bends a little into the hollow, unevenly when the hollow lies off the
+    /// window's middle: within 0.15 mm.
+    @Test("the mirror centre of a symmetric hollow on a lopsided face is the hollow's middle, between cells", arguments: [0.0, 0.00037, -0.0011])
+    func hollowMiddle(centre: Double) throws {
+        let map = Self.face(centre: centre)
+        let skin = try #require(SkinSurface(map, cubic: true))
+        let column = try #require(map.mirrorCentre(rows: 36...44, above: skin, near: 60, reach: 6, halfWidth: 20))
+        let x = map.origin.x + column * map.cell
+        #expect(abs(x - centre) < 0.00015, "mirror centre \(x * 1000) mm, hollow at \(centre * 1000) mm")
+        // The hollow's single deepest cell of its row, by contrast, lies on the grid.
+        let row = (0..<map.columns).min { (map[$0, 40] ?? 0) < (map[$1, 40] ?? 0) }!
+        #expect(abs(map.position(row, 40).x - centre) > 0.0001 || centre == 0)
+    }
+
+    @Test("a band too empty to compare gives no centre")
+    func emptyBand() throws {
+        let map = Self.face(centre: 0)
+        let skin = try #require(SkinSurface(map, cubic: true))
+        #expect(map.mirrorCentre(rows: 36...44, above: skin, near: 3, reach: 2, halfWidth: 20) == nil)
+    }
+}
