@@ -5,9 +5,10 @@ extension LandmarkDetector {
     /// The nose stands this far out of the face's skin surface, at least (metres).
     static let noseThreshold = 0.003
     /// The band around the nasion's hollow whose mirror centre places it across: this far up
-    /// and down, and this far to each side (metres).
+    /// and down, and this far to each side (metres): past the inner corners of an infant's
+    /// eyes, so that the band's curve, not only its slope, tells the middle.
     static let nasionBand = 0.002
-    static let nasionHalfWidth = 0.010
+    static let nasionHalfWidth = 0.018
 
     /// Nose tip and nasion in a mesh already in the head frame, looked at from the front.
     static func face(_ mesh: TriangleMesh, x: ClosedRange<Double>, z: ClosedRange<Double>) throws(CephalometryError)
@@ -66,11 +67,11 @@ extension LandmarkDetector {
             point: SIMD3(tipAcross.x, tipHeight, tipAcross.y), normal: SIMD3(0, 1, 0),
             confidence: min(1, protrusion / 0.006),
             evidence: String(format: "nose stands %.1f mm out of the face", protrusion * 1000))
-        return (tip, try nasion(map, skin: skin, tipColumn: axis, tipRow: top.j))
+        return (tip, try nasion(map, tipColumn: axis, tipRow: top.j))
     }
 
     /// The deepest point of the midline profile above the nose tip.
-    private static func nasion(_ map: HeightMap, skin: SkinSurface, tipColumn: Int, tipRow: Int) throws(CephalometryError) -> DetectedLandmark {
+    private static func nasion(_ map: HeightMap, tipColumn: Int, tipRow: Int) throws(CephalometryError) -> DetectedLandmark {
         let halfBand = Int((0.001 / cell).rounded())
         var profile: [(row: Int, height: Double)] = []
         for j in min(map.rows, tipRow + Int((0.004 / cell).rounded()))..<map.rows {
@@ -92,10 +93,11 @@ extension LandmarkDetector {
         let row = Double(profile[deepest].row) + shift
         let depth = min(below, above)
         // Across, the nasion lies on the face's midline at its height: the mirror centre of the
-        // band around the hollow, which need not lie straight above the nose's ridge.
+        // band around the hollow, which need not lie straight above the nose's ridge (that
+        // ridge is 0.5 mm cells and a fused nose's wear away).
         let band = Int((nasionBand / cell).rounded())
         let nearRows = max(0, profile[deepest].row - band)...min(map.rows - 1, profile[deepest].row + band)
-        let column = map.mirrorCentre(rows: nearRows, above: skin, near: Double(tipColumn), reach: 6, halfWidth: Int((nasionHalfWidth / cell).rounded()))
+        let column = map.mirrorCentre(rows: nearRows, near: Double(tipColumn), reach: 6, halfWidth: Int((nasionHalfWidth / cell).rounded()))
             ?? Double(tipColumn)
         let position = SIMD2(map.origin.x + column * map.cell, 0)
         return DetectedLandmark(
