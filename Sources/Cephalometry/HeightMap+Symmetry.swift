@@ -16,7 +16,8 @@ extension HeightMap {
             if let cost = asymmetry(rows: rows, about: centre, halfWidth: halfWidth) { costs.append((centre, cost)) }
         }
         guard costs.count >= 3, let best = costs.indices.min(by: { costs[$0].cost < costs[$1].cost }) else { return nil }
-        guard best > 0, best < costs.count - 1 else { return costs[best].centre }
+        // Between steps by a parabola, where both neighbouring steps could be compared.
+        guard best > 0, best < costs.count - 1, costs[best + 1].centre - costs[best - 1].centre < 0.25 else { return costs[best].centre }
         let shift = parabolaVertexOffset(costs[best - 1].cost, costs[best].cost, costs[best + 1].cost, peak: false)
         return costs[best].centre + shift / 10
     }
