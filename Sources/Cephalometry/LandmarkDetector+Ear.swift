@@ -112,15 +112,18 @@ extension LandmarkDetector {
     /// two points `a` (below) and `b` (above) of its hull, which the line from `a` to `b`
     /// bridges.
     struct Pocket {
-        var a: SIMD2<Double>
-        var b: SIMD2<Double>
         /// The outline from `a` to `b`, both included.
-        var points: [SIMD2<Double>]
+        let points: [SIMD2<Double>]
+        let a: SIMD2<Double>
+        let b: SIMD2<Double>
+        /// The deepest the outline lies behind the bridge, metres.
+        private(set) var depth = 0.0
 
         init(_ points: ArraySlice<SIMD2<Double>>) {
             self.points = Array(points)
             a = self.points.first ?? .zero
             b = self.points.last ?? .zero
+            depth = self.points.map(behind).max() ?? 0
         }
 
         /// Unit direction of the bridge from `a` to `b`.
@@ -136,9 +139,6 @@ extension LandmarkDetector {
             let front = u.y >= 0 ? SIMD2(u.y, -u.x) : SIMD2(-u.y, u.x)
             return -((p - a) * front).sum()
         }
-
-        /// The deepest the outline lies behind the bridge, metres.
-        var depth: Double { points.map(behind).max() ?? 0 }
 
         /// Where the notch's middle meets the bridge: the middle, along the bridge, of the
         /// stretch lying deeper than `notchGapDepth` (or half the pocket's depth, if shallower)

@@ -93,8 +93,8 @@ extension LandmarkDetector {
         let row = Double(profile[deepest].row) + shift
         let depth = min(below, above)
         // Across, the nasion lies on the face's midline at its height: the mirror centre of the
-        // band around the hollow, which need not lie straight above the nose's ridge (that
-        // ridge is 0.5 mm cells and a fused nose's wear away).
+        // band around the hollow, looked for within 3 mm of the nose's ridge but not taken from
+        // it (the ridge lies on 0.5 mm cells, and fusion wears a thin nose's flanks unevenly).
         let band = Int((nasionBand / cell).rounded())
         let nearRows = max(0, profile[deepest].row - band)...min(map.rows - 1, profile[deepest].row + band)
         let column = map.mirrorCentre(rows: nearRows, near: Double(tipColumn), reach: 6, halfWidth: Int((nasionHalfWidth / cell).rounded()))
