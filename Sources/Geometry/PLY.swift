@@ -56,6 +56,10 @@ public enum PLY {
         var body = PLYBody(bytes: bytes, offset: header.bodyOffset, ascii: header.ascii)
         var mesh = TriangleMesh()
         for element in header.elements {
+            // Every entry takes at least one byte, so a count beyond the file's size is damage
+            // (and an element without properties would loop on nothing).
+            guard element.count == 0 || !element.properties.isEmpty else { throw .unsupported("element \(element.name) without properties") }
+            guard element.count <= bytes.count else { throw .truncated }
             let colored = element.name == "vertex" && Set(["red", "green", "blue"]).isSubset(of: element.properties.map(\.name))
             for _ in 0..<element.count {
                 switch element.name {

@@ -93,9 +93,9 @@ struct PLYBody {
     mutating func readFace(_ element: PLYElement, into mesh: inout TriangleMesh) throws(PLY.Error) {
         for property in element.properties {
             guard let countType = property.listCountType else { _ = try scalar(property.type); continue }
-            let count = Int(try scalar(countType))
+            let count = try listCount(countType)
             var indices: [Int32] = []
-            for _ in 0..<max(0, count) { indices.append(Int32(clamping: Int(try scalar(property.type)))) }
+            for _ in 0..<count { indices.append(try Self.vertexIndex(try scalar(property.type))) }
             guard ["vertex_indices", "vertex_index"].contains(property.name), count >= 3 else { continue }
             for k in 1..<(count - 1) { mesh.faces.append(SIMD3(indices[0], indices[k], indices[k + 1])) }
         }
@@ -108,8 +108,30 @@ struct PLYBody {
     }
 
     private mutating func skipList(_ property: PLYProperty) throws(PLY.Error) {
-        let count = Int(try scalar(property.listCountType!))
-        for _ in 0..<max(0, count) { _ = try scalar(property.type) }
+        guard let countType = property.listCountType else { return }
+        let count = try listCount(countType)
+        for _ in 0..<count { _ = try scalar(property.type) }
+    }
+
+    /// Longest list a polygon may have; a count beyond it (or not a whole number) is damage.
+    static let maximumListCount = 1024
+
+    /// A list's length, checked before anything traps on it: a count of 1e30 or -1 is refused.
+    private mutating func listCount(_ type: String) throws(PLY.Error) -> Int {
+        let value = try scalar(type)
+        guard value.isFinite, value == value.rounded(), (0...Double(Self.maximumListCount)).contains(value) else {
+            throw .unsupported("a list of \(value) entries (at most \(Self.maximumListCount))")
+        }
+        return Int(value)
+    }
+
+    /// A vertex index, refused when it is not a whole number in Int32's range (the caller checks
+    /// it against the vertex count).
+    static func vertexIndex(_ value: Double) throws(PLY.Error) -> Int32 {
+        guard value.isFinite, value == value.rounded(), value >= Double(Int32.min), value <= Double(Int32.max) else {
+            throw .unsupported("vertex index \(value) is not a whole number of a vertex")
+        }
+        return Int32(value)
     }
 
     private mutating func scalar(_ type: String) throws(PLY.Error) -> Double {

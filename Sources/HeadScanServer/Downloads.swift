@@ -158,10 +158,14 @@ extension ResearchServer {
         return try encoder.encode(SessionList(sessions: sessions))
     }
 
-    /// Runs blocking file work on a dispatch queue, so that the server's threads keep answering.
+    /// Runs blocking work (file checks, waiting for a helper) on a thread of its own. Not on
+    /// Dispatch's global queues: on Linux Swift's concurrency runtime runs its jobs there, so
+    /// blocked work items would hold up every other request.
     static func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+            let thread = Thread { continuation.resume(with: Result { try work() }) }
+            thread.stackSize = 4 << 20
+            thread.start()
         }
     }
 }

@@ -1,54 +1,135 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Work on uploaded data in a process of its own: the service's own binary started with a
-/// subcommand (`tum-export`, `process-folder`), so that a recording or document that trips a
-/// fault fails its own download or job and never the service.
+/// subcommand (`inspect-upload`, `tum-export`, `process-folder`), so that a file that trips a
+/// fault, eats memory or loops fails its own upload, download or job and never the service.
 public struct Isolation: Sendable {
     /// The `headscan-server` binary.
     public var executable: URL
+    /// Seconds a helper may run before it is killed.
+    public var timeLimit: Double = 600
 
-    public init(executable: URL) {
+    public init(executable: URL, timeLimit: Double = 600) {
         self.executable = executable
+        self.timeLimit = timeLimit
     }
 
     /// The running binary, when it can be found.
     public static var currentExecutable: Isolation? {
         let url = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         if FileManager.default.isExecutableFile(atPath: url.path), url.path != "/proc/self/exe" { return Isolation(executable: url) }
-        return Bundle.main.executableURL.map(Isolation.init)
+        return Bundle.main.executableURL.map { Isolation(executable: $0) }
     }
 
     /// Why isolated work failed.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+        /// The helper was stopped for running past its time.
+        public var timedOut = false
     }
 
-    /// Runs the binary with `arguments` and returns what it printed; a crash or a non-zero exit
-    /// becomes a `Failure` with the end of what it wrote to standard error.
+    /// Most bytes of a helper's answer on standard output that are read.
+    static let maximumOutputBytes = 64 << 20
+
+    /// Runs the binary with `arguments` and returns what it printed; a crash, a non-zero exit or
+    /// running past `timeLimit` becomes a `Failure` with the end of what it wrote to standard
+    /// error. A cancelled task kills the helper (a client that hung up stops its export).
     func run(_ arguments: [String]) async throws -> Data {
         let executable = self.executable
-        return try await ResearchServer.offload {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            let output = Pipe(), errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            // Read both while it runs, so a full pipe never blocks it.
-            let errorText = Locked(Data())
-            let reader = Thread { errorText.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() } }
-            reader.start()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            while !reader.isFinished { Thread.sleep(forTimeInterval: 0.001) }
-            guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-                let tail = String(decoding: errorText.withLock { $0 }.suffix(500), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                let how = process.terminationReason == .uncaughtSignal ? "stopped by signal \(process.terminationStatus)" : "exited with \(process.terminationStatus)"
-                throw Failure(description: "the \(arguments.first ?? "work") process \(how)\(tail.isEmpty ? "" : ": \(tail)")")
+        let timeLimit = self.timeLimit
+        let running = Locked<Process?>(nil)
+        return try await withTaskCancellationHandler {
+            try await ResearchServer.offload {
+                let process = Process()
+                process.executableURL = executable
+                process.arguments = arguments
+                let output = Pipe(), errors = Pipe()
+                process.standardOutput = output
+                process.standardError = errors
+                process.standardInput = FileHandle.nullDevice
+                try process.run()
+                running.withLock { $0 = process }
+                let timedOut = Locked(false)
+                let watchdog = DispatchWorkItem {
+                    guard process.isRunning else { return }
+                    timedOut.withLock { $0 = true }
+                    kill(process.processIdentifier, SIGKILL)
+                }
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog)
+                // Read both while it runs, so a full pipe never blocks it.
+                let errorText = Locked(Data())
+                let reader = Thread { errorText.withLock { $0 = Self.read(errors.fileHandleForReading, limit: 1 << 20) } }
+                reader.start()
+                let data = Self.read(output.fileHandleForReading, limit: Self.maximumOutputBytes)
+                process.waitUntilExit()
+                watchdog.cancel()
+                running.withLock { $0 = nil }
+                while !reader.isFinished { Thread.sleep(forTimeInterval: 0.001) }
+                if timedOut.withLock({ $0 }) {
+                    throw Failure(description: "the \(arguments.first ?? "work") process ran longer than \(Int(timeLimit)) s and was stopped", timedOut: true)
+                }
+                guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+                    let what = arguments.first ?? "work"
+                    if process.terminationReason == .uncaughtSignal {
+                        // A runtime's message may quote the data it tripped on: only its kind.
+                        let fault = errorText.withLock { $0 }.range(of: Data("Fatal error".utf8)) != nil ? " (a fault in the program)" : ""
+                        throw Failure(description: "the \(what) process stopped by signal \(process.terminationStatus)\(fault)")
+                    }
+                    // The helpers print only a summary of their own words on failure.
+                    let tail = Self.lastLine(errorText.withLock { $0 })
+                    throw Failure(description: "the \(what) process exited with \(process.terminationStatus)\(tail.isEmpty ? "" : ": \(tail)")")
+                }
+                return data
             }
-            return data
+        } onCancel: {
+            running.withLock { process in
+                if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            }
         }
+    }
+
+    /// The helper's last line on standard error, cleaned for the log (printable ASCII, short).
+    static func lastLine(_ data: Data) -> String {
+        let text = String(decoding: data.suffix(2000), as: UTF8.self)
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return LogText.label(lines.last ?? "", limit: 160)
+    }
+
+    /// Reads to the end, keeping at most `limit` bytes (the rest is drained so the writer ends).
+    static func read(_ handle: FileHandle, limit: Int) -> Data {
+        var kept = Data()
+        while let piece = try? handle.read(upToCount: 1 << 16), !piece.isEmpty {
+            if kept.count < limit { kept.append(piece.prefix(limit - kept.count)) }
+        }
+        return kept
+    }
+}
+
+/// Limits a helper process sets on itself before it reads a byte of uploaded data: address
+/// space and processor time, so a decoder that runs away is stopped by the kernel.
+public enum HelperLimits {
+    /// Address space of a helper (a recording is read frame by frame; 2 GiB leaves room for
+    /// the runtime's reservations and the largest mesh the service accepts).
+    public static let memoryBytes: UInt64 = 2 << 30
+    /// Processor seconds of a helper.
+    public static let processorSeconds: UInt64 = 900
+
+    /// Applies the limits to the calling process.
+    public static func apply(memoryBytes: UInt64 = memoryBytes, processorSeconds: UInt64 = processorSeconds) {
+        var memory = rlimit(rlim_cur: rlim_t(memoryBytes), rlim_max: rlim_t(memoryBytes))
+        var cpu = rlimit(rlim_cur: rlim_t(processorSeconds), rlim_max: rlim_t(processorSeconds + 5))
+        #if canImport(Glibc)
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &memory)
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &cpu)
+        #else
+        _ = setrlimit(RLIMIT_AS, &memory)
+        _ = setrlimit(RLIMIT_CPU, &cpu)
+        #endif
     }
 }

@@ -66,7 +66,7 @@ public struct ProcessingWorker: Sendable {
             try await store.finishJob(jobID: job.id, worker: name, error: nil, maximumAttempts: maximumAttempts)
             return .success(job.id)
         } catch {
-            let text = String(describing: error)
+            let text = (error as? JobFailure)?.message ?? "processing stopped: \(IsolatedWork.summary(error))"
             logger.warning("job \(job.id) failed: \(text)")
             try await store.finishJob(jobID: job.id, worker: name, error: text, maximumAttempts: maximumAttempts)
             return .failure(JobFailure(message: text))
@@ -84,15 +84,20 @@ public struct ProcessingWorker: Sendable {
             guard let blob = blobs.blobURL(file.sha256), UploadProtocol.isValidFileName(file.name) else { continue }
             try FileManager.default.copyItem(at: blob, to: folder.appendingPathComponent(file.name))
         }
+        var values = SessionValues()
         if let isolation {
             do {
-                _ = try await isolation.run(["process-folder", folder.path])
+                let answer = try await isolation.run(["process-folder", folder.path])
+                guard let decoded = try? JSONDecoder().decode(SessionValues.self, from: answer) else {
+                    throw JobFailure(message: "the processing helper gave no values")
+                }
+                values = decoded
             } catch let failure as Isolation.Failure {
                 throw JobFailure(message: failure.description)
             }
         } else {
             let options = processing
-            try await Task.detached { try IsolatedWork.processFolder(folder, options: options, isCancelled: isCancelled) }.value
+            values = try await Task.detached { try IsolatedWork.processFolder(folder, options: options, isCancelled: isCancelled) }.value
         }
         if isCancelled() { throw JobFailure(message: "the lease was lost; another worker has the job") }
         let before = Dictionary(uniqueKeysWithValues: summary.files.map { ($0.name, $0.sha256) })
@@ -104,12 +109,6 @@ public struct ProcessingWorker: Sendable {
             let stored = try blobs.store(fileAt: url)
             if before[name] != stored.sha256 { changed.append(stored) }
         }
-        var values = SessionValues()
-        if let data = try? Data(contentsOf: folder.appendingPathComponent(MeasurementRecord.fileName)),
-            let record = try? MeasurementRecord.decode(from: data)
-        {
-            values = UploadService.values(record)
-        }
         try await store.updateProcessed(sessionID: job.sessionID, files: changed, values: values)
     }
 }
@@ -118,23 +117,53 @@ public struct ProcessingWorker: Sendable {
 /// servers without isolation run in-process).
 public enum IsolatedWork {
     /// Processes the session folder `folder` in place: with picks the whole pipeline, else the
-    /// service's own (pseudonymous) report of the device's measurement.
-    public static func processFolder(_ folder: URL, options: ProcessingOptions = ProcessingOptions(), isCancelled: @escaping @Sendable () -> Bool = { false }) throws {
+    /// service's own (pseudonymous) report of the device's measurement. Every time it writes is
+    /// the start of the session's week (the name's date); a document that would still name a
+    /// finer time fails the job rather than be kept. Returns the values for the listing.
+    public static func processFolder(_ folder: URL, options: ProcessingOptions = ProcessingOptions(), isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> SessionValues {
         let library = ScanLibrary(root: folder.deletingLastPathComponent())
         let session = try library.session(named: folder.lastPathComponent)
-        try restorePatientShape(library: library, session: session)
+        let week = ResearchCalendar.weekStart(session.name.date(in: TimeZone(identifier: "UTC") ?? .current) ?? Date(timeIntervalSince1970: 0))
+        var options = options
+        options.clock = { week }
+        // The copy's file time is the copy's moment; the fingerprint keeps the week instead.
+        try? FileManager.default.setAttributes([.modificationDate: week], ofItemAtPath: session.scanURL.path)
+        try restorePatientShape(library: library, session: session, week: week)
         let hasPicks = (try? library.annotations(in: session))?.isComplete ?? false
         if hasPicks {
             _ = try SessionProcessor(library: library, options: options).process(session, isCancelled: isCancelled)
         } else {
-            _ = try ClinicalReportWriter(library: library, session: session).write()
+            _ = try ClinicalReportWriter(library: library, session: session).write(now: week)
+        }
+        try checkTimes(in: session.url)
+        guard let data = try? Data(contentsOf: session.url.appendingPathComponent(MeasurementRecord.fileName)),
+            let record = try? MeasurementRecord.decode(from: data)
+        else { return SessionValues() }
+        return UploadService.values(record)
+    }
+
+    /// Fails when a document processing wrote names a time finer than a week's start.
+    static func checkTimes(in folder: URL) throws {
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".json") && name != PatientRecord.fileName {
+            guard let data = try? Data(contentsOf: folder.appendingPathComponent(name)),
+                let value = try? JSONDecoder().decode(JSONValue.self, from: data)
+            else { continue }
+            if ResearchCalendar.preciseDate(in: value) != nil { throw JobFailure(message: "processing wrote \(name) with a time finer than the week; it is not kept") }
+        }
+        if let record = try? ReconstructionRecord.decode(from: Data(contentsOf: folder.appendingPathComponent(ReconstructionRecord.fileName))),
+            !ResearchCalendar.isWeekStart(Date(timeIntervalSince1970: record.scan.modified))
+        {
+            throw JobFailure(message: "processing wrote the recording's file time; it is not kept")
         }
     }
+
+    /// The kind of an error without its text (which may quote a session's files).
+    public static func summary(_ error: any Error) -> String { HelperError.summary(error) }
 
     /// The session processor reads `patient.json` as the device writes it; the service holds the
     /// pseudonymised one (no entry time, no birth date). The scratch copy gets the device's shape
     /// with the week's start as the entry time; it is never stored back.
-    static func restorePatientShape(library: ScanLibrary, session: ScanSession) throws {
+    static func restorePatientShape(library: ScanLibrary, session: ScanSession, week: Date) throws {
         guard let data = try? Data(contentsOf: session.patientURL) else { return }
         let research: ResearchPatientRecord
         do {
@@ -142,7 +171,6 @@ public enum IsolatedWork {
         } catch {
             throw JobFailure(message: "patient.json is not in the pseudonymised shape: \(error)")
         }
-        let week = ResearchCalendar.weekStart(session.name.date(in: TimeZone(identifier: "UTC") ?? .current) ?? Date())
         try FileManager.default.removeItem(at: session.patientURL)
         try library.save(PatientRecord(patientID: research.patientID, calliper: research.calliper, enteredAt: week), in: session)
     }

@@ -28,8 +28,11 @@ public struct ResearchServer: Sendable {
         didSet { passwordChecks = PasswordChecks(policy: signInPolicy) }
     }
     private(set) var passwordChecks = PasswordChecks(policy: SignInPolicy())
-    /// When set, TUM exports run in a process of their own (see `Isolation`).
-    public var isolation: Isolation?
+    /// When set, upload checks, TUM exports and processing run in processes of their own (see
+    /// `Isolation`); `headscan-server serve` always sets it.
+    public var isolation: Isolation? {
+        didSet { uploads.isolation = isolation }
+    }
     /// Addresses of reverse proxies whose `X-Forwarded-For` names the client.
     public var trustedProxies: Set<String> = []
     /// Whether the service is reached through HTTPS (a TLS proxy): cookies are `Secure` and

@@ -22,12 +22,47 @@ public struct SignInPolicy: Sendable {
     public init() {}
 }
 
+/// A fixed number of threads of their own that run queued blocking jobs in order. bcrypt takes
+/// a core for a third of a second: on Dispatch's queues (which Swift's concurrency runtime uses
+/// on Linux) a crowd of checks held up every other request for seconds.
+final class WorkerThreads: Sendable {
+    private let condition = NSCondition()
+    private let jobs = Locked<[@Sendable () -> Void]>([])
+
+    init(count: Int, name: String) {
+        for index in 0..<max(1, count) {
+            let thread = Thread { [self] in work() }
+            thread.name = "\(name)-\(index)"
+            thread.start()
+        }
+    }
+
+    func submit(_ job: @escaping @Sendable () -> Void) {
+        condition.lock()
+        jobs.withLock { $0.append(job) }
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            var job = jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+            while job == nil {
+                condition.wait()
+                job = jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+            }
+            condition.unlock()
+            job?()
+        }
+    }
+}
+
 /// Runs bcrypt on threads of its own, a bounded number at once, so that a crowd of wrong
 /// passwords never stalls other requests; and checks unknown accounts against a stand-in hash
 /// so that their answer takes as long as a known account's.
 final class PasswordChecks: Sendable {
-    private let queue = DispatchQueue(label: "headscan.bcrypt", attributes: .concurrent)
-    private let permits: DispatchSemaphore
+    private let threads: WorkerThreads
     private let waiting = Locked(0)
     private let maximumWaiting: Int
     private let standIn: Locked<String?> = Locked(nil)
@@ -38,7 +73,7 @@ final class PasswordChecks: Sendable {
     let performed = Locked(0)
 
     init(policy: SignInPolicy) {
-        permits = DispatchSemaphore(value: policy.concurrentChecks)
+        threads = WorkerThreads(count: policy.concurrentChecks, name: "bcrypt")
         maximumWaiting = policy.waitingChecks
         cost = policy.cost
     }
@@ -64,9 +99,7 @@ final class PasswordChecks: Sendable {
         let standIn = self.standIn
         let cost = self.cost
         let ok = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            queue.async { [permits, performed] in
-                permits.wait()
-                defer { permits.signal() }
+            threads.submit { [performed] in
                 performed.withLock { $0 += 1 }
                 let target = hash ?? standIn.withLock { stored in
                     if let stored { return stored }
@@ -83,54 +116,94 @@ final class PasswordChecks: Sendable {
 }
 
 extension ResearchServer {
-    /// The researcher with this e-mail and password, or nil. Refuses with 429 while the account
-    /// or the address has failed too often; records and logs every failure.
+    /// The researcher with this e-mail and password, or nil. Each attempt is counted before its
+    /// password is checked (so a crowd of concurrent guesses gets no more checks than the limit):
+    /// per account and address first, then per address, and per account from every address with
+    /// a limit ten times higher, so that one guesser does not lock the owner out. Refuses with
+    /// 429 and how long to wait; records every failure.
     func verify(email: String, password: String, address: String) async throws -> Researcher? {
         let email = email.lowercased()
         let plausible = (3...200).contains(email.utf8.count) && (1...200).contains(password.utf8.count)
         let researcher = plausible ? try await store.researcher(email: email) : nil
         // A password that verified within the last minute: an API client's every request.
         if let researcher, passwordChecks.recentlyVerified(password, hash: researcher.passwordHash) { return researcher }
-        let accountKey = "account:" + email, addressKey = "address:" + address
-        let window = Self.now() - signInPolicy.window
-        for (key, limit) in [(accountKey, signInPolicy.accountFailures), (addressKey, signInPolicy.addressFailures)] {
-            let (count, oldest) = try await store.signInFailures(subject: key, since: window)
-            if count >= limit {
+        let keys = SignInKeys(email: email, address: address)
+        let limits = [
+            (keys.pair, signInPolicy.accountFailures), (keys.address, signInPolicy.addressFailures),
+            (keys.account, signInPolicy.accountFailures * 10),
+        ]
+        // The audit names a known account; an address no account has stays a digest.
+        let actor = researcher.map { "researcher:" + $0.email } ?? "unknown-account:" + LogText.digest(email)
+        let attempt = try await store.recordSignInAttempt(subjects: limits.map(\.0), window: signInPolicy.window)
+        let since = Self.now() - signInPolicy.window
+        for (key, limit) in limits {
+            let (count, oldest) = try await store.signInFailures(subject: key, since: since)
+            if count > limit {
                 let wait = max(1, Int((oldest ?? Self.now()) + signInPolicy.window - Self.now()))
-                try await store.audit(AuditEntry(actor: "researcher:" + email.prefix(200), action: "sign-in-throttled", address: address))
+                try await store.audit(AuditEntry(actor: actor, action: "sign-in-throttled", address: address))
                 var error = APIError(.tooManyRequests, "too many wrong passwords; try again in \(wait / 60 + 1) minutes")
                 error.headers[.retryAfter] = String(wait)
                 throw error
             }
         }
         // Unknown addresses are checked against a stand-in hash: the same time as a known one.
-        let ok = plausible ? try await passwordChecks.verify(password, hash: researcher?.passwordHash) : false
+        let ok: Bool
+        do {
+            ok = plausible ? try await passwordChecks.verify(password, hash: researcher?.passwordHash) : false
+        } catch {
+            try await store.forgetSignInAttempt(attempt, subjects: limits.map(\.0))
+            throw error
+        }
         guard ok, let researcher else {
-            try await store.recordSignInFailure(subjects: [accountKey, addressKey], window: signInPolicy.window)
-            try await store.audit(AuditEntry(actor: "researcher:" + email.prefix(200), action: "sign-in-failed", address: address))
-            logger.warning("failed sign-in for \(email.prefix(200)) from \(address)")
+            try await store.audit(AuditEntry(actor: actor, action: "sign-in-failed", address: address))
+            logger.warning("failed sign-in for \(actor) from \(LogText.label(address))")
             return nil
         }
-        try await store.clearSignInFailures(subject: accountKey)
+        try await store.forgetSignInAttempt(attempt, subjects: [keys.address, keys.account])
+        try await store.clearSignInFailures(subject: keys.pair)
         return researcher
     }
 
     static func now() -> Double { Date().timeIntervalSince1970 }
 }
 
+/// The subjects sign-in attempts are counted under.
+struct SignInKeys {
+    var email: String
+    var client: String
+    init(email: String, address: String) {
+        self.email = email
+        self.client = address
+    }
+    var pair: String { "pair:" + email + " " + client }
+    var account: String { "account:" + email }
+    var address: String { "address:" + client }
+}
+
 extension Store {
-    /// Failures recorded for `subject` since `since`, and the oldest of them.
+    /// Attempts recorded for `subject` since `since` (this one's among them: counted after it was
+    /// written, so of concurrent attempts at most the limit see a count within it), and the oldest.
     func signInFailures(subject: String, since: Double) async throws -> (count: Int, oldest: Double?) {
         let row = try await database.query(
-            "SELECT COUNT(*) AS n, MIN(at) AS oldest FROM sign_in_failures WHERE subject = ? AND at > ?", [.text(subject), .double(since)]).first
+            "SELECT COUNT(*) AS n, MIN(at) AS oldest FROM sign_in_failures WHERE subject = ? AND at > ?",
+            [.text(subject), .double(since)]).first
         return (Int(row?["n"].int ?? 0), row?["oldest"].double)
     }
 
-    func recordSignInFailure(subjects: [String], window: Double) async throws {
-        let now = Self.now()
+    /// Records an attempt under every subject before its password is checked; returns its
+    /// time, which tells it apart (a few random microseconds keep concurrent ones distinct).
+    func recordSignInAttempt(subjects: [String], window: Double) async throws -> Double {
+        let now = Self.now() + Double.random(in: 0..<1e-3)
         _ = try await database.transaction(
             [SQLStatement("DELETE FROM sign_in_failures WHERE at < ?", [.double(now - window)])]
                 + subjects.map { SQLStatement("INSERT INTO sign_in_failures (subject, at) VALUES (?, ?)", [.text($0), .double(now)]) })
+        return now
+    }
+
+    /// Removes one attempt's rows (it succeeded, or it was never checked).
+    func forgetSignInAttempt(_ at: Double, subjects: [String]) async throws {
+        _ = try await database.transaction(
+            subjects.map { SQLStatement("DELETE FROM sign_in_failures WHERE subject = ? AND at = ?", [.text($0), .double(at)]) })
     }
 
     func clearSignInFailures(subject: String) async throws {

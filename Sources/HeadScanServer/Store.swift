@@ -80,12 +80,27 @@ public struct SessionFilter: Sendable, Hashable {
 }
 
 /// The values read from a session's documents when it arrives or is processed.
-public struct SessionValues: Sendable, Hashable {
+public struct SessionValues: Sendable, Hashable, Codable {
     public var measured = false
     public var cvai: Double?
     public var ci: Double?
     public var circumferenceMM: Double?
     public var rating: Int?
+
+    public init() {}
+
+    /// These values with those `other` has.
+    func merging(_ other: SessionValues) -> SessionValues {
+        var merged = self
+        if other.measured {
+            merged.measured = true
+            merged.cvai = other.cvai
+            merged.ci = other.ci
+            merged.circumferenceMM = other.circumferenceMM
+        }
+        merged.rating = other.rating ?? rating
+        return merged
+    }
 }
 
 /// A processing job taken by a worker.
@@ -369,7 +384,7 @@ public struct Store: Sendable {
     /// Makes a verified upload a session, in one transaction; returns the session ID, nil when
     /// another request finished the upload first.
     public func completeUpload(
-        _ upload: UploadRecord, device: Device, values: SessionValues, recordedAt: String, needsProcessing: Bool
+        _ upload: UploadRecord, device: Device, files: [SessionFile], values: SessionValues, recordedAt: String, needsProcessing: Bool
     ) async throws -> String? {
         let sessionID = UUID().uuidString.lowercased()
         let now = Self.now()
@@ -386,7 +401,7 @@ public struct Store: Sendable {
                  .double(now), .int(values.measured ? 1 : 0), SQLValue(values.cvai), SQLValue(values.ci), SQLValue(values.circumferenceMM),
                  SQLValue(values.rating)]),
         ]
-        for file in upload.manifest {
+        for file in files {
             statements.append(SQLStatement(
                 "INSERT INTO session_files (session_id, name, size, sha256) VALUES (?, ?, ?, ?)",
                 [.text(sessionID), .text(file.name), .int(file.size), .text(file.sha256)]))

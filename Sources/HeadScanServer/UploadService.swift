@@ -10,6 +10,9 @@ public struct UploadService: Sendable {
     public let blobs: BlobStore
     public var logger = Logger(label: "headscan.uploads")
     public var limits = StorageLimits()
+    /// Where uploaded files are checked: a helper process (always, when serving); nil checks
+    /// them in this process (tests).
+    public var isolation: Isolation?
 
     public init(store: Store, blobs: BlobStore) {
         self.store = store
@@ -209,27 +212,33 @@ public struct UploadService: Sendable {
             throw error
         }
         let manifest = upload.manifest
+        var values = SessionValues()
+        var kept: [URL] = []
         do {
-            try await ResearchServer.offload {
-                for (file, url) in zip(manifest, staged) { try UploadInspector.check(file.name, at: url) }
+            for (index, (file, url)) in zip(manifest, staged).enumerated() {
+                let output = staging.appendingPathComponent("\(index).kept")
+                values = values.merging(try await inspect(file.name, at: url, writingTo: output))
+                kept.append(output)
             }
         } catch let error as APIError {
             try await forget(upload)
             logger.notice("upload \(upload.id) from device \(device.id) refused: \(error.status.code)")
             throw error
         }
-        for (file, url) in zip(manifest, staged) {
+        var files: [SessionFile] = []
+        for (file, url) in zip(manifest, kept) {
             do {
-                try blobs.keep(url, sha256: file.sha256)
+                var stored = try blobs.store(fileAt: url)
+                stored.name = file.name
+                files.append(stored)
             } catch {
                 throw StorageLimits.noSpace("this session")
             }
         }
-        let values = readValues(manifest)
         let names = Set(manifest.map(\.name))
         let needsProcessing = names.contains(AnnotationsRecord.fileName) || names.contains(MeasurementRecord.fileName)
         let recordedAt = (try? SessionName(parsing: upload.sessionName))?.timestamp ?? ""
-        _ = try await store.completeUpload(upload, device: device, values: values, recordedAt: recordedAt, needsProcessing: needsProcessing)
+        _ = try await store.completeUpload(upload, device: device, files: files, values: values, recordedAt: recordedAt, needsProcessing: needsProcessing)
         blobs.removeIncoming(upload.id)
         guard let finished = try await store.upload(id: upload.id) else { throw APIError.notFound }
         logger.info("upload \(upload.id) from device \(device.id) verified")
@@ -270,20 +279,26 @@ public struct UploadService: Sendable {
         try await store.deleteUpload(id: upload.id)
     }
 
-    /// CVAI and the rest from `measurement.json`, the rating from `rating.json` (both checked
-    /// before, so their values lie in range).
-    func readValues(_ files: [ManifestFile]) -> SessionValues {
-        func data(_ name: String) -> Data? {
-            files.first { $0.name == name }.flatMap { blobs.blobURL($0.sha256) }.flatMap { try? Data(contentsOf: $0) }
+    /// Checks one staged file and writes what the service keeps of it to `output`: in a helper
+    /// process when the service has one, so that a decoder's fault, memory or time fails this
+    /// upload with a 422 and the service answers on.
+    func inspect(_ name: String, at input: URL, writingTo output: URL) async throws -> SessionValues {
+        guard let isolation else {
+            return try await ResearchServer.offload { try UploadInspector.inspect(name, at: input, writingTo: output) }
         }
-        var values = SessionValues()
-        if let bytes = data(MeasurementRecord.fileName), let record = try? MeasurementRecord.decode(from: bytes) {
-            values = Self.values(record)
+        let answer: Data
+        do {
+            answer = try await isolation.run(["inspect-upload", "--name", name, "--input", input.path, "--output", output.path])
+        } catch let failure as Isolation.Failure {
+            logger.warning("the check of a \(name) stopped: \(failure.description)")
+            let why = failure.timedOut ? "it took longer than the service allows" : "the file stopped the service's reader"
+            throw UploadInspector.refuse(name, "\(why); nothing of this upload is kept. Upload the session as HeadScan saved it")
         }
-        if let bytes = data(RatingRecord.fileName), let rating = try? RatingRecord.decode(from: bytes) {
-            values.rating = rating.scanQuality
+        guard let outcome = try? JSONDecoder().decode(InspectionOutcome.self, from: answer) else {
+            throw UploadInspector.refuse(name, "the service's check gave no answer; nothing of this upload is kept")
         }
-        return values
+        if let refusal = outcome.refusal { throw refusal.error }
+        return outcome.values
     }
 
     static func values(_ record: MeasurementRecord) -> SessionValues {

@@ -36,7 +36,9 @@ public struct ClinicalReportWriter {
         guard let record = try library.measurement(in: session) else {
             throw ProcessingReportError.notMeasured(session.name.rawValue)
         }
-        let meshURL = session.url.appendingPathComponent(record.meshFile ?? ScanSession.meshFileName)
+        // Always the session's own mesh: `meshFile` is what a document from elsewhere says, and
+        // following it would open any file its path reaches.
+        let meshURL = session.meshURL
         let mesh = try PLY.decode([UInt8](Data(contentsOf: meshURL)))
         let slice = try Cephalometer.measure(mesh, landmarks: record.landmarks)
         let settings = try reportSettings()
@@ -77,7 +79,7 @@ public struct ClinicalReportWriter {
 
     /// Writes `report.html` and `report.pdf` into `folder` (the session by default).
     @discardableResult
-    public func write(to folder: URL? = nil, reference: ReferenceValues? = nil, notes: [String] = []) throws
+    public func write(to folder: URL? = nil, reference: ReferenceValues? = nil, notes: [String] = [], now: Date = Date()) throws
         -> (html: URL, pdf: URL, slice: MeasuredSlice, assessment: ShapeAssessment, asymmetry: AsymmetrySummary?)
     {
         let (report, slice, mesh, asymmetry) = try content(reference: reference, notes: notes)
@@ -85,7 +87,7 @@ public struct ClinicalReportWriter {
         let html = target.appendingPathComponent(Self.htmlFileName)
         let pdf = target.appendingPathComponent(Self.pdfFileName)
         try Data(HTMLReport.render(report).utf8).write(to: html, options: .atomic)
-        try Data(PDFReport.render(report, creationDate: Self.pdfDate(Date()))).write(to: pdf, options: .atomic)
+        try Data(PDFReport.render(report, creationDate: Self.pdfDate(now))).write(to: pdf, options: .atomic)
         if let asymmetry {
             let colored = PLY.encode(asymmetry.colored(mesh), comment: "HeadScan asymmetry map: blue flatter, red fuller than the mirror image, saturating at 5 mm")
             try Data(colored).write(to: target.appendingPathComponent(Self.asymmetryFileName), options: .atomic)

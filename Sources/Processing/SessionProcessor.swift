@@ -61,6 +61,9 @@ public struct ProcessingOptions: Sendable {
     /// A column beside the 3D values in the report (a simulation's truth), and extra notes.
     public var reportReference: ReferenceValues?
     public var reportNotes: [String] = []
+    /// The time written into `measurement.json`, `reconstruction.json` and the report (the
+    /// research service gives the start of the session's week, so nothing names the visit's day).
+    public var clock: @Sendable () -> Date = { Date() }
 
     public init() {}
 }
@@ -146,13 +149,13 @@ public struct SessionProcessor: Sendable {
         let source = chosen.source
         if isCancelled() { throw ProcessingError.cancelled }
         try library.saveMeasurement(MeasurementRecord(
-            measurement: slice.measurement, calliper: calliper, landmarks: landmarks, measuredAt: Date(), landmarksSource: source,
+            measurement: slice.measurement, calliper: calliper, landmarks: landmarks, measuredAt: options.clock(), landmarksSource: source,
             landmarkEstimates: Dictionary(uniqueKeysWithValues: estimates.map { ($0.key.rawValue, $0.value) }),
             automaticLandmarks: try? automatic.get()), in: session)
 
         progress(ProcessingProgress(stage: .report, done: 0, total: 1))
         let written = try ClinicalReportWriter(library: library, session: session)
-            .write(reference: options.reportReference, notes: options.reportNotes)
+            .write(reference: options.reportReference, notes: options.reportNotes, now: options.clock())
         var result = ProcessingResult(
             measurement: written.slice.measurement, calliper: calliper, landmarks: landmarks, estimates: estimates,
             landmarksSource: source, reconstructed: reconstructed, statistics: record.statistics, html: written.html, pdf: written.pdf)
@@ -183,7 +186,7 @@ public struct SessionProcessor: Sendable {
             throw ProcessingError.cancelled
         }
         let ply = PLY.encode(result.mesh, comment: "HeadScan reconstruction, metres, frame of the scan's first keyframe")
-        let record = ReconstructionRecord(result, scan: fingerprint, capLayout: layout.name, at: Date())
+        let record = ReconstructionRecord(result, scan: fingerprint, capLayout: layout.name, at: options.clock())
         try library.saveMesh(plyData: Data(ply), in: session)
         try library.save(record, in: session)
         // Measured as stored (PLY keeps 32-bit floats), so `headscan measure` of the saved mesh

@@ -16,7 +16,10 @@ struct HeadScanServerCommand: AsyncParsableCommand {
             PostgreSQL, so that several servers and workers share it. Add devices (`device add`) \
             and researchers (`researcher add`) with the same --data and --database.
             """,
-        subcommands: [Serve.self, Worker.self, DeviceCommand.self, ResearcherCommand.self, AuditCommand.self, TUMExportCommand.self, ProcessFolderCommand.self],
+        subcommands: [
+            Serve.self, Worker.self, DeviceCommand.self, ResearcherCommand.self, AuditCommand.self, InspectUploadCommand.self, TUMExportCommand.self,
+            ProcessFolderCommand.self,
+        ],
         defaultSubcommand: Serve.self)
 }
 
@@ -69,7 +72,10 @@ struct Serve: AsyncParsableCommand {
         limits.reserveBytes = Int64(max(0, reserveGiB)) << 30
         limits.abandonedAfter = Double(max(1, abandonAfterDays)) * 86_400
         server.limits = limits
-        server.isolation = Isolation.currentExecutable
+        guard let isolation = Isolation.currentExecutable else {
+            throw ValidationError("the service cannot find its own binary to check uploads in a process of their own; start it by its full path")
+        }
+        server.isolation = isolation
         let app = server.application(host: host, port: port)
         let uploads = server.uploads
         let (store, blobs) = (server.store, server.blobs)
@@ -346,6 +352,7 @@ struct TUMExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         umask(0o077)
+        HelperLimits.apply()
         let result = try IsolatedWork.tumExport(
             blobsRoot: URL(fileURLWithPath: blobs), sessionFile: URL(fileURLWithPath: session), folder: URL(fileURLWithPath: folder))
         FileHandle.standardOutput.write(result)
@@ -360,6 +367,31 @@ struct ProcessFolderCommand: AsyncParsableCommand {
 
     func run() async throws {
         umask(0o077)
-        try IsolatedWork.processFolder(URL(fileURLWithPath: folder, isDirectory: true))
+        HelperLimits.apply()
+        do {
+            let values = try IsolatedWork.processFolder(URL(fileURLWithPath: folder, isDirectory: true))
+            FileHandle.standardOutput.write(try JSONEncoder().encode(values))
+        } catch {
+            // Only the error's kind: its text may quote the session's files.
+            FileHandle.standardError.write(Data("processing stopped: \(IsolatedWork.summary(error))\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// The service checks every uploaded file in a process of its own and keeps the encoding it
+/// writes; not for use by hand.
+struct InspectUploadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect-upload", abstract: "Check one uploaded file and write the service's encoding of it (the service's own helper).",
+        shouldDisplay: false)
+    @Option var name: String
+    @Option var input: String
+    @Option var output: String
+
+    func run() async throws {
+        umask(0o077)
+        HelperLimits.apply()
+        FileHandle.standardOutput.write(IsolatedWork.inspect(name: name, input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output)))
     }
 }

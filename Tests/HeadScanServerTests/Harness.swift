@@ -1,11 +1,13 @@
 import Foundation
 import HTTPTypes
-import HeadScanServer
+
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
 import Upload
+
+@testable import HeadScanServer
 
 /// The databases the tests run against: SQLite always, PostgreSQL when HEADSCAN_TEST_POSTGRES
 /// names one.
@@ -109,4 +111,19 @@ func rawUpload(_ client: some TestClientProtocol, token: String, package: Sessio
 
 extension HTTPField.Name {
     static let chunkChecksum = Self(UploadProtocol.chunkChecksumHeader)!
+}
+
+/// What the service keeps of a file the client sends: its own encoding, as the checks write it.
+func kept(_ name: String, _ data: Data) throws -> Data {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kept-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = folder.appendingPathComponent("in"), output = folder.appendingPathComponent("out")
+    try data.write(to: input)
+    _ = try UploadInspector.inspect(name, at: input, writingTo: output)
+    return try Data(contentsOf: output)
+}
+
+func kept(_ item: SessionPackage.Item) throws -> Data {
+    try kept(item.manifest.name, try SessionPackage.read(item, offset: 0, length: Int(item.manifest.size)))
 }

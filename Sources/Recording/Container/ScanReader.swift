@@ -20,7 +20,7 @@ public final class ScanReader: Sendable {
 
     private let file: BinaryFile
     private let entries: [IndexEntry?]
-    private let imageCodec: any ImageCodec
+    let imageCodec: any ImageCodec
 
     /// Opens a scan; fails only when the header itself is missing or unreadable.
     public init(url: URL, imageCodec: any ImageCodec = ImageCodecs.system) throws {

@@ -62,10 +62,18 @@ public final class ScanWriter {
         guard !isClosed else { throw ScanFileError.writerClosed }
         try validate(frame)
         let payload = try FrameRecord.encode(frame, colorCodec: options.colorCodec, imageCodec: imageCodec)
+        try appendRecord(payload, timestamp: frame.timestamp)
+    }
+
+    var isClosedForCopy: Bool { isClosed }
+    var lastTimestamp: Double? { index.last?.timestamp }
+
+    /// Writes one frame record with its header and notes it in the index.
+    func appendRecord(_ payload: [UInt8], timestamp: Double) throws {
         let offset = bytesWritten
         let recordHeader = RecordHeader(kind: .frame, sequence: UInt32(index.count), payload: payload)
         try write(recordHeader.bytes + payload)
-        index.append(IndexEntry(offset: UInt64(offset), timestamp: frame.timestamp))
+        index.append(IndexEntry(offset: UInt64(offset), timestamp: timestamp))
         if options.synchronizeEvery > 0, index.count % options.synchronizeEvery == 0 {
             try file.synchronize()
         }

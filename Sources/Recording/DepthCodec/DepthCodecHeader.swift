@@ -46,7 +46,9 @@ struct DepthCodecHeader {
         height = Int(field(8))
         nanBits = field(12)
         payloadCount = Int(field(16))
-        guard width * height <= DepthCodec.maxPixels else { throw .tooLarge(width: width, height: height) }
+        // Both come from the file: multiplied with a check, since 2^32 × 2^32 traps.
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= DepthCodec.maxPixels else { throw .tooLarge(width: width, height: height) }
         let expected = Self.size + payloadCount
         guard bytes.count >= expected else { throw .truncated(expected: expected, actual: bytes.count) }
         guard bytes.count == expected else { throw .corrupt("\(bytes.count - expected) unexpected bytes follow the data") }

@@ -65,6 +65,7 @@ import Upload
         // A success clears the account's count.
         try await harness.store.clearSignInFailures(subject: "address:unknown")
         try await harness.store.clearSignInFailures(subject: "account:r@example.org")
+        try await harness.store.clearSignInFailures(subject: "pair:r@example.org unknown")
         try await harness.app().test(.router) { client in
             let status = try await client.execute(uri: "/api/sessions", method: .get, headers: basic("r@example.org", password)).status
             #expect(status == .ok)

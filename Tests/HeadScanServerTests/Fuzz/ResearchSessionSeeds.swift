@@ -31,6 +31,17 @@ enum ResearchSessionSeeds {
         ])
     }
 
+    /// A `reconstruction.json` as the device writes it, with week-start times.
+    static func reconstruction() throws -> Data {
+        let identity = [1.0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+        let monday = Date(timeIntervalSince1970: 1_777_248_000)
+        return try ReconstructionRecord(
+            scan: .init(bytes: 5000, modified: monday.timeIntervalSince1970), capLayout: "standard",
+            markers: ["3": [[0, 0, 0], [0.01, 0, 0], [0.01, 0.01, 0], [0, 0.01, 0]]],
+            keyframes: [.init(frame: 0, mapFromCamera: identity)], statistics: ReconstructionStatistics(), reconstructedAt: monday
+        ).encodedAlone()
+    }
+
     /// Every file's name and bytes as the client sends them.
     static func files(_ package: SessionPackage) throws -> [(name: String, data: Data)] {
         try package.items.map { ($0.manifest.name, try SessionPackage.read($0, offset: 0, length: Int($0.manifest.size))) }

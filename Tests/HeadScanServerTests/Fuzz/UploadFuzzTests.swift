@@ -25,13 +25,14 @@ import Upload
         for (index, file) in files.enumerated() {
             let url = folder.appendingPathComponent(file.name)
             try file.data.write(to: url)
-            #expect(throws: Never.self, "\(file.name) as the client sends it") { try UploadInspector.check(file.name, at: url) }
+            let kept = folder.appendingPathComponent("kept-" + file.name)
+            #expect(throws: Never.self, "\(file.name) as the client sends it") { _ = try UploadInspector.inspect(file.name, at: url, writingTo: kept) }
             var mutator = DocumentMutator(seed: 0xF022 + UInt64(index))
             var refused = 0
             for round in 0..<Self.mutationsPerFile {
                 try mutator.mutate(file.data).write(to: url)
                 do {
-                    try UploadInspector.check(file.name, at: url)
+                    _ = try UploadInspector.inspect(file.name, at: url, writingTo: kept)
                 } catch {
                     #expect((400..<500).contains(error.status.code), "\(file.name) round \(round): \(error)")
                     refused += 1
