@@ -36,17 +36,37 @@ enum HostileScans {
         return RGBDFrame(timestamp: time, color: color, depth: depth, colorIntrinsics: camera, depthIntrinsics: camera)
     }
 
-    static func write(to url: URL, text: String, frames: Int, commentCodec: Bool, firstTime: Double) throws {
+    /// What a written recording carries besides its frames.
+    struct Variant {
+        var device = "iPhone 13 Pro"
+        var appVersion = HeadScanVersion.current
+        var settings: [String: String] = [:]
+        var metadata = ["seed": "7"]
+        var capLayoutName = CapLayout.standard.name
+        /// Text put in a comment and an application segment of every JPEG.
+        var comment: String?
+        var firstTime = 0.0
+    }
+
+    static func write(to url: URL, variant: Variant, frames: Int) throws {
         let camera = CameraIntrinsics(fx: 30, fy: 30, cx: 16, cy: 12, width: 32, height: 24)
         var layout = CapLayout.standard
-        layout.name = text
+        layout.name = variant.capLayoutName
         let header = ScanHeader(
-            device: "iPhone " + text, appVersion: "10:31:07", colorIntrinsics: camera, depthIntrinsics: camera, capLayoutName: text,
-            capLayout: layout, settings: ["note": text, text: "1"], createdAt: monday,
-            metadata: ["patientName": text, "birthDate": "2026-01-15", "operator": text, "seed": "7", "scenario": text])
-        let codec: any ImageCodec = commentCodec ? CommentingCodec(text: text) : ImageCodecs.system
-        let writer = try ScanWriter(url: url, header: header, options: .init(overwrite: true), imageCodec: codec)
-        for index in 0..<frames { try writer.append(frame(index, time: firstTime + Double(index) * 0.1)) }
+            device: variant.device, appVersion: variant.appVersion, colorIntrinsics: camera, depthIntrinsics: camera,
+            capLayoutName: variant.capLayoutName, capLayout: layout, settings: variant.settings, createdAt: monday, metadata: variant.metadata)
+        let codec: any ImageCodec = variant.comment.map { CommentingCodec(text: $0) } ?? ImageCodecs.system
+        let writer = try ScanWriter(url: url, header: header, options: .init(synchronizeEvery: 0, overwrite: true), imageCodec: codec)
+        for index in 0..<frames { try writer.append(frame(index, time: variant.firstTime + Double(index) * 0.1)) }
         try writer.close()
+    }
+
+    /// Text in every field at once, a comment in every picture and clock times.
+    static func write(to url: URL, text: String, frames: Int, commentCodec: Bool, firstTime: Double) throws {
+        let variant = Variant(
+            device: "iPhone " + text, appVersion: "10:31:07", settings: ["note": text, text: "1"],
+            metadata: ["patientName": text, "birthDate": "2026-01-15", "operator": text, "seed": "7", "scenario": text],
+            capLayoutName: text, comment: commentCodec ? text : nil, firstTime: firstTime)
+        try write(to: url, variant: variant, frames: frames)
     }
 }
