@@ -78,11 +78,10 @@ def scan_file(rng, size):
 
 def kept(binary, name, data, scratch):
     """What the service keeps of a file: its own encoding, as its helper writes it."""
-    source, target = os.path.join(scratch, "in"), os.path.join(scratch, "out")
+    source, target = os.path.join(scratch, "0"), os.path.join(scratch, "0.kept")
     with open(source, "wb") as f:
         f.write(data)
-    answer = subprocess.run([binary, "inspect-upload", "--name", name, "--input", source, "--output", target],
-                            capture_output=True, check=True).stdout
+    answer = subprocess.run([binary, "inspect-upload", "--folder", scratch, "--name", name], capture_output=True, check=True).stdout
     if json.loads(answer).get("refusal"):
         raise SystemExit(f"{name} would be refused: {answer[:200]}")
     with open(target, "rb") as f:

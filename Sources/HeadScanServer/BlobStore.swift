@@ -95,6 +95,15 @@ public struct BlobStore: Sendable {
         }
     }
 
+    /// Moves a file the service wrote (its own encoding of an upload) into `blobs/` under its
+    /// SHA-256; returns it as the session's file `name`.
+    func keep(_ url: URL, name: String) throws -> SessionFile {
+        let (digest, size) = try Digest.sha256(fileAt: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        try keep(url, sha256: digest)
+        return SessionFile(name: name, size: size, sha256: digest)
+    }
+
     /// Stores bytes written by processing; returns their digest.
     func store(fileAt url: URL) throws -> SessionFile {
         let (digest, size) = try Digest.sha256(fileAt: url)

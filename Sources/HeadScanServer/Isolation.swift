@@ -120,16 +120,19 @@ public enum HelperLimits {
     /// Processor seconds of a helper.
     public static let processorSeconds: UInt64 = 900
 
-    /// Applies the limits to the calling process.
+    /// Applies the limits to the calling process, and a lower scheduling priority, so that the
+    /// service's own answers come first when uploads are being checked.
     public static func apply(memoryBytes: UInt64 = memoryBytes, processorSeconds: UInt64 = processorSeconds) {
         var memory = rlimit(rlim_cur: rlim_t(memoryBytes), rlim_max: rlim_t(memoryBytes))
         var cpu = rlimit(rlim_cur: rlim_t(processorSeconds), rlim_max: rlim_t(processorSeconds + 5))
         #if canImport(Glibc)
         _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &memory)
         _ = setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &cpu)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
         #else
         _ = setrlimit(RLIMIT_AS, &memory)
         _ = setrlimit(RLIMIT_CPU, &cpu)
+        _ = setpriority(PRIO_PROCESS, 0, 10)
         #endif
     }
 }

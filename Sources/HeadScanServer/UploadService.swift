@@ -212,14 +212,10 @@ public struct UploadService: Sendable {
             throw error
         }
         let manifest = upload.manifest
-        var values = SessionValues()
-        var kept: [URL] = []
+        let values: SessionValues
+        let kept = manifest.indices.map { UploadInspector.output($0, in: staging) }
         do {
-            for (index, (file, url)) in zip(manifest, staged).enumerated() {
-                let output = staging.appendingPathComponent("\(index).kept")
-                values = values.merging(try await inspect(file.name, at: url, writingTo: output))
-                kept.append(output)
-            }
+            values = try await inspect(manifest.map(\.name), in: staging)
         } catch let error as APIError {
             try await forget(upload)
             logger.notice("upload \(upload.id) from device \(device.id) refused: \(error.status.code)")
@@ -228,9 +224,7 @@ public struct UploadService: Sendable {
         var files: [SessionFile] = []
         for (file, url) in zip(manifest, kept) {
             do {
-                var stored = try blobs.store(fileAt: url)
-                stored.name = file.name
-                files.append(stored)
+                files.append(try blobs.keep(url, name: file.name))
             } catch {
                 throw StorageLimits.noSpace("this session")
             }
@@ -279,23 +273,23 @@ public struct UploadService: Sendable {
         try await store.deleteUpload(id: upload.id)
     }
 
-    /// Checks one staged file and writes what the service keeps of it to `output`: in a helper
-    /// process when the service has one, so that a decoder's fault, memory or time fails this
-    /// upload with a 422 and the service answers on.
-    func inspect(_ name: String, at input: URL, writingTo output: URL) async throws -> SessionValues {
+    /// Checks the staged files (`0`, `1`, … in `staging`) and writes what the service keeps of
+    /// each beside them: in one helper process when the service has one, so that a decoder's
+    /// fault, memory or time fails this upload with a 422 and the service answers on.
+    func inspect(_ names: [String], in staging: URL) async throws -> SessionValues {
         guard let isolation else {
-            return try await ResearchServer.offload { try UploadInspector.inspect(name, at: input, writingTo: output) }
+            return try await ResearchServer.offload { try UploadInspector.inspect(names, in: staging) }
         }
         let answer: Data
         do {
-            answer = try await isolation.run(["inspect-upload", "--name", name, "--input", input.path, "--output", output.path])
+            answer = try await isolation.run(["inspect-upload", "--folder", staging.path] + names.flatMap { ["--name", $0] })
         } catch let failure as Isolation.Failure {
-            logger.warning("the check of a \(name) stopped: \(failure.description)")
-            let why = failure.timedOut ? "it took longer than the service allows" : "the file stopped the service's reader"
-            throw UploadInspector.refuse(name, "\(why); nothing of this upload is kept. Upload the session as HeadScan saved it")
+            logger.warning("the check of an upload stopped: \(failure.description)")
+            let why = failure.timedOut ? "its check took longer than the service allows" : "a file in it stopped the service's reader"
+            throw APIError(.unprocessableContent, "the session is not accepted: \(why); nothing of this upload is kept. Upload the session as HeadScan saved it")
         }
         guard let outcome = try? JSONDecoder().decode(InspectionOutcome.self, from: answer) else {
-            throw UploadInspector.refuse(name, "the service's check gave no answer; nothing of this upload is kept")
+            throw APIError(.unprocessableContent, "the session is not accepted: the service's check gave no answer; nothing of this upload is kept")
         }
         if let refusal = outcome.refusal { throw refusal.error }
         return outcome.values

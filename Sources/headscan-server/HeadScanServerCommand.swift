@@ -385,13 +385,12 @@ struct InspectUploadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect-upload", abstract: "Check one uploaded file and write the service's encoding of it (the service's own helper).",
         shouldDisplay: false)
-    @Option var name: String
-    @Option var input: String
-    @Option var output: String
+    @Option(help: "The staging folder: the files as 0, 1, …; the kept encodings are written beside them as 0.kept, ….") var folder: String
+    @Option(help: "The files' names in order (repeat).") var name: [String] = []
 
     func run() async throws {
         umask(0o077)
         HelperLimits.apply()
-        FileHandle.standardOutput.write(IsolatedWork.inspect(name: name, input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output)))
+        FileHandle.standardOutput.write(IsolatedWork.inspect(names: name, folder: URL(fileURLWithPath: folder, isDirectory: true)))
     }
 }

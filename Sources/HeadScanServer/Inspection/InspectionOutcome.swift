@@ -19,16 +19,36 @@ public struct InspectionOutcome: Codable, Sendable {
 }
 
 extension IsolatedWork {
-    /// Checks the uploaded file `name` at `input`, writes the service's encoding to `output`, and
-    /// answers with the outcome as JSON (a refusal is an answer, not a failure).
-    public static func inspect(name: String, input: URL, output: URL) -> Data {
+    /// Checks the uploaded files `names`, staged in `folder` by their place in the list (`0`,
+    /// `1`, …), writes the service's encoding of each beside it (`0.kept`, …) and answers with
+    /// the outcome as JSON: the first refusal, or the listing's values (a refusal is an answer,
+    /// not a failure).
+    public static func inspect(names: [String], folder: URL) -> Data {
         var outcome = InspectionOutcome()
         do {
-            outcome.values = try UploadInspector.inspect(name, at: input, writingTo: output)
+            outcome.values = try UploadInspector.inspect(names, in: folder)
         } catch {
-            try? FileManager.default.removeItem(at: output)
             outcome.refusal = .init(status: Int(error.status.code), message: error.message)
         }
         return (try? JSONEncoder().encode(outcome)) ?? Data(#"{"refusal":{"status":422,"message":"the check failed"}}"#.utf8)
+    }
+}
+
+extension UploadInspector {
+    static func input(_ index: Int, in folder: URL) -> URL { folder.appendingPathComponent("\(index)") }
+    static func output(_ index: Int, in folder: URL) -> URL { folder.appendingPathComponent("\(index).kept") }
+
+    /// Every staged file checked in order; the first refusal ends it and removes what was kept.
+    static func inspect(_ names: [String], in folder: URL) throws(APIError) -> SessionValues {
+        var values = SessionValues()
+        do {
+            for (index, name) in names.enumerated() {
+                values = values.merging(try inspect(name, at: input(index, in: folder), writingTo: output(index, in: folder)))
+            }
+        } catch {
+            for index in names.indices { try? FileManager.default.removeItem(at: output(index, in: folder)) }
+            throw error
+        }
+        return values
     }
 }
