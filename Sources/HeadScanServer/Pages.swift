@@ -126,7 +126,7 @@ extension ResearchServer {
                 "hasViewDirection": direction != nil, "viewFrom": direction.map { MeshViewDirection.attribute($0.toCamera) } ?? "",
                 "viewUp": direction.map { MeshViewDirection.attribute($0.up) } ?? "",
                 "email": researcher.email, "canDownload": researcher.role == .downloader,
-                "files": session.files.map { ["name": $0.name, "size": Self.size($0.size), "sha256": $0.sha256] },
+                "files": session.files.map { ["name": $0.name, "size": Self.size($0.size), "sha256": researcher.role == .downloader ? $0.sha256 : ""] },
                 "hasReport": names.contains("report.pdf"), "hasHTMLReport": names.contains("report.html"),
                 // The 3D view loads the whole mesh: only for accounts that may download.
                 "hasMesh": names.contains(ScanSession.meshFileName) && researcher.role == .downloader, "hasThree": server.threeAvailable,

@@ -55,6 +55,8 @@ public struct ResearchServer: Sendable {
 
     /// Listings' and views' audit rows, written beside the answer.
     let trail: AuditTrail
+    /// How many anonymous refusals per address reach the audit log.
+    let anonymousRefusals = RefusalBudget()
 
     /// Waits until every audit row of earlier requests is written.
     public func flushAudit() async { await trail.flush() }
@@ -100,7 +102,13 @@ public struct ResearchServer: Sendable {
         do {
             return try await principal(request, address: address)
         } catch let error as APIError {
-            try await store.audit(AuditEntry(actor: "anonymous", action: "refused", detail: "\(error.status.code) \(request.uri.path)", address: address))
+            // A flood of anonymous requests writes a few rows a minute per address, each saying
+            // how many were left out before it, not a row each.
+            if let skipped = anonymousRefusals.admit(address) {
+                let more = skipped > 0 ? " (and \(skipped) more refused before)" : ""
+                try await store.audit(AuditEntry(
+                    actor: "anonymous", action: "refused", detail: "\(error.status.code) \(LogText.label(request.uri.path, limit: 100))\(more)", address: address))
+            }
             throw error
         }
     }
@@ -263,4 +271,47 @@ extension HTTPField.Name {
     static let xContentTypeOptions = Self("X-Content-Type-Options")!
     static let chunkChecksum = Self(UploadProtocol.chunkChecksumHeader)!
     static let referrerPolicyHeader = Self("Referrer-Policy")!
+}
+
+extension Principal {
+    /// Whether it may download files (a device its own sessions', a researcher with the role).
+    var mayDownload: Bool {
+        if case .researcher(let researcher) = self { return researcher.role == .downloader }
+        return true
+    }
+}
+
+extension SessionSummary {
+    /// The listing a viewer sees: names and sizes, but no digests of files it may not
+    /// download (a digest confirms a guessed file).
+    var withoutDigests: SessionSummary {
+        var copy = self
+        copy.files = files.map { SessionFile(name: $0.name, size: $0.size, sha256: "") }
+        return copy
+    }
+}
+
+/// At most `perMinute` audit rows of anonymous refusals per address and minute; the rest are
+/// counted and named in the next row written.
+final class RefusalBudget: Sendable {
+    let perMinute = 10
+    private let state = Locked<[String: (start: Double, written: Int, skipped: Int)]>([:])
+
+    /// nil when this refusal is left out of the log; else how many were left out before it.
+    func admit(_ address: String, now: Double = Date().timeIntervalSince1970) -> Int? {
+        state.withLock { state in
+            if state.count > 10_000 { state = state.filter { now - $0.value.start < 60 } }
+            var entry = state[address] ?? (now, 0, 0)
+            if now - entry.start >= 60 { entry = (now, 0, entry.skipped) }
+            defer { state[address] = entry }
+            guard entry.written < perMinute else {
+                entry.skipped += 1
+                return nil
+            }
+            entry.written += 1
+            let skipped = entry.skipped
+            entry.skipped = 0
+            return skipped
+        }
+    }
 }

@@ -74,9 +74,9 @@ extension ResearchServer {
             try await server.audited(request, context, action: "list") { principal, address in
                 var filter = try Self.filter(request)
                 if case .device(let device) = principal { filter.deviceID = device.id }
-                let sessions = try await server.store.sessions(filter)
+                let sessions = try await server.store.sessions(filter).map { principal.mayDownload ? $0 : $0.withoutDigests }
                 server.trail.later(AuditEntry(
-                    actor: principal.auditName, action: "list", detail: "\(sessions.count) sessions; \(request.uri.query ?? "")", address: address))
+                    actor: principal.auditName, action: "list", detail: "\(sessions.count) sessions; \(LogText.label(request.uri.query ?? "", limit: 200))", address: address))
                 return try Self.json(SessionList(sessions: sessions))
             }
         }
@@ -84,7 +84,7 @@ extension ResearchServer {
             try await server.audited(request, context, action: "view") { principal, address in
                 let session = try await server.visibleSession(context.parameters.get("id") ?? "", for: principal)
                 server.trail.later(AuditEntry(actor: principal.auditName, action: "view", sessionID: session.id, address: address))
-                return try Self.json(session)
+                return try Self.json(principal.mayDownload ? session : session.withoutDigests)
             }
         }
         router.get("/api/sessions/:id/files/:name") { request, context -> Response in

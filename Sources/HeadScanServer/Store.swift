@@ -187,13 +187,18 @@ public struct Store: Sendable {
 
     /// Gives an active device a new token; the old one fails at once. `expiresAt` replaces the
     /// expiry (nil: none).
+    /// A new token for the device; without `expiresAt` it expires when the old one would have
+    /// (a token with an end never becomes one without).
     public func rotateDevice(name: String, expiresAt: Date? = nil) async throws -> String {
         let token = Self.newToken(prefix: "hsd_")
         let rows = try await database.query(
-            "UPDATE devices SET token_hash = ?, expires_at = ? WHERE name = ? AND revoked_at IS NULL RETURNING id",
-            [.text(Self.tokenHash(token)), SQLValue(expiresAt?.timeIntervalSince1970), .text(name)])
+            """
+            UPDATE devices SET token_hash = ?, expires_at = COALESCE(?, expires_at)
+            WHERE name = ? AND revoked_at IS NULL AND (? IS NOT NULL OR expires_at IS NULL OR expires_at > ?) RETURNING id
+            """,
+            [.text(Self.tokenHash(token)), SQLValue(expiresAt?.timeIntervalSince1970), .text(name), SQLValue(expiresAt?.timeIntervalSince1970), .double(Self.now())])
         guard !rows.isEmpty else {
-            throw DatabaseError("no active device is named \(name); a revoked device gets a new name with `device add`")
+            throw DatabaseError("no active device is named \(name) (a revoked device gets a new name with `device add`; an expired one needs --expires-in-days)")
         }
         return token
     }
@@ -201,8 +206,8 @@ public struct Store: Sendable {
     /// Adds a researcher; the password is hashed with bcrypt.
     public func addResearcher(email: String, password: String, role: Role, cost: UInt8 = 12) async throws -> Researcher {
         let email = email.lowercased()
-        guard email.contains("@"), (3...200).contains(email.count) else {
-            throw DatabaseError("\(email) is not an e-mail address")
+        guard Self.isPlainAddress(email) else {
+            throw DatabaseError("\(LogText.label(email)) is not an e-mail address (letters, digits and . _ % + - before and after one @, no spaces)")
         }
         try Self.checkPassword(password)
         if try await researcher(email: email) != nil {
@@ -253,6 +258,15 @@ public struct Store: Sendable {
         guard password.count >= 10, password.utf8.count <= 72 else {
             throw DatabaseError("a password needs at least 10 characters (and at most 72 bytes)")
         }
+        guard Set(password.filter { !$0.isWhitespace }).count >= 4 else {
+            throw DatabaseError("a password needs at least 4 different characters that are not spaces")
+        }
+    }
+
+    /// An address an account may have: ASCII letters, digits and `._%+-`, one `@`, a dot in the
+    /// domain; no spaces, no markup, nothing that looks like another account.
+    static func isPlainAddress(_ email: String) -> Bool {
+        (3...200).contains(email.utf8.count) && email.wholeMatch(of: /[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)+/) != nil
     }
 
     static func researcher(_ row: SQLRow) -> Researcher {

@@ -215,7 +215,7 @@ public struct UploadService: Sendable {
         let values: SessionValues
         let kept = manifest.indices.map { UploadInspector.output($0, in: staging) }
         do {
-            values = try await inspect(manifest.map(\.name), in: staging)
+            values = try await inspect(manifest.map(\.name), in: staging, session: upload.sessionName)
         } catch let error as APIError {
             try await forget(upload)
             logger.notice("upload \(upload.id) from device \(device.id) refused: \(error.status.code)")
@@ -276,13 +276,14 @@ public struct UploadService: Sendable {
     /// Checks the staged files (`0`, `1`, … in `staging`) and writes what the service keeps of
     /// each beside them: in one helper process when the service has one, so that a decoder's
     /// fault, memory or time fails this upload with a 422 and the service answers on.
-    func inspect(_ names: [String], in staging: URL) async throws -> SessionValues {
+    func inspect(_ names: [String], in staging: URL, session: String) async throws -> SessionValues {
         guard let isolation else {
-            return try await ResearchServer.offload { try UploadInspector.inspect(names, in: staging) }
+            let name = try? SessionName(parsing: session)
+            return try await ResearchServer.offload { try UploadInspector.inspect(names, in: staging, session: name) }
         }
         let answer: Data
         do {
-            answer = try await isolation.run(["inspect-upload", "--folder", staging.path] + names.flatMap { ["--name", $0] })
+            answer = try await isolation.run(["inspect-upload", "--folder", staging.path, "--session", session] + names.flatMap { ["--name", $0] })
         } catch let failure as Isolation.Failure {
             logger.warning("the check of an upload stopped: \(failure.description)")
             let why = failure.timedOut ? "its check took longer than the service allows" : "a file in it stopped the service's reader"

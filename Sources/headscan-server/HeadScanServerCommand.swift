@@ -27,13 +27,27 @@ struct StorageOptions: ParsableArguments {
     @Option(help: "The data folder: uploaded files, and the SQLite database unless --database is given.")
     var data: String
 
-    @Option(help: "A PostgreSQL database, postgres://USER:PASSWORD@HOST:PORT/DATABASE (default: SQLite in the data folder).")
+    @Option(help: "A PostgreSQL database, postgres://USER:PASSWORD@HOST:PORT/DATABASE (default: SQLite in the data folder). Keeps the password off the command line when given as the environment variable HEADSCAN_DATABASE_URL or with --database-file.")
     var database: String?
+
+    @Option(help: "A file (readable by the service's user only) whose first line is the PostgreSQL URL.")
+    var databaseFile: String?
 
     func open() async throws -> ResearchServer {
         // Files and folders the service creates are the service user's alone.
         umask(0o077)
-        return try await ResearchServer.open(data: data, databaseURL: database)
+        return try await ResearchServer.open(data: data, databaseURL: try databaseURL())
+    }
+
+    func databaseURL() throws -> String? {
+        if let database { return database }
+        if let databaseFile {
+            guard let text = try? String(contentsOfFile: databaseFile, encoding: .utf8),
+                let line = text.split(whereSeparator: \.isNewline).first.map(String.init), !line.isEmpty
+            else { throw ValidationError("--database-file \(databaseFile) cannot be read or is empty; its first line is postgres://USER:PASSWORD@HOST/DB") }
+            return line
+        }
+        return ProcessInfo.processInfo.environment["HEADSCAN_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 
@@ -57,8 +71,8 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "The service is reached through HTTPS (a TLS proxy): Secure cookies and Strict-Transport-Security.")
     var behindTLS = false
     @Option(help: "Unfinished uploads one device may have at once.") var openUploadsPerDevice = 8
-    @Option(help: "GiB one device may have announced in unfinished uploads.") var deviceQuotaGiB = 32
-    @Option(help: "GiB the data folder's disk always keeps free; below it uploads wait.") var reserveGiB = 2
+    @Option(name: .customLong("device-quota-gib"), help: "GiB one device may have announced in unfinished uploads.") var deviceQuotaGiB = 32
+    @Option(name: .customLong("reserve-gib"), help: "GiB the data folder's disk always keeps free; below it uploads wait.") var reserveGiB = 2
     @Option(help: "Days after its last chunk an unfinished upload is deleted.") var abandonAfterDays = 7
 
     func run() async throws {
@@ -181,7 +195,7 @@ struct DeviceCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Give a device a new token (the old one stops at once); prints it on the last line.")
         @Argument(help: "The device's name, as `device list` shows it.") var name: String
-        @Option(help: "Days until the new token stops working on its own (default: never).") var expiresInDays: Int?
+        @Option(help: "Days until the new token stops working on its own (default: when the old one would have).") var expiresInDays: Int?
         @OptionGroup var storage: StorageOptions
 
         func run() async throws {
@@ -387,10 +401,11 @@ struct InspectUploadCommand: AsyncParsableCommand {
         shouldDisplay: false)
     @Option(help: "The staging folder: the files as 0, 1, …; the kept encodings are written beside them as 0.kept, ….") var folder: String
     @Option(help: "The files' names in order (repeat).") var name: [String] = []
+    @Option(help: "The session's name, which the documents must match.") var session: String?
 
     func run() async throws {
         umask(0o077)
         HelperLimits.apply()
-        FileHandle.standardOutput.write(IsolatedWork.inspect(names: name, folder: URL(fileURLWithPath: folder, isDirectory: true)))
+        FileHandle.standardOutput.write(IsolatedWork.inspect(names: name, folder: URL(fileURLWithPath: folder, isDirectory: true), session: session))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ScanLibrary
 
 /// What the `inspect-upload` helper answers on standard output: the refusal, or the values the
 /// listing shows (the kept bytes are in the output file).
@@ -23,10 +24,14 @@ extension IsolatedWork {
     /// `1`, …), writes the service's encoding of each beside it (`0.kept`, …) and answers with
     /// the outcome as JSON: the first refusal, or the listing's values (a refusal is an answer,
     /// not a failure).
-    public static func inspect(names: [String], folder: URL) -> Data {
+    public static func inspect(names: [String], folder: URL, session: String? = nil) -> Data {
         var outcome = InspectionOutcome()
         do {
-            outcome.values = try UploadInspector.inspect(names, in: folder)
+            let name = try session.map { text throws(APIError) -> SessionName in
+                guard let name = try? SessionName(parsing: text) else { throw APIError(.badRequest, "the session name is not valid") }
+                return name
+            }
+            outcome.values = try UploadInspector.inspect(names, in: folder, session: name)
         } catch {
             outcome.refusal = .init(status: Int(error.status.code), message: error.message)
         }
@@ -39,11 +44,11 @@ extension UploadInspector {
     static func output(_ index: Int, in folder: URL) -> URL { folder.appendingPathComponent("\(index).kept") }
 
     /// Every staged file checked in order; the first refusal ends it and removes what was kept.
-    static func inspect(_ names: [String], in folder: URL) throws(APIError) -> SessionValues {
+    static func inspect(_ names: [String], in folder: URL, session: SessionName? = nil) throws(APIError) -> SessionValues {
         var values = SessionValues()
         do {
             for (index, name) in names.enumerated() {
-                values = values.merging(try inspect(name, at: input(index, in: folder), writingTo: output(index, in: folder)))
+                values = values.merging(try inspect(name, at: input(index, in: folder), writingTo: output(index, in: folder), session: session))
             }
         } catch {
             for index in names.indices { try? FileManager.default.removeItem(at: output(index, in: folder)) }

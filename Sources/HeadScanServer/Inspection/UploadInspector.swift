@@ -42,11 +42,11 @@ enum UploadInspector {
 
     /// Checks the assembled file `name` at `input`, writes what the service keeps to `output`
     /// and returns the values the listing shows.
-    static func inspect(_ name: String, at input: URL, writingTo output: URL) throws(APIError) -> SessionValues {
+    static func inspect(_ name: String, at input: URL, writingTo output: URL, session: SessionName? = nil) throws(APIError) -> SessionValues {
         guard let kind = ResearchFiles.accepted[name]?.kind else { throw refuse(name, "this file name is not on the service's list") }
         switch kind {
         case .document:
-            let (kept, values) = try checkDocument(name, at: input)
+            let (kept, values) = try checkDocument(name, at: input, session: session)
             do { try kept.write(to: output, options: .atomic) } catch { throw StorageLimits.noSpace(name) }
             return values
         case .mesh:
@@ -62,7 +62,7 @@ enum UploadInspector {
     // MARK: documents
 
     /// The bytes kept of a document, and its values for the listing.
-    static func checkDocument(_ name: String, at url: URL) throws(APIError) -> (Data, SessionValues) {
+    static func checkDocument(_ name: String, at url: URL, session: SessionName? = nil) throws(APIError) -> (Data, SessionValues) {
         guard let data = try? Data(contentsOf: url) else { throw refuse(name, "it could not be read back") }
         do {
             try StrictJSON.check(data)
@@ -74,7 +74,7 @@ enum UploadInspector {
         }
         let document: CanonicalDocument
         do {
-            document = try canonical(name, data: data)
+            document = try canonical(name, data: data, session: session)
         } catch let error as APIError {
             throw error
         } catch {
@@ -100,23 +100,33 @@ enum UploadInspector {
         var values = SessionValues()
     }
 
-    static func canonical(_ name: String, data: Data) throws -> CanonicalDocument {
+    /// `session` (the upload's name, when known) binds the documents to it: the patient's
+    /// pseudonym is the name's, and consent was given no earlier than the scan's week.
+    static func canonical(_ name: String, data: Data, session: SessionName? = nil) throws -> CanonicalDocument {
         switch name {
         case ConsentRecord.fileName:
             var consent = try ConsentRecord.decode(from: data)
             guard consent.researchUse else {
                 throw APIError(.unprocessableContent, "the parent did not agree to research use of this session; it is not accepted")
             }
+            if let week = session.flatMap({ $0.date(in: TimeZone(identifier: "UTC") ?? .current) }), consent.decidedAt < ResearchCalendar.weekStart(week) {
+                throw refuse(name, "it was recorded before the scan's week, so it is not this session's consent")
+            }
             let typed = try consent.encodedAlone()
             consent.recordedBy = ResearchVocabulary.consentRecorders.contains(consent.recordedBy) ? consent.recordedBy : "unknown"
             return CanonicalDocument(typed: typed, kept: try consent.encodedAlone())
         case PatientRecord.fileName:
+            let record: ResearchPatientRecord
             do {
-                let record = try ResearchPatientRecord.decode(from: data).encodedAlone()
-                return CanonicalDocument(typed: record, kept: record)
+                record = try ResearchPatientRecord.decode(from: data)
             } catch {
                 throw refuse(name, "it is not pseudonymised (\(Self.reason(error))); upload with the HeadScan client, which replaces the patient ID and birth date on the device")
             }
+            if let session, String(record.patientID) != session.id {
+                throw refuse(name, "its pseudonym is not the one in the session's name; upload with the HeadScan client")
+            }
+            let bytes = try record.encodedAlone()
+            return CanonicalDocument(typed: bytes, kept: bytes)
         case RatingRecord.fileName:
             let rating = try RatingRecord.decode(from: data)
             guard rating.behaviourNote == nil else {

@@ -1,0 +1,110 @@
+import Cephalometry
+import Foundation
+import HTTPTypes
+import HeadScanTesting
+import Hummingbird
+import HummingbirdTesting
+import ScanLibrary
+import Testing
+import Upload
+
+@testable import HeadScanServer
+
+/// The smaller defences: accounts and tokens as the administrator means them, documents bound
+/// to their session, digests only for those who may download, a bounded audit of anonymous noise.
+@Suite struct AdministrationTests {
+    @Test(arguments: Backend.available)
+    func aRotatedTokenKeepsItsEnd(_ backend: Backend) async throws {
+        let harness = try await Harness.make(backend)
+        defer { Task { await harness.close() } }
+        let end = Date().addingTimeInterval(30 * 86_400)
+        _ = try await harness.store.addDevice(name: "phone-a", site: "clinic-a", expiresAt: end)
+        _ = try await harness.store.rotateDevice(name: "phone-a")
+        let expiry = try #require(try await harness.store.devices().first?.expiresAt)
+        #expect(abs(expiry.timeIntervalSince(end)) < 1)
+        // An expired token needs a new end to be rotated.
+        _ = try await harness.store.addDevice(name: "old-phone", site: "clinic-a", expiresAt: Date().addingTimeInterval(-1))
+        await #expect(throws: DatabaseError.self) { try await harness.store.rotateDevice(name: "old-phone") }
+        _ = try await harness.store.rotateDevice(name: "old-phone", expiresAt: end)
+    }
+
+    @Test(arguments: Backend.available)
+    func lookAlikeAddressesAndBlankPasswordsAreRefused(_ backend: Backend) async throws {
+        let harness = try await Harness.make(backend)
+        defer { Task { await harness.close() } }
+        _ = try await harness.store.addResearcher(email: "anna@example.org", password: "correct horse battery", role: .viewer, cost: 4)
+        for email in ["  anna@example.org", "anna@example.org ", "<script>@x", "anna@example", "an na@example.org", "anna@@example.org", "anna@example.org\n"] {
+            await #expect(throws: DatabaseError.self, "\(email)") {
+                try await harness.store.addResearcher(email: email, password: "correct horse battery", role: .viewer, cost: 4)
+            }
+        }
+        for password in [String(repeating: " ", count: 10), "aaaaaaaaaa", "abab abab ab"] {
+            await #expect(throws: DatabaseError.self, "\(password)") {
+                try await harness.store.addResearcher(email: "ben@example.org", password: password, role: .viewer, cost: 4)
+            }
+        }
+        #expect(try await harness.store.researchers().map(\.email) == ["anna@example.org"])
+    }
+
+    @Test(arguments: Backend.available)
+    func viewersSeeNoDigestsOfFilesTheyMayNotDownload(_ backend: Backend) async throws {
+        let harness = try await Harness.make(backend)
+        defer { Task { await harness.close() } }
+        let (_, token) = try await harness.device("phone-a")
+        let viewer = try await harness.researcher("viewer@example.org", role: .viewer)
+        let downloader = try await harness.researcher("dl@example.org")
+        let fixture = try SessionFixture()
+        defer { fixture.remove() }
+        try await harness.app().test(.router) { client in
+            let id = try #require(try await rawUpload(client, token: token, package: try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)).sessionID)
+            for uri in ["/api/sessions", "/api/sessions/\(id)"] {
+                let seen = String(buffer: try await client.execute(uri: uri, method: .get, headers: basic("viewer@example.org", viewer)).body)
+                let full = String(buffer: try await client.execute(uri: uri, method: .get, headers: basic("dl@example.org", downloader)).body)
+                #expect(seen.contains("\"sha256\":\"\"") && !seen.contains(#/"sha256":"[0-9a-f]{64}"/#), "\(uri): \(seen)")
+                #expect(full.contains(#/"sha256":"[0-9a-f]{64}"/#), "\(uri)")
+            }
+        }
+    }
+
+    @Test func documentsAreBoundToTheirSession() throws {
+        let name = try SessionName(parsing: "1234567890123_2026-04-27T00-00-01_Scan")
+        var patient = ResearchPatientRecord(
+            pseudonym: 1_234_567_890_124, calliper: CalliperMeasurements(lengthMM: 140, widthMM: 120, diagonalAMM: 150, diagonalBMM: 145), age: .weeks(12))
+        #expect(throws: APIError.self) { _ = try UploadInspector.canonical(PatientRecord.fileName, data: try patient.encodedAlone(), session: name) }
+        patient.patientID = 1_234_567_890_123
+        #expect(throws: Never.self) { _ = try UploadInspector.canonical(PatientRecord.fileName, data: try patient.encodedAlone(), session: name) }
+        let earlier = ConsentRecord(researchUse: true, decidedAt: Date(timeIntervalSince1970: 1_776_643_200), recordedBy: "test")  // the Monday before
+        #expect(throws: APIError.self) { _ = try UploadInspector.canonical(ConsentRecord.fileName, data: try earlier.encodedAlone(), session: name) }
+        let same = ConsentRecord(researchUse: true, decidedAt: Date(timeIntervalSince1970: 1_777_248_000), recordedBy: "test")
+        #expect(throws: Never.self) { _ = try UploadInspector.canonical(ConsentRecord.fileName, data: try same.encodedAlone(), session: name) }
+    }
+
+    @Test func anonymousNoiseWritesAFewAuditRowsAMinute() async throws {
+        let harness = try await Harness.make(.sqlite)
+        defer { Task { await harness.close() } }
+        try await harness.app().test(.router) { client in
+            for _ in 0..<60 { _ = try await client.execute(uri: "/api/sessions", method: .get) }
+        }
+        let rows = try await harness.store.auditLog(limit: 1000).filter { $0.action == "refused" }
+        #expect(rows.count == harness.server.anonymousRefusals.perMinute)
+        let budget = RefusalBudget()
+        for _ in 0..<10 { #expect(budget.admit("a", now: 0) == 0) }
+        for _ in 0..<5 { #expect(budget.admit("a", now: 1) == nil) }
+        #expect(budget.admit("b", now: 1) == 0)
+        #expect(budget.admit("a", now: 61) == 5)
+    }
+
+    @Test func theDocumentedOptionsExist() throws {
+        let process = Process()
+        process.executableURL = IsolationTests.realHelper.executable
+        process.arguments = ["serve", "--help"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        for option in ["--reserve-gib", "--device-quota-gib", "--database-file", "HEADSCAN_DATABASE_URL", "--open-uploads-per-device"] {
+            #expect(text.contains(option), "\(option)")
+        }
+    }
+}
