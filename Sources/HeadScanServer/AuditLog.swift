@@ -25,10 +25,13 @@ public struct AuditEntry: Sendable, Hashable {
     }
 }
 
-/// The audit log is a hash chain: each row stores the ID of the row before it and a SHA-256
-/// over that row's hash and its own fields, so a changed or deleted row breaks the chain at
-/// that point. Writers chain optimistically: a unique index on the predecessor lets only one
-/// of two concurrent writers take a row's place, the other retries on the new end.
+/// The audit log is a hash chain: each row stores the ID of the row before it and an HMAC
+/// (keyed with the data folder's `audit.key`, see `AuditSeal`) over that row's hash, its own ID
+/// and its fields, so a changed or deleted row breaks the chain at that point even when the
+/// chain after it was computed again by someone without the key. Writers chain optimistically:
+/// each takes the ID after the end, and a unique index on the predecessor lets only one of two
+/// concurrent writers take a row's place; the other retries on the new end. Triggers refuse
+/// UPDATE and DELETE (and TRUNCATE on PostgreSQL) of the log.
 extension Store {
     public func audit(_ entry: AuditEntry) async throws {
         var entry = entry
@@ -37,15 +40,17 @@ extension Store {
             let previousID = last?["id"].int ?? 0
             let previousHash = last?["row_hash"].text ?? ""
             entry.at = Date()
-            let hash = Self.rowHash(entry, previousID: previousID, previousHash: previousHash)
+            entry.id = previousID + 1
+            let hash = rowHash(entry, previousID: previousID, previousHash: previousHash)
             do {
                 _ = try await database.query(
                     """
-                    INSERT INTO audit_log (at, actor, action, session_id, file_name, detail, address, prev_id, row_hash)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO audit_log (id, at, actor, action, session_id, file_name, detail, address, prev_id, row_hash)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                    [.double(entry.at.timeIntervalSince1970), .text(entry.actor), .text(entry.action), SQLValue(entry.sessionID),
+                    [.int(entry.id), .double(entry.at.timeIntervalSince1970), .text(entry.actor), .text(entry.action), SQLValue(entry.sessionID),
                      SQLValue(entry.fileName), SQLValue(entry.detail), SQLValue(entry.address), .int(previousID), .text(hash)])
+                seal?.publish(id: entry.id, hash: hash)
                 return
             } catch {
                 // Another writer chained to the same row first; chain to the new end.
@@ -58,6 +63,16 @@ extension Store {
     /// Compatibility form of `audit(_:)`.
     public func audit(actor: String, action: String, sessionID: String?, fileName: String?, detail: String? = nil, address: String? = nil) async throws {
         try await audit(AuditEntry(actor: actor, action: action, sessionID: sessionID, fileName: fileName, detail: detail, address: address))
+    }
+
+    /// The row's keyed hash (`k2:` and an HMAC that includes its own ID), or without a seal
+    /// the unkeyed one of the first chained version.
+    func rowHash(_ entry: AuditEntry, previousID: Int64, previousHash: String) -> String {
+        guard let seal else { return Self.rowHash(entry, previousID: previousID, previousHash: previousHash) }
+        return seal.hash([
+            "v2", previousHash, String(previousID), String(entry.id), String(entry.at.timeIntervalSince1970.bitPattern, radix: 16), entry.actor,
+            entry.action, entry.sessionID, entry.fileName, entry.detail, entry.address,
+        ])
     }
 
     static func rowHash(_ entry: AuditEntry, previousID: Int64, previousHash: String) -> String {
@@ -96,14 +111,28 @@ extension Store {
         /// The first row where the chain breaks, and why; nil when it holds.
         public var brokenAt: Int64?
         public var problem: String?
+        /// Rows whose hash is keyed.
+        public var keyed = 0
         /// The last row's ID and hash: kept elsewhere, they show later whether rows were cut off the end.
         public var headID: Int64 = 0
         public var headHash = ""
     }
 
-    /// Walks the whole chain in ID order.
+    /// Walks the whole chain in ID order, and checks that it reaches the head published in the
+    /// data folder: rows written since the key exists must verify with it, none may be missing
+    /// at the start or the end.
     public func verifyAudit() async throws -> AuditVerification {
+        let result = try await walkAudit()
+        guard result.brokenAt == nil, let head = seal?.published() else { return result }
+        guard let stored = try await auditLog(containing: head.id), stored.hash == head.hash else {
+            return broken(result, at: head.id, "the row the data folder names as the newest (\(head.id)) is missing or was rewritten: rows were cut off the end")
+        }
+        return result
+    }
+
+    private func walkAudit() async throws -> AuditVerification {
         var result = AuditVerification()
+        let firstKeyed = seal?.published()?.firstKeyed
         var previousID: Int64 = 0
         var previousHash = ""
         var afterID: Int64 = -1
@@ -113,6 +142,9 @@ extension Store {
             for row in rows {
                 let entry = Self.entry(row)
                 afterID = entry.id
+                if let firstKeyed, entry.id >= firstKeyed, !(row["row_hash"].text ?? "").hasPrefix("k2:") {
+                    return broken(result, at: entry.id, "the row was not written with the audit key: it was inserted or changed by someone else")
+                }
                 guard let stored = row["row_hash"].text else {
                     if result.chained == 0 {
                         // Written before the log was chained; the first chained row links to it.
@@ -126,13 +158,20 @@ extension Store {
                 guard link == previousID else {
                     return broken(result, at: entry.id, "the row follows row \(link), but the row before it is \(previousID): rows were deleted")
                 }
-                guard Self.rowHash(entry, previousID: previousID, previousHash: previousHash) == stored else {
+                let keyed = stored.hasPrefix("k2:")
+                let expected = keyed ? rowHash(entry, previousID: previousID, previousHash: previousHash) : Self.rowHash(entry, previousID: previousID, previousHash: previousHash)
+                guard !keyed || seal != nil else { return broken(result, at: entry.id, "the row is keyed, but the data folder's audit.key is not at hand") }
+                guard expected == stored else {
                     return broken(result, at: entry.id, "the row's content does not match its hash: it was changed")
                 }
+                if keyed { result.keyed += 1 }
                 result.chained += 1
                 previousID = entry.id
                 previousHash = stored
             }
+        }
+        if let firstKeyed, result.chained == 0 {
+            return broken(result, at: firstKeyed, "the log holds no keyed rows, but the data folder shows they were written from row \(firstKeyed) on")
         }
         result.headID = previousID
         result.headHash = previousHash

@@ -129,7 +129,7 @@ public struct BlobStore: Sendable {
         for case let url as URL in walker {
             guard let values = try? url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]), values.isRegularFile == true else { continue }
             let path = url.standardizedFileURL.path.replacingOccurrences(of: root.path + "/", with: "")
-            if path.hasSuffix("-wal") || path.hasSuffix("-shm") || path.hasSuffix(".sqlite") { continue }
+            if path.hasSuffix("-wal") || path.hasSuffix("-shm") || path.hasSuffix(".sqlite") || path.hasPrefix("audit") { continue }
             result[path] = Int64(values.fileSize ?? 0)
         }
         return result

@@ -90,7 +90,7 @@ public struct ResearchServer: Sendable {
             await database.close()
             throw DatabaseError("cannot prepare the database: \(String(reflecting: error)); check the URL, that the server runs and that the user may create tables")
         }
-        return try ResearchServer(store: Store(database: database), blobs: BlobStore(root: folder))
+        return try ResearchServer(store: Store(database: database, seal: AuditSeal.open(folder: folder)), blobs: BlobStore(root: folder))
     }
 
     // MARK: authentication

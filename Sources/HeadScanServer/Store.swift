@@ -114,9 +114,13 @@ public struct Job: Sendable, Hashable {
 /// on SQLite or PostgreSQL alike.
 public struct Store: Sendable {
     public let database: any SQLDatabase
+    /// The key and published head of the audit chain (see `AuditSeal`); the service always has
+    /// one, a bare store (some tests) chains unkeyed.
+    public var seal: AuditSeal?
 
-    public init(database: any SQLDatabase) {
+    public init(database: any SQLDatabase, seal: AuditSeal? = nil) {
         self.database = database
+        self.seal = seal
     }
 
     static func now() -> Double { Date().timeIntervalSince1970 }
@@ -194,9 +198,9 @@ public struct Store: Sendable {
         let rows = try await database.query(
             """
             UPDATE devices SET token_hash = ?, expires_at = COALESCE(?, expires_at)
-            WHERE name = ? AND revoked_at IS NULL AND (? IS NOT NULL OR expires_at IS NULL OR expires_at > ?) RETURNING id
+            WHERE name = ? AND revoked_at IS NULL AND (? = 1 OR expires_at IS NULL OR expires_at > ?) RETURNING id
             """,
-            [.text(Self.tokenHash(token)), SQLValue(expiresAt?.timeIntervalSince1970), .text(name), SQLValue(expiresAt?.timeIntervalSince1970), .double(Self.now())])
+            [.text(Self.tokenHash(token)), SQLValue(expiresAt?.timeIntervalSince1970), .text(name), .int(expiresAt == nil ? 0 : 1), .double(Self.now())])
         guard !rows.isEmpty else {
             throw DatabaseError("no active device is named \(name) (a revoked device gets a new name with `device add`; an expired one needs --expires-in-days)")
         }

@@ -300,9 +300,12 @@ struct AuditCommand: AsyncParsableCommand {
         commandName: "audit", abstract: "Read and check the audit log.",
         discussion: """
             Every listing, view, download, sign-in, refusal and administrator action is a row; each \
-            row holds a SHA-256 over the row before it, so `audit verify` finds a changed or deleted \
-            row. Keep the head it prints (ID and hash) somewhere else: a later head that does not \
-            continue it shows that rows were cut off the end.
+            row holds an HMAC over the row before it, its own ID and its fields, keyed with the data \
+            folder's audit.key (never in the database), so `audit verify` finds a row changed, \
+            inserted or deleted by whoever holds the database, even with the chain computed again. \
+            The newest row is noted in the data folder's audit-head.json, so rows cut off the end or \
+            an emptied log are found too. Back up audit.key with the data folder; a head kept \
+            elsewhere by hand (--head) guards against someone who holds both.
             """,
         subcommands: [List.self, Verify.self])
 
@@ -349,7 +352,7 @@ struct AuditCommand: AsyncParsableCommand {
                 print("The audit log was cut or rewritten: \(kept). Restore the database from a backup and compare.")
                 throw ExitCode(1)
             }
-            print("The audit log holds: \(result.chained) chained rows\(result.unchained > 0 ? " after \(result.unchained) written before chaining" : "").")
+            print("The audit log holds: \(result.chained) chained rows (\(result.keyed) keyed)\(result.unchained > 0 ? " after \(result.unchained) written before chaining" : "").")
             print("Head: row \(result.headID), \(result.headHash)")
         }
     }

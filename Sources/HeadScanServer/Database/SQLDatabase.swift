@@ -163,7 +163,24 @@ enum SchemaUpgrades {
             "CREATE INDEX IF NOT EXISTS uploads_device_state ON uploads (device_id, state)",
             // One successor per row: two writers that chained to the same row cannot both insert.
             "CREATE UNIQUE INDEX IF NOT EXISTS audit_log_prev ON audit_log (prev_id)",
-        ]
+        ] + appendOnly(dialect)
+    }
+
+    /// Triggers that refuse changing or deleting audit rows. The database's owner can drop
+    /// them; the keyed chain finds what such a person changes (see `AuditSeal`).
+    static func appendOnly(_ dialect: SQLDialect) -> [String] {
+        switch dialect {
+        case .sqlite:
+            return ["UPDATE", "DELETE"].map { action in
+                "CREATE TRIGGER IF NOT EXISTS audit_log_no_\(action.lowercased()) BEFORE \(action) ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END"
+            }
+        case .postgres:
+            return [
+                "CREATE OR REPLACE FUNCTION headscan_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'the audit log is append-only'; END $$",
+                "CREATE OR REPLACE TRIGGER audit_log_no_change BEFORE UPDATE OR DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION headscan_audit_append_only()",
+                "CREATE OR REPLACE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION headscan_audit_append_only()",
+            ]
+        }
     }
 }
 
