@@ -79,7 +79,8 @@ public struct BlobStore: Sendable {
             size += Int64(data.count)
             try output.write(contentsOf: data)
         }
-        try output.synchronize()
+        // Not synchronised: this copy is only the checks' input; what is kept is the service's
+        // own encoding, which is written and synchronised by the checks.
         return (hasher.finalize(), size)
     }
 

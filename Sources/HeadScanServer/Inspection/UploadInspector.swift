@@ -47,15 +47,27 @@ enum UploadInspector {
         switch kind {
         case .document:
             let (kept, values) = try checkDocument(name, at: input, session: session)
-            do { try kept.write(to: output, options: .atomic) } catch { throw StorageLimits.noSpace(name) }
+            try write(kept, to: output, name: name)
             return values
         case .mesh:
-            let kept = try checkMesh(name, at: input)
-            do { try Data(kept).write(to: output, options: .atomic) } catch { throw StorageLimits.noSpace(name) }
+            try write(Data(try checkMesh(name, at: input)), to: output, name: name)
             return SessionValues()
         case .scan:
             try CanonicalScan.write(from: input, to: output)
             return SessionValues()
+        }
+    }
+
+    /// Writes a kept file and waits until it is on the disk (it is the only copy kept).
+    static func write(_ data: Data, to url: URL, name: String) throws(APIError) {
+        do {
+            guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else { throw CocoaError(.fileWriteUnknown) }
+            let handle = try FileHandle(forWritingTo: url)
+            defer { try? handle.close() }
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+        } catch {
+            throw StorageLimits.noSpace(name)
         }
     }
 
