@@ -2,7 +2,9 @@
 """Replays the attacks the research service was probed with, against any build of it, and
 reports what each did: a reconstruction.json that used to crash every later TUM download, a
 session named after the patient, a report and a raw patient record from a modified client,
-and sign-in timing and hammering.
+sign-in timing and hammering; and the second round: a PLY that trapped the server, a path to
+another clinic's file, a duplicate key, text after a recording's trailer, and a crowd of wrong
+passwords while other requests are timed.
 
     python3 Benchmarks/server/attack.py --server-binary .build/release/headscan-server \
         --headscan .build/release/headscan [--port 18190]
@@ -159,6 +161,62 @@ def main():
     report["wrong password, known address, median ms"] = round(statistics.median(known), 1)
     statuses = [timed("r@example.org")[1] for _ in range(36)]
     report["40 wrong passwords: answered 401 / 429"] = f"{statuses.count(401) + 4} / {statuses.count(429)}"
+    # 5. The second round: a 150-byte PLY that trapped the server, a measurement naming another
+    # clinic's file, a duplicate key, a typed note on a Monday, text in the recording's header.
+    hostile_ply = (b"ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
+                   b"element face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 1e30\n")
+    for attempt in range(2):
+        stage, status, _ = upload(options.port, token, "1234567890123_2026-04-27T00-00-05_Scan",
+                                  {"consent.json": consent, "scan.hscan": scan, "head.ply": hostile_ply})
+        report[f"PLY face index 1e30, attempt {attempt + 1}"] = f"{stage} {status}, service alive: {alive(options.port)}"
+    measurement = json.loads(json.dumps({"version": 1, "meshFile": "../../../headscan.sqlite"}))
+    stage, status, _ = upload(options.port, token, "1234567890123_2026-04-27T00-00-06_Scan",
+                              {"consent.json": consent, "scan.hscan": scan, "measurement.json": json.dumps(measurement).encode()})
+    report["measurement.json naming ../../../headscan.sqlite"] = f"{stage} {status}"
+    duplicate = b'{"version": 1, "researchUse": true, "researchUse": false, "decidedAt": "' + WEEK.encode() + b'", "recordedBy": "app"}'
+    stage, status, _ = upload(options.port, token, "1234567890123_2026-04-27T00-00-07_Scan", {"consent.json": duplicate, "scan.hscan": scan})
+    report["consent with researchUse twice"] = f"{stage} {status}"
+    text = "Max Mustermann *2026-01-15"
+    stage, status, answer = upload(options.port, token, "1234567890123_2026-04-27T00-00-08_Scan",
+                                   {"consent.json": consent, "scan.hscan": scan + text.encode()})
+    report["recording with text after its trailer"] = f"{stage} {status}"
+    if status == 200:
+        session = json.loads(answer).get("sessionID")
+        _, body = request(options.port, "GET", f"/api/sessions/{session}/files/scan.hscan", basic)
+        report["  test text in the downloaded recording"] = text.encode() in body
+
+    # 6. A crowd of 40 concurrent wrong passwords (one account, then 40 accounts) while a device
+    # lists its sessions and /healthz is asked: their latencies.
+    import threading
+    def crowd(emails):
+        answers, latencies = [], {"healthz": [], "listing": []}
+        def guess(email):
+            auth = {"Authorization": "Basic " + base64.b64encode(f"{email}:wrong guess".encode()).decode()}
+            answers.append(request(options.port, "GET", "/api/sessions", auth)[0])
+        def probe():
+            for _ in range(20):
+                for name, path, headers in (("healthz", "/healthz", {}), ("listing", "/api/sessions", {"Authorization": "Bearer " + token})):
+                    start = time.perf_counter()
+                    request(options.port, "GET", path, headers)
+                    latencies[name].append((time.perf_counter() - start) * 1000)
+                time.sleep(0.02)
+        threads = [threading.Thread(target=guess, args=(e,)) for e in emails] + [threading.Thread(target=probe)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        p95 = {k: round(sorted(v)[int(0.95 * (len(v) - 1))], 1) for k, v in latencies.items()}
+        return answers, p95
+    answers, p95 = crowd(["crowd@example.org"] * 40)
+    report["40 wrong passwords, one account: 401 / 429 / 503"] = f"{answers.count(401)} / {answers.count(429)} / {answers.count(503)}"
+    report["  meanwhile /healthz and a device listing, p95 ms"] = p95
+    answers, p95 = crowd([f"crowd{i}@example.org" for i in range(40)])
+    report["40 wrong passwords, 40 accounts: 401 / 429 / 503"] = f"{answers.count(401)} / {answers.count(429)} / {answers.count(503)}"
+    report["  meanwhile /healthz and a device listing, p95 ms "] = p95
+    log.flush()
+    server_log = open(os.path.join(data, "server.log")).read()
+    report["submitted e-mail addresses in the server log"] = "crowd" in server_log
+
     server.kill()
     server.wait()
     print(json.dumps(report, indent=2))

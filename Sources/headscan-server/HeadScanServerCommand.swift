@@ -339,7 +339,7 @@ struct AuditCommand: AsyncParsableCommand {
             let result = try await server.store.verifyAudit()
             var kept: String?
             if let head {
-                let parts = head.split(separator: ":")
+                let parts = head.split(separator: ":", maxSplits: 1)
                 guard parts.count == 2, let id = Int64(parts[0]) else { throw ValidationError("--head is ID:HASH as `audit verify` printed it") }
                 if try await server.store.auditLog(containing: id)?.hash != String(parts[1]) { kept = "row \(id) no longer has the hash kept" }
             }
