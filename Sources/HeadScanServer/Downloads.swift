@@ -59,12 +59,16 @@ extension ResearchServer {
                 try await writer.finish(nil)
             }
         case .tum:
-            let recorded = sessions.filter { $0.files.contains { $0.name == ScanSession.scanFileName } }
-            guard !recorded.isEmpty else {
+            let withRecording = sessions.filter { $0.files.contains { $0.name == ScanSession.scanFileName } }
+            guard !withRecording.isEmpty else {
                 throw APIError(.unprocessableContent, "no session has a recording to export in the TUM layout; download the sessions as zip instead")
             }
-            let leftOut = sessions.filter { !recorded.contains($0) }.map {
+            // Each export decodes a whole recording: one download takes a bounded number.
+            let recorded = Array(withRecording.prefix(tumSessionLimit))
+            let leftOut = sessions.filter { !withRecording.contains($0) }.map {
                 TUMArchive.LeftOut(session: $0.name, reason: "it has no recording (\(ScanSession.scanFileName))")
+            } + withRecording.dropFirst(tumSessionLimit).map {
+                TUMArchive.LeftOut(session: $0.name, reason: "one TUM download exports at most \(tumSessionLimit) sessions; narrow the filter (from, to, site) and download the rest")
             }
             body = ResponseBody { writer in
                 var zip = StreamingZip()

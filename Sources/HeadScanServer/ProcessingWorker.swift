@@ -21,6 +21,9 @@ public struct ProcessingWorker: Sendable {
     /// so that a session that trips a fault fails its job and not the worker.
     public var isolation: Isolation?
     public var logger = Logger(label: "headscan.worker")
+    /// Seconds a job's helper may run before it is stopped (a whole reconstruction takes about
+    /// a minute on two cores).
+    public static let timeLimit = 1800.0
 
     public init(store: Store, blobs: BlobStore, name: String = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8))") {
         self.store = store

@@ -55,6 +55,8 @@ public struct ResearchServer: Sendable {
 
     /// Listings' and views' audit rows, written beside the answer.
     let trail: AuditTrail
+    /// Sessions one TUM download exports (each export decodes a whole recording).
+    public var tumSessionLimit = 50
     /// How many anonymous refusals per address reach the audit log.
     let anonymousRefusals = RefusalBudget()
 

@@ -97,14 +97,14 @@ struct Serve: AsyncParsableCommand {
             for _ in 0..<max(0, workers) {
                 group.addTask {
                     var worker = ProcessingWorker(store: store, blobs: blobs)
-                    worker.isolation = Isolation.currentExecutable
+                    worker.isolation = Isolation.currentExecutable.map { Isolation(executable: $0.executable, timeLimit: ProcessingWorker.timeLimit) }
                     await worker.run()
                 }
             }
             // Leftovers of a killed process at start-up, abandoned uploads every hour.
             group.addTask {
                 while !Task.isCancelled {
-                    try? await uploads.sweep()
+                    try? await uploads.sweep(scratchAge: 3600)
                     try await Task.sleep(for: .seconds(3600))
                 }
             }
@@ -127,7 +127,7 @@ struct Worker: AsyncParsableCommand {
         let server = try await storage.open()
         var worker = ProcessingWorker(store: server.store, blobs: server.blobs)
         worker.lease = lease
-        worker.isolation = Isolation.currentExecutable
+        worker.isolation = Isolation.currentExecutable.map { Isolation(executable: $0.executable, timeLimit: ProcessingWorker.timeLimit) }
         await worker.run()
     }
 }

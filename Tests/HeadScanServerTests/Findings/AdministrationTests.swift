@@ -94,6 +94,29 @@ import Upload
         #expect(budget.admit("a", now: 61) == 5)
     }
 
+    @Test func aTUMDownloadExportsABoundedNumberOfSessions() async throws {
+        let made = try await Harness.make(.sqlite)
+        var server = made.server
+        server.tumSessionLimit = 1
+        let harness = Harness(server: server, data: made.data, schema: made.schema)
+        defer { Task { await harness.close() } }
+        let (_, token) = try await harness.device("phone-a")
+        let password = try await harness.researcher("r@example.org")
+        let fixtures = [try SessionFixture(patientID: 12), try SessionFixture(patientID: 13)]
+        defer { fixtures.forEach { $0.remove() } }
+        try await harness.app().test(.router) { client in
+            for fixture in fixtures {
+                _ = try await rawUpload(client, token: token, package: try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser))
+            }
+            let export = try await client.execute(uri: "/api/download?format=tum", method: .get, headers: basic("r@example.org", password))
+            #expect(export.status == .ok)
+            let folder = try TUMDownloadTests.unzip(export)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let leftOut = try String(contentsOf: folder.appendingPathComponent("left-out.txt"), encoding: .utf8)
+            #expect(leftOut.contains("at most 1 sessions"), "\(leftOut)")
+        }
+    }
+
     @Test func theDocumentedOptionsExist() throws {
         let process = Process()
         process.executableURL = IsolationTests.realHelper.executable
