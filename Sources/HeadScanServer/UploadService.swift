@@ -13,6 +13,9 @@ public struct UploadService: Sendable {
     /// Where uploaded files are checked: a helper process (always, when serving); nil checks
     /// them in this process (tests).
     public var isolation: Isolation?
+    /// One `complete` of an upload at a time in this process: the others wait and answer as the
+    /// first finished (several processes still meet at the database's state).
+    let completions = KeyedSerializer()
 
     public init(store: Store, blobs: BlobStore) {
         self.store = store
@@ -173,7 +176,18 @@ public struct UploadService: Sendable {
             logger.error("cannot write a chunk of upload \(upload.id): \(error)")
             throw StorageLimits.noSpace("this chunk")
         }
-        try await store.recordChunk(uploadID: upload.id, file: fileName, index: index, sha256: digest, size: data.count)
+        do {
+            try await store.recordChunk(uploadID: upload.id, file: fileName, index: index, sha256: digest, size: data.count)
+        } catch {
+            // The upload went while its chunk arrived (the device was revoked, the upload
+            // abandoned): the chunk goes too.
+            if try await store.upload(id: upload.id) == nil {
+                blobs.removeChunks(uploadID: upload.id, fileIndex: fileIndex, count: count)
+                blobs.removeIncoming(upload.id)
+                throw APIError(.gone, "the upload was withdrawn while this chunk arrived (a revoked device or an abandoned upload); nothing of it is kept")
+            }
+            throw error
+        }
         return try await status(upload)
     }
 
@@ -184,6 +198,11 @@ public struct UploadService: Sendable {
     /// Verifies and checks every file and makes the upload a session; a finished upload answers
     /// as before. A refused upload is forgotten entirely: its chunks, its files and its rows.
     public func complete(uploadID: String, device: Device) async throws -> UploadStatus {
+        let upload = try await ownUpload(uploadID, device: device)
+        return try await completions.serialized(upload.id) { try await completeAlone(uploadID: uploadID, device: device) }
+    }
+
+    private func completeAlone(uploadID: String, device: Device) async throws -> UploadStatus {
         let upload = try await ownUpload(uploadID, device: device)
         guard upload.state == .open else { return try await status(upload) }
         let chunks = try await store.chunks(uploadID: upload.id)
@@ -304,5 +323,41 @@ public struct UploadService: Sendable {
         values.ci = record.measurement.ci
         values.circumferenceMM = record.measurement.circumferenceMM
         return values
+    }
+}
+
+/// Runs work one at a time per key; callers with the same key wait their turn.
+actor KeyedSerializer {
+    private var busy: Set<String> = []
+    private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+
+    func serialized<T: Sendable>(_ key: String, _ work: @Sendable () async throws -> T) async throws -> T {
+        await acquire(key)
+        do {
+            let result = try await work()
+            release(key)
+            return result
+        } catch {
+            release(key)
+            throw error
+        }
+    }
+
+    private func acquire(_ key: String) async {
+        guard busy.contains(key) else {
+            busy.insert(key)
+            return
+        }
+        await withCheckedContinuation { waiting[key, default: []].append($0) }
+    }
+
+    private func release(_ key: String) {
+        if var queue = waiting[key], !queue.isEmpty {
+            let next = queue.removeFirst()
+            waiting[key] = queue.isEmpty ? nil : queue
+            next.resume()
+        } else {
+            busy.remove(key)
+        }
     }
 }

@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Processing
+import ScanLibrary
 import Recording
 import Testing
 import Upload
@@ -65,6 +66,17 @@ import Upload
             let stored = (object?["measurement"] as? [String: Any])?["cvai"] as? Double
             #expect(stored == cvai)
             #expect((object?["landmarksSource"] as? String) == "picks")
+            // Nothing processing wrote names a time finer than the session's week.
+            for name in names where name.hasSuffix(".json") {
+                let body = try await client.execute(uri: "/api/sessions/\(id)/files/\(name)", method: .get, headers: researcher)
+                let value = try JSONDecoder().decode(JSONValue.self, from: Data(body.body.readableBytesView))
+                #expect(ResearchCalendar.preciseDate(in: value) == nil, "\(name)")
+            }
+            let reconstruction = try await client.execute(uri: "/api/sessions/\(id)/files/reconstruction.json", method: .get, headers: researcher)
+            let record = try ReconstructionRecord.decode(from: Data(reconstruction.body.readableBytesView))
+            #expect(ResearchCalendar.isWeekStart(Date(timeIntervalSince1970: record.scan.modified)) && ResearchCalendar.isWeekStart(record.reconstructedAt))
+            let pdf = try await client.execute(uri: "/api/sessions/\(id)/files/report.pdf", method: .get, headers: researcher)
+            #expect(String(decoding: Data(pdf.body.readableBytesView), as: UTF8.self).contains("CreationDate (D:20260427000000"))
             let mesh = try await client.execute(uri: "/api/sessions/\(id)/mesh", method: .get, headers: researcher)
             let decoded = try PLY.decode([UInt8](Data(mesh.body.readableBytesView)))
             #expect(decoded.faces.count > 5000)

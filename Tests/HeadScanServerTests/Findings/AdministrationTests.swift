@@ -117,6 +117,64 @@ import Upload
         }
     }
 
+    @Test(arguments: Backend.available)
+    func parallelCompletesAllAnswerWithTheOneSession(_ backend: Backend) async throws {
+        let harness = try await Harness.make(backend)
+        defer { Task { await harness.close() } }
+        let (_, token) = try await harness.device("phone-a")
+        let fixture = try SessionFixture()
+        defer { fixture.remove() }
+        let package = try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)
+        try await harness.app().test(.router) { client in
+            let open = try await rawUpload(client, token: token, package: package, completing: false)
+            let answers = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        let response = try await client.execute(uri: "/api/uploads/\(open.uploadID)/complete", method: .post, headers: bearer(token))
+                        return (response.status, try? decode(UploadStatus.self, response).sessionID)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.allSatisfy { $0.0 == .ok }, "\(answers.map(\.0))")
+            #expect(Set(answers.compactMap(\.1)).count == 1)
+        }
+        #expect(try await harness.store.sessions(SessionFilter()).count == 1)
+    }
+
+    @Test(arguments: Backend.available)
+    func aChunkArrivingAsItsDeviceIsRevokedLeavesNothing(_ backend: Backend) async throws {
+        let harness = try await Harness.make(backend)
+        defer { Task { await harness.close() } }
+        let (device, token) = try await harness.device("phone-a")
+        let fixture = try SessionFixture()
+        defer { fixture.remove() }
+        let package = try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)
+        let open = try await harness.app().test(.router) { client in
+            try await rawUpload(client, token: token, package: package, completing: false)
+        }
+        _ = try await harness.store.database.query("DELETE FROM chunks", [])
+        let item = try #require(package.items.first)
+        let bytes = try SessionPackage.read(item, offset: 0, length: item.manifest.chunkLength(0, chunkSize: 1024))
+        await #expect(throws: APIError.self) {
+            _ = try await harness.server.uploads.putChunk(
+                uploadID: open.uploadID, fileName: item.manifest.name, index: "0", checksum: Digest.sha256(bytes), device: device
+            ) {
+                try await harness.store.revokeDevice(name: "phone-a")
+                return bytes
+            }
+        }
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: harness.data.appendingPathComponent("incoming").path)) ?? []
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    @Test func unexpectedErrorsAnswerWithWhatToDo() {
+        let full = SecurityHeadersMiddleware<ServiceRequestContext>.unexpected(POSIXError(.ENOSPC))
+        #expect(full.status == .serviceUnavailable && full.headers[.retryAfter] != nil && full.message.contains("disk space"))
+        let other = SecurityHeadersMiddleware<ServiceRequestContext>.unexpected(CocoaError(.fileReadUnknown))
+        #expect(other.status == .internalServerError && other.message.contains("try again"))
+    }
+
     @Test func theDocumentedOptionsExist() throws {
         let process = Process()
         process.executableURL = IsolationTests.realHelper.executable
