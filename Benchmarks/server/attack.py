@@ -96,7 +96,7 @@ def main():
     subprocess.run([options.headscan, "simulate", "--seconds", "0.3", "--out", scan_path], check=True, capture_output=True)
     scan = coarsened_scan(scan_path)
     log = open(os.path.join(data, "server.log"), "a")
-    server = subprocess.Popen([binary, "serve", "--data", data, "--port", str(options.port), "--workers", "0"], stdout=log, stderr=log)
+    server = subprocess.Popen([binary, "serve", "--data", data, "--port", str(options.port), "--workers", "0", "--trusted-proxy", "127.0.0.1"], stdout=log, stderr=log)
     for _ in range(100):
         if alive(options.port):
             break
@@ -126,7 +126,7 @@ def main():
     report["service alive after it"] = alive(options.port)
     if not alive(options.port):
         server.wait()
-        server = subprocess.Popen([binary, "serve", "--data", data, "--port", str(options.port), "--workers", "0"], stdout=log, stderr=log)
+        server = subprocess.Popen([binary, "serve", "--data", data, "--port", str(options.port), "--workers", "0", "--trusted-proxy", "127.0.0.1"], stdout=log, stderr=log)
         time.sleep(1.5)
 
     # 3. A modified client: the patient's name, a raw patient record, a report.
@@ -188,10 +188,12 @@ def main():
     # 6. A crowd of 40 concurrent wrong passwords (one account, then 40 accounts) while a device
     # lists its sessions and /healthz is asked: their latencies.
     import threading
-    def crowd(emails):
+    def crowd(emails, spread):
         answers, latencies = [], {"healthz": [], "listing": []}
-        def guess(email):
+        def guess(index, email):
             auth = {"Authorization": "Basic " + base64.b64encode(f"{email}:wrong guess".encode()).decode()}
+            # Through the trusted proxy: every guess from an address of its own, or all from one.
+            auth["X-Forwarded-For"] = f"198.51.100.{index + 1}" if spread else "203.0.113.7"
             answers.append(request(options.port, "GET", "/api/sessions", auth)[0])
         def probe():
             for _ in range(20):
@@ -200,18 +202,18 @@ def main():
                     request(options.port, "GET", path, headers)
                     latencies[name].append((time.perf_counter() - start) * 1000)
                 time.sleep(0.02)
-        threads = [threading.Thread(target=guess, args=(e,)) for e in emails] + [threading.Thread(target=probe)]
+        threads = [threading.Thread(target=guess, args=(i, e)) for i, e in enumerate(emails)] + [threading.Thread(target=probe)]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
         p95 = {k: round(sorted(v)[int(0.95 * (len(v) - 1))], 1) for k, v in latencies.items()}
         return answers, p95
-    answers, p95 = crowd(["crowd@example.org"] * 40)
-    report["40 wrong passwords, one account: 401 / 429 / 503"] = f"{answers.count(401)} / {answers.count(429)} / {answers.count(503)}"
+    answers, p95 = crowd(["r@example.org"] * 40, spread=False)
+    report["40 wrong passwords, one account, one address: 401 / 429 / 503"] = f"{answers.count(401)} / {answers.count(429)} / {answers.count(503)}"
     report["  meanwhile /healthz and a device listing, p95 ms"] = p95
-    answers, p95 = crowd([f"crowd{i}@example.org" for i in range(40)])
-    report["40 wrong passwords, 40 accounts: 401 / 429 / 503"] = f"{answers.count(401)} / {answers.count(429)} / {answers.count(503)}"
+    answers, p95 = crowd([f"crowd{i}@example.org" for i in range(40)], spread=True)
+    report["40 wrong passwords, 40 accounts from 40 addresses: 401 / 429 / 503"] = f"{answers.count(401)} / {answers.count(429)} / {answers.count(503)}"
     report["  meanwhile /healthz and a device listing, p95 ms "] = p95
     log.flush()
     server_log = open(os.path.join(data, "server.log")).read()
