@@ -45,6 +45,23 @@ public struct BlobStore: Sendable {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
     }
 
+    /// Writes a chunk beside its place, not yet in it: it takes its place (`commitChunk`) only
+    /// once the database names its digest as the chunk's, so two bodies of one chunk sent at
+    /// once never leave the other's bytes in place.
+    func writePendingChunk(_ data: Data, uploadID: String) throws -> URL {
+        try Self.makeFolder(incomingFolder(uploadID))
+        let url = incomingFolder(uploadID).appendingPathComponent("pending-\(UUID().uuidString)")
+        try data.write(to: url, options: .atomic)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        return url
+    }
+
+    func commitChunk(_ pending: URL, uploadID: String, fileIndex: Int, chunkIndex: Int) throws {
+        let target = chunkURL(uploadID: uploadID, fileIndex: fileIndex, chunkIndex: chunkIndex)
+        if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
+        try FileManager.default.moveItem(at: pending, to: target)
+    }
+
     func removeIncoming(_ uploadID: String) {
         try? FileManager.default.removeItem(at: incomingFolder(uploadID))
     }

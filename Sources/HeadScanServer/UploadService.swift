@@ -170,23 +170,36 @@ public struct UploadService: Sendable {
             return try await status(upload)
         }
         guard limits.fits(Int64(data.count), in: blobs.root) else { throw StorageLimits.noSpace("this chunk") }
+        let pending: URL
         do {
-            try blobs.writeChunk(data, uploadID: upload.id, fileIndex: fileIndex, chunkIndex: index)
+            pending = try blobs.writePendingChunk(data, uploadID: upload.id)
         } catch {
-            logger.error("cannot write a chunk of upload \(upload.id): \(error)")
+            logger.error("cannot write a chunk of upload \(upload.id): \(HelperError.summary(error))")
             throw StorageLimits.noSpace("this chunk")
         }
         do {
             try await store.recordChunk(uploadID: upload.id, file: fileName, index: index, sha256: digest, size: data.count)
         } catch {
+            try? FileManager.default.removeItem(at: pending)
             // The upload went while its chunk arrived (the device was revoked, the upload
             // abandoned): the chunk goes too.
             if try await store.upload(id: upload.id) == nil {
-                blobs.removeChunks(uploadID: upload.id, fileIndex: fileIndex, count: count)
                 blobs.removeIncoming(upload.id)
                 throw APIError(.gone, "the upload was withdrawn while this chunk arrived (a revoked device or an abandoned upload); nothing of it is kept")
             }
             throw error
+        }
+        // Two bodies of one chunk at once: the one the database took keeps its place.
+        guard try await store.chunks(uploadID: upload.id)[fileName]?[index] == digest else {
+            try? FileManager.default.removeItem(at: pending)
+            throw APIError(.conflict, "chunk \(index) of \(fileName) was received with other bytes at the same time; send the file's chunks again from the status")
+        }
+        do {
+            try blobs.commitChunk(pending, uploadID: upload.id, fileIndex: fileIndex, chunkIndex: index)
+        } catch {
+            try? FileManager.default.removeItem(at: pending)
+            try await store.forgetChunks(uploadID: upload.id, file: fileName)
+            throw StorageLimits.noSpace("this chunk")
         }
         return try await status(upload)
     }

@@ -168,6 +168,53 @@ import Upload
         #expect(left.isEmpty, "\(left)")
     }
 
+    /// Two different bodies of one chunk at once: the one the database records is the one on
+    /// disk, and the other is told so.
+    @Test(arguments: Backend.available)
+    func twoBodiesOfOneChunkLeaveTheRecordedOne(_ backend: Backend) async throws {
+        let harness = try await Harness.make(backend)
+        defer { Task { await harness.close() } }
+        let (device, token) = try await harness.device("phone-a")
+        let fixture = try SessionFixture()
+        defer { fixture.remove() }
+        let package = try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)
+        let open = try await harness.app().test(.router) { client in
+            try await rawUpload(client, token: token, package: package, completing: false)
+        }
+        _ = try await harness.store.database.query("DELETE FROM chunks", [])
+        try? FileManager.default.removeItem(at: harness.data.appendingPathComponent("incoming/\(open.uploadID)"))
+        let item = try #require(package.items.first)
+        let length = item.manifest.chunkLength(0, chunkSize: 1024)
+        let bodies = [Data(repeating: 1, count: length), Data(repeating: 2, count: length)]
+        let arrived = Locked(0)
+        let outcomes = try await withThrowingTaskGroup(of: Int.self) { group in
+            for body in bodies {
+                group.addTask {
+                    do {
+                        _ = try await harness.server.uploads.putChunk(
+                            uploadID: open.uploadID, fileName: item.manifest.name, index: "0", checksum: Digest.sha256(body), device: device
+                        ) {
+                            // Both bodies have arrived before either is stored.
+                            arrived.withLock { $0 += 1 }
+                            while arrived.withLock({ $0 }) < 2 { try await Task.sleep(for: .milliseconds(1)) }
+                            return body
+                        }
+                        return 200
+                    } catch let error as APIError {
+                        return Int(error.status.code)
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.sorted() == [200, 409], "\(outcomes)")
+        let recorded = try #require(try await harness.store.chunks(uploadID: open.uploadID)[item.manifest.name]?[0])
+        let onDisk = try Data(contentsOf: harness.data.appendingPathComponent("incoming/\(open.uploadID)/0-0"))
+        #expect(Digest.sha256(onDisk) == recorded)
+        let pending = try FileManager.default.contentsOfDirectory(atPath: harness.data.appendingPathComponent("incoming/\(open.uploadID)").path)
+        #expect(pending == ["0-0"], "\(pending)")
+    }
+
     @Test func unexpectedErrorsAnswerWithWhatToDo() {
         let full = SecurityHeadersMiddleware<ServiceRequestContext>.unexpected(POSIXError(.ENOSPC))
         #expect(full.status == .serviceUnavailable && full.headers[.retryAfter] != nil && full.message.contains("disk space"))
