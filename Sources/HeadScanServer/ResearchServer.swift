@@ -186,12 +186,19 @@ public struct ResearchServer: Sendable {
         }
         let buffer: ByteBuffer
         do {
-            buffer = try await request.body.collect(upTo: limit)
+            let body = request.body
+            buffer = try await Deadline.within(bodyDeadline) { try await body.collect(upTo: limit) }
+        } catch let error as APIError {
+            throw error
         } catch {
             throw APIError(.contentTooLarge, "the request body is larger than the \(limit) bytes allowed here")
         }
         return Data(buffer.readableBytesView)
     }
+
+    /// How long a request body may take to arrive (an 8 MiB chunk at 70 KB/s): a client that
+    /// trickles its body does not hold a connection without end.
+    static let bodyDeadline = Duration.seconds(120)
 
     static func filter(_ query: Request) throws -> SessionFilter {
         let parameters = query.uri.queryParameters
@@ -314,6 +321,25 @@ final class RefusalBudget: Sendable {
             let skipped = entry.skipped
             entry.skipped = 0
             return skipped
+        }
+    }
+}
+
+/// Work that must finish within a time: past it the work is cancelled and the request answered
+/// with 408.
+enum Deadline {
+    static func within<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw APIError(.requestTimeout, "the request did not arrive within \(limit.components.seconds) s; send it again")
+            }
+            return value
         }
     }
 }

@@ -215,6 +215,15 @@ import Upload
         #expect(pending == ["0-0"], "\(pending)")
     }
 
+    @Test func aTricklingBodyIsCutOffAtItsDeadline() async throws {
+        let start = ContinuousClock.now
+        await #expect(throws: APIError.self) {
+            _ = try await Deadline.within(.milliseconds(50)) { try await Task.sleep(for: .seconds(30)) }
+        }
+        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(try await Deadline.within(.seconds(30)) { 7 } == 7)
+    }
+
     @Test func unexpectedErrorsAnswerWithWhatToDo() {
         let full = SecurityHeadersMiddleware<ServiceRequestContext>.unexpected(POSIXError(.ENOSPC))
         #expect(full.status == .serviceUnavailable && full.headers[.retryAfter] != nil && full.message.contains("disk space"))
