@@ -2,7 +2,7 @@ import Foundation
 import Geometry
 
 /// How the slice of greatest contour length is searched for.
-public struct MeasurementOptions: Sendable, Equatable {
+public struct MeasurementOptions: Sendable, Equatable, Codable {
     /// Spacing of the slices scanned upward from the reference plane (metres, ≤ 1 mm).
     public var step: Double
     /// Widest hole in a slice that is bridged with a straight segment (metres).

@@ -40,7 +40,7 @@ public struct ClinicalReportWriter {
         // following it would open any file its path reaches.
         let meshURL = session.meshURL
         let mesh = try PLY.decode([UInt8](Data(contentsOf: meshURL)))
-        let slice = try Cephalometer.measure(mesh, landmarks: record.landmarks)
+        let slice = try Self.measured(mesh, record)
         let settings = try reportSettings()
         var mapNotes: [String] = []
         var asymmetry: AsymmetryMap?
@@ -64,6 +64,16 @@ public struct ClinicalReportWriter {
             visits: try visits(patient, current: slice.measurement),
             asymmetry: asymmetry, settings: settings)
         return (ClinicalReport(inputs), slice, mesh, asymmetry)
+    }
+
+    /// The record's mesh measured again as it was measured (the same settings, so the same
+    /// figures to the last digit), with every warning the record carries (those of how its
+    /// landmarks were chosen, which the mesh alone does not give).
+    static func measured(_ mesh: TriangleMesh, _ record: MeasurementRecord) throws -> MeasuredSlice {
+        var slice = try Cephalometer.measure(mesh, landmarks: record.landmarks, options: record.measuredWith)
+        let recorded = record.measurement.warnings
+        slice.measurement.warnings = recorded + slice.measurement.warnings.filter { !recorded.contains($0) }
+        return slice
     }
 
     /// The clinic's report settings from the library's folder, or the defaults.

@@ -151,7 +151,7 @@ public struct SessionProcessor: Sendable {
         try library.saveMeasurement(MeasurementRecord(
             measurement: slice.measurement, calliper: calliper, landmarks: landmarks, measuredAt: options.clock(), landmarksSource: source,
             landmarkEstimates: Dictionary(uniqueKeysWithValues: estimates.map { ($0.key.rawValue, $0.value) }),
-            automaticLandmarks: try? automatic.get()), in: session)
+            automaticLandmarks: try? automatic.get(), options: options.measurement), in: session)
 
         progress(ProcessingProgress(stage: .report, done: 0, total: 1))
         let written = try ClinicalReportWriter(library: library, session: session)

@@ -5,9 +5,11 @@ import Foundation
 /// measured.
 public struct MeasurementRecord: LibraryDocument {
     public static let fileName = "measurement.json"
-    public static let currentVersion = 1
+    /// Version 2 adds `options`; version 1 files read as measured with the default options.
+    public static let currentVersion = 2
     public static let fieldNames: Set<String> = [
         "measurement", "calliper", "landmarks", "meshFile", "measuredAt", "landmarksSource", "landmarkEstimates", "automaticLandmarks",
+        "options",
     ]
 
     /// CVAI, CVA, cranial index, circumference, severity and warnings.
@@ -27,13 +29,20 @@ public struct MeasurementRecord: LibraryDocument {
     public var landmarkEstimates: [String: LandmarkEstimate]?
     /// The landmarks found on the head, with their confidence and best frames.
     public var automaticLandmarks: AutomaticLandmarks?
+    /// The settings it was measured with (the slices' start above the reference plane, …);
+    /// absent in files written before they were kept, which were measured with the defaults.
+    public var options: MeasurementOptions?
+
+    /// The settings to measure this record's mesh again with, to the same figures.
+    public var measuredWith: MeasurementOptions { options ?? MeasurementOptions() }
 
     /// A measurement record from its values.
     public init(
         measurement: HeadMeasurement, calliper: CalliperComparison? = nil, landmarks: HeadLandmarks,
         meshFile: String? = ScanSession.meshFileName, measuredAt: Date, landmarksSource: String? = nil,
-        landmarkEstimates: [String: LandmarkEstimate]? = nil, automaticLandmarks: AutomaticLandmarks? = nil
+        landmarkEstimates: [String: LandmarkEstimate]? = nil, automaticLandmarks: AutomaticLandmarks? = nil, options: MeasurementOptions? = nil
     ) {
+        self.options = options
         self.automaticLandmarks = automaticLandmarks
         self.landmarksSource = landmarksSource
         self.landmarkEstimates = landmarkEstimates

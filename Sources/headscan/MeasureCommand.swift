@@ -50,7 +50,7 @@ struct MeasureCommand: ParsableCommand {
     @Option(help: "Write the slice with its diagonals and values as SVG.")
     var svg: String?
 
-    @Option(help: "Lowest slice height above the reference plane, millimetres (default 20: above the ears).")
+    @Option(help: "Lowest slice height above the reference plane, millimetres (default 20: above the ears; a measurement.json given as --landmarks brings its own).")
     var lowestSliceMM: Double?
 
     @Option(help: "A clinic's thresholds for deformity type and severity (JSON).")
@@ -64,8 +64,10 @@ struct MeasureCommand: ParsableCommand {
     func run() throws {
         let meshData = try read(mesh, what: "mesh")
         let headMesh = try PLY.decode([UInt8](meshData))
-        let points = try Self.landmarks(from: read(landmarks, what: "landmarks"))
-        var options = MeasurementOptions()
+        let landmarkData = try read(landmarks, what: "landmarks")
+        let points = try Self.landmarks(from: landmarkData)
+        // A measurement.json measures again as it was measured, unless told otherwise.
+        var options = Self.recordedOptions(landmarkData) ?? MeasurementOptions()
         if let lowestSliceMM { options.lowestHeight = lowestSliceMM / 1000 }
         let slice = try Cephalometer.measure(headMesh, landmarks: points, options: options)
         var comparison: CalliperComparison?
@@ -105,6 +107,11 @@ struct MeasureCommand: ParsableCommand {
 
     /// The landmarks of a plain landmarks file, or of a scan session's annotations.json or
     /// measurement.json, so a session's files can be measured again as they are.
+    /// The settings a `measurement.json` was measured with, nil for other landmark files.
+    static func recordedOptions(_ data: Data) -> MeasurementOptions? {
+        (try? MeasurementRecord.decode(from: data))?.measuredWith
+    }
+
     static func landmarks(from data: Data) throws -> HeadLandmarks {
         do {
             return try HeadLandmarks.decode(json: data)
