@@ -142,19 +142,26 @@ import Upload
         #expect(try await harness.store.sessions(SessionFilter()).count == 1)
     }
 
-    @Test(arguments: Backend.available)
-    func aChunkArrivingAsItsDeviceIsRevokedLeavesNothing(_ backend: Backend) async throws {
-        let harness = try await Harness.make(backend)
-        defer { Task { await harness.close() } }
+    /// An upload of a session announced by device "phone-a", without any chunk received yet;
+    /// its first file.
+    static func announcedUpload(_ harness: Harness) async throws -> (Device, UploadStatus, SessionPackage.Item, SessionFixture) {
         let (device, token) = try await harness.device("phone-a")
         let fixture = try SessionFixture()
-        defer { fixture.remove() }
         let package = try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)
         let open = try await harness.app().test(.router) { client in
             try await rawUpload(client, token: token, package: package, completing: false)
         }
         _ = try await harness.store.database.query("DELETE FROM chunks", [])
-        let item = try #require(package.items.first)
+        try? FileManager.default.removeItem(at: harness.data.appendingPathComponent("incoming/\(open.uploadID)"))
+        return (device, open, try #require(package.items.first), fixture)
+    }
+
+    @Test(arguments: Backend.available)
+    func aChunkArrivingAsItsDeviceIsRevokedLeavesNothing(_ backend: Backend) async throws {
+        let harness = try await Harness.make(backend)
+        defer { Task { await harness.close() } }
+        let (device, open, item, fixture) = try await Self.announcedUpload(harness)
+        defer { fixture.remove() }
         let bytes = try SessionPackage.read(item, offset: 0, length: item.manifest.chunkLength(0, chunkSize: 1024))
         await #expect(throws: APIError.self) {
             _ = try await harness.server.uploads.putChunk(
@@ -174,16 +181,8 @@ import Upload
     func twoBodiesOfOneChunkLeaveTheRecordedOne(_ backend: Backend) async throws {
         let harness = try await Harness.make(backend)
         defer { Task { await harness.close() } }
-        let (device, token) = try await harness.device("phone-a")
-        let fixture = try SessionFixture()
+        let (device, open, item, fixture) = try await Self.announcedUpload(harness)
         defer { fixture.remove() }
-        let package = try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)
-        let open = try await harness.app().test(.router) { client in
-            try await rawUpload(client, token: token, package: package, completing: false)
-        }
-        _ = try await harness.store.database.query("DELETE FROM chunks", [])
-        try? FileManager.default.removeItem(at: harness.data.appendingPathComponent("incoming/\(open.uploadID)"))
-        let item = try #require(package.items.first)
         let length = item.manifest.chunkLength(0, chunkSize: 1024)
         let bodies = [Data(repeating: 1, count: length), Data(repeating: 2, count: length)]
         let arrived = Locked(0)
