@@ -198,8 +198,9 @@ enum UploadInspector {
 
     // MARK: mesh
 
-    /// The mesh decoded and written again by HeadScan's writer (binary, one fixed comment, only
-    /// positions and triangles): no header line, element or byte of the upload survives.
+    /// The mesh decoded and written again by HeadScan's writer (binary, one fixed comment,
+    /// positions, triangles and vertex colours when it has them): no header line, element or
+    /// byte of the upload survives.
     static func checkMesh(_ name: String, at url: URL) throws(APIError) -> [UInt8] {
         guard let data = try? Data(contentsOf: url), data.count <= maximumMeshBytes else { throw refuse(name, "it could not be read back") }
         let mesh: TriangleMesh
@@ -212,6 +213,6 @@ enum UploadInspector {
         guard mesh.vertices.allSatisfy({ abs($0.x) < 10 && abs($0.y) < 10 && abs($0.z) < 10 }) else {
             throw refuse(name, "a vertex lies more than 10 m from the origin (or is not a number); a head mesh is in metres")
         }
-        return PLY.encode(TriangleMesh(vertices: mesh.vertices, faces: mesh.faces), comment: meshComment)
+        return PLY.encode(mesh, comment: meshComment)
     }
 }

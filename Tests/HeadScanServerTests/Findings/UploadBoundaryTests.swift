@@ -242,6 +242,22 @@ import Upload
         #expect(try kept(ScanSession.scanFileName, output) == output)
     }
 
+    /// What the app records keeps its meaning: the settings it writes, every device name that
+    /// is a model's, and the mesh's colours.
+    @Test func whatTheAppWritesSurvivesTheVocabularies() throws {
+        let entries = Dictionary(uniqueKeysWithValues: Mirror(reflecting: FeedbackSettings()).children.compactMap { child in
+            child.label.map { ($0, "\(child.value)") }
+        })
+        #expect(!entries.isEmpty && CanonicalScan.settings(entries) == entries)
+        for device in ["iPhone", "iPad", "iPhone 13 Pro", "iPhone 15 Pro Max", "iPad Pro 11-inch (3rd generation)", "simulator (headscan demo)"] {
+            #expect(CanonicalScan.device(device) == device)
+        }
+        var mesh = Ellipsoid.mesh(0.06, 0.075, 0.07, rings: 6, around: 8)
+        mesh.colors = mesh.vertices.map { _ in SIMD3<UInt8>(200, 150, 120) }
+        let kept = try PLY.decode([UInt8](try kept("head.ply", Data(PLY.encode(mesh)))))
+        #expect(kept.colors == mesh.colors && kept.faces == mesh.faces)
+    }
+
     @Test func processingWritesNoTimeFinerThanTheWeek() throws {
         let fixture = try ResearchSessionSeeds.fixture()
         defer { fixture.remove() }
