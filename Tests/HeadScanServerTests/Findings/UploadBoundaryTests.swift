@@ -112,6 +112,47 @@ import Upload
         #expect(!lines.all.joined().contains("Mustermann"), "\(lines.all)")
     }
 
+    /// A refusal says what is wrong with the file, never where the service keeps it.
+    @Test func refusalsNameNoServerPath() async throws {
+        let harness = try await Harness.make(.sqlite)
+        defer { Task { await harness.close() } }
+        let (_, token) = try await harness.device("phone-a")
+        let url = harness.data.appendingPathComponent("hostile.hscan")
+        try HostileScans.write(to: url, variant: .init(), frames: 2)
+        let good = [UInt8](try Data(contentsOf: url))
+        var damagedFrame = good
+        damagedFrame[good.count / 2] ^= 0xFF
+        let variants: [[UInt8]] = [Array(good.prefix(40)), Array("HSCAN\r\n\u{1A}".utf8) + [9, 9, 9, 9], damagedFrame, Array(good.prefix(good.count / 2))]
+        let refused = Locked(0)
+        for (index, bytes) in variants.enumerated() {
+            let (package, fixture) = try Self.package(replacing: ScanSession.scanFileName, with: Data(bytes))
+            defer { fixture.remove() }
+            try await harness.app().test(.router) { client in
+                let create = CreateUploadRequest(sessionName: package.sessionName, chunkSize: 1 << 16, files: package.manifest)
+                let status = try decode(UploadStatus.self, try await client.execute(uri: "/api/uploads", method: .post, headers: bearer(token), body: try json(create)))
+                for item in package.items {
+                    for chunk in 0..<item.manifest.chunkCount(chunkSize: 1 << 16) {
+                        let piece = try SessionPackage.read(item, offset: Int64(chunk) << 16, length: item.manifest.chunkLength(chunk, chunkSize: 1 << 16))
+                        var headers = bearer(token)
+                        headers[.chunkChecksum] = Digest.sha256(piece)
+                        _ = try await client.execute(
+                            uri: "/api/uploads/\(status.uploadID)/files/\(item.manifest.name)/chunks/\(chunk)", method: .put, headers: headers, body: ByteBuffer(bytes: piece))
+                    }
+                }
+                let done = try await client.execute(uri: "/api/uploads/\(status.uploadID)/complete", method: .post, headers: bearer(token))
+                let text = String(buffer: done.body)
+                // A recording cut short keeps the frames before the cut, as after a killed app.
+                guard done.status != .ok else { return }
+                refused.withLock { $0 += 1 }
+                #expect(done.status == .unprocessableContent, "variant \(index): \(text)")
+                for path in [harness.data.path, "/tmp/", "stage-", "/blobs/", ".kept"] {
+                    #expect(!text.contains(path), "variant \(index) names \(path): \(text)")
+                }
+            }
+        }
+        #expect(refused.withLock { $0 } >= 3, "only \(refused.withLock { $0 }) of the damaged recordings were refused")
+    }
+
     @Test(arguments: Backend.available)
     func aMeasurementCannotPointAtAnotherFile(_ backend: Backend) async throws {
         let harness = try await Harness.make(backend)
