@@ -37,14 +37,6 @@ public struct BlobStore: Sendable {
         incomingFolder(uploadID).appendingPathComponent("\(fileIndex)-\(chunkIndex)")
     }
 
-    /// Writes a chunk atomically (a killed server leaves no half chunk).
-    func writeChunk(_ data: Data, uploadID: String, fileIndex: Int, chunkIndex: Int) throws {
-        try Self.makeFolder(incomingFolder(uploadID))
-        let url = chunkURL(uploadID: uploadID, fileIndex: fileIndex, chunkIndex: chunkIndex)
-        try data.write(to: url, options: .atomic)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
-    }
-
     /// Writes a chunk beside its place, not yet in it: it takes its place (`commitChunk`) only
     /// once the database names its digest as the chunk's, so two bodies of one chunk sent at
     /// once never leave the other's bytes in place.
