@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "AppleDevices", targets: ["AppleDevices"]),
         .library(name: "Upload", targets: ["Upload"]),
         .library(name: "HeadScanServer", targets: ["HeadScanServer"]),
+        .library(name: "Evaluation", targets: ["Evaluation"]),
         // Test doubles and fixtures, also for the app's SwiftUI previews.
         .library(name: "HeadScanTesting", targets: ["HeadScanTesting"]),
         .library(name: "AppModelTesting", targets: ["AppModelTesting"]),
@@ -85,6 +86,15 @@ let package = Package(
         .target(name: "Report", dependencies: ["Cephalometry", "Feedback", "RangeOfMotion"]),
         .target(name: "ScanLibrary", dependencies: ["Recording", "Feedback", "Cephalometry"]),
         .target(name: "HeadGestures", dependencies: ["Geometry"]),
+        // How well the methods do on simulated scans: benchmark trials, truth alignment and the
+        // demo's simulated operator and calliper. The command line's benchmarks and demo call
+        // it; the shipped tool links no test support.
+        .target(
+            name: "Evaluation",
+            dependencies: [
+                "Simulation", "Reconstruction", "Cephalometry", "Processing", "ScanLibrary", "Feedback", "Scanning", "Recording",
+                "Markers", "Geometry", "Imaging",
+            ]),
         .target(
             name: "AppModel",
             dependencies: [
@@ -126,7 +136,7 @@ let package = Package(
         .executableTarget(
             name: "headscan",
             dependencies: [
-                "Upload", "HeadScanTesting",
+                "Upload", "Evaluation",
                 "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Cephalometry", "Feedback", "Reconstruction",
                 "Report", "ScanLibrary", "Scanning", "Processing", "HeadGestures", "RangeOfMotion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -135,7 +145,7 @@ let package = Package(
         .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "Geometry", "Markers", "Recording", "Imaging"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Geometry"]),
         .testTarget(name: "MarkersTests", dependencies: ["Markers", "Imaging", "Geometry"]),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Imaging", "Markers", "Geometry", "HeadScanTesting"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Imaging", "Markers", "Geometry", "Simulation"]),
         .testTarget(name: "CephalometryTests", dependencies: ["Cephalometry", "Geometry", "Simulation", "Recording", "Imaging"]),
         .testTarget(name: "FeedbackTests", dependencies: ["Feedback", "Markers", "Simulation", "Geometry", "Scanning"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Cephalometry", "Feedback", "Simulation"]),
@@ -149,7 +159,7 @@ let package = Package(
         .testTarget(
             name: "ProcessingTests",
             dependencies: ["Processing", "ScanLibrary", "Cephalometry", "Recording", "Simulation", "Geometry", "Imaging", "Reconstruction"]),
-        .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Feedback", "Markers", "Recording", "Geometry", "HeadScanTesting"]),
+        .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Feedback", "Markers", "Recording", "Geometry", "Simulation"]),
         .testTarget(name: "HeadGesturesTests", dependencies: ["HeadGestures"]),
         .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report"]),
         // Test support (as NIOTestUtils): fixtures that several test targets share.

@@ -140,19 +140,11 @@ struct SkinSurface {
             let (c, f, isCubic) = (centre, fit, cubic)
             let residuals = cells.map { $0.1 - Self.evaluate(f, $0.0 - c, cubic: isCubic) }
             let skin = residuals.filter { $0 < Self.bumpTolerance }
-            let low = -max(0.002, 3 * Self.robustDeviation(skin))
+            let low = -max(0.002, 3 * Statistics.robustSigmaUpper(skin))
             for k in cells.indices { use[k] = residuals[k] < Self.bumpTolerance && residuals[k] > low }
         }
         guard fit.count == n else { return nil }
         coefficients = fit
-    }
-
-    /// 1.4826 × the median absolute deviation from the median.
-    static func robustDeviation(_ values: [Double]) -> Double {
-        guard !values.isEmpty else { return 0 }
-        func median(_ v: [Double]) -> Double { let s = v.sorted(); return s[s.count / 2] }
-        let m = median(values)
-        return 1.4826 * median(values.map { abs($0 - m) })
     }
 
     /// The skin's height at `p`.

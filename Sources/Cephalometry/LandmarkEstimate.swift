@@ -36,7 +36,7 @@ public struct LandmarkEstimate: Sendable, Codable, Equatable {
         let candidates = onHead.isEmpty ? Array(points.indices) : onHead
         let median = Self.geometricMedian(candidates.map { points[$0] })
         let distances = points.map { length($0 - median) }
-        let scale = 1.4826 * Self.median(candidates.map { distances[$0] })
+        let scale = 1.4826 * Statistics.median(candidates.map { distances[$0] })
         let limit = max(Self.outlierFloor, Self.outlierScale * scale)
         let kept = candidates.filter { distances[$0] <= limit }
         let mean = kept.reduce(SIMD3<Double>.zero) { $0 + points[$1] } / Double(kept.count)
@@ -80,11 +80,6 @@ public struct LandmarkEstimate: Sendable, Codable, Equatable {
         return m
     }
 
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        let n = sorted.count
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
-    }
 }
 
 private func length_squared(_ v: SIMD3<Double>) -> Double { (v * v).sum() }

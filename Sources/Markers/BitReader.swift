@@ -70,9 +70,9 @@ struct BitReader {
                     border.append(means[row * cells + column])
                 }
             }
-            let black = median(&border)
+            let black = Statistics.median(border)
             var ring = Array(outside)
-            let white = median(&ring)
+            let white = Statistics.median(ring)
             let contrast = white - black
             let threshold = 0.5 * (white + black)
             var borderErrors = 0
@@ -98,9 +98,4 @@ struct BitReader {
         }
     }
 
-    private func median(_ values: inout [Double]) -> Double {
-        values.sort()
-        let n = values.count
-        return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2])
-    }
 }

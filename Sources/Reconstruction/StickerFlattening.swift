@@ -165,7 +165,7 @@ private struct Sticker {
             fit = next
             let residuals = q.map { abs($0.z - next.height($0.x, $0.y)) }
             // Huber at 1.5 robust sigmas (MAD), with a floor of a tenth of a millimetre.
-            let mad = residuals.sorted()[residuals.count / 2] * 1.4826
+            let mad = (Statistics.upperMedian(residuals) ?? 0) * 1.4826
             let k = 1.5 * max(mad, 0.0001)
             weights = residuals.map { $0 <= k ? 1 : k / $0 }
         }

@@ -1,3 +1,4 @@
+import Geometry
 import Foundation
 import Recording
 
@@ -174,8 +175,6 @@ public struct LiveScanStatistics: Sendable, Codable, Equatable {
 
     /// The latency below which `fraction` of the guided frames lie, seconds.
     public func latency(quantile fraction: Double) -> Double? {
-        guard !guideLatencies.isEmpty else { return nil }
-        let sorted = guideLatencies.sorted()
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
+        Statistics.nearestRankQuantile(guideLatencies, fraction)
     }
 }

@@ -14,9 +14,26 @@ struct HeadScan: AsyncParsableCommand {
             `headscan inspect FILE` shows what a recording holds.
             """,
         version: HeadScanVersion.current,
-        subcommands: [
-            InspectCommand.self, ReplayCommand.self, GuideCommand.self, ExportCommand.self, ImportTUMCommand.self, ImportStrayScannerCommand.self,
-            SimulateCommand.self, SimulateBoardCommand.self, SynthesizeCommand.self, DetectCommand.self, MarkersCommand.self, BenchCommand.self, ReconstructCommand.self, CheckPhoneCommand.self, CalibrateCommand.self,
-            MeasureCommand.self, ProcessCommand.self, TrendCommand.self, ConsentCommand.self, UploadCommand.self, DemoCommand.self, ReportCommand.self, LibraryCommand.self, GesturesCommand.self, RomCommand.self,
+        subcommands: [DemoCommand.self],
+        groupedSubcommands: [
+            CommandGroup(
+                name: "Measuring scans",
+                subcommands: [
+                    ProcessCommand.self, MeasureCommand.self, ReportCommand.self, TrendCommand.self, LibraryCommand.self,
+                    ConsentCommand.self, UploadCommand.self,
+                ]),
+            CommandGroup(
+                name: "Recordings and the camera",
+                subcommands: [
+                    InspectCommand.self, ReplayCommand.self, GuideCommand.self, ReconstructCommand.self, CheckPhoneCommand.self,
+                    CalibrateCommand.self, ExportCommand.self, ImportTUMCommand.self, ImportStrayScannerCommand.self,
+                ]),
+            CommandGroup(
+                name: "Development: simulation, markers, benchmarks",
+                subcommands: [
+                    SimulateCommand.self, SimulateBoardCommand.self, SynthesizeCommand.self, DetectCommand.self, MarkersCommand.self,
+                    BenchCommand.self,
+                ]),
+            CommandGroup(name: "Related systems", subcommands: [RomCommand.self, GesturesCommand.self]),
         ])
 }

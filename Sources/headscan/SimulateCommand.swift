@@ -1,4 +1,5 @@
 import ArgumentParser
+import Evaluation
 import Foundation
 import Geometry
 import Markers
@@ -116,7 +117,7 @@ struct SimulateCommand: ParsableCommand {
         if let truth { try writeTruth(simulator, frames: frames, to: fileURL(truth)) }
         if let scanLibrary, let session {
             try writeTruth(simulator, frames: frames, to: session.url.appendingPathComponent(SessionFolder.truthFileName))
-            let picks = try DemoCommand.simulatedPicks(simulator, frames: frames, scan: scanURL, seed: seed)
+            let picks = try SimulatedPicks.annotations(simulator, frames: frames, scan: scanURL, seed: seed)
             try scanLibrary.saveAnnotations(picks, in: session)
             print("Session \(session.url.path) with simulated landmark picks; measure it with: headscan process \(session.url.path)")
         }

@@ -1,5 +1,6 @@
-import HeadScanTesting
+import Simulation
 import ArgumentParser
+import Evaluation
 import Foundation
 import Geometry
 import Recording

@@ -1,5 +1,5 @@
 import AppModelTesting
-import HeadScanTesting
+import Simulation
 import AppModel
 import Feedback
 import Foundation

@@ -1,4 +1,4 @@
-import HeadScanTesting
+import Simulation
 import Foundation
 import Geometry
 import Imaging

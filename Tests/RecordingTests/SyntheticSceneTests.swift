@@ -1,4 +1,4 @@
-import HeadScanTesting
+import Simulation
 import Geometry
 import Imaging
 import Testing

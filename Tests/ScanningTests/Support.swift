@@ -1,4 +1,4 @@
-import HeadScanTesting
+import Simulation
 import Feedback
 import Foundation
 import Geometry

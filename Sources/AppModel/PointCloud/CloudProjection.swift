@@ -137,7 +137,7 @@ public struct CloudProjection: Sendable {
 
     static func median(_ points: [SIMD3<Float>]) -> SIMD3<Double>? {
         guard !points.isEmpty else { return nil }
-        func middle(_ values: [Float]) -> Double { Double(values.sorted()[values.count / 2]) }
+        func middle(_ values: [Float]) -> Double { Double(Statistics.upperMedian(values) ?? 0) }
         return SIMD3(middle(points.map(\.x)), middle(points.map(\.y)), middle(points.map(\.z)))
     }
 }

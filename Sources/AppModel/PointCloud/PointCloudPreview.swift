@@ -110,7 +110,7 @@ extension PointCloudPreview {
                 continue
             }
             let position = Self.centre(of: marker, depth: depth, colorSize: (color.width, color.height), intrinsics: intrinsics) {
-                if fallbackDepth == nil { fallbackDepth = .some(Self.median(points.map(\.z))) }
+                if fallbackDepth == nil { fallbackDepth = .some(Statistics.upperMedian(points.map(\.z))) }
                 return fallbackDepth!
             }
             markers.append(CloudMarker(id: entry.id, state: entry.state, position: position))
@@ -154,14 +154,8 @@ extension PointCloudPreview {
             let d = depth[x, y]
             return d > 0 && d < .infinity ? d : nil
         }
-        guard let z = median(samples) ?? fallback() else { return nil }
+        guard let z = Statistics.upperMedian(samples) ?? fallback() else { return nil }
         let point = intrinsics.unproject(inDepth(marker.centre), depth: Double(z))
         return SIMD3(Float(point.x), Float(point.y), Float(point.z))
-    }
-
-    static func median(_ values: [Float]) -> Float? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        return sorted[sorted.count / 2]
     }
 }

@@ -1,3 +1,4 @@
+import Geometry
 /// Measures a knee's range of motion from the poses of one video: gates each frame, reads
 /// the knee angle, smooths it over time and takes its smallest and largest value.
 public struct RangeOfMotionAnalyzer: Sendable {
@@ -119,7 +120,7 @@ public struct RangeOfMotionAnalyzer: Sendable {
                 held = Array(passed.sorted { distance($0) < distance($1) }.prefix(Self.fewestHeldFrames))
             }
             let angles = held.map { $0.angle! }
-            let average = settings.extremeMiddleMean ? InterquartileMean.of(angles) : RunningMedian.median(angles)
+            let average = settings.extremeMiddleMean ? InterquartileMean.of(angles) : Statistics.median(angles)
             let angle = settings.extremeBand > 0 ? average : f.smoothedAngle!
             return ExtremeFrame(
                 index: f.index, time: f.time, angle: angle, frameAngle: f.smoothedAngle!, heldFrames: settings.extremeBand > 0 ? held.count : 1,

@@ -1,3 +1,4 @@
+import Geometry
 /// Medians over sliding windows: robust to a single wild value, unlike a mean.
 enum RunningMedian {
     /// Each value replaced by the median of the `window` values centred on it; near the
@@ -8,7 +9,7 @@ enum RunningMedian {
         guard window > 1 else { return values }
         return values.indices.map { i in
             let half = min(window / 2, i, values.count - 1 - i)
-            return median(values[(i - half)...(i + half)])
+            return Statistics.median(values[(i - half)...(i + half)])
         }
     }
 
@@ -18,7 +19,7 @@ enum RunningMedian {
         values.indices.map { i in
             let range = max(0, i - window / 2)...min(values.count - 1, i + window / 2)
             let others = range.filter { $0 != i }.map { values[$0] }
-            return others.isEmpty ? values[i] : median(others)
+            return others.isEmpty ? values[i] : Statistics.median(others)
         }
     }
 
@@ -28,14 +29,8 @@ enum RunningMedian {
         let size = min(window, values.count)
         return values.indices.map { i in
             let start = min(max(0, i - size / 2), values.count - size)
-            return median(values[start..<(start + size)])
+            return Statistics.median(values[start..<(start + size)])
         }
     }
 
-    /// The median; the mean of the two middle values for an even count.
-    static func median<C: Collection<Double>>(_ values: C) -> Double {
-        let sorted = values.sorted()
-        let mid = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-    }
 }

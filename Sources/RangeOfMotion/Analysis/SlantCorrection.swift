@@ -1,3 +1,4 @@
+import Geometry
 import Foundation
 
 /// Undoes the slant of a camera that does not look exactly at the leg's side. The leg moves
@@ -153,7 +154,7 @@ private struct HipLine {
         self.centre = centre
         // The scatter about the median does not depend on the plane; the square view's
         // vanishing point (the picture's centre) serves.
-        scatter = max(0.5, HipEvidence.spread(HipEvidence.parts(hips, toward: centre).map(\.y)))
+        scatter = max(0.5, Statistics.robustSigma(HipEvidence.parts(hips, toward: centre).map(\.y)))
     }
 
     /// The squared offsets of the other hip across the line the plane predicts and along it
@@ -185,14 +186,14 @@ private struct HipLine {
             hipPoints.append(h / hipDepth)
             thighs.append(PlaneCost.length(k / kneeDepth - h / hipDepth))
         }
-        let behind = Self.spacingPerThigh * RunningMedian.median(thighs) * normal
+        let behind = Self.spacingPerThigh * Statistics.median(thighs) * normal
         let offsets = zip(hips, hipPoints).map { pair, point in
             let other = point + behind
             let seen = centre + focal * SIMD2(other.x, other.y) / other.z
             let d = seen - pair.0
             return (d * d).sum().squareRoot()
         }
-        return RunningMedian.median(offsets)
+        return Statistics.median(offsets)
     }
 }
 
@@ -217,20 +218,14 @@ private struct HipEvidence {
         let z = max(normal.z, 1e-6)
         let parts = Self.parts(line.hips, toward: line.centre + line.focal * SIMD2(normal.x, normal.y) / z)
         along = parts.map(\.x)
-        offset = RunningMedian.median(along)
-        across = RunningMedian.median(parts.map(\.y))
+        offset = Statistics.median(along)
+        across = Statistics.median(parts.map(\.y))
         expectedOffset = line.expectedOffset(normal: normal)
     }
 
     /// The standard error of `offset`: the median's is about 1.25 times the mean's. Only the
     /// choice of side needs it, so the plane search does not pay for it.
-    var standardError: Double { max(1e-9, 1.2533 * Self.spread(along) / Double(along.count).squareRoot()) }
-
-    /// The standard deviation that the median absolute deviation of `values` implies.
-    static func spread(_ values: [Double]) -> Double {
-        let median = RunningMedian.median(values)
-        return 1.4826 * RunningMedian.median(values.map { abs($0 - median) })
-    }
+    var standardError: Double { max(1e-9, 1.2533 * Statistics.robustSigma(along) / Double(along.count).squareRoot()) }
 
     /// Each frame's other-hip offset along and across the direction from the measured hip to
     /// `point`.
@@ -282,7 +277,7 @@ private struct PlaneCost {
     }
 
     private static func misfit(_ lengths: [Double]) -> Double {
-        let median = RunningMedian.median(lengths)
+        let median = Statistics.median(lengths)
         guard median > 0 else { return .infinity }
         return lengths.reduce(0) { sum, l in
             let r = l / median - 1

@@ -1,3 +1,4 @@
+import Geometry
 import Foundation
 
 /// The warnings of a finished analysis.
@@ -44,6 +45,6 @@ struct WarningRules {
             return abs(pose.hip.x - other.x) / pose.thighLength
         }
         guard !ratios.isEmpty else { return nil }
-        return asin(min(1, RunningMedian.median(ratios) / Self.hipSpacingPerThigh)) * 180 / .pi
+        return asin(min(1, Statistics.median(ratios) / Self.hipSpacingPerThigh)) * 180 / .pi
     }
 }

@@ -1,3 +1,5 @@
+import Geometry
+
 /// The benchmark's figures for one posture and view angle. Angles in degrees, shares in 0...1.
 public struct ViewFigures: Sendable, Equatable, Codable {
     public var posture: KneePosture
@@ -100,17 +102,5 @@ struct ViewTally {
             corruptedFrames: corrupted, harmfulFrames: harmful,
             rejectedShareByCorruption: Dictionary(uniqueKeysWithValues: byKind.map { ($0.key.rawValue, share($0.value.rejected, $0.value.count)) }),
             notSideOnWarnings: sideWarnings, secondsPerVideo: Statistics.quantile(seconds, 0.5))
-    }
-}
-
-/// Order statistics.
-enum Statistics {
-    /// The `q` quantile by linear interpolation between order statistics; 0 when empty.
-    static func quantile(_ values: [Double], _ q: Double) -> Double {
-        guard !values.isEmpty else { return 0 }
-        let sorted = values.sorted()
-        let position = q * Double(sorted.count - 1)
-        let lower = Int(position.rounded(.down)), upper = min(lower + 1, sorted.count - 1)
-        return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Evaluation
 import Foundation
 import Geometry
 import Imaging
@@ -34,31 +35,14 @@ struct FormatBenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let result = try FormatBenchmark(
-            frames: frames, colorCodec: colorOptions.codec, seed: seed
-        ).run()
+        var writing = ProgressBar("Writing"), reading = ProgressBar("Reading")
+        let result = try FormatBenchmark(frames: frames, colorCodec: colorOptions.codec, seed: seed)
+            .run(writing: { writing.update($0, of: $1) }, reading: { reading.update($0, of: $1) })
         try outputOptions.emit(result)
     }
 }
 
-/// The figures `bench format` reports; field names are a contract scripts depend on.
-struct FormatBenchResult: TextReport {
-    var frames: Int
-    var width: Int
-    var height: Int
-    var colorCodec: String
-    var writeFPS: Double
-    var readFPS: Double
-    var bytes: Int
-    var rawBytes: Int
-    var sizeRatio: Double
-    var depthRatio: Double
-    var pngDepthRatio: Double
-    var depthEncodeMs: Double
-    var depthDecodeMs: Double
-    var pngDepthEncodeMs: Double
-    var pngDepthDecodeMs: Double
-
+extension FormatBenchResult: TextReport {
     var text: String {
         func f(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
         return """

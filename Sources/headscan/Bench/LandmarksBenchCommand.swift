@@ -1,4 +1,5 @@
 import ArgumentParser
+import Evaluation
 import Cephalometry
 import Foundation
 import Geometry
@@ -81,7 +82,7 @@ struct LandmarksBenchCommand: ParsableCommand {
         let scanned = only.map { $0...$0 } ?? 0...max(0, heads - 1)
         // The heads are drawn in turn, so that head n is the same with --only n.
         for index in 0...scanned.upperBound where only != nil || heads > 0 {
-            let head = Self.drawHead(&random)
+            let head = LandmarkTrial.drawHead(&random)
             guard scanned.contains(index) else { continue }
             bar.update(index - scanned.lowerBound, of: scanned.count)
             let scenario: Scenario = index % 2 == 0 ? .ideal : .restless
@@ -93,7 +94,7 @@ struct LandmarksBenchCommand: ParsableCommand {
         // The repeated heads come from a stream of their own, so that --heads does not change them.
         var repeatRandom = SplitMix64(seed: seed &+ 0x5EED)
         for h in 0..<(only == nil ? repeatHeads : 0) {
-            let head = Self.drawHead(&repeatRandom)
+            let head = LandmarkTrial.drawHead(&repeatRandom)
             var scans: [LandmarkTrial] = []
             for r in 0..<repeats {
                 again.update(h * repeats + r, of: repeatHeads * repeats)
@@ -114,211 +115,9 @@ struct LandmarksBenchCommand: ParsableCommand {
         return try LandmarkTrial.run(
             head: head, scenario: scenario, seed: seed, seconds: seconds, keep: keep.map { URL(fileURLWithPath: $0).appendingPathComponent(name) })
     }
-
-    static func drawHead(_ random: inout SplitMix64) -> HeadParameters {
-        HeadParameters(
-            lengthMM: random.uniform(120...160), cranialIndex: random.uniform(72...98), cvai: random.uniform(0...15),
-            flatSide: random.unit() < 0.5 ? .left : .right,
-            ears: EarShape(scale: random.uniform(0.85...1.2), tiltDegrees: random.uniform(5...30), protrusionDegrees: random.uniform(10...35)))
-    }
 }
 
-/// One simulated scan processed with automatic landmarks and with simulated picks; in the
-/// output, one entry of `perHead`.
-struct LandmarkTrial: Codable {
-    var scenario: String
-    var trueCVAI: Double
-    /// Distance of each found landmark from the truth, mm (nil: not found).
-    var errorsMM: [String: Double]
-    /// The same errors as vectors in the true head frame (x right, y forward, z up), mm.
-    var offsetsMM: [String: [Double]]
-    var cvaiAutomatic: Double?
-    var cvaiPicks: Double?
-    /// CVAI of the same reconstruction measured with the true landmarks: what landmarks alone cannot improve.
-    var cvaiTrueLandmarks: Double?
-    var failure: String?
-    var confidences: [String: Double]
-
-    static func run(head: HeadParameters, scenario: Scenario, seed: UInt64, seconds: Double, keep: URL? = nil) throws -> LandmarkTrial {
-        let folder = keep ?? FileManager.default.temporaryDirectory.appendingPathComponent("bench-landmarks-\(UUID().uuidString)")
-        defer { if keep == nil { try? FileManager.default.removeItem(at: folder) } }
-        let library = ScanLibrary(root: folder)
-        let simulator = try Simulator(.init(scenario: scenario, seed: seed, seconds: seconds, head: head))
-        let session = try library.createSession(date: Date(timeIntervalSince1970: 1_767_225_600))
-        let k = simulator.configuration.intrinsics
-        let writer = try ScanWriter(url: session.scanURL, header: ScanHeader(
-            device: "simulator (bench landmarks)", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
-            layout: simulator.configuration.layout, createdAt: Date(timeIntervalSince1970: 1_767_225_600)))
-        var frames: [FrameTruth] = []
-        while let simulated = simulator.nextFrame() {
-            try writer.append(simulated.frame)
-            frames.append(simulated.truth)
-        }
-        try writer.close()
-
-        var trial = LandmarkTrial(simulator: simulator, scenario: scenario)
-        trial.measureAutomatic(library: library, session: session, simulator: simulator)
-        let picks = try DemoCommand.simulatedPicks(simulator, frames: frames, scan: session.scanURL, seed: seed)
-        if picks.isComplete {
-            try library.saveAnnotations(picks, in: session)
-            trial.cvaiPicks = try? SessionProcessor(library: library).process(session).measurement.cvai
-        }
-        return trial
-    }
-
-    /// The scan kept in `kept` by an earlier run, measured again from its stored
-    /// reconstruction: without picks, then with the picks it kept.
-    static func remeasure(head: HeadParameters, scenario: Scenario, seed: UInt64, seconds: Double, kept: URL) throws -> LandmarkTrial {
-        let library = ScanLibrary(root: kept)
-        guard FileManager.default.fileExists(atPath: kept.path), let session = try library.list().entries.first?.session else {
-            throw ToolError("no kept scan in \(kept.path): keep the scans first with --keep and the same heads, seed and seconds")
-        }
-        let simulator = try Simulator(.init(scenario: scenario, seed: seed, seconds: seconds, head: head))
-        let picks = try library.annotations(in: session)
-        if picks != nil { try FileManager.default.removeItem(at: session.annotationsURL) }
-        var trial = LandmarkTrial(simulator: simulator, scenario: scenario)
-        trial.measureAutomatic(library: library, session: session, simulator: simulator)
-        if let picks {
-            try library.saveAnnotations(picks, in: session)
-            trial.cvaiPicks = try? SessionProcessor(library: library).process(session).measurement.cvai
-        }
-        return trial
-    }
-
-    private init(simulator: Simulator, scenario: Scenario) {
-        self.scenario = scenario.rawValue
-        trueCVAI = simulator.head.measurements.cvai
-        errorsMM = [:]
-        offsetsMM = [:]
-        confidences = [:]
-    }
-
-    /// Processes the session without picks and compares the landmarks found with the truth.
-    private mutating func measureAutomatic(library: ScanLibrary, session: ScanSession, simulator: Simulator) {
-        let processor = SessionProcessor(library: library)
-        do {
-            let result = try processor.process(session)
-            cvaiAutomatic = result.measurement.cvai
-            if let found = result.automatic {
-                let headFromMesh = try Self.headFromMeshTransform(library: library, session: session, simulator: simulator)
-                let truth = simulator.head.landmarks
-                let pairs: [(String, SIMD3<Double>)] = [
-                    ("nasion", truth.nasion), ("noseTip", truth.noseTip), ("leftTragion", truth.leftTragion), ("rightTragion", truth.rightTragion),
-                ]
-                let meshFromHead = headFromMesh.inverse
-                if let data = try? Data(contentsOf: session.meshURL), let mesh = try? PLY.decode([UInt8](data)) {
-                    let t = HeadLandmarks(
-                        nasion: meshFromHead.apply(truth.nasion), noseTip: meshFromHead.apply(truth.noseTip),
-                        leftTragion: meshFromHead.apply(truth.leftTragion), rightTragion: meshFromHead.apply(truth.rightTragion))
-                    cvaiTrueLandmarks = try? Cephalometer.measure(mesh, landmarks: t).measurement.cvai
-                }
-                for (name, point) in pairs {
-                    guard let d = found[name] else { continue }
-                    let offset = (headFromMesh.apply(d.point) - point) * 1000
-                    errorsMM[name] = length(offset)
-                    offsetsMM[name] = [offset.x, offset.y, offset.z]
-                    confidences[name] = d.confidence
-                }
-            }
-        } catch {
-            failure = "\(error)"
-        }
-    }
-
-    /// The rigid transform that puts the reconstruction's marker map onto the true cap.
-    static func headFromMeshTransform(library: ScanLibrary, session: ScanSession, simulator: Simulator) throws -> RigidTransform {
-        guard let record = try library.document(ReconstructionRecord.self, in: session) else { throw ToolError("no reconstruction record") }
-        var source: [SIMD3<Double>] = [], target: [SIMD3<Double>] = []
-        for sticker in simulator.cap.stickers {
-            guard let mapped = record.map.corners[sticker.id] else { continue }
-            source += mapped
-            target += sticker.corners
-        }
-        return try RigidAlignment.fit(from: source, to: target).transform
-    }
-}
-
-/// What `bench landmarks` reports.
-struct LandmarksBenchResult: TextReport {
-    struct Landmark: Codable {
-        var medianMM: Double
-        var maxMM: Double
-        var within2MM: Int
-    }
-
-    struct CVAI: Codable {
-        /// Nil when no head was measured automatically.
-        var maxErrorAutomatic: Double?
-        var medianErrorAutomatic: Double?
-        var within03: Int
-        var maxErrorPicks: Double?
-        var medianErrorPicks: Double?
-        /// The same reconstructions measured with the true landmarks.
-        var maxErrorTrueLandmarks: Double?
-        /// Automatic against true landmarks on the same reconstruction.
-        var maxDifferenceFromTrueLandmarks: Double?
-    }
-
-    /// CVAI's largest minus smallest value per repeated head, over the scans measured; a
-    /// head with fewer than two measured scans has none (nil).
-    struct Repeatability: Codable {
-        var spreadsAutomatic: [Double?]
-        var spreadsPicks: [Double?]
-        var maxSpreadAutomatic: Double?
-        var maxSpreadPicks: Double?
-        /// Repeated scans that could not be measured automatically.
-        var unmeasuredAutomatic: Int
-        /// Each repeated head's CVAI per scan with automatic landmarks (nil: not measured).
-        var cvaiAutomatic: [[Double?]]
-        /// Why a repeated scan was not measured: "head h, scan s: reason".
-        var failures: [String]
-    }
-
-    var heads: Int
-    var found: Int
-    var perHead: [LandmarkTrial]
-    var failures: [String]
-    var landmarks: [String: Landmark]
-    var cvai: CVAI
-    var repeatability: Repeatability?
-
-    init(trials: [LandmarkTrial], repeated: [[LandmarkTrial]]) {
-        heads = trials.count
-        found = trials.count { $0.errorsMM.count == 4 }
-        perHead = trials
-        failures = trials.compactMap(\.failure)
-        var landmarks: [String: Landmark] = [:]
-        for name in ["nasion", "noseTip", "leftTragion", "rightTragion"] {
-            let errors = trials.compactMap { $0.errorsMM[name] }
-            guard !errors.isEmpty else { continue }
-            landmarks[name] = Landmark(medianMM: median(errors), maxMM: errors.max()!, within2MM: errors.count { $0 <= 2 })
-        }
-        self.landmarks = landmarks
-        let automatic = trials.compactMap { t in t.cvaiAutomatic.map { abs($0 - t.trueCVAI) } }
-        let picks = trials.compactMap { t in t.cvaiPicks.map { abs($0 - t.trueCVAI) } }
-        let trueLandmarks = trials.compactMap { t in t.cvaiTrueLandmarks.map { abs($0 - t.trueCVAI) } }
-        let difference = trials.compactMap { t in t.cvaiAutomatic.flatMap { a in t.cvaiTrueLandmarks.map { abs(a - $0) } } }
-        cvai = CVAI(
-            maxErrorAutomatic: automatic.max(), medianErrorAutomatic: automatic.isEmpty ? nil : median(automatic),
-            within03: automatic.count { $0 <= 0.3 }, maxErrorPicks: picks.max(), medianErrorPicks: picks.isEmpty ? nil : median(picks),
-            maxErrorTrueLandmarks: trueLandmarks.max(), maxDifferenceFromTrueLandmarks: difference.max())
-        if !repeated.isEmpty {
-            func spread(_ values: [Double]) -> Double? {
-                guard values.count >= 2, let high = values.max(), let low = values.min() else { return nil }
-                return high - low
-            }
-            let a = repeated.map { spread($0.compactMap(\.cvaiAutomatic)) }
-            let p = repeated.map { spread($0.compactMap(\.cvaiPicks)) }
-            repeatability = Repeatability(
-                spreadsAutomatic: a, spreadsPicks: p, maxSpreadAutomatic: a.compactMap { $0 }.max(), maxSpreadPicks: p.compactMap { $0 }.max(),
-                unmeasuredAutomatic: repeated.joined().count { $0.cvaiAutomatic == nil },
-                cvaiAutomatic: repeated.map { $0.map(\.cvaiAutomatic) },
-                failures: repeated.enumerated().flatMap { h, scans in
-                    scans.enumerated().compactMap { s, trial in trial.failure.map { "head \(h), scan \(s): \($0)" } }
-                })
-        }
-    }
-
+extension LandmarksBenchResult: TextReport {
     var text: String {
         var lines = ["Automatic landmarks on \(heads) simulated scans: found on \(found)"]
         for name in ["nasion", "noseTip", "leftTragion", "rightTragion"] {
@@ -345,9 +144,4 @@ struct LandmarksBenchResult: TextReport {
         lines += failures.map { "  not found: \($0)" }
         return lines.joined(separator: "\n")
     }
-}
-
-private func median(_ values: [Double]) -> Double {
-    let s = values.sorted()
-    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
 }

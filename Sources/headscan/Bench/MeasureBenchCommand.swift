@@ -1,4 +1,5 @@
 import ArgumentParser
+import Evaluation
 import Cephalometry
 import Foundation
 import Geometry
@@ -25,93 +26,15 @@ struct MeasureBenchCommand: ParsableCommand {
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
-        let timing = try timeLargeMesh()
-        let heads = try measureHeads()
-        let sensitivity = try measureSensitivity()
+        let timing = try MeasureEvaluation.timeLargeMesh(repeats: repeats)
+        let heads = try MeasureEvaluation.measureHeads()
+        let sensitivity = try MeasureEvaluation.measureSensitivity()
         let result = MeasureBenchResult(
             triangles: timing.triangles, medianSeconds: timing.median, bestSeconds: timing.best, heads: heads,
             worstCVAIError: heads.map(\.cvaiError).max() ?? 0, worstCIError: heads.map(\.ciError).max() ?? 0,
             sensitivity: sensitivity, worstSensitivity: sensitivity.map(\.worstCVAIChange).max() ?? 0)
         try outputOptions.emit(result)
     }
-
-    /// A simulated head tessellated to about 200k triangles, posed away from its head frame.
-    private func timeLargeMesh() throws -> (triangles: Int, median: Double, best: Double) {
-        let head = try HeadModel(HeadParameters(cvai: 8, flatSide: .left))
-        let mesh = HeadMesh.skull(head, segments: 500, elevationSteps: 201)
-        let pose = RigidTransform(rotation: Rotation3(yaw: 0.7, pitch: -0.4, roll: 1.1), translation: SIMD3(0.3, -1.2, 0.55))
-        let posed = mesh.transformed(by: pose)
-        let landmarks = Self.landmarks(head).transformed(by: pose)
-        let clock = ContinuousClock()
-        var times: [Double] = []
-        for _ in 0..<max(1, repeats) {
-            let elapsed = try clock.measure { _ = try Cephalometer.measure(posed, landmarks: landmarks) }
-            times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
-        }
-        times.sort()
-        return (mesh.faces.count, times[times.count / 2], times[0])
-    }
-
-    private func measureHeads() throws -> [MeasuredHead] {
-        var heads: [MeasuredHead] = []
-        for side in FlatSide.allCases {
-            for target in [0, 3.5, 6.25, 8.75, 12] {
-                let head = try HeadModel(HeadParameters(cvai: target, flatSide: side))
-                let mesh = HeadMesh.make(head)
-                let m = try Cephalometer.measure(mesh, landmarks: Self.landmarks(head)).measurement
-                heads.append(MeasuredHead(
-                    side: side.rawValue, targetCVAI: target, modelCVAI: head.measurements.cvai, measuredCVAI: m.cvai,
-                    cvaiError: abs(m.cvai - head.measurements.cvai), modelCI: head.measurements.ci, measuredCI: m.ci,
-                    ciError: abs(m.ci - head.measurements.ci), flattenedSide: m.flattenedSide.rawValue))
-            }
-        }
-        return heads
-    }
-
-    private func measureSensitivity() throws -> [LandmarkSensitivity] {
-        let head = try HeadModel(HeadParameters(cvai: 6.25, flatSide: .right))
-        let mesh = HeadMesh.make(head)
-        let landmarks = Self.landmarks(head)
-        let reference = try Cephalometer.measure(mesh, landmarks: landmarks).measurement.cvai
-        let names: [(String, WritableKeyPath<HeadLandmarks, SIMD3<Double>>)] = [
-            ("nasion", \.nasion), ("noseTip", \.noseTip), ("leftTragion", \.leftTragion), ("rightTragion", \.rightTragion),
-        ]
-        let steps = [SIMD3<Double>(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1)].flatMap { [$0 * 0.002, $0 * -0.002] }
-        return try names.map { name, key in
-            var worst = 0.0
-            for step in steps {
-                var moved = landmarks
-                moved[keyPath: key] += step
-                worst = max(worst, abs(try Cephalometer.measure(mesh, landmarks: moved).measurement.cvai - reference))
-            }
-            return LandmarkSensitivity(landmark: name, worstCVAIChange: worst)
-        }
-    }
-
-    /// The simulator's landmarks as the product's type.
-    static func landmarks(_ head: HeadModel) -> HeadLandmarks {
-        let l = head.landmarks
-        return HeadLandmarks(nasion: l.nasion, noseTip: l.noseTip, leftTragion: l.leftTragion, rightTragion: l.rightTragion)
-    }
-}
-
-/// One simulator head of the exactness check.
-struct MeasuredHead: Encodable {
-    var side: String
-    var targetCVAI: Double
-    var modelCVAI: Double
-    var measuredCVAI: Double
-    var cvaiError: Double
-    var modelCI: Double
-    var measuredCI: Double
-    var ciError: Double
-    var flattenedSide: String
-}
-
-/// The largest CVAI change from moving one landmark ±2 mm along each head axis.
-struct LandmarkSensitivity: Encodable {
-    var landmark: String
-    var worstCVAIChange: Double
 }
 
 /// Everything `headscan bench measure` reports.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Evaluation
 import Foundation
 import Markers
 import Recording
@@ -25,59 +26,14 @@ struct SimulationBenchCommand: ParsableCommand {
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
-        let speed = try measureSpeed()
-        let heads = try measureHeads()
+        var bar = ProgressBar("Simulating")
+        let speed = try SimulationEvaluation.measureSpeed(frames: frames) { bar.update($0, of: $1) }
+        let heads = try SimulationEvaluation.measureHeads()
         let result = SimulationBenchResult(
             frames: frames, renderFPS: speed.render, renderCPUFPS: speed.renderCPU, simulateAndWriteFPS: speed.total, heads: heads,
             worstCVAIError: heads.map { abs($0.measuredCVAI - $0.targetCVAI) }.max() ?? 0)
         try outputOptions.emit(result)
     }
-
-    private func measureSpeed() throws -> (render: Double, renderCPU: Double, total: Double) {
-        let simulator = try Simulator(.init(scenario: .ideal, seed: 1, seconds: Double(frames) / Simulator.frameRate))
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("headscan-simbench-\(getpid()).hscan")
-        defer { try? FileManager.default.removeItem(at: url) }
-        let k = simulator.configuration.intrinsics
-        let writer = try ScanWriter(
-            url: url, header: ScanHeader(device: "simulator", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k, capLayoutName: CapLayout.standard.name),
-            options: .init(overwrite: true))
-        let clock = ContinuousClock()
-        var render = Duration.zero, write = Duration.zero, renderCPU = 0.0
-        var bar = ProgressBar("Simulating")
-        while true {
-            var next: SimulatedFrame?
-            render += clock.measure { renderCPU += ThreadCPUTime.measure { next = simulator.nextFrame() } }
-            guard let frame = next else { break }
-            write += try clock.measure { try writer.append(frame.frame) }
-            bar.update(simulator.nextIndex, of: simulator.frameCount)
-        }
-        try writer.close()
-        return (Double(frames) / render.seconds, Double(frames) / renderCPU, Double(frames) / (render + write).seconds)
-    }
-
-    private func measureHeads() throws -> [HeadCheck] {
-        var checks: [HeadCheck] = []
-        for side in FlatSide.allCases {
-            for target in [0, 3.5, 6.25, 8.75, 12] {
-                let head = try HeadModel(HeadParameters(cvai: target, flatSide: side))
-                guard let (measured, _) = MeshMeasurement.measure(HeadMesh.make(head), searchTop: 0.08) else { continue }
-                checks.append(HeadCheck(
-                    side: side.rawValue, targetCVAI: target, modelCVAI: head.measurements.cvai, measuredCVAI: measured.cvai,
-                    modelCI: head.measurements.ci, measuredCI: measured.ci))
-            }
-        }
-        return checks
-    }
-}
-
-/// One head of the exactness check.
-struct HeadCheck: Encodable {
-    var side: String
-    var targetCVAI: Double
-    var modelCVAI: Double
-    var measuredCVAI: Double
-    var modelCI: Double
-    var measuredCI: Double
 }
 
 /// What `bench simulation` reports.

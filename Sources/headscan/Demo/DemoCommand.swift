@@ -1,4 +1,5 @@
 import ArgumentParser
+import Evaluation
 import Cephalometry
 import Foundation
 import Geometry
@@ -95,7 +96,7 @@ struct DemoCommand: ParsableCommand {
         var scan = try GuidedScan(simulator: simulator, stopAfterDone: fullLength ? nil : 2)
             .record(to: session.scanURL) { bar.update($0, of: $1) }
         log.scanned(scan)
-        var annotations = try Self.simulatedPicks(simulator, frames: scan.frames, scan: session.scanURL, seed: seed)
+        var annotations = try SimulatedPicks.annotations(simulator, frames: scan.frames, scan: session.scanURL, seed: seed)
         if !annotations.isComplete, !fullLength {
             // The replay shows a landmark in no usable frame (an ear never seen from its side):
             // the therapist scans again and goes on for the whole time.
@@ -105,7 +106,7 @@ struct DemoCommand: ParsableCommand {
             var again = ProgressBar("  scanning again")
             scan = try GuidedScan(simulator: simulator, stopAfterDone: nil).record(to: session.scanURL) { again.update($0, of: $1) }
             log.scanned(scan)
-            annotations = try Self.simulatedPicks(simulator, frames: scan.frames, scan: session.scanURL, seed: seed)
+            annotations = try SimulatedPicks.annotations(simulator, frames: scan.frames, scan: session.scanURL, seed: seed)
         }
 
         log.step(2, patient == nil ? "Patient data: a new patient ID and simulated calliper values" : "Patient data: a further visit and simulated calliper values")
@@ -134,7 +135,7 @@ struct DemoCommand: ParsableCommand {
         var staged = StagedProgressBar("  processing")
         let result = try SessionProcessor(library: library, options: options)
             .process(session, progress: { staged.update(stage: $0.stage.label, $0.done + 1, of: $0.total) })
-        let mapError = try Self.markerMapError(session: session, library: library, simulator: simulator)
+        let mapError = try TruthAlignment.markerMapError(session: session, library: library, simulator: simulator)
         log.reconstructed(result, mapRMS: mapError)
 
         let summary = DemoSummary(
@@ -143,44 +144,9 @@ struct DemoCommand: ParsableCommand {
         try outputOptions.emit(summary)
     }
 
-    /// The picks of a simulated therapist, as the replay would save them.
-    static func simulatedPicks(_ simulator: Simulator, frames: [FrameTruth], scan: URL, seed: UInt64) throws -> AnnotationsRecord {
-        let reader = try ScanReader(url: scan)
-        let picks = SimulatedAnnotator(seed: seed).picks(
-            landmarks: simulator.head.landmarks, truth: frames, intrinsics: simulator.configuration.intrinsics,
-            depth: { try? reader.frame(at: $0).depth })
-        var annotations = AnnotationsRecord(savedAt: Date())
-        for pick in picks {
-            guard let landmark = Landmark(rawValue: pick.landmark) else { continue }
-            annotations.pick(landmark, frameIndex: pick.frameIndex, pixel: pick.pixel)
-        }
-        return annotations
-    }
-
-    /// The reconstructed marker map against the simulated cap after rigid alignment, mm RMS.
-    static func markerMapError(session: ScanSession, library: ScanLibrary, simulator: Simulator) throws -> Double {
-        guard let record = try library.document(ReconstructionRecord.self, in: session) else { return .nan }
-        let map = record.map
-        var source: [SIMD3<Double>] = [], target: [SIMD3<Double>] = []
-        for sticker in simulator.cap.stickers {
-            guard let mapped = map.corners[sticker.id] else { continue }
-            source += mapped
-            target += sticker.corners
-        }
-        return try RigidAlignment.fit(from: source, to: target).rms * 1000
-    }
-
     private func save<T: Encodable>(_ value: T, as name: String, in session: ScanSession) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         try encoder.encode(value).write(to: session.url.appendingPathComponent(name), options: .atomic)
-    }
-}
-
-extension ScanLibrary {
-    /// The smallest patient ID no session uses, as the demo's new patient.
-    func nextFreePatientID() throws -> Int {
-        let used = Set(try usedPatientIDs())
-        return (1...).first { !used.contains($0) }!
     }
 }

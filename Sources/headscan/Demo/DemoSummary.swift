@@ -1,3 +1,4 @@
+import Evaluation
 import Cephalometry
 import Foundation
 import Processing

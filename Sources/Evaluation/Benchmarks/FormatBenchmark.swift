@@ -1,27 +1,32 @@
-import HeadScanTesting
+import Simulation
 import Foundation
 import Geometry
 import Imaging
 import Recording
 
 /// Runs the file-format benchmark: one thread, synthetic frames, a temporary file.
-struct FormatBenchmark {
-    let frames: Int
-    let colorCodec: ColorCodec
-    let seed: UInt64
+public struct FormatBenchmark {
+    public let frames: Int
+    public let colorCodec: ColorCodec
+    public let seed: UInt64
+
+    public init(frames: Int, colorCodec: ColorCodec, seed: UInt64) {
+        (self.frames, self.colorCodec, self.seed) = (frames, colorCodec, seed)
+    }
 
     private let clock = ContinuousClock()
     private let codec = ImageCodecs.system
 
-    func run() throws -> FormatBenchResult {
+    /// Writes and reads the frames; `writing` and `reading` hear frames done of all.
+    public func run(writing: (Int, Int) -> Void = { _, _ in }, reading: (Int, Int) -> Void = { _, _ in }) throws -> FormatBenchResult {
         let scene = SyntheticScene(seed: seed)
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("headscan-bench-\(ProcessInfo.processInfo.processIdentifier).hscan")
         defer { try? FileManager.default.removeItem(at: url) }
 
         var depth = DepthTimes()
-        let writeTime = try record(scene, to: url, depth: &depth)
-        let readTime = try readBack(url)
+        let writeTime = try record(scene, to: url, depth: &depth, progress: writing)
+        let readTime = try readBack(url, progress: reading)
         let bytes = try ScanReader(url: url).fileSize()
         let pixels = scene.width * scene.height
         let rawBytes = frames * pixels * 6
@@ -38,13 +43,12 @@ struct FormatBenchmark {
     }
 
     /// Seconds spent in the writer (encoding and writing), frames made outside the clock.
-    private func record(_ scene: SyntheticScene, to url: URL, depth: inout DepthTimes) throws -> Double {
+    private func record(_ scene: SyntheticScene, to url: URL, depth: inout DepthTimes, progress: (Int, Int) -> Void) throws -> Double {
         let intrinsics = CameraIntrinsics(
             fx: scene.fx, fy: scene.fy, cx: scene.cx, cy: scene.cy, width: scene.width, height: scene.height)
         let header = ScanHeader(
             device: "synthetic", appVersion: HeadScanVersion.current, colorIntrinsics: intrinsics,
             depthIntrinsics: intrinsics, capLayoutName: "none", metadata: ["seed": "\(seed)"])
-        var progress = ProgressBar("Writing")
         var elapsed = Duration.zero
         let start = clock.now
         let writer = try ScanWriter(
@@ -57,22 +61,21 @@ struct FormatBenchmark {
                 colorIntrinsics: intrinsics, depthIntrinsics: intrinsics)
             elapsed += try clock.measure { try writer.append(frame) }
             try depth.measure(depthMap, codec: codec, clock: clock)
-            progress.update(index + 1, of: frames)
+            progress(index + 1, frames)
         }
         elapsed += try clock.measure { try writer.close() }
         return elapsed.seconds
     }
 
     /// Seconds to open the file and decode every frame in order.
-    private func readBack(_ url: URL) throws -> Double {
-        var progress = ProgressBar("Reading")
+    private func readBack(_ url: URL, progress: (Int, Int) -> Void) throws -> Double {
         var decoded = 0
         let elapsed = try clock.measure {
             let reader = try ScanReader(url: url, imageCodec: codec)
             for result in reader.frames() {
                 _ = try result.get()
                 decoded += 1
-                progress.update(decoded, of: reader.frameCount)
+                progress(decoded, reader.frameCount)
             }
         }
         return elapsed.seconds
@@ -81,10 +84,10 @@ struct FormatBenchmark {
 
 /// Depth codec against 16-bit PNG of the same Float16 values, per frame.
 private struct DepthTimes {
-    var codecBytes = 0, pngBytes = 0
-    var codecEncode = 0.0, codecDecode = 0.0, pngEncode = 0.0, pngDecode = 0.0
+    public var codecBytes = 0, pngBytes = 0
+    public var codecEncode = 0.0, codecDecode = 0.0, pngEncode = 0.0, pngDecode = 0.0
 
-    mutating func measure(_ depth: DepthImage, codec: any ImageCodec, clock: ContinuousClock) throws {
+    public mutating func measure(_ depth: DepthImage, codec: any ImageCodec, clock: ContinuousClock) throws {
         var encoded: [UInt8] = []
         codecEncode += clock.measure { encoded = DepthCodec.encode(depth) }.seconds
         codecDecode += try clock.measure { _ = try DepthCodec.decode(encoded) }.seconds
@@ -99,8 +102,27 @@ private struct DepthTimes {
 
 extension Duration {
     /// The duration in seconds.
-    var seconds: Double {
+    public var seconds: Double {
         let (whole, fraction) = components
         return Double(whole) + Double(fraction) * 1e-18
     }
+}
+
+/// The figures `bench format` reports; field names are a contract scripts depend on.
+public struct FormatBenchResult: Encodable {
+    public var frames: Int
+    public var width: Int
+    public var height: Int
+    public var colorCodec: String
+    public var writeFPS: Double
+    public var readFPS: Double
+    public var bytes: Int
+    public var rawBytes: Int
+    public var sizeRatio: Double
+    public var depthRatio: Double
+    public var pngDepthRatio: Double
+    public var depthEncodeMs: Double
+    public var depthDecodeMs: Double
+    public var pngDepthEncodeMs: Double
+    public var pngDepthDecodeMs: Double
 }

@@ -8,21 +8,26 @@ import Simulation
 /// A simulated scan in which the operator follows the scan guide: every rendered frame goes
 /// through the marker detector and the guide, as on the phone, and is written to the scan
 /// file; the guide's instructions steer the simulated phone.
-struct GuidedScan {
+public struct GuidedScan {
     /// What the scan produced besides the file.
-    struct Outcome {
-        var frames: [FrameTruth]
-        var timeline: FeedbackTimeline
-        var summary: GuideSummary
+    public struct Outcome {
+        public var frames: [FrameTruth]
+        public var timeline: FeedbackTimeline
+        public var summary: GuideSummary
     }
 
-    let simulator: Simulator
+    public let simulator: Simulator
     /// Seconds the therapist goes on after hearing "done" before stopping the recording;
     /// nil to record the simulator's whole length.
-    var stopAfterDone: Double? = 2
+    public var stopAfterDone: Double? = 2
+
+    public init(simulator: Simulator, stopAfterDone: Double? = 2) {
+        self.simulator = simulator
+        self.stopAfterDone = stopAfterDone
+    }
 
     /// Records the scan into `url`, reporting frames done.
-    func record(to url: URL, progress: (Int, Int) -> Void) throws -> Outcome {
+    public func record(to url: URL, progress: (Int, Int) -> Void) throws -> Outcome {
         let layout = simulator.configuration.layout
         var settings = FeedbackSettings()
         settings.markerSide = layout.markerSide

@@ -1,0 +1,127 @@
+import Cephalometry
+import Foundation
+import Geometry
+import Processing
+import Recording
+import ScanLibrary
+import Simulation
+
+/// One simulated scan processed with automatic landmarks and with simulated picks; in the
+/// output, one entry of `perHead`.
+public struct LandmarkTrial: Codable {
+    public var scenario: String
+    public var trueCVAI: Double
+    /// Distance of each found landmark from the truth, mm (nil: not found).
+    public var errorsMM: [String: Double]
+    /// The same errors as vectors in the true head frame (x right, y forward, z up), mm.
+    public var offsetsMM: [String: [Double]]
+    public var cvaiAutomatic: Double?
+    public var cvaiPicks: Double?
+    /// CVAI of the same reconstruction measured with the true landmarks: what landmarks alone cannot improve.
+    public var cvaiTrueLandmarks: Double?
+    public var failure: String?
+    public var confidences: [String: Double]
+
+    /// A head the benchmark draws: length 120–160 mm, cranial index 72–98, CVAI 0–15 %, either
+    /// side flat, ears of every size.
+    public static func drawHead(_ random: inout SplitMix64) -> HeadParameters {
+        HeadParameters(
+            lengthMM: random.uniform(120...160), cranialIndex: random.uniform(72...98), cvai: random.uniform(0...15),
+            flatSide: random.unit() < 0.5 ? .left : .right,
+            ears: EarShape(scale: random.uniform(0.85...1.2), tiltDegrees: random.uniform(5...30), protrusionDegrees: random.uniform(10...35)))
+    }
+
+    public static func run(head: HeadParameters, scenario: Scenario, seed: UInt64, seconds: Double, keep: URL? = nil) throws -> LandmarkTrial {
+        let folder = keep ?? FileManager.default.temporaryDirectory.appendingPathComponent("bench-landmarks-\(UUID().uuidString)")
+        defer { if keep == nil { try? FileManager.default.removeItem(at: folder) } }
+        let library = ScanLibrary(root: folder)
+        let simulator = try Simulator(.init(scenario: scenario, seed: seed, seconds: seconds, head: head))
+        let session = try library.createSession(date: Date(timeIntervalSince1970: 1_767_225_600))
+        let k = simulator.configuration.intrinsics
+        let writer = try ScanWriter(url: session.scanURL, header: ScanHeader(
+            device: "simulator (bench landmarks)", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
+            layout: simulator.configuration.layout, createdAt: Date(timeIntervalSince1970: 1_767_225_600)))
+        var frames: [FrameTruth] = []
+        while let simulated = simulator.nextFrame() {
+            try writer.append(simulated.frame)
+            frames.append(simulated.truth)
+        }
+        try writer.close()
+
+        var trial = LandmarkTrial(simulator: simulator, scenario: scenario)
+        trial.measureAutomatic(library: library, session: session, simulator: simulator)
+        let picks = try SimulatedPicks.annotations(simulator, frames: frames, scan: session.scanURL, seed: seed)
+        if picks.isComplete {
+            try library.saveAnnotations(picks, in: session)
+            trial.cvaiPicks = try? SessionProcessor(library: library).process(session).measurement.cvai
+        }
+        return trial
+    }
+
+    /// The scan kept in `kept` by an earlier run, measured again from its stored
+    /// reconstruction: without picks, then with the picks it kept.
+    public static func remeasure(head: HeadParameters, scenario: Scenario, seed: UInt64, seconds: Double, kept: URL) throws -> LandmarkTrial {
+        let library = ScanLibrary(root: kept)
+        guard FileManager.default.fileExists(atPath: kept.path), let session = try library.list().entries.first?.session else {
+            throw EvaluationError("no kept scan in \(kept.path): keep the scans first with --keep and the same heads, seed and seconds")
+        }
+        let simulator = try Simulator(.init(scenario: scenario, seed: seed, seconds: seconds, head: head))
+        let picks = try library.annotations(in: session)
+        if picks != nil { try FileManager.default.removeItem(at: session.annotationsURL) }
+        var trial = LandmarkTrial(simulator: simulator, scenario: scenario)
+        trial.measureAutomatic(library: library, session: session, simulator: simulator)
+        if let picks {
+            try library.saveAnnotations(picks, in: session)
+            trial.cvaiPicks = try? SessionProcessor(library: library).process(session).measurement.cvai
+        }
+        return trial
+    }
+
+    private init(simulator: Simulator, scenario: Scenario) {
+        self.scenario = scenario.rawValue
+        trueCVAI = simulator.head.measurements.cvai
+        errorsMM = [:]
+        offsetsMM = [:]
+        confidences = [:]
+    }
+
+    /// Processes the session without picks and compares the landmarks found with the truth.
+    private mutating func measureAutomatic(library: ScanLibrary, session: ScanSession, simulator: Simulator) {
+        let processor = SessionProcessor(library: library)
+        do {
+            let result = try processor.process(session)
+            cvaiAutomatic = result.measurement.cvai
+            if let found = result.automatic {
+                let headFromMesh = try Self.headFromMeshTransform(library: library, session: session, simulator: simulator)
+                let truth = simulator.head.landmarks
+                let pairs: [(String, SIMD3<Double>)] = [
+                    ("nasion", truth.nasion), ("noseTip", truth.noseTip), ("leftTragion", truth.leftTragion), ("rightTragion", truth.rightTragion),
+                ]
+                let meshFromHead = headFromMesh.inverse
+                if let data = try? Data(contentsOf: session.meshURL), let mesh = try? PLY.decode([UInt8](data)) {
+                    let t = HeadLandmarks(
+                        nasion: meshFromHead.apply(truth.nasion), noseTip: meshFromHead.apply(truth.noseTip),
+                        leftTragion: meshFromHead.apply(truth.leftTragion), rightTragion: meshFromHead.apply(truth.rightTragion))
+                    cvaiTrueLandmarks = try? Cephalometer.measure(mesh, landmarks: t).measurement.cvai
+                }
+                for (name, point) in pairs {
+                    guard let d = found[name] else { continue }
+                    let offset = (headFromMesh.apply(d.point) - point) * 1000
+                    errorsMM[name] = length(offset)
+                    offsetsMM[name] = [offset.x, offset.y, offset.z]
+                    confidences[name] = d.confidence
+                }
+            }
+        } catch {
+            failure = "\(error)"
+        }
+    }
+
+    /// The rigid transform that puts the reconstruction's marker map onto the true cap.
+    public static func headFromMeshTransform(library: ScanLibrary, session: ScanSession, simulator: Simulator) throws -> RigidTransform {
+        guard let fit = try TruthAlignment.mapOntoCap(session: session, library: library, simulator: simulator) else {
+            throw EvaluationError("no reconstruction record")
+        }
+        return fit.transform
+    }
+}
