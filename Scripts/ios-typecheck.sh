@@ -5,7 +5,7 @@
 #
 # On a Mac:   Scripts/ios-typecheck.sh "$(xcrun --sdk iphoneos --show-sdk-path)"
 # On Linux:   set HEADSCAN_IOS_RESOURCE_DIR to a Swift resource folder for Apple targets
-#             (see README, "Type-checking the app for iOS on Linux"); the toolchain's own
+#             (see docs/app.md, "Type-checking the app for iOS"); the toolchain's own
 #             resource folder has no Darwin overlays' API notes.
 #
 # Each module is first emitted with non-inlinable bodies skipped (in dependency order, so

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// The JSON that the README promises scripts, read from the real `headscan` binary.
+/// The JSON that the user guide (docs/user-guide.md, "The `headscan` tool") promises scripts,
+/// read from the real `headscan` binary.
 struct CommandLineJSONTests {
     @Test func inspectPrintsEveryFieldTheReadmeNames() throws {
         let folder = try TemporaryFolder()
