@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.iOS(.v17), .macOS(.v14)],
     products: [
         .library(name: "Geometry", targets: ["Geometry"]),
+        .library(name: "SettingsSchema", targets: ["SettingsSchema"]),
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "Markers", targets: ["Markers"]),
         .library(name: "Recording", targets: ["Recording"]),
@@ -13,10 +14,15 @@ let package = Package(
         .library(name: "Feedback", targets: ["Feedback"]),
         .library(name: "Cephalometry", targets: ["Cephalometry"]),
         .library(name: "Reconstruction", targets: ["Reconstruction"]),
+        .library(name: "ReportKit", targets: ["ReportKit"]),
         .library(name: "Report", targets: ["Report"]),
+        .library(name: "KneeReport", targets: ["KneeReport"]),
         .library(name: "Scanning", targets: ["Scanning"]),
         .library(name: "Processing", targets: ["Processing"]),
         .library(name: "ScanLibrary", targets: ["ScanLibrary"]),
+        .library(name: "AppSupport", targets: ["AppSupport"]),
+        .library(name: "KneeFeature", targets: ["KneeFeature"]),
+        .library(name: "GestureFeature", targets: ["GestureFeature"]),
         .library(name: "AppModel", targets: ["AppModel"]),
         .library(name: "HeadGestures", targets: ["HeadGestures"]),
         .library(name: "RangeOfMotion", targets: ["RangeOfMotion"]),
@@ -59,6 +65,8 @@ let package = Package(
                 .linkedLibrary("jpeg", .when(platforms: [.linux])),
             ]),
         .target(name: "Geometry"),
+        // The JSON form the three products' settings share: partial files, misspelt names refused.
+        .target(name: "SettingsSchema"),
         .target(
             name: "Imaging",
             // System image libraries on Linux only; Apple platforms decode through ImageIO.
@@ -71,21 +79,25 @@ let package = Package(
             name: "Markers", dependencies: ["Geometry", "Imaging"],
             exclude: ["Dictionaries/generate_dictionaries.py"]),
         .target(name: "Recording", dependencies: ["Geometry", "Imaging", "Markers"]),
-        .target(name: "Simulation", dependencies: ["Geometry", "Imaging", "Markers", "Recording", "Feedback", "Scanning"]),
-        .target(name: "Feedback", dependencies: ["Imaging", "Markers"]),
+        .target(name: "Simulation", dependencies: ["Geometry", "Imaging", "Markers", "Recording", "Feedback", "Scanning", "Cephalometry"]),
+        .target(name: "Feedback", dependencies: ["Imaging", "Markers", "SettingsSchema"]),
         .target(name: "Scanning", dependencies: ["Feedback", "Markers", "Recording"]),
         .target(
             name: "Processing",
             dependencies: [
-                "Cephalometry", "Feedback", "Geometry", "Markers", "Reconstruction", "Recording", "Report", "ScanLibrary",
+                "Cephalometry", "Feedback", "Geometry", "Markers", "Reconstruction", "Recording", "Report", "ReportKit", "ScanLibrary",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(name: "Cephalometry", dependencies: ["Geometry", "Imaging", "Recording"]),
         .target(name: "Reconstruction", dependencies: ["Geometry", "Imaging", "Markers", "Recording"]),
-        .target(name: "RangeOfMotion", dependencies: ["Geometry"]),
-        .target(name: "Report", dependencies: ["Cephalometry", "Feedback", "RangeOfMotion"]),
+        .target(name: "RangeOfMotion", dependencies: ["Geometry", "SettingsSchema"]),
+        // The reports' kit: drawings written as SVG, HeadScan's own PDF writer, the HTML pieces
+        // both reports share. The head report and the knee report stand beside each other on it.
+        .target(name: "ReportKit"),
+        .target(name: "Report", dependencies: ["ReportKit", "Cephalometry", "Feedback"]),
+        .target(name: "KneeReport", dependencies: ["ReportKit", "RangeOfMotion"]),
         .target(name: "ScanLibrary", dependencies: ["Recording", "Feedback", "Cephalometry"]),
-        .target(name: "HeadGestures", dependencies: ["Geometry"]),
+        .target(name: "HeadGestures", dependencies: ["Geometry", "SettingsSchema"]),
         // How well the methods do on simulated scans: benchmark trials, truth alignment and the
         // demo's simulated operator and calliper. The command line's benchmarks and demo call
         // it; the shipped tool links no test support.
@@ -95,13 +107,18 @@ let package = Package(
                 "Simulation", "Reconstruction", "Cephalometry", "Processing", "ScanLibrary", "Feedback", "Scanning", "Recording",
                 "Markers", "Geometry", "Imaging",
             ]),
+        // What every screen model shares: the texts in German and English, the clock.
+        .target(name: "AppSupport", dependencies: ["Feedback"], resources: [.copy("Strings")]),
+        // The knee measurement's screens (Jointify) and the head-gesture demo's (NodKit), apart
+        // from the head scan's flow, which only opens them.
+        .target(name: "KneeFeature", dependencies: ["AppSupport", "RangeOfMotion", "KneeReport", "ReportKit"]),
+        .target(name: "GestureFeature", dependencies: ["AppSupport", "HeadGestures"]),
         .target(
             name: "AppModel",
             dependencies: [
-                "ScanLibrary", "Feedback", "Cephalometry", "Recording", "Markers", "Scanning", "Processing", "Report", "HeadGestures",
-                "RangeOfMotion", "Geometry", "Imaging",
-            ],
-            resources: [.copy("Strings")]),
+                "AppSupport", "KneeFeature", "GestureFeature", "ScanLibrary", "Feedback", "Cephalometry", "Recording", "Markers",
+                "Scanning", "Processing", "Report", "ReportKit", "HeadGestures", "RangeOfMotion", "Geometry", "Imaging",
+            ]),
         // TrueDepth capture, haptics, speech and device status for the iPhone app; its files
         // compile to nothing on Linux.
         .target(
@@ -138,37 +155,39 @@ let package = Package(
             dependencies: [
                 "Upload", "Evaluation",
                 "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Cephalometry", "Feedback", "Reconstruction",
-                "Report", "ScanLibrary", "Scanning", "Processing", "HeadGestures", "RangeOfMotion",
+                "Report", "KneeReport", "ReportKit", "ScanLibrary", "Scanning", "Processing", "HeadGestures", "RangeOfMotion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "SettingsSchemaTests", dependencies: ["SettingsSchema"]),
         .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "Geometry", "Markers", "Recording", "Imaging"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Geometry"]),
         .testTarget(name: "MarkersTests", dependencies: ["Markers", "Imaging", "Geometry"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Imaging", "Markers", "Geometry", "Simulation"]),
         .testTarget(name: "CephalometryTests", dependencies: ["Cephalometry", "Geometry", "Simulation", "Recording", "Imaging"]),
         .testTarget(name: "FeedbackTests", dependencies: ["Feedback", "Markers", "Simulation", "Geometry", "Scanning"]),
-        .testTarget(name: "ReportTests", dependencies: ["Report", "Cephalometry", "Feedback", "Simulation"]),
+        .testTarget(name: "ReportTests", dependencies: ["Report", "ReportKit", "Cephalometry", "Feedback", "Simulation"]),
         .testTarget(name: "ScanLibraryTests", dependencies: ["ScanLibrary", "Cephalometry", "Feedback"]),
         .testTarget(
             name: "AppModelTests",
             dependencies: [
                 "AppModel", "AppModelTesting", "HeadScanTesting", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Imaging", "Processing",
-                "HeadGestures", "RangeOfMotion", "Markers", "Scanning", "Simulation", "Report",
+                "HeadGestures", "RangeOfMotion", "Markers", "Scanning", "Simulation", "Report", "KneeReport", "ReportKit",
+                "AppSupport", "KneeFeature", "GestureFeature",
             ]),
         .testTarget(
             name: "ProcessingTests",
             dependencies: ["Processing", "ScanLibrary", "Cephalometry", "Recording", "Simulation", "Geometry", "Imaging", "Reconstruction"]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "Feedback", "Markers", "Recording", "Geometry", "Simulation"]),
         .testTarget(name: "HeadGesturesTests", dependencies: ["HeadGestures"]),
-        .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "Report"]),
+        .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "KneeReport", "ReportKit"]),
         // Test support (as NIOTestUtils): fixtures that several test targets share.
         .testTarget(name: "CommandLineTests", dependencies: ["headscan"]),
         .target(name: "HeadScanTesting", dependencies: ["ScanLibrary", "Simulation", "Recording", "Geometry", "Imaging", "Cephalometry", "Feedback"]),
         // The app models' doubles (clock, monitors, recorder, replay player, libraries, clouds)
         // that the app's tests and SwiftUI previews use; apart, so the command line does not
         // link the app models through the shared test support.
-        .target(name: "AppModelTesting", dependencies: ["AppModel", "ScanLibrary", "Feedback", "Markers", "Cephalometry", "Geometry"]),
+        .target(name: "AppModelTesting", dependencies: ["AppModel", "AppSupport", "ScanLibrary", "Feedback", "Markers", "Cephalometry", "Geometry"]),
         .testTarget(
             name: "UploadTests",
             dependencies: ["Upload", "HeadScanTesting", "Recording", "ScanLibrary", .product(name: "Crypto", package: "swift-crypto")]),

@@ -49,8 +49,9 @@ if [ -n "${HEADSCAN_IOS_RESOURCE_DIR:-}" ]; then
 fi
 
 # Library targets in dependency order (see Package.swift).
-LIBRARIES=(Geometry Imaging Markers Recording Feedback Scanning Cephalometry Reconstruction
-    RangeOfMotion Report ScanLibrary Processing Upload HeadGestures Simulation HeadScanTesting AppModel AppModelTesting AppleDevices)
+LIBRARIES=(Geometry SettingsSchema Imaging Markers Recording Feedback Scanning Cephalometry Reconstruction
+    RangeOfMotion ReportKit Report KneeReport ScanLibrary Processing Upload HeadGestures Simulation HeadScanTesting
+    AppSupport KneeFeature GestureFeature AppModel AppModelTesting AppleDevices)
 # Only ONLY=Name,Name… if given (the modules they import must then be checked in the same run).
 if [ -n "${ONLY:-}" ]; then IFS=',' read -r -a LIBRARIES <<<"$ONLY"; fi
 
@@ -86,7 +87,7 @@ sources_of() {
 for NAME in "${LIBRARIES[@]}"; do
     DIR="$ROOT/Sources/$NAME"
     mapfile -t FILES < <(sources_of "$DIR")
-    if [ "$NAME" = AppModel ]; then FILES+=("$ACCESSOR"); fi
+    if [ "$NAME" = AppSupport ]; then FILES+=("$ACCESSOR"); fi
     echo "== $NAME (${#FILES[@]} files)"
     FILES_CHECKED=$((FILES_CHECKED + ${#FILES[@]}))
     # Interface only: a failure here shows again, with its errors, in the full check below.

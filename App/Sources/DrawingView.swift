@@ -1,4 +1,4 @@
-import Report
+import ReportKit
 import SwiftUI
 
 /// A report `Drawing` (the asymmetry map, a chart) drawn with SwiftUI's Canvas, scaled to the

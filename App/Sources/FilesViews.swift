@@ -1,4 +1,5 @@
 import AppModel
+import AppSupport
 import Foundation
 import SwiftUI
 

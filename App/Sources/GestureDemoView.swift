@@ -1,5 +1,7 @@
 import AppModel
+import AppSupport
 import AppleDevices
+import GestureFeature
 import HeadGestures
 import SwiftUI
 

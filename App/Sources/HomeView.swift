@@ -1,4 +1,5 @@
 import AppModel
+import AppSupport
 import SwiftUI
 
 @MainActor

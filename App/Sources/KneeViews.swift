@@ -1,5 +1,7 @@
 import AppModel
+import AppSupport
 import CoreTransferable
+import KneeFeature
 import PhotosUI
 import RangeOfMotion
 import SwiftUI

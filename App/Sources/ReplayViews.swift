@@ -1,4 +1,6 @@
 import AppModel
+import AppSupport
+import Cephalometry
 import ScanLibrary
 import SwiftUI
 

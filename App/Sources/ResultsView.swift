@@ -1,4 +1,5 @@
 import AppModel
+import AppSupport
 import SwiftUI
 
 /// A measure's name with its 3D value and, when taken, the calliper's beneath it.

@@ -1,4 +1,5 @@
 import AppModel
+import AppSupport
 import AppleDevices
 import SwiftUI
 import UIKit
@@ -94,8 +95,8 @@ struct ScanView: View {
 }
 
 #if DEBUG
-import Feedback
 import AppModelTesting
+import Feedback
 
 struct ScanView_Previews: PreviewProvider {
     static var previews: some View {

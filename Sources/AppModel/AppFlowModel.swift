@@ -1,6 +1,9 @@
+import AppSupport
 import Feedback
 import Foundation
+import GestureFeature
 import HeadGestures
+import KneeFeature
 import Markers
 import Observation
 import RangeOfMotion

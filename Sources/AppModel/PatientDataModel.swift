@@ -1,3 +1,4 @@
+import AppSupport
 import Cephalometry
 import Foundation
 import Observation

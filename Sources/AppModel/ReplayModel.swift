@@ -1,3 +1,5 @@
+import AppSupport
+import Cephalometry
 import Feedback
 import Markers
 import Observation
@@ -78,8 +80,8 @@ public final class ReplayModel {
         self.strings = strings
         suggestions = LandmarkSuggestions.load(library: library, session: session)
         var spreads: [Landmark: Double] = [:]
-        for (name, estimate) in (try? library.measurement(in: session))?.landmarkEstimates ?? [:] where estimate.isDoubtful {
-            if let landmark = Landmark(rawValue: name) { spreads[landmark] = estimate.spreadMM }
+        for (landmark, estimate) in (try? library.measurement(in: session))?.landmarkEstimates ?? [:] where estimate.isDoubtful {
+            spreads[landmark] = estimate.spreadMM
         }
         pickSpreads = spreads
         do {

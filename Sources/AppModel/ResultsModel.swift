@@ -1,9 +1,11 @@
+import AppSupport
 import Cephalometry
 import Foundation
 import Geometry
 import Observation
 import Processing
 import Report
+import ReportKit
 import ScanLibrary
 
 /// Where the results screen is.
@@ -177,10 +179,7 @@ public final class ResultsModel {
         do {
             guard let record = try library.measurement(in: session) else { return }
             let report = session.url.appendingPathComponent(ClinicalReportWriter.pdfFileName)
-            let estimates = Dictionary(uniqueKeysWithValues: (record.landmarkEstimates ?? [:]).compactMap { key, value in
-                Landmark(rawValue: key).map { ($0, value) }
-            })
-            show(record.measurement, calliper: record.calliper, estimates: estimates,
+            show(record.measurement, calliper: record.calliper, estimates: record.landmarkEstimates ?? [:],
                  report: FileManager.default.fileExists(atPath: report.path) ? report : nil)
         } catch {
             phase = .failed(strings.message(error))

@@ -1,6 +1,7 @@
+import AppSupport
 import Feedback
-import Markers
 import Foundation
+import Markers
 import Observation
 import ScanLibrary
 

@@ -1,3 +1,4 @@
+import AppSupport
 import Feedback
 import Foundation
 import Observation

@@ -1,4 +1,5 @@
 import AppModel
+import AppSupport
 import Foundation
 
 /// A clock that returns from every sleep at once, advancing its time, and records the

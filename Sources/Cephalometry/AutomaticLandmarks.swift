@@ -43,53 +43,23 @@ public struct DetectedLandmark: Sendable, Codable, Equatable {
 }
 
 /// The four landmarks found on a reconstructed head without picks.
-public struct AutomaticLandmarks: Sendable, Codable, Equatable {
-    public var nasion: DetectedLandmark
-    public var noseTip: DetectedLandmark
-    public var leftTragion: DetectedLandmark
-    public var rightTragion: DetectedLandmark
+public typealias AutomaticLandmarks = LandmarkSet<DetectedLandmark>
 
-    public init(nasion: DetectedLandmark, noseTip: DetectedLandmark, leftTragion: DetectedLandmark, rightTragion: DetectedLandmark) {
-        self.nasion = nasion
-        self.noseTip = noseTip
-        self.leftTragion = leftTragion
-        self.rightTragion = rightTragion
-    }
+extension DetectedLandmark: LandmarkValue {}
 
+extension LandmarkSet where Value == DetectedLandmark {
     /// The points as landmarks to measure with.
     public var landmarks: HeadLandmarks {
         HeadLandmarks(nasion: nasion.point, noseTip: noseTip.point, leftTragion: leftTragion.point, rightTragion: rightTragion.point)
     }
 
-    /// The detected landmark by name: "nasion", "noseTip", "leftTragion", "rightTragion".
-    public subscript(name: String) -> DetectedLandmark? {
-        switch name {
-        case "nasion": nasion
-        case "noseTip": noseTip
-        case "leftTragion": leftTragion
-        case "rightTragion": rightTragion
-        default: nil
-        }
-    }
-
-    public mutating func setBestFrames(_ frames: [Int], for name: String) {
-        switch name {
-        case "nasion": nasion.bestFrames = frames
-        case "noseTip": noseTip.bestFrames = frames
-        case "leftTragion": leftTragion.bestFrames = frames
-        case "rightTragion": rightTragion.bestFrames = frames
-        default: break
-        }
-    }
-
     /// The landmarks moved into another frame.
     public func transformed(by t: RigidTransform) -> AutomaticLandmarks {
-        func move(_ d: DetectedLandmark) -> DetectedLandmark {
-            var d = d
-            d.point = t.apply(d.point)
-            d.normal = t.applyToVector(d.normal)
-            return d
+        map { _, found in
+            var moved = found
+            moved.point = t.apply(found.point)
+            moved.normal = t.applyToVector(found.normal)
+            return moved
         }
-        return AutomaticLandmarks(nasion: move(nasion), noseTip: move(noseTip), leftTragion: move(leftTragion), rightTragion: move(rightTragion))
     }
 }

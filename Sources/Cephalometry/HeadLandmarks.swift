@@ -1,53 +1,33 @@
 import Foundation
 import Geometry
 
-/// The four landmarks a measurement needs, in the mesh's frame (metres).
+/// The four landmarks a measurement needs, in the mesh's frame (metres): the nasion (deepest
+/// point between forehead and nose), the nose tip (pronasale), and the notch in front of the
+/// infant's left and right ear (tragion).
 ///
 /// JSON form: `{"nasion":[x,y,z],"noseTip":[x,y,z],"leftTragion":[x,y,z],"rightTragion":[x,y,z]}`.
-public struct HeadLandmarks: Sendable, Codable, Equatable {
-    /// Deepest point between forehead and nose.
-    public var nasion: SIMD3<Double>
-    /// The nose tip (pronasale): where the nose stands out furthest from the face.
-    public var noseTip: SIMD3<Double>
-    /// The notch in front of the infant's left ear.
-    public var leftTragion: SIMD3<Double>
-    /// The notch in front of the infant's right ear.
-    public var rightTragion: SIMD3<Double>
+public typealias HeadLandmarks = LandmarkSet<SIMD3<Double>>
 
-    /// Landmarks from their positions.
-    public init(nasion: SIMD3<Double>, noseTip: SIMD3<Double>, leftTragion: SIMD3<Double>, rightTragion: SIMD3<Double>) {
-        self.nasion = nasion
-        self.noseTip = noseTip
-        self.leftTragion = leftTragion
-        self.rightTragion = rightTragion
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case nasion, noseTip, leftTragion, rightTragion
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        func point(_ key: CodingKeys) throws -> SIMD3<Double> {
-            let values = try container.decode([Double].self, forKey: key)
-            guard values.count == 3, values.allSatisfy(\.isFinite) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: key, in: container, debugDescription: "\(key.stringValue) must be three finite numbers [x, y, z] in metres")
-            }
-            return SIMD3(values[0], values[1], values[2])
+extension SIMD3: LandmarkValue where Scalar == Double {
+    /// Three finite numbers, metres.
+    public static func decodeLandmark(
+        from container: KeyedDecodingContainer<Landmark.CodingKeys>, _ landmark: Landmark
+    ) throws -> SIMD3<Double> {
+        let key = Landmark.CodingKeys(landmark)
+        let values = try container.decode([Double].self, forKey: key)
+        guard values.count == 3, values.allSatisfy(\.isFinite) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container, debugDescription: "\(landmark.rawValue) must be three finite numbers [x, y, z] in metres")
         }
-        self.init(
-            nasion: try point(.nasion), noseTip: try point(.noseTip),
-            leftTragion: try point(.leftTragion), rightTragion: try point(.rightTragion))
+        return SIMD3(values[0], values[1], values[2])
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        for (key, p) in [(CodingKeys.nasion, nasion), (.noseTip, noseTip), (.leftTragion, leftTragion), (.rightTragion, rightTragion)] {
-            try container.encode([p.x, p.y, p.z], forKey: key)
-        }
+    public func encodeLandmark(into container: inout KeyedEncodingContainer<Landmark.CodingKeys>, _ landmark: Landmark) throws {
+        try container.encode([x, y, z], forKey: Landmark.CodingKeys(landmark))
     }
+}
 
+extension LandmarkSet where Value == SIMD3<Double> {
     /// Reads the JSON form, turning decoding failures into a message naming the bad field.
     public static func decode(json data: Data) throws(CephalometryError) -> HeadLandmarks {
         do {
@@ -66,18 +46,16 @@ public struct HeadLandmarks: Sendable, Codable, Equatable {
 
     /// The landmarks moved into another frame.
     public func transformed(by transform: RigidTransform) -> HeadLandmarks {
-        HeadLandmarks(
-            nasion: transform.apply(nasion), noseTip: transform.apply(noseTip),
-            leftTragion: transform.apply(leftTragion), rightTragion: transform.apply(rightTragion))
+        map { _, point in transform.apply(point) }
     }
 
     /// Infants' tragions lie this far apart (metres); outside, a landmark is misplaced or the
     /// mesh is not in metres.
-    public static let plausibleTragionDistance = 0.090...0.160
+    public static var plausibleTragionDistance: ClosedRange<Double> { 0.090...0.160 }
     /// The nasion lies at least this far in front of the ear line (metres).
-    static let minimumNasionForward = 0.030
+    static var minimumNasionForward: Double { 0.030 }
     /// The nasion lies on the mid-sagittal plane within this (metres).
-    static let maximumNasionSideways = 0.020
+    static var maximumNasionSideways: Double { 0.020 }
 
     /// Doubts about where the landmarks are, judged in the head frame they define.
     public func plausibilityWarnings(in frame: HeadFrame) -> [MeasurementWarning] {

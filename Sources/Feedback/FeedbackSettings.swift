@@ -1,3 +1,5 @@
+import SettingsSchema
+
 /// When progress is announced.
 public enum ProgressIncrement: String, Sendable, Codable, CaseIterable {
     /// "25 percent", "50 percent", "75 percent", "done".
@@ -135,56 +137,43 @@ public struct FeedbackSettings: Sendable, Codable, Equatable {
         return values
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable {
-        case markerCount, progressIncrement, positionAudio, phrasing, language, debounceFrames, invalidDepthRatio,
-            centerBand, minSharedMarkers, sameInstructionInterval, instructionRepeatInterval, regionCoverage,
-            stallSeconds, regionGuidance, requireEarsAndFace, faceReach, earReach, featureMinMarkers,
-            reminderInterval, directionMemory, markerSide
+    /// Every setting as it stands in a settings file, in declaration order.
+    public static var schema: SettingsSchema<FeedbackSettings> {
+        SettingsSchema([
+            .field("markerCount", \.markerCount),
+            .field("progressIncrement", \.progressIncrement),
+            .field("positionAudio", \.positionAudio),
+            .field("phrasing", \.phrasing),
+            .field("language", \.language),
+            .field("debounceFrames", \.debounceFrames),
+            .field("invalidDepthRatio", \.invalidDepthRatio),
+            .field("centerBand", \.centerBand),
+            .field("minSharedMarkers", \.minSharedMarkers),
+            .field("sameInstructionInterval", \.sameInstructionInterval),
+            .field("instructionRepeatInterval", \.instructionRepeatInterval),
+            .field("regionCoverage", \.regionCoverage),
+            .field("stallSeconds", \.stallSeconds),
+            .field("regionGuidance", \.regionGuidance),
+            .field("requireEarsAndFace", \.requireEarsAndFace),
+            .field("faceReach", \.faceReach),
+            .field("earReach", \.earReach),
+            .field("featureMinMarkers", \.featureMinMarkers),
+            .field("reminderInterval", \.reminderInterval),
+            .field("directionMemory", \.directionMemory),
+            .field("markerSide", \.markerSide),
+        ])
     }
 
     /// The setting names a settings file may use, for help texts and error messages.
-    public static var keys: [String] { CodingKeys.allCases.map(\.rawValue) }
+    public static var keys: [String] { schema.names }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let unknown = Set((try? decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)) ?? []).subtracting(Self.keys)
-        if let name = unknown.sorted().first {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: [], debugDescription: "unknown setting \"\(name)\"; known: \(Self.keys.joined(separator: ", "))"))
-        }
-        var s = FeedbackSettings()
-        func read<T: Decodable>(_ key: CodingKeys, _ value: inout T) throws {
-            if let v = try c.decodeIfPresent(T.self, forKey: key) { value = v }
-        }
-        try read(.markerCount, &s.markerCount)
-        try read(.progressIncrement, &s.progressIncrement)
-        try read(.positionAudio, &s.positionAudio)
-        try read(.phrasing, &s.phrasing)
-        try read(.language, &s.language)
-        try read(.debounceFrames, &s.debounceFrames)
-        try read(.invalidDepthRatio, &s.invalidDepthRatio)
-        try read(.centerBand, &s.centerBand)
-        try read(.minSharedMarkers, &s.minSharedMarkers)
-        try read(.sameInstructionInterval, &s.sameInstructionInterval)
-        try read(.instructionRepeatInterval, &s.instructionRepeatInterval)
-        try read(.regionCoverage, &s.regionCoverage)
-        try read(.stallSeconds, &s.stallSeconds)
-        try read(.regionGuidance, &s.regionGuidance)
-        try read(.requireEarsAndFace, &s.requireEarsAndFace)
-        try read(.faceReach, &s.faceReach)
-        try read(.earReach, &s.earReach)
-        try read(.featureMinMarkers, &s.featureMinMarkers)
-        try read(.reminderInterval, &s.reminderInterval)
-        try read(.directionMemory, &s.directionMemory)
-        try read(.markerSide, &s.markerSide)
-        self = s
+        self.init()
+        try Self.schema.decode(decoder, into: &self) { "unknown setting \"\($0)\"; known: \(Self.keys.joined(separator: ", "))" }
     }
 
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+    public func encode(to encoder: any Encoder) throws {
+        try Self.schema.encode(self, to: encoder)
     }
 }
 

@@ -1,3 +1,5 @@
+import SettingsSchema
+
 /// Whether looks are reported while they last or once they are over.
 public enum GestureMode: String, Sendable, Codable, CaseIterable {
     /// "Started looking left" when the head gets there, "stopped looking left" when it comes
@@ -77,45 +79,33 @@ public struct GestureSettings: Sendable, Codable, Equatable {
         try require(centreFollowSeconds >= 0, "centreFollowSeconds", "must be 0 (never) or a positive number of seconds")
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable {
-        case idleZoneDiameter, movementThreshold, mode, detectionRate, hysteresis, calibrationSamples,
-            calibrationJump, faceLossSeconds, recognisesNodsAndShakes, quickLookSeconds, gestureGapSeconds,
-            centreFollowSeconds
+    /// Every setting as it stands in a settings file, in declaration order.
+    public static var schema: SettingsSchema<GestureSettings> {
+        SettingsSchema([
+            .field("idleZoneDiameter", \.idleZoneDiameter),
+            .field("movementThreshold", \.movementThreshold),
+            .field("mode", \.mode),
+            .field("detectionRate", \.detectionRate),
+            .field("hysteresis", \.hysteresis),
+            .field("calibrationSamples", \.calibrationSamples),
+            .field("calibrationJump", \.calibrationJump),
+            .field("faceLossSeconds", \.faceLossSeconds),
+            .field("recognisesNodsAndShakes", \.recognisesNodsAndShakes),
+            .field("quickLookSeconds", \.quickLookSeconds),
+            .field("gestureGapSeconds", \.gestureGapSeconds),
+            .field("centreFollowSeconds", \.centreFollowSeconds),
+        ])
     }
 
     /// The setting names a settings file may use, for help texts and error messages.
-    public static var keys: [String] { CodingKeys.allCases.map(\.rawValue) }
+    public static var keys: [String] { schema.names }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let given = (try? decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)) ?? []
-        if let name = Set(given).subtracting(Self.keys).sorted().first {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: [], debugDescription: "unknown setting \"\(name)\"; known: \(Self.keys.joined(separator: ", "))"))
-        }
-        var s = GestureSettings()
-        func read<T: Decodable>(_ key: CodingKeys, _ value: inout T) throws {
-            if let v = try c.decodeIfPresent(T.self, forKey: key) { value = v }
-        }
-        try read(.idleZoneDiameter, &s.idleZoneDiameter)
-        try read(.movementThreshold, &s.movementThreshold)
-        try read(.mode, &s.mode)
-        try read(.detectionRate, &s.detectionRate)
-        try read(.hysteresis, &s.hysteresis)
-        try read(.calibrationSamples, &s.calibrationSamples)
-        try read(.calibrationJump, &s.calibrationJump)
-        try read(.faceLossSeconds, &s.faceLossSeconds)
-        try read(.recognisesNodsAndShakes, &s.recognisesNodsAndShakes)
-        try read(.quickLookSeconds, &s.quickLookSeconds)
-        try read(.gestureGapSeconds, &s.gestureGapSeconds)
-        try read(.centreFollowSeconds, &s.centreFollowSeconds)
-        self = s
+        self.init()
+        try Self.schema.decode(decoder, into: &self) { "unknown setting \"\($0)\"; known: \(Self.keys.joined(separator: ", "))" }
     }
 
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+    public func encode(to encoder: any Encoder) throws {
+        try Self.schema.encode(self, to: encoder)
     }
 }

@@ -1,3 +1,4 @@
+import Cephalometry
 import Foundation
 import Geometry
 import Imaging

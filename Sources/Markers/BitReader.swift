@@ -71,8 +71,7 @@ struct BitReader {
                 }
             }
             let black = Statistics.median(border)
-            var ring = Array(outside)
-            let white = Statistics.median(ring)
+            let white = Statistics.median(outside)
             let contrast = white - black
             let threshold = 0.5 * (white + black)
             var borderErrors = 0

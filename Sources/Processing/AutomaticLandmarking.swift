@@ -45,9 +45,8 @@ public enum AutomaticLandmarking {
         }
         do {
             var found = try LandmarkDetector.detect(mesh, orientation: orientation)
-            for name in Landmark.allCases.map(\.rawValue) {
-                guard let landmark = found[name] else { continue }
-                found.setBestFrames(bestFrames(for: landmark, keyframes: keyframes, intrinsics: intrinsics), for: name)
+            for landmark in Landmark.allCases {
+                found[landmark].bestFrames = bestFrames(for: found[landmark], keyframes: keyframes, intrinsics: intrinsics)
             }
             return .success(found)
         } catch {

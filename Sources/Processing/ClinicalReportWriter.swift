@@ -5,6 +5,7 @@ import Geometry
 import Reconstruction
 import Recording
 import Report
+import ReportKit
 import ScanLibrary
 
 /// The clinical report of one measured session, built from what the library holds: the mesh
@@ -126,8 +127,8 @@ public struct ClinicalReportWriter {
 
     static func landmarkNotes(_ record: MeasurementRecord) -> [String] {
         let found = record.automaticLandmarks
-        let lowest = found.map { f in Landmark.allCases.compactMap { f[$0.rawValue]?.confidence }.min() ?? 0 }
-        if record.landmarksSource == "automatic" {
+        let lowest = found.map { f in Landmark.allCases.compactMap { f[$0].confidence }.min() ?? 0 }
+        if record.landmarksSource == .automatic {
             return [String(format: "Landmarks: found automatically on the reconstructed head (the nose, the hollow at the nasion, the notch above each tragus); lowest confidence %.2f of 1. Confirm them in the replay.", lowest ?? 0)]
         }
         guard let estimates = record.landmarkEstimates, !estimates.isEmpty else {
@@ -137,19 +138,19 @@ public struct ClinicalReportWriter {
         let spread = estimates.values.map(\.spreadMM).max() ?? 0
         var notes: [String]
         switch record.landmarksSource {
-        case "picks":
+        case .picks:
             notes = [String(format: "Landmarks: picked on the scan's frames (%d picks) and lifted into 3D through each frame's depth and camera pose; picks of one landmark agree within %.1f mm (RMS).", picks, spread)]
-        case "picks+automatic":
-            let automatic = Landmark.allCases.filter { estimates[$0.rawValue] == nil }.map(\.rawValue)
+        case .picksAndAutomatic:
+            let automatic = Landmark.allCases.filter { estimates[$0] == nil }.map(\.rawValue)
             notes = [String(format: "Landmarks: %d picks on the scan's frames, lifted into 3D; %@ found automatically on the reconstructed head.", picks, automatic.joined(separator: ", "))]
         default:
             notes = ["Landmarks: given as points in 3D."]
         }
-        if found != nil, record.landmarksSource != "points" {
+        if found != nil, record.landmarksSource != .points {
             notes.append("HeadScan also found the landmarks on the head itself; a warning names any pick more than 3 mm from them.")
         }
         for landmark in Landmark.allCases {
-            guard let e = estimates[landmark.rawValue] else { continue }
+            guard let e = estimates[landmark] else { continue }
             notes += e.unusable.map { "Set aside: \($0)." }
             guard e.isDoubtful || e.used.count + e.unusable.count < e.picks else { continue }
             notes.append(String(format: "Check %@: its %d picks spread %.1f mm%@.", landmark.rawValue, e.picks, e.spreadMM,

@@ -7,8 +7,7 @@ import ScanLibrary
 /// found on the head for the rest, and warnings where the two disagree or a found one is faint.
 struct LandmarkChoice {
     let landmarks: HeadLandmarks
-    /// "picks", "points", "automatic" or "picks+automatic".
-    let source: String
+    let source: LandmarkSource
     let warnings: [MeasurementWarning]
 
     /// Picks and found landmarks this far apart (metres) deserve a second look.
@@ -21,7 +20,7 @@ struct LandmarkChoice {
         var points: [Landmark: SIMD3<Double>] = [:]
         var warnings: [MeasurementWarning] = []
         for landmark in Landmark.allCases {
-            let detected = found?[landmark.rawValue]
+            let detected = found?[landmark]
             if let pick = picked[landmark] {
                 points[landmark] = pick.point
                 if let detected, length(detected.point - pick.point) > Self.disagreement {
@@ -46,7 +45,7 @@ struct LandmarkChoice {
             throw .missingPicks(missing)
         }
         landmarks = HeadLandmarks(nasion: nasion, noseTip: tip, leftTragion: left, rightTragion: right)
-        source = picked.isEmpty ? "automatic" : picked.count < Landmark.allCases.count ? "picks+automatic" : liftedFromFrames ? "picks" : "points"
+        source = picked.isEmpty ? .automatic : picked.count < Landmark.allCases.count ? .picksAndAutomatic : liftedFromFrames ? .picks : .points
         self.warnings = warnings
     }
 }

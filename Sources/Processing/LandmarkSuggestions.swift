@@ -21,7 +21,7 @@ public struct LandmarkSuggestions: Sendable {
     public init(found: AutomaticLandmarks, poses: [Int: RigidTransform], intrinsics: CameraIntrinsics) {
         var points: [Landmark: SIMD3<Double>] = [:], best: [Landmark: [Int]] = [:]
         for landmark in Landmark.allCases {
-            guard let d = found[landmark.rawValue] else { continue }
+            let d = found[landmark]
             points[landmark] = d.point
             best[landmark] = d.bestFrames
         }

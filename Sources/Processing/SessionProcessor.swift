@@ -76,9 +76,8 @@ public struct ProcessingResult: Sendable {
     public var landmarks: HeadLandmarks
     /// Per landmark, its picks' combination.
     public var estimates: [Landmark: LandmarkEstimate]
-    /// "picks" when every landmark was picked on frames, "points" when given in 3D,
-    /// "automatic" when found on the mesh, "picks+automatic" when some were picked.
-    public var landmarksSource: String
+    /// Where the landmarks came from.
+    public var landmarksSource: LandmarkSource
     /// The landmarks found on the mesh, when they could be.
     public var automatic: AutomaticLandmarks?
     /// Whether the head was reconstructed now (false: `head.ply` was current).
@@ -93,7 +92,7 @@ public struct ProcessingResult: Sendable {
 
     public init(
         measurement: HeadMeasurement, calliper: CalliperComparison?, landmarks: HeadLandmarks, estimates: [Landmark: LandmarkEstimate],
-        landmarksSource: String, reconstructed: Bool, statistics: ReconstructionStatistics, html: URL, pdf: URL
+        landmarksSource: LandmarkSource, reconstructed: Bool, statistics: ReconstructionStatistics, html: URL, pdf: URL
     ) {
         self.measurement = measurement
         self.calliper = calliper
@@ -150,7 +149,7 @@ public struct SessionProcessor: Sendable {
         if isCancelled() { throw ProcessingError.cancelled }
         try library.saveMeasurement(MeasurementRecord(
             measurement: slice.measurement, calliper: calliper, landmarks: landmarks, measuredAt: options.clock(), landmarksSource: source,
-            landmarkEstimates: Dictionary(uniqueKeysWithValues: estimates.map { ($0.key.rawValue, $0.value) }),
+            landmarkEstimates: estimates,
             automaticLandmarks: try? automatic.get(), options: options.measurement), in: session)
 
         progress(ProcessingProgress(stage: .report, done: 0, total: 1))

@@ -1,17 +1,7 @@
-import Foundation
 import Cephalometry
 import Feedback
-
-/// A labelled fact in the report's header blocks.
-public struct ReportFact: Sendable, Equatable {
-    public var label: String
-    public var value: String
-
-    public init(_ label: String, _ value: String) {
-        self.label = label
-        self.value = value
-    }
-}
+import Foundation
+import ReportKit
 
 /// One row of the values table: a measure with its value in each column (nil = not taken).
 public struct ReportValueRow: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import ReportKit
 /// Writes a `ClinicalReport` as one self-contained HTML page: inline CSS and SVG, no scripts,
 /// nothing fetched from the network, so it opens anywhere and can be archived as is.
 public enum HTMLReport {

@@ -1,3 +1,4 @@
+import ReportKit
 /// Writes a `ClinicalReport` as an A4 PDF with the same content as the HTML page.
 public enum PDFReport {
     /// The file's bytes; pass `creationDate` (`D:YYYYMMDDHHmmSS`) to stamp it.

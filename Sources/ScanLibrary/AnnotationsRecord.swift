@@ -1,11 +1,6 @@
 import Cephalometry
 import Foundation
 
-/// One of the four landmarks annotated in a replay.
-public enum Landmark: String, Sendable, Codable, CaseIterable {
-    case noseTip, nasion, leftTragion, rightTragion
-}
-
 /// One pick of a landmark: a pixel of a recorded frame's colour image, or a point in space.
 ///
 /// In the replay the operator places a dot on a paused frame; processing lifts it into the

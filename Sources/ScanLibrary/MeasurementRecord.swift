@@ -22,11 +22,10 @@ public struct MeasurementRecord: LibraryDocument {
     public var meshFile: String?
     /// When it was measured.
     public var measuredAt: Date
-    /// Where the landmarks came from: "picks" (lifted from frames), "points" (given in 3D),
-    /// "automatic" (found on the head) or "picks+automatic".
-    public var landmarksSource: String?
+    /// Where the landmarks came from.
+    public var landmarksSource: LandmarkSource?
     /// Per landmark, how its picks were combined: spread and lifting residuals.
-    public var landmarkEstimates: [String: LandmarkEstimate]?
+    public var landmarkEstimates: [Landmark: LandmarkEstimate]?
     /// The landmarks found on the head, with their confidence and best frames.
     public var automaticLandmarks: AutomaticLandmarks?
     /// The settings it was measured with (the slices' start above the reference plane, …);
@@ -39,8 +38,8 @@ public struct MeasurementRecord: LibraryDocument {
     /// A measurement record from its values.
     public init(
         measurement: HeadMeasurement, calliper: CalliperComparison? = nil, landmarks: HeadLandmarks,
-        meshFile: String? = ScanSession.meshFileName, measuredAt: Date, landmarksSource: String? = nil,
-        landmarkEstimates: [String: LandmarkEstimate]? = nil, automaticLandmarks: AutomaticLandmarks? = nil, options: MeasurementOptions? = nil
+        meshFile: String? = ScanSession.meshFileName, measuredAt: Date, landmarksSource: LandmarkSource? = nil,
+        landmarkEstimates: [Landmark: LandmarkEstimate]? = nil, automaticLandmarks: AutomaticLandmarks? = nil, options: MeasurementOptions? = nil
     ) {
         self.options = options
         self.automaticLandmarks = automaticLandmarks

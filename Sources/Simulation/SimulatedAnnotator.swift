@@ -1,3 +1,4 @@
+import Cephalometry
 import Foundation
 import Geometry
 import Imaging
@@ -34,7 +35,7 @@ public struct SimulatedAnnotator: Sendable {
     /// Picks for `landmarks` (the head frame) in a scan whose frames had the `truth` poses;
     /// `depth(i)` gives frame i's depth (nil when unreadable), to leave out hidden views.
     public func picks(
-        landmarks: Landmarks, truth frames: [FrameTruth], intrinsics k: CameraIntrinsics, depth: (Int) -> DepthImage?
+        landmarks: HeadLandmarks, truth frames: [FrameTruth], intrinsics k: CameraIntrinsics, depth: (Int) -> DepthImage?
     ) -> [SimulatedPick] {
         var rng = Xoshiro256(seed: seed, stream: 0x7069_636B)
         let named = [("nasion", landmarks.nasion), ("noseTip", landmarks.noseTip),

@@ -1,3 +1,4 @@
+import Cephalometry
 import Foundation
 import Geometry
 import Imaging
@@ -208,7 +209,7 @@ public final class Simulator {
         }
         return ScanTruth(
             meshFile: meshFile, scenario: configuration.scenario.rawValue, seed: configuration.seed,
-            head: configuration.head, landmarks: TruthLandmarks(head.landmarks), markers3D: markers,
+            head: configuration.head, landmarks: head.landmarks, markers3D: markers,
             droppedMarkers: cap.dropped, measurements: head.measurements, frames: frames)
     }
 }

@@ -1,3 +1,4 @@
+import Cephalometry
 import Foundation
 import Geometry
 
@@ -65,7 +66,7 @@ public struct ScanTruth: Sendable, Codable {
     /// The head's parameters.
     public var head: HeadParameters
     /// Nasion, nose tip and tragions in the mesh frame.
-    public var landmarks: TruthLandmarks
+    public var landmarks: HeadLandmarks
     /// Markers on the cap, in the mesh frame.
     public var markers3D: [MarkerCorners3D]
     /// IDs of markers that fell off.
@@ -74,20 +75,4 @@ public struct ScanTruth: Sendable, Codable {
     public var measurements: TrueHeadMeasures
     /// Per-frame truth.
     public var frames: [FrameTruth]
-}
-
-/// Landmarks as plain [x, y, z] arrays, the form scripts read most easily.
-public struct TruthLandmarks: Sendable, Codable, Equatable {
-    public var nasion: [Double]
-    public var noseTip: [Double]
-    public var leftTragion: [Double]
-    public var rightTragion: [Double]
-
-    init(_ l: Landmarks) {
-        func array(_ v: SIMD3<Double>) -> [Double] { [v.x, v.y, v.z] }
-        nasion = array(l.nasion)
-        noseTip = array(l.noseTip)
-        leftTragion = array(l.leftTragion)
-        rightTragion = array(l.rightTragion)
-    }
 }

@@ -104,10 +104,10 @@ struct ProcessOutput: TextReport {
     var cvai, cvaMM, ci, circumferenceMM, diagonalAMM, diagonalBMM, lengthMM, widthMM, sliceHeightMM: Double
     var severityLevel: Int
     var flattenedSide: String
-    var landmarksSource: String
-    var landmarks: [String: LandmarkOutput]
+    var landmarksSource: LandmarkSource
+    var landmarks: [Landmark: LandmarkOutput]
     /// The landmarks found on the head: point, confidence (0–1) and the frames that show them best.
-    var foundLandmarks: [String: DetectedLandmark]?
+    var foundLandmarks: AutomaticLandmarks?
     var reconstructed: Bool
     var calliper: CalliperComparison?
     var shape: ShapeMeasures?
@@ -126,12 +126,10 @@ struct ProcessOutput: TextReport {
         flattenedSide = m.flattenedSide.rawValue
         landmarksSource = r.landmarksSource
         landmarks = Dictionary(uniqueKeysWithValues: r.estimates.map { landmark, e in
-            (landmark.rawValue, LandmarkOutput(point: [e.point.x, e.point.y, e.point.z], picks: e.picks, used: e.used.count,
+            (landmark, LandmarkOutput(point: [e.point.x, e.point.y, e.point.z], picks: e.picks, used: e.used.count,
                                                spreadMM: e.spreadMM, residualsMM: e.residualsMM, unusable: e.unusable))
         })
-        foundLandmarks = r.automatic.map { found in
-            Dictionary(uniqueKeysWithValues: Landmark.allCases.compactMap { l in found[l.rawValue].map { (l.rawValue, $0) } })
-        }
+        foundLandmarks = r.automatic
         reconstructed = r.reconstructed
         calliper = r.calliper
         shape = m.shape
@@ -150,16 +148,18 @@ struct ProcessOutput: TextReport {
             "diagonal A / B  \(f(diagonalAMM)) / \(f(diagonalBMM)) mm",
             "cranial index   \(f(ci))   (length \(f(lengthMM)) mm, width \(f(widthMM)) mm)",
             "circumference   \(f(circumferenceMM)) mm",
-            "landmarks       from \(landmarksSource)" + (reconstructed ? "; head reconstructed now" : "; head.ply was current"),
+            "landmarks       from \(landmarksSource.rawValue)" + (reconstructed ? "; head reconstructed now" : "; head.ply was current"),
         ]
-        for name in Landmark.allCases.map(\.rawValue) {
-            guard let l = landmarks[name] else { continue }
+        for landmark in Landmark.allCases {
+            guard let l = landmarks[landmark] else { continue }
+            let name = landmark.rawValue
             let residuals = l.residualsMM.map { $0.map { f($0) } ?? "–" }.joined(separator: ", ")
             lines.append("  \(name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(l.used)/\(l.picks) picks, spread \(f(l.spreadMM)) mm, off the surface \(residuals) mm")
             lines += l.unusable.map { "    set aside: \($0)" }
         }
-        for name in Landmark.allCases.map(\.rawValue) where landmarks[name] == nil {
-            guard let d = foundLandmarks?[name] else { continue }
+        for landmark in Landmark.allCases where landmarks[landmark] == nil {
+            guard let d = foundLandmarks?[landmark] else { continue }
+            let name = landmark.rawValue
             lines.append("  \(name.padding(toLength: 13, withPad: " ", startingAt: 0)) found on the head, confidence \(f(d.confidence)): \(d.evidence)")
         }
         if let c = calliper {

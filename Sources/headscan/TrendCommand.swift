@@ -75,14 +75,17 @@ struct TrendOutput: TextReport {
 
     var text: String {
         func f(_ v: Double?, _ format: String = "%.2f") -> String { v.map { String(format: format, $0) } ?? "–" }
-        var lines = ["Patient \(patientID): \(visits.count) visit\(visits.count == 1 ? "" : "s")",
-                     "date                  age (wk)   CVAI %     CI   circ. mm  CHOA  session"]
+        var table = TextTable([
+            .left("date", 22), .right("age (wk)", 8), .right("CVAI %", 9), .right("CI", 7), .right("circ. mm", 11), .right("CHOA", 6),
+            .left("session", gap: 2),
+        ])
         for v in visits {
-            lines.append(v.date.prefix(19).padding(toLength: 22, withPad: " ", startingAt: 0)
-                + f(v.ageWeeks, "%8.1f") + f(v.cvai, "%9.2f") + f(v.ci, "%7.1f") + f(v.circumferenceMM, "%11.1f")
-                + (v.severityLevel.map { String(format: "%6d", $0) } ?? "     –") + "  " + v.session
-                + (v.measured ? "" : " (not measured)"))
+            table.add([
+                String(v.date.prefix(19)), f(v.ageWeeks, "%.1f"), f(v.cvai, "%.2f"), f(v.ci, "%.1f"), f(v.circumferenceMM, "%.1f"),
+                v.severityLevel.map { "\($0)" } ?? "–", v.session + (v.measured ? "" : " (not measured)"),
+            ])
         }
+        var lines = ["Patient \(patientID): \(visits.count) visit\(visits.count == 1 ? "" : "s")"] + table.lines
         if let t = trend {
             lines.append(String(format: "change per week over %.1f weeks: CVAI %+.2f points, CI %+.2f, circumference %+.1f mm; CHOA %d → %d",
                                 t.spanWeeks, t.cvaiPerWeek, t.ciPerWeek, t.circumferenceMMPerWeek, t.firstSeverity.rawValue, t.lastSeverity.rawValue))

@@ -1,4 +1,5 @@
 import AppModel
+import GestureFeature
 import HeadGestures
 import Testing
 

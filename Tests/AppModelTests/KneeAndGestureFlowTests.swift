@@ -1,8 +1,9 @@
 import AppModel
+import AppModelTesting
 import Feedback
 import Foundation
-import AppModelTesting
 import HeadGestures
+import KneeFeature
 import RangeOfMotion
 import ScanLibrary
 import Testing

@@ -1,7 +1,8 @@
 import AppModel
+import AppModelTesting
 import Feedback
 import Foundation
-import AppModelTesting
+import KneeFeature
 import RangeOfMotion
 import Testing
 

@@ -1,7 +1,8 @@
 import AppModel
+import AppModelTesting
+import Cephalometry
 import Feedback
 import Foundation
-import AppModelTesting
 import ScanLibrary
 import Testing
 

@@ -35,7 +35,7 @@ struct FakeProcessing: SessionProcessing {
             return ProcessingResult(
                 measurement: Self.measurement, calliper: calliper, landmarks: landmarks,
                 estimates: [.nasion: LandmarkEstimate(points: [SIMD3(0, 0.07, 0), SIMD3(0.008, 0.07, 0)], residuals: [nil, nil])],
-                landmarksSource: "picks", reconstructed: true, statistics: .init(),
+                landmarksSource: .picks, reconstructed: true, statistics: .init(),
                 html: session.url.appendingPathComponent("report.html"), pdf: session.url.appendingPathComponent("report.pdf"))
         }
     }
@@ -189,8 +189,7 @@ struct ResultsShapeTests {
         let head = try HeadModel(HeadParameters(cranialIndex: 92, cvai: 8, flatSide: .left))
         let mesh = HeadMesh.skull(head, segments: 120, elevationSteps: 50)
         try Data(PLY.encode(mesh)).write(to: session.meshURL)
-        let l = head.landmarks
-        let landmarks = HeadLandmarks(nasion: l.nasion, noseTip: l.noseTip, leftTragion: l.leftTragion, rightTragion: l.rightTragion)
+        let landmarks = head.landmarks
         let measurement = try Cephalometer.measure(mesh, landmarks: landmarks).measurement
         try lib.library.saveMeasurement(MeasurementRecord(measurement: measurement, landmarks: landmarks, measuredAt: Date()), in: session)
 

@@ -4,12 +4,6 @@ import Simulation
 import Testing
 @testable import Cephalometry
 
-/// The simulator's landmarks as the product's type.
-func productLandmarks(_ head: HeadModel) -> HeadLandmarks {
-    let l = head.landmarks
-    return HeadLandmarks(nasion: l.nasion, noseTip: l.noseTip, leftTragion: l.leftTragion, rightTragion: l.rightTragion)
-}
-
 @Suite("Simulator heads")
 struct SimulatorHeadTests {
     // Two of the five targets keep debug runs quick; `headscan bench measure` runs all five.
@@ -17,7 +11,7 @@ struct SimulatorHeadTests {
     func simulatorHead(target: Double, side: FlatSide) throws {
         let head = try HeadModel(HeadParameters(cvai: target, flatSide: side))
         let mesh = HeadMesh.make(head).transformed(by: oddPose)
-        let slice = try Cephalometer.measure(mesh, landmarks: productLandmarks(head).transformed(by: oddPose))
+        let slice = try Cephalometer.measure(mesh, landmarks: head.landmarks.transformed(by: oddPose))
         let m = slice.measurement
         #expect(abs(m.cvai - head.measurements.cvai) < 0.2, "CVAI \(m.cvai) vs \(head.measurements.cvai)")
         #expect(abs(m.ci - head.measurements.ci) < 0.5, "CI \(m.ci) vs \(head.measurements.ci)")
@@ -31,7 +25,7 @@ struct SimulatorHeadTests {
     func landmarkSensitivity() throws {
         let head = try HeadModel(HeadParameters(cvai: 6.25, flatSide: .right))
         let mesh = HeadMesh.make(head)
-        let landmarks = productLandmarks(head)
+        let landmarks = head.landmarks
         let reference = try Cephalometer.measure(mesh, landmarks: landmarks).measurement.cvai
         // The moves that turn the mid-sagittal axis most (a tragion forward or back, a midline
         // point sideways); `headscan bench measure` moves every landmark along every axis.

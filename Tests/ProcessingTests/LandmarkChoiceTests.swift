@@ -21,7 +21,7 @@ struct LandmarkChoiceTests {
 
     @Test func withoutPicksEveryLandmarkIsTheFoundOneAndAFaintOneIsWarnedOf() throws {
         let choice = try LandmarkChoice(picked: [:], automatic: .success(Self.found), liftedFromFrames: false)
-        #expect(choice.source == "automatic")
+        #expect(choice.source == .automatic)
         #expect(choice.landmarks == Self.found.landmarks)
         #expect(choice.warnings.map(\.kind) == [.uncertainLandmark])
         #expect(choice.warnings[0].message.contains("noseTip") && choice.warnings[0].message.contains("0.30"))
@@ -33,7 +33,7 @@ struct LandmarkChoiceTests {
             .leftTragion: Self.pick(SIMD3(-0.055, 0, 0.0035)), .rightTragion: Self.pick(SIMD3(0.055, 0, 0)),
         ]
         let choice = try LandmarkChoice(picked: picked, automatic: .success(Self.found), liftedFromFrames: true)
-        #expect(choice.source == "picks")
+        #expect(choice.source == .picks)
         #expect(choice.landmarks.leftTragion == SIMD3(-0.055, 0, 0.0035))
         // 2.9 mm is within reach; 3.5 mm is not.
         #expect(choice.warnings.map(\.kind) == [.landmarksDisagree])
@@ -43,7 +43,7 @@ struct LandmarkChoiceTests {
     @Test func somePicksAreCompletedByTheFoundLandmarks() throws {
         let choice = try LandmarkChoice(
             picked: [.leftTragion: Self.pick(SIMD3(-0.054, 0, 0))], automatic: .success(Self.found), liftedFromFrames: true)
-        #expect(choice.source == "picks+automatic")
+        #expect(choice.source == .picksAndAutomatic)
         #expect(choice.landmarks.leftTragion == SIMD3(-0.054, 0, 0))
         #expect(choice.landmarks.rightTragion == Self.found.rightTragion.point)
     }
@@ -58,7 +58,7 @@ struct LandmarkChoiceTests {
     @Test func aPickNearAFoundLandmarkSnapsOntoItInFramesWhosePoseIsKnown() throws {
         let k = CameraIntrinsics(fx: 500, fy: 500, cx: 320, cy: 240, width: 640, height: 480)
         var found = Self.found
-        found.setBestFrames([7], for: "leftTragion")
+        found.leftTragion.bestFrames = [7]
         let pose = RigidTransform.camera(at: SIMD3(-0.3, 0, 0), lookingAt: SIMD3(-0.055, 0, 0), up: SIMD3(0, 0, 1))
         let suggestions = LandmarkSuggestions(found: found, poses: [7: pose], intrinsics: k)
         let centre = try #require(suggestions.pixel(of: .leftTragion, inFrame: 7))

@@ -26,7 +26,7 @@ struct LiftingFixture {
     /// the head), or none.
     let capMarkers: [String: [SIMD3<Double>]]
     /// The simulated head's landmarks, as anatomy defines them.
-    let anatomical: Landmarks
+    let anatomical: HeadLandmarks
 
     init(holes: Set<Int> = [], withCap: Bool = false) throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("processing-\(UUID().uuidString)")

@@ -13,7 +13,7 @@ struct SessionProcessorTests {
         try fixture.library.saveAnnotations(fixture.exactPicks(), in: fixture.session)
         let result = try SessionProcessor(library: fixture.library).process(fixture.session)
         #expect(!result.reconstructed, "head.ply and reconstruction.json were current")
-        #expect(result.landmarksSource == "picks")
+        #expect(result.landmarksSource == .picks)
         for landmark in Landmark.allCases {
             let estimate = try #require(result.estimates[landmark])
             // Float depth at 0.3 m: a few tenths of a micrometre.
@@ -28,7 +28,7 @@ struct SessionProcessorTests {
         #expect(abs(result.measurement.cvai - expected.measurement.cvai) < 1e-3)
         #expect(abs(result.measurement.circumferenceMM - expected.measurement.circumferenceMM) < 1e-2)
         let stored = try #require(try fixture.library.measurement(in: fixture.session))
-        #expect(stored.landmarksSource == "picks" && stored.landmarkEstimates?.count == 4)
+        #expect(stored.landmarksSource == .picks && stored.landmarkEstimates?.count == 4)
         #expect(FileManager.default.fileExists(atPath: result.pdf.path))
     }
 
@@ -80,14 +80,14 @@ struct SessionProcessorTests {
         let fixture = try LiftingFixture(withCap: true)
         defer { fixture.remove() }
         let result = try SessionProcessor(library: fixture.library).process(fixture.session)
-        #expect(result.landmarksSource == "automatic")
+        #expect(result.landmarksSource == .automatic)
         let a = fixture.anatomical
         #expect(length(result.landmarks.nasion - a.nasion) < 0.0015)
         #expect(length(result.landmarks.noseTip - a.noseTip) < 0.001)
         #expect(length(result.landmarks.leftTragion - a.leftTragion) < 0.001)
         #expect(length(result.landmarks.rightTragion - a.rightTragion) < 0.001)
         let stored = try #require(try fixture.library.measurement(in: fixture.session))
-        #expect(stored.landmarksSource == "automatic" && stored.automaticLandmarks != nil)
+        #expect(stored.landmarksSource == .automatic && stored.automaticLandmarks != nil)
         // The fixture's frames look straight at each landmark from 0.3 m: those are its best views.
         #expect(stored.automaticLandmarks?.leftTragion.bestFrames.first == 4)
         let notes = ClinicalReportWriter.landmarkNotes(stored)
@@ -98,7 +98,7 @@ struct SessionProcessorTests {
         annotations.pick(.nasion, frameIndex: 0, pixel: fixture.frames[0].pixels[.nasion]!)
         try fixture.library.saveAnnotations(annotations, in: fixture.session)
         let mixed = try SessionProcessor(library: fixture.library).process(fixture.session)
-        #expect(mixed.landmarksSource == "picks+automatic")
+        #expect(mixed.landmarksSource == .picksAndAutomatic)
         let disagreeing = mixed.measurement.warnings.filter { $0.kind == .landmarksDisagree }
         // The fixture's nasion pick is the ray's surface point from 2 cm above the ear line, a
         // few millimetres from the anatomical nasion.

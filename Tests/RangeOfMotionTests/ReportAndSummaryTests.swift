@@ -1,5 +1,6 @@
 import Foundation
-import Report
+import KneeReport
+import ReportKit
 import Testing
 @testable import RangeOfMotion
 

@@ -1,3 +1,4 @@
+import ReportKit
 import Testing
 @testable import Report
 

@@ -1,5 +1,6 @@
 import Cephalometry
 import Feedback
+import ReportKit
 import Simulation
 import Testing
 @testable import Report
@@ -7,8 +8,7 @@ import Testing
 /// One measured simulator head, shared: measuring takes a moment in debug builds.
 private let measuredSlice: MeasuredSlice = {
     let head = try! HeadModel(HeadParameters(cvai: 7, flatSide: .right))
-    let l = head.landmarks
-    let landmarks = HeadLandmarks(nasion: l.nasion, noseTip: l.noseTip, leftTragion: l.leftTragion, rightTragion: l.rightTragion)
+    let landmarks = head.landmarks
     return try! Cephalometer.measure(HeadMesh.make(head), landmarks: landmarks)
 }()
 

@@ -1,6 +1,7 @@
 import Cephalometry
 import Foundation
 import Geometry
+import ReportKit
 import Simulation
 import Testing
 @testable import Report
@@ -8,8 +9,7 @@ import Testing
 /// A simulator head with a flat right back, measured and mapped once for all tests here.
 private let head: (slice: MeasuredSlice, map: AsymmetryMap) = {
     let model = try! HeadModel(HeadParameters(cranialIndex: 92, cvai: 8, flatSide: .right))
-    let l = model.landmarks
-    let landmarks = HeadLandmarks(nasion: l.nasion, noseTip: l.noseTip, leftTragion: l.leftTragion, rightTragion: l.rightTragion)
+    let landmarks = model.landmarks
     let mesh = HeadMesh.make(model)
     var options = AsymmetryOptions()
     options.samples = 1500

@@ -1,3 +1,4 @@
+import AppSupport
 import Feedback
 
 /// One line of the legend under a point cloud: a marker colour and what it means.

@@ -94,19 +94,13 @@ public struct LandmarkTrial: Codable {
             if let found = result.automatic {
                 let headFromMesh = try Self.headFromMeshTransform(library: library, session: session, simulator: simulator)
                 let truth = simulator.head.landmarks
-                let pairs: [(String, SIMD3<Double>)] = [
-                    ("nasion", truth.nasion), ("noseTip", truth.noseTip), ("leftTragion", truth.leftTragion), ("rightTragion", truth.rightTragion),
-                ]
                 let meshFromHead = headFromMesh.inverse
                 if let data = try? Data(contentsOf: session.meshURL), let mesh = try? PLY.decode([UInt8](data)) {
-                    let t = HeadLandmarks(
-                        nasion: meshFromHead.apply(truth.nasion), noseTip: meshFromHead.apply(truth.noseTip),
-                        leftTragion: meshFromHead.apply(truth.leftTragion), rightTragion: meshFromHead.apply(truth.rightTragion))
-                    cvaiTrueLandmarks = try? Cephalometer.measure(mesh, landmarks: t).measurement.cvai
+                    cvaiTrueLandmarks = try? Cephalometer.measure(mesh, landmarks: truth.transformed(by: meshFromHead)).measurement.cvai
                 }
-                for (name, point) in pairs {
-                    guard let d = found[name] else { continue }
-                    let offset = (headFromMesh.apply(d.point) - point) * 1000
+                for landmark in Landmark.allCases {
+                    let name = landmark.rawValue, d = found[landmark]
+                    let offset = (headFromMesh.apply(d.point) - truth[landmark]) * 1000
                     errorsMM[name] = length(offset)
                     offsetsMM[name] = [offset.x, offset.y, offset.z]
                     confidences[name] = d.confidence

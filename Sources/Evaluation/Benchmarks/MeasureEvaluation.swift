@@ -12,7 +12,7 @@ public enum MeasureEvaluation {
         let mesh = HeadMesh.skull(head, segments: 500, elevationSteps: 201)
         let pose = RigidTransform(rotation: Rotation3(yaw: 0.7, pitch: -0.4, roll: 1.1), translation: SIMD3(0.3, -1.2, 0.55))
         let posed = mesh.transformed(by: pose)
-        let landmarks = Self.landmarks(head).transformed(by: pose)
+        let landmarks = head.landmarks.transformed(by: pose)
         let clock = ContinuousClock()
         var times: [Double] = []
         for _ in 0..<max(1, repeats) {
@@ -30,7 +30,7 @@ public enum MeasureEvaluation {
             for target in [0, 3.5, 6.25, 8.75, 12] {
                 let head = try HeadModel(HeadParameters(cvai: target, flatSide: side))
                 let mesh = HeadMesh.make(head)
-                let m = try Cephalometer.measure(mesh, landmarks: Self.landmarks(head)).measurement
+                let m = try Cephalometer.measure(mesh, landmarks: head.landmarks).measurement
                 heads.append(MeasuredHead(
                     side: side.rawValue, targetCVAI: target, modelCVAI: head.measurements.cvai, measuredCVAI: m.cvai,
                     cvaiError: abs(m.cvai - head.measurements.cvai), modelCI: head.measurements.ci, measuredCI: m.ci,
@@ -44,27 +44,19 @@ public enum MeasureEvaluation {
     public static func measureSensitivity() throws -> [LandmarkSensitivity] {
         let head = try HeadModel(HeadParameters(cvai: 6.25, flatSide: .right))
         let mesh = HeadMesh.make(head)
-        let landmarks = Self.landmarks(head)
+        let landmarks = head.landmarks
         let reference = try Cephalometer.measure(mesh, landmarks: landmarks).measurement.cvai
-        let names: [(String, WritableKeyPath<HeadLandmarks, SIMD3<Double>>)] = [
-            ("nasion", \.nasion), ("noseTip", \.noseTip), ("leftTragion", \.leftTragion), ("rightTragion", \.rightTragion),
-        ]
         let steps = [SIMD3<Double>(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1)].flatMap { [$0 * 0.002, $0 * -0.002] }
-        return try names.map { name, key in
+        // In the order the benchmark has always reported them.
+        return try [Landmark.nasion, .noseTip, .leftTragion, .rightTragion].map { landmark in
             var worst = 0.0
             for step in steps {
                 var moved = landmarks
-                moved[keyPath: key] += step
+                moved[landmark] += step
                 worst = max(worst, abs(try Cephalometer.measure(mesh, landmarks: moved).measurement.cvai - reference))
             }
-            return LandmarkSensitivity(landmark: name, worstCVAIChange: worst)
+            return LandmarkSensitivity(landmark: landmark.rawValue, worstCVAIChange: worst)
         }
-    }
-
-    /// The simulator's landmarks as the product's type.
-    public static func landmarks(_ head: HeadModel) -> HeadLandmarks {
-        let l = head.landmarks
-        return HeadLandmarks(nasion: l.nasion, noseTip: l.noseTip, leftTragion: l.leftTragion, rightTragion: l.rightTragion)
     }
 }
 

@@ -18,7 +18,7 @@ public enum ShapeEvaluation {
                 lengthMM: random.uniform(120...160), cranialIndex: random.uniform(68...104), cvai: random.uniform(0...15),
                 flatSide: random.unit() < 0.5 ? .left : .right)
             let head = try HeadModel(parameters)
-            let m = try Cephalometer.measure(HeadMesh.make(head), landmarks: MeasureEvaluation.landmarks(head)).measurement
+            let m = try Cephalometer.measure(HeadMesh.make(head), landmarks: head.landmarks).measurement
             let t = head.measurements
             let truth = ShapeAssessment(
                 HeadMeasurement(diagonalA: t.diagonalAMM / 1000, diagonalB: t.diagonalBMM / 1000, length: t.lengthMM / 1000,
@@ -57,11 +57,11 @@ public enum ShapeEvaluation {
             let map = try AsymmetryMap.compute(mesh, landmarks: landmarks, options: options)
             return zip(map.valuesMM, awayFromEars).filter { !$0.0.isNaN && $0.1 }.map { abs($0.0) }.max() ?? 0
         }
-        var moved = MeasureEvaluation.landmarks(head)
+        var moved = head.landmarks
         moved.nasion.x += 0.001
         moved.rightTragion.z += 0.001
         return .init(
-            cranialIndex: ci, worstAwayFromEarsMM: try worst(MeasureEvaluation.landmarks(head), .landmarks),
+            cranialIndex: ci, worstAwayFromEarsMM: try worst(head.landmarks, .landmarks),
             movedLandmarksWorstMM: try worst(moved, .landmarks), movedLandmarksRegisteredWorstMM: try worst(moved, .registered))
     }
 
@@ -70,7 +70,7 @@ public enum ShapeEvaluation {
         let head = try HeadModel(HeadParameters(cvai: cvai, flatSide: side))
         var options = AsymmetryOptions()
         options.plane = plane
-        let map = try AsymmetryMap.compute(HeadMesh.make(head), landmarks: MeasureEvaluation.landmarks(head), options: options)
+        let map = try AsymmetryMap.compute(HeadMesh.make(head), landmarks: head.landmarks, options: options)
         // The model's own depth: at the widest outline, how far each ray from the ear-line
         // centre falls short of its mirror ray; the deepest over the back.
         var depth = 0.0, at = 0.0

@@ -12,9 +12,6 @@ enum ResearchVocabulary {
     /// Who records consent: the app or the command line (and the test fixtures).
     static let consentRecorders: Set<String> = ["HeadScan app", "headscan command line", "test"]
 
-    /// Where a measurement's landmarks came from.
-    static let landmarkSources: Set<String> = ["picks", "points", "automatic", "picks+automatic"]
-
     /// The sentences the landmark search writes as evidence, with every number as `#`.
     static let evidenceTemplates: Set<String> = [
         "hollow # mm deep between forehead and nose", "nose stands # mm out of the face",
@@ -33,9 +30,7 @@ enum ResearchVocabulary {
     /// only, the search's evidence only in its own words.
     static func scrub(_ record: inout MeasurementRecord) {
         record.meshFile = ScanSession.meshFileName
-        if let source = record.landmarksSource, !landmarkSources.contains(source) { record.landmarksSource = nil }
-        let names = Set(Landmark.allCases.map(\.rawValue))
-        record.landmarkEstimates = record.landmarkEstimates?.filter { names.contains($0.key) }
+        // Sources and landmark names are closed vocabularies by type: anything else did not decode.
         if var found = record.automaticLandmarks {
             found.nasion.evidence = evidence(found.nasion.evidence)
             found.noseTip.evidence = evidence(found.noseTip.evidence)

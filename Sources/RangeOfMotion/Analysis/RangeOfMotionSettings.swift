@@ -113,10 +113,5 @@ public struct RangeOfMotionSettings: Sendable, Equatable, Codable {
     }
 
     /// The setting names, for `--help` and for rejecting misspelt keys.
-    public static let keys = [
-        "framesPerSecond", "minimumConfidence", "rejectOutsidePicture", "lateralOrderTolerance", "kneeAnkleOrder",
-        "behindMargin", "hipAboveKneeAndAnkle", "maximumHyperextension", "detectHyperextension",
-        "legSwapMargin", "segmentLengthTolerance", "segmentLengthWindow", "maximumAngularSpeed", "correctSlant", "fieldOfView", "smoothingWindow", "extremeBand", "extremeMiddleMean", "minimumPassedShare", "minimumMotion",
-        "edgeMargin", "sideOnWarningDegrees",
-    ]
+    public static var keys: [String] { schema.names }
 }

@@ -1,5 +1,6 @@
 import Cephalometry
 import Foundation
+import ReportKit
 
 /// The asymmetry map seen from above (nose up) and from behind, as 3 mm squares coloured by
 /// the distance to the head's mirror image, with a legend. One unit is one millimetre.

@@ -1,4 +1,5 @@
 import Cephalometry
+import ReportKit
 
 /// The measured slice seen from above with the nose up: outline (bridged holes dashed red),
 /// the head's axes and both diagonals. One unit is one millimetre.

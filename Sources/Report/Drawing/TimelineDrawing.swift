@@ -1,4 +1,5 @@
 import Feedback
+import ReportKit
 
 /// The feedback over the scan: a band coloured by the published position, the progress
 /// curve above it, milestones as ticks and the completion as a flag.

@@ -1,5 +1,6 @@
 import Cephalometry
 import Foundation
+import ReportKit
 
 /// One visit as the report's trend shows it.
 public struct VisitPoint: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import ReportKit
 
 /// Small charts of several measures over the patient's visits, side by side, by age in months
 /// when the birth date is known (else by date), with the change per month.

@@ -1,3 +1,4 @@
+import Cephalometry
 import Foundation
 import Geometry
 
@@ -15,7 +16,7 @@ public struct HeadModel: Sendable {
     /// Face depth below the widest outline, metres.
     public let faceDepth: Double
     /// Nasion, nose tip and both tragions in the head frame, metres.
-    public private(set) var landmarks: Landmarks
+    public private(set) var landmarks: HeadLandmarks
     /// The measures of the model itself (from the analytic outline).
     public let measurements: TrueHeadMeasures
 
@@ -32,8 +33,8 @@ public struct HeadModel: Sendable {
         let profile = { (z: Double) in outline.reach(along: Double.pi / 2, scale: Self.scale(atHeight: z, widest: widest, crown: crown, face: face)) }
         let e = 1e-5
         faceSlope = (profile(e) - profile(-e)) / (2 * e)
-        landmarks = Landmarks(nasion: .zero, noseTip: .zero, leftTragion: .zero, rightTragion: .zero)
-        landmarks = Landmarks(self)
+        landmarks = HeadLandmarks(nasion: .zero, noseTip: .zero, leftTragion: .zero, rightTragion: .zero)
+        landmarks = HeadLandmarks(self)
     }
 
     /// How far the face's midline moves forward per metre up at the reference plane, before
@@ -161,23 +162,9 @@ public struct HeadModel: Sendable {
     }
 }
 
-/// The four landmarks measurement needs, in the head frame (metres).
-public struct Landmarks: Sendable, Codable, Equatable {
-    /// Deepest point between forehead and nose, on the reference plane.
-    public var nasion: SIMD3<Double>
-    /// The nose tip (pronasale): where the nose stands out furthest from the face.
-    public var noseTip: SIMD3<Double>
-    /// The notch in front of the left ear, on the reference plane.
-    public var leftTragion: SIMD3<Double>
-    /// The notch in front of the right ear.
-    public var rightTragion: SIMD3<Double>
-
-    public init(nasion: SIMD3<Double>, noseTip: SIMD3<Double>, leftTragion: SIMD3<Double>, rightTragion: SIMD3<Double>) {
-        self.nasion = nasion
-        self.noseTip = noseTip
-        self.leftTragion = leftTragion
-        self.rightTragion = rightTragion
-    }
+/// The simulated head's landmarks, in the head frame (metres): the nasion and both tragions
+/// on the reference plane.
+extension LandmarkSet where Value == SIMD3<Double> {
 
     /// The landmarks of `head` as anthropometry defines them: the nasion deepest in the hollow
     /// between forehead and nose, the nose tip where the nose stands out furthest from the face,
@@ -185,10 +172,11 @@ public struct Landmarks: Sendable, Codable, Equatable {
     init(_ head: HeadModel) {
         let scaleAtReference = head.scale(atHeight: 0)
         let deg = Double.pi / 180
-        nasion = SIMD3(0, head.outline.reach(along: 90 * deg, scale: scaleAtReference) - FaceRelief.nasionDepth, 0)
-        leftTragion = SIMD3(-head.outline.reach(along: 180 * deg, scale: scaleAtReference), 0, 0)
-        rightTragion = SIMD3(head.outline.reach(along: 0, scale: scaleAtReference), 0, 0)
-        noseTip = Self.mostForward(head)
+        self.init(
+            nasion: SIMD3(0, head.outline.reach(along: 90 * deg, scale: scaleAtReference) - FaceRelief.nasionDepth, 0),
+            noseTip: Self.mostForward(head),
+            leftTragion: SIMD3(-head.outline.reach(along: 180 * deg, scale: scaleAtReference), 0, 0),
+            rightTragion: SIMD3(head.outline.reach(along: 0, scale: scaleAtReference), 0, 0))
     }
 
     /// The nose's tip (pronasale): where it stands out furthest from the face, the top of its

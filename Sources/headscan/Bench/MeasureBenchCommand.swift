@@ -1,6 +1,6 @@
 import ArgumentParser
-import Evaluation
 import Cephalometry
+import Evaluation
 import Foundation
 import Geometry
 import Simulation
@@ -51,10 +51,17 @@ struct MeasureBenchResult: TextReport {
     var text: String {
         func f(_ v: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", v) }
         var lines = ["measure \(triangles) triangles: median \(f(medianSeconds)) s, best \(f(bestSeconds)) s (target ≤ 0.5 s)"]
-        lines.append("side   target  model CVAI  measured  error   model CI  measured  error")
+        var table = TextTable([
+            .left("side", 6), .right("target", 7), .right("model CVAI", 11), .right("measured", 10), .right("error", 7),
+            .right("model CI", 10), .right("measured", 10), .right("error", 7),
+        ])
         for h in heads {
-            lines.append("\(h.side.padding(toLength: 6, withPad: " ", startingAt: 0)) \(f(h.targetCVAI, 2))   \(f(h.modelCVAI))      \(f(h.measuredCVAI))   \(f(h.cvaiError))   \(f(h.modelCI, 2))     \(f(h.measuredCI, 2))     \(f(h.ciError))")
+            table.add([
+                h.side, f(h.targetCVAI, 2), f(h.modelCVAI), f(h.measuredCVAI), f(h.cvaiError), f(h.modelCI, 2), f(h.measuredCI, 2),
+                f(h.ciError),
+            ])
         }
+        lines += table.lines
         lines.append("worst CVAI error \(f(worstCVAIError)) (target 0.2), worst CI error \(f(worstCIError)) (target 0.5)")
         lines.append("landmark ±2 mm, worst CVAI change: " + sensitivity.map { "\($0.landmark) \(f($0.worstCVAIChange))" }.joined(separator: ", ")
             + "; worst \(f(worstSensitivity)) (target < 0.5)")

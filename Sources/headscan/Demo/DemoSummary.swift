@@ -1,5 +1,5 @@
-import Evaluation
 import Cephalometry
+import Evaluation
 import Foundation
 import Processing
 import ScanLibrary
@@ -67,9 +67,9 @@ struct DemoSummary: TextReport {
     var scanSeconds: Double
     var markersMapped: Int
     var markerRMSMillimetres: Double
-    var landmarksSource: String
+    var landmarksSource: LandmarkSource
     /// Per landmark: picks and their spread, millimetres.
-    var landmarks: [String: LandmarkEstimate]
+    var landmarks: [Landmark: LandmarkEstimate]
     var report: String
     var pdf: String
     var mesh: String
@@ -96,7 +96,7 @@ struct DemoSummary: TextReport {
         markersMapped = result.statistics.markersMapped
         self.markerRMSMillimetres = markerRMSMillimetres
         landmarksSource = result.landmarksSource
-        landmarks = Dictionary(uniqueKeysWithValues: result.estimates.map { ($0.key.rawValue, $0.value) })
+        landmarks = result.estimates
         report = result.html.path
         pdf = result.pdf.path
         mesh = session.meshURL.path
@@ -105,16 +105,16 @@ struct DemoSummary: TextReport {
     }
 
     var text: String {
-        func row(_ name: String, _ key: KeyPath<Values, Double>) -> String {
-            func f(_ v: Double) -> String { String(format: "%9.2f", v) }
-            return name.padding(toLength: 20, withPad: " ", startingAt: 0) + f(measured[keyPath: key]) + f(calliper[keyPath: key]) + f(truth[keyPath: key])
+        var table = TextTable([.left("", 20), .right("3D scan", 9), .right("calliper", 9), .right("truth", 9)])
+        let rows: [(String, KeyPath<Values, Double>)] = [
+            ("CVAI (%)", \.cvai), ("CVA (mm)", \.cvaMM), ("diagonal A (mm)", \.diagonalAMM), ("diagonal B (mm)", \.diagonalBMM),
+            ("length (mm)", \.lengthMM), ("width (mm)", \.widthMM), ("cranial index", \.ci), ("circumference (mm)", \.circumferenceMM),
+        ]
+        for (name, key) in rows {
+            table.add([name] + [measured, calliper, truth].map { String(format: "%.2f", $0[keyPath: key]) })
         }
-        var lines = [
-            "",
-            "                      3D scan calliper    truth",
-            row("CVAI (%)", \.cvai), row("CVA (mm)", \.cvaMM), row("diagonal A (mm)", \.diagonalAMM), row("diagonal B (mm)", \.diagonalBMM),
-            row("length (mm)", \.lengthMM), row("width (mm)", \.widthMM), row("cranial index", \.ci), row("circumference (mm)", \.circumferenceMM),
-            "CHOA level          " + [measured, calliper, truth].map { String(format: "%9d", $0.severityLevel) }.joined(),
+        table.add(["CHOA level"] + [measured, calliper, truth].map { "\($0.severityLevel)" })
+        var lines = [""] + table.lines + [
             String(format: "3D CVAI is %.2f points from the truth, with landmarks picked on the frames (±2 px) and lifted into 3D.", cvaiError),
         ]
         lines += warnings.map { "warning: \($0)" }

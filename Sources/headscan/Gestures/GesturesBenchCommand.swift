@@ -182,14 +182,19 @@ struct GesturesBenchResult: TextReport {
             lines.append(name.hasPrefix("varied")
                 ? "\(name) mode: nods and shakes of every speed and size people use, \(mode.scriptedGestures) scripted gestures"
                 : "\(name) mode: \(mode.scriptedGestures) scripted gestures")
-            lines.append("  " + "event".padding(toLength: 22, withPad: " ", startingAt: 0)
-                + "precision  recall  within 3 frames  max error  mean / median error  (matched, false, missed)")
+            var table = TextTable(
+                [
+                    .left("event", 22), .right("precision", 9), .right("recall", 8), .right("within 3 frames", 17), .right("max error", 11),
+                    .right("mean / median error", 21), .left("(matched, false, missed)", gap: 2),
+                ], indent: "  ")
             for (kind, k) in mode.kinds.sorted(by: { $0.key < $1.key }) + [("all", mode.overall)] {
-                lines.append("  " + kind.padding(toLength: 22, withPad: " ", startingAt: 0)
-                    + String(format: "%9.3f  %6.3f  %13.1f %%  %9d  %10.2f / %-6.1f  (%d, %d, %d)",
-                             k.precision, k.recall, k.within3Frames * 100, k.maxFrameError, k.meanFrameError, k.medianFrameError,
-                             k.truePositives, k.falsePositives, k.falseNegatives))
+                table.add([
+                    kind, String(format: "%.3f", k.precision), String(format: "%.3f", k.recall), String(format: "%.1f %%", k.within3Frames * 100),
+                    "\(k.maxFrameError)", String(format: "%.2f / %.1f", k.meanFrameError, k.medianFrameError),
+                    "(\(k.truePositives), \(k.falsePositives), \(k.falseNegatives))",
+                ])
             }
+            lines += table.lines
             lines.append("  later than 3 frames: \(mode.lateBeyond3Frames.late), of them \(mode.lateBeyond3Frames.lateAtDropouts) with the face missed in between")
         }
         lines.append("resting (\(sessions / 2) × \(Int(seconds)) s, \(noisePixels) px noise): \(restFalseEvents) gesture events")

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import KneeReport
 import RangeOfMotion
-import Report
 
 /// `headscan rom analyze`: the knee's range of motion from a poses file.
 struct RomAnalyzeCommand: ParsableCommand {

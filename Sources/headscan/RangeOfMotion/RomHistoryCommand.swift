@@ -71,10 +71,11 @@ struct HistoryOutput: TextReport {
     }
 
     var text: String {
-        var lines = measurements.map { m in
-            "\(m.date)  \(m.side.padding(toLength: 5, withPad: " ", startingAt: 0))  \((m.neutralZero ?? "refused").padding(toLength: 10, withPad: " ", startingAt: 0))  \(m.framesPassed)/\(m.framesTotal) frames  \(m.source)"
+        var table = TextTable([.left("date", 20), .left("side", 5, gap: 2), .left("neutral-0", 10, gap: 2), .left("frames", 13, gap: 2), .left("source", gap: 2)])
+        for m in measurements {
+            table.add([m.date, m.side, m.neutralZero ?? "refused", "\(m.framesPassed)/\(m.framesTotal) frames", m.source])
         }
-        if lines.isEmpty { lines.append("no measurements of patient \(patient)") }
+        var lines = measurements.isEmpty ? ["no measurements of patient \(patient)"] : table.lines
         lines += problems.map { "problem: \($0)" }
         return lines.joined(separator: "\n")
     }

@@ -237,12 +237,23 @@ import Upload
         let text = "Max Mustermann *2026-01-15"
         var record = try MeasurementRecord.decode(from: SessionFixture.measurement(cvai: 6))
         record.measuredAt = ResearchCalendar.weekStart(record.measuredAt)
-        record.landmarksSource = text
         let found = DetectedLandmark(point: .zero, normal: [0, 0, 1], confidence: 0.9, evidence: text)
         let real = DetectedLandmark(point: .zero, normal: [0, 0, 1], confidence: 0.9, evidence: "nose stands 12.5 mm out of the face")
         record.automaticLandmarks = AutomaticLandmarks(nasion: found, noseTip: real, leftTragion: found, rightTragion: found)
         let measurement = String(decoding: try kept(MeasurementRecord.fileName, try record.encodedAlone()), as: UTF8.self)
         #expect(!measurement.contains("Mustermann") && measurement.contains("nose stands 12.5 mm"))
+        // The landmarks' source and names are closed vocabularies by type: free text there is refused.
+        record.landmarksSource = .picks
+        record.landmarkEstimates = [.nasion: LandmarkEstimate(points: [[0, 0.07, 0], [0, 0.0702, 0]], residuals: [0.1, nil])]
+        let valid = try #require(try JSONSerialization.jsonObject(with: try record.encodedAlone()) as? [String: Any])
+        _ = try kept(MeasurementRecord.fileName, try JSONSerialization.data(withJSONObject: valid))
+        var freeSource = valid
+        freeSource["landmarksSource"] = text
+        #expect(throws: (any Error).self) { try kept(MeasurementRecord.fileName, try JSONSerialization.data(withJSONObject: freeSource)) }
+        var freeName = valid
+        let estimates = try #require(valid["landmarkEstimates"] as? [String: Any])
+        freeName["landmarkEstimates"] = [text: try #require(estimates["nasion"])]
+        #expect(throws: (any Error).self) { try kept(MeasurementRecord.fileName, try JSONSerialization.data(withJSONObject: freeName)) }
 
         var reconstruction = try ReconstructionRecord.decode(from: try ResearchSessionSeeds.reconstruction())
         reconstruction.capLayout = text

@@ -26,10 +26,10 @@ import Upload
         var files = Dictionary(uniqueKeysWithValues: try ResearchSessionSeeds.files(try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)).map { ($0.name, $0.data) })
         // Every optional field filled, so that mutations reach it.
         var measurement = try MeasurementRecord.decode(from: try #require(files[MeasurementRecord.fileName]))
-        measurement.landmarksSource = "picks+automatic"
+        measurement.landmarksSource = .picksAndAutomatic
         let found = DetectedLandmark(point: [0, 0.07, 0], normal: [0, 1, 0], confidence: 0.8, evidence: "nose stands 12.5 mm out of the face", bestFrames: [1, 2])
         measurement.automaticLandmarks = AutomaticLandmarks(nasion: found, noseTip: found, leftTragion: found, rightTragion: found)
-        measurement.landmarkEstimates = ["nasion": LandmarkEstimate(points: [[0, 0.07, 0], [0, 0.0702, 0]], residuals: [0.1, nil])]
+        measurement.landmarkEstimates = [.nasion: LandmarkEstimate(points: [[0, 0.07, 0], [0, 0.0702, 0]], residuals: [0.1, nil])]
         files[MeasurementRecord.fileName] = try measurement.encodedAlone()
         var reconstruction = try ReconstructionRecord.decode(from: try #require(files[ReconstructionRecord.fileName]))
         reconstruction.scan.sha256 = String(repeating: "5e", count: 32)

@@ -1,5 +1,6 @@
 import Foundation
 import RangeOfMotion
+import ReportKit
 
 /// The knee angle over the video: every frame's reading (rejected ones as red crosses), the
 /// smoothed angle of the passed frames, the straight line at 180° and the two extremes.

@@ -1,5 +1,6 @@
 import Foundation
 import RangeOfMotion
+import ReportKit
 
 /// One frame's legs as a stick figure, as the camera saw them: the measured leg bold with
 /// its knee angle, the other leg faint. One unit is about one point.

@@ -1,8 +1,8 @@
 /// The parts the clinical and the knee report share: a labelled list of facts, a bulleted
 /// list, escaping, and the page's base style.
-enum HTMLPieces {
+package enum HTMLPieces {
     /// A section of label–value pairs; nothing when there are none.
-    static func facts(_ heading: String?, _ facts: [ReportFact]) -> String {
+    package static func facts(_ heading: String?, _ facts: [ReportFact]) -> String {
         guard !facts.isEmpty else { return "" }
         var html = "<section>" + (heading.map { "<h2>\(e($0))</h2>" } ?? "") + "<dl>"
         for fact in facts { html += "<dt>\(e(fact.label))</dt><dd>\(e(fact.value))</dd>" }
@@ -10,13 +10,13 @@ enum HTMLPieces {
     }
 
     /// A section with a bulleted list; nothing when there are no items.
-    static func list(_ heading: String, _ items: [String], cssClass: String) -> String {
+    package static func list(_ heading: String, _ items: [String], cssClass: String) -> String {
         guard !items.isEmpty else { return "" }
         return "<section class=\"\(cssClass)\"><h2>\(e(heading))</h2><ul>" + items.map { "<li>\(e($0))</li>" }.joined() + "</ul></section>\n"
     }
 
     /// The page up to and including its heading: a self-contained head with `style`.
-    static func pageStart(title: String, style: String) -> String {
+    package static func pageStart(title: String, style: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
@@ -32,11 +32,11 @@ enum HTMLPieces {
         """
     }
 
-    static func e(_ text: String) -> String { HTMLText.escape(text) }
+    package static func e(_ text: String) -> String { HTMLText.escape(text) }
 
     /// Type, headings, fact lists and warnings; each report adds its own rules. Reports are
     /// printed, so they stay light in dark mode too.
-    static let baseStyle = """
+    package static let baseStyle = """
         body{font-family:Helvetica,Arial,sans-serif;color:#222;max-width:860px;margin:2em auto;padding:0 1em;line-height:1.4}
         h1{font-size:1.6em;border-bottom:2px solid #1f4e79;padding-bottom:.2em}h2{font-size:1.15em;color:#1f4e79;margin-top:1.4em}
         dl{display:grid;grid-template-columns:max-content auto;gap:.2em 1em;margin:0}dt{color:#555}dd{margin:0;font-weight:600}

@@ -1,3 +1,4 @@
+import ReportKit
 /// Writes a `KneeReport` as one self-contained HTML page (inline CSS and SVG, no scripts).
 public enum KneeReportHTML {
     public static func render(_ report: KneeReport) -> String {

@@ -4,10 +4,10 @@ public enum PDFFont: Sendable, Equatable {
     case regular, bold
 
     /// The name the page resources give the font.
-    var resourceName: String { self == .regular ? "F1" : "F2" }
+    package var resourceName: String { self == .regular ? "F1" : "F2" }
 
     /// The PostScript name of the standard font.
-    var baseFont: String { self == .regular ? "Helvetica" : "Helvetica-Bold" }
+    package var baseFont: String { self == .regular ? "Helvetica" : "Helvetica-Bold" }
 
     /// Width of `text` at `size` points, from the fonts' published metrics.
     public func width(of text: String, size: Double) -> Double {
@@ -52,7 +52,7 @@ public enum PDFFont: Sendable, Equatable {
 }
 
 /// Windows-1252 ("WinAnsiEncoding"), the one-byte encoding the standard fonts use.
-enum WinAnsi {
+package enum WinAnsi {
     /// Characters 0x80...0x9F, which differ from Latin-1.
     private static let high: [Unicode.Scalar: UInt8] = [
         "\u{20AC}": 0x80, "\u{201A}": 0x82, "\u{2026}": 0x85, "\u{2018}": 0x91, "\u{2019}": 0x92,
@@ -61,7 +61,7 @@ enum WinAnsi {
     ]
 
     /// The bytes of `text`; a character the encoding lacks becomes "?".
-    static func encode(_ text: String) -> [UInt8] {
+    package static func encode(_ text: String) -> [UInt8] {
         text.unicodeScalars.map { scalar in
             if scalar.value < 0x80 || (scalar.value >= 0xA0 && scalar.value <= 0xFF) { return UInt8(scalar.value) }
             return high[scalar] ?? UInt8(ascii: "?")

@@ -36,7 +36,7 @@ public enum SVGRenderer {
     }
 
     /// A number with at most two decimals and no trailing zeros, to keep files small.
-    static func n(_ value: Double) -> String {
+    package static func n(_ value: Double) -> String {
         let scaled = (value * 100).rounded() / 100
         if scaled == scaled.rounded() { return String(Int(scaled)) }
         var s = String(format2: scaled)
@@ -47,7 +47,7 @@ public enum SVGRenderer {
 
 extension String {
     /// Two decimals without Foundation's locale-dependent formatting.
-    init(format2 value: Double) {
+    package init(format2 value: Double) {
         let negative = value < 0
         let hundredths = Int((abs(value) * 100).rounded())
         let fraction = hundredths % 100

@@ -1,26 +1,26 @@
 /// A cursor down A4 pages that starts a new page when a block does not fit.
-struct PageFlow {
-    var document: PDFDocument
-    var canvas = PDFCanvas()
-    var y: Double
-    let margin = 50.0
-    var contentWidth: Double { PDFDocument.a4.x - 2 * margin }
-    let accent = RGBColor(hex: 0x1F4E79)
-    let grey = RGBColor(hex: 0x555555)
+package struct PageFlow {
+    package var document: PDFDocument
+    package var canvas = PDFCanvas()
+    package var y: Double
+    package let margin = 50.0
+    package var contentWidth: Double { PDFDocument.a4.x - 2 * margin }
+    package let accent = RGBColor(hex: 0x1F4E79)
+    package let grey = RGBColor(hex: 0x555555)
 
-    init(title: String) {
+    package init(title: String) {
         document = PDFDocument(title: title)
         y = margin
     }
 
-    mutating func ensure(_ height: Double) {
+    package mutating func ensure(_ height: Double) {
         guard y + height > PDFDocument.a4.y - margin else { return }
         document.add(canvas)
         canvas = PDFCanvas()
         y = margin
     }
 
-    mutating func heading(_ text: String, size: Double = 13) {
+    package mutating func heading(_ text: String, size: Double = 13) {
         ensure(size * 2.2)
         y += size
         canvas.text(text, x: margin, y: y, size: size, font: .bold, color: accent)
@@ -29,7 +29,7 @@ struct PageFlow {
         y += size * 0.6
     }
 
-    mutating func factColumns(_ columns: [(String, [ReportFact])]) {
+    package mutating func factColumns(_ columns: [(String, [ReportFact])]) {
         let columnWidth = contentWidth / Double(columns.count)
         let rows = columns.map(\.1.count).max() ?? 0
         ensure(Double(rows) * 14 + 30)
@@ -49,7 +49,7 @@ struct PageFlow {
         y = bottom + 10
     }
 
-    mutating func facts(_ facts: [ReportFact]) {
+    package mutating func facts(_ facts: [ReportFact]) {
         for fact in facts {
             let lines = PDFCanvas.wrap(fact.value, width: contentWidth - 130, size: 9, font: .bold)
             ensure(Double(lines.count) * 12 + 2)
@@ -61,7 +61,7 @@ struct PageFlow {
         y += 6
     }
 
-    mutating func list(_ title: String, _ items: [String], color: RGBColor = .black) {
+    package mutating func list(_ title: String, _ items: [String], color: RGBColor = .black) {
         guard !items.isEmpty else { return }
         heading(title)
         for item in items {
@@ -74,7 +74,7 @@ struct PageFlow {
         y += 6
     }
 
-    mutating func figure(_ title: String, _ drawing: Drawing, width: Double, caption: String?) {
+    package mutating func figure(_ title: String, _ drawing: Drawing, width: Double, caption: String?) {
         let height = drawing.size.y * width / drawing.size.x
         let captionLines = caption.map { PDFCanvas.wrap($0, width: contentWidth, size: 8.5, font: .regular).count } ?? 0
         ensure(height + 40 + Double(captionLines) * 11.5)
@@ -89,14 +89,14 @@ struct PageFlow {
     }
 
     /// A drawing without a heading, centred.
-    mutating func drawing(_ drawing: Drawing, width: Double) {
+    package mutating func drawing(_ drawing: Drawing, width: Double) {
         let height = drawing.size.y * width / drawing.size.x
         ensure(height + 6)
         canvas.draw(drawing, x: margin + (contentWidth - width) / 2, y: y, width: width)
         y += height + 6
     }
 
-    mutating func finish() -> PDFDocument {
+    package mutating func finish() -> PDFDocument {
         document.add(canvas)
         return document
     }

@@ -1,5 +1,6 @@
 import Foundation
 import RangeOfMotion
+import ReportKit
 
 /// What a knee report is made from.
 public struct KneeReportInputs: Sendable {

@@ -118,7 +118,7 @@ extension Drawing {
 
 extension DrawingElement {
     /// The element moved by `offset` after scaling by `scale`.
-    func placed(at offset: SIMD2<Double>, scale: Double) -> DrawingElement {
+    package func placed(at offset: SIMD2<Double>, scale: Double) -> DrawingElement {
         func p(_ q: SIMD2<Double>) -> SIMD2<Double> { q * scale + offset }
         func s(_ stroke: Stroke?) -> Stroke? {
             stroke.map { Stroke($0.color, width: $0.width * scale, dash: $0.dash.map { $0 * scale }) }

@@ -53,7 +53,7 @@ private struct ObjectWriter {
     private(set) var bytes: [UInt8] = Array("%PDF-1.4\n%\u{E2}\u{E3}\u{CF}\u{D3}\n".unicodeScalars.map { UInt8($0.value) })
     private var offsets: [Int: Int] = [:]
 
-    mutating func add(_ id: Int, _ body: String) {
+    package mutating func add(_ id: Int, _ body: String) {
         offsets[id] = bytes.count
         append("\(id) 0 obj\n")
         // Bodies are built from one-byte characters already (PDFString), so copy them as bytes.
@@ -61,14 +61,14 @@ private struct ObjectWriter {
         append("\nendobj\n")
     }
 
-    mutating func addStream(_ id: Int, _ content: [UInt8]) {
+    package mutating func addStream(_ id: Int, _ content: [UInt8]) {
         offsets[id] = bytes.count
         append("\(id) 0 obj\n<< /Length \(content.count) >>\nstream\n")
         bytes += content
         append("\nendstream\nendobj\n")
     }
 
-    mutating func finish(root: Int, info: Int) -> [UInt8] {
+    package mutating func finish(root: Int, info: Int) -> [UInt8] {
         let count = (offsets.keys.max() ?? 0) + 1
         let start = bytes.count
         append("xref\n0 \(count)\n0000000000 65535 f \n")
@@ -84,9 +84,9 @@ private struct ObjectWriter {
 }
 
 /// PDF literal strings.
-enum PDFString {
+package enum PDFString {
     /// `(text)` in WinAnsi with the characters that end or escape a string escaped.
-    static func literal(_ text: String) -> String {
+    package static func literal(_ text: String) -> String {
         var out = "("
         for byte in WinAnsi.encode(text) {
             switch byte {
@@ -103,8 +103,8 @@ enum PDFString {
 }
 
 /// Numbers as PDF writes them: no exponent, at most three decimals.
-enum PDFNumber {
-    static func format(_ value: Double) -> String {
+package enum PDFNumber {
+    package static func format(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
         let thousandths = Int((value * 1000).rounded())
         if thousandths % 1000 == 0 { return String(thousandths / 1000) }

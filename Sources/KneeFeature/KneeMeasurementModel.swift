@@ -1,7 +1,8 @@
+import AppSupport
 import Foundation
+import KneeReport
 import Observation
 import RangeOfMotion
-import Report
 
 /// The knee measurement: welcome with earlier results, instructions, side picker,
 /// processing with progress and a retry on failure, result with the most bent and the

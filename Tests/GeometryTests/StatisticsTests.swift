@@ -1,0 +1,49 @@
+import Geometry
+import Testing
+
+@Suite("Order statistics")
+struct StatisticsTests {
+    @Test(arguments: [
+        ([3.0], 3.0), ([5.0, 1, 3], 3), ([4.0, 1, 3, 2], 2.5), ([1.0, 1, 100, 100], 50.5),
+    ])
+    func theMedianIsTheMiddleOrTheMeanOfTheTwoMiddleValues(values: [Double], median: Double) {
+        #expect(Statistics.median(values) == median)
+    }
+
+    @Test func theMedianOfNothingIsNotANumber() {
+        #expect(Statistics.median([Double]()).isNaN)
+    }
+
+    @Test func theUpperMedianIsAValueOfTheData() {
+        #expect(Statistics.upperMedian([4.0, 1, 3, 2]) == 3)
+        #expect(Statistics.upperMedian([Float(2), 9, 4]) == 4)
+        #expect(Statistics.upperMedian([Int]()) == nil)
+    }
+
+    @Test func quantilesInterpolateBetweenOrderStatistics() {
+        let values = [10.0, 0, 30, 20]
+        #expect(Statistics.quantile(values, 0) == 0)
+        #expect(Statistics.quantile(values, 1) == 30)
+        #expect(Statistics.quantile(values, 0.5) == 15)
+        #expect(abs(Statistics.quantile(values, 0.9) - 27) < 1e-12)
+        #expect(Statistics.quantile([], 0.5) == 0)
+    }
+
+    @Test func theNearestRankQuantileIsAMeasuredValue() {
+        let values = (1...20).map(Double.init)
+        #expect(Statistics.nearestRankQuantile(values, 0.5) == 11)
+        #expect(Statistics.nearestRankQuantile(values, 0.95) == 19)
+        #expect(Statistics.nearestRankQuantile(values, 1) == 20)
+        #expect(Statistics.nearestRankQuantile([], 0.5) == nil)
+    }
+
+    /// For normal data 1.4826 × MAD estimates the standard deviation; a far outlier leaves it.
+    @Test func theRobustSigmaOfNormalDataIsItsStandardDeviation() {
+        var random = SplitMix64(seed: 4)
+        var values = (0..<20_000).map { _ in 3 + 2 * Double(random.gaussian()) }
+        #expect(abs(Statistics.robustSigma(values) - 2) < 0.06)
+        values += [Double](repeating: 1e6, count: 100)
+        #expect(abs(Statistics.robustSigma(values) - 2) < 0.08)
+        #expect(abs(Statistics.robustSigmaUpper(values) - 2) < 0.08)
+    }
+}
