@@ -77,7 +77,7 @@ extension ResearchServer {
             }
             guard let researcher else { return Response(status: .seeOther, headers: [.location: "/login?failed=1"]) }
             try await server.store.audit(AuditEntry(actor: Principal.researcher(researcher).auditName, action: "sign-in", address: address))
-            let token = try await server.store.createWebSession(researcherID: researcher.id)
+            let token = try await server.store.webSessions.create(researcherID: researcher.id)
             var headers: HTTPFields = [.location: "/sessions"]
             headers[.setCookie] = "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=28800\(server.behindTLS ? "; Secure" : "")"
             return Response(status: .seeOther, headers: headers)
@@ -86,11 +86,11 @@ extension ResearchServer {
             let data = try await Self.body(request, limit: 8 * 1024)
             try FormToken.check(request, form: Self.form(String(decoding: data, as: UTF8.self)))
             if let token = Self.cookie(Self.cookieName, in: request) {
-                if let researcher = try await server.store.researcher(webToken: token) {
+                if let researcher = try await server.store.webSessions.researcher(token: token) {
                     try await server.store.audit(AuditEntry(
                         actor: Principal.researcher(researcher).auditName, action: "sign-out", address: server.address(request, context)))
                 }
-                try await server.store.deleteWebSession(token)
+                try await server.store.webSessions.delete(token)
             }
             var headers: HTTPFields = [.location: "/login"]
             headers[.setCookie] = "\(Self.cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0\(server.behindTLS ? "; Secure" : "")"
@@ -99,7 +99,7 @@ extension ResearchServer {
         router.get("/sessions") { request, context -> Response in
             guard let researcher = try await server.pageResearcher(request, context) else { return Self.toLogin }
             let filter = try Self.filter(request)
-            let sessions = try await server.store.sessions(filter)
+            let sessions = try await server.store.sessions.matching(filter)
             server.trail.later(AuditEntry(
                 actor: Principal.researcher(researcher).auditName, action: "list", detail: "\(sessions.count) sessions; \(request.uri.query ?? "")",
                 address: server.address(request, context)))

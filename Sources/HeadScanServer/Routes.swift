@@ -74,7 +74,7 @@ extension ResearchServer {
             try await server.audited(request, context, action: "list") { principal, address in
                 var filter = try Self.filter(request)
                 if case .device(let device) = principal { filter.deviceID = device.id }
-                let sessions = try await server.store.sessions(filter).map { principal.mayDownload ? $0 : $0.withoutDigests }
+                let sessions = try await server.store.sessions.matching(filter).map { principal.mayDownload ? $0 : $0.withoutDigests }
                 server.trail.later(AuditEntry(
                     actor: principal.auditName, action: "list", detail: "\(sessions.count) sessions; \(LogText.label(request.uri.query ?? "", limit: 200))", address: address))
                 return try Self.json(SessionList(sessions: sessions))
@@ -130,7 +130,7 @@ extension ResearchServer {
                 let format = try DownloadFormat.of(request)
                 var filter = try Self.filter(request)
                 if case .device(let device) = principal { filter.deviceID = device.id }
-                let sessions = try await server.store.sessions(filter)
+                let sessions = try await server.store.sessions.matching(filter)
                 guard !sessions.isEmpty else { throw APIError(.notFound, "no session matches the filters") }
                 return try await server.archiveResponse(sessions, name: "headscan-dataset", format: format, principal: principal, address: address)
             }
