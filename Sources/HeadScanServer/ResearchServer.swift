@@ -245,6 +245,13 @@ public struct ResearchServer: Sendable {
         return filter
     }
 
+    /// `filter(_:)` narrowed, for a device, to its own sessions.
+    static func filter(_ request: Request, for principal: Principal) throws -> SessionFilter {
+        var filter = try filter(request)
+        if case .device(let device) = principal { filter.deviceID = device.id }
+        return filter
+    }
+
     static func contentType(_ name: String) -> String {
         switch (name as NSString).pathExtension.lowercased() {
         case "json": "application/json"
