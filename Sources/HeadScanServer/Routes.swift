@@ -11,7 +11,9 @@ extension ResearchServer {
         UploadController(server: self).addRoutes(to: router.group("/api/uploads"))
         SessionController(server: self).addRoutes(to: router.group("/api/sessions"))
         DatasetController(server: self).addRoutes(to: router.group("/api/download"))
-        addPageRoutes(router)
+        SignInController(server: self).addRoutes(to: router.group())
+        SessionPageController(server: self).addRoutes(to: router.group())
+        StaticFileController(server: self).addRoutes(to: router.group("/static"))
         return router
     }
 
