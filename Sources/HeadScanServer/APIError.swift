@@ -34,4 +34,6 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     }
 
     static let notFound = APIError(.notFound, "no such session, upload or file (or it is not yours)")
+
+    static let devicesOnly = APIError(.forbidden, "only devices upload sessions; use a device token (`headscan-server device add NAME`)")
 }

@@ -54,105 +54,6 @@ struct ScalarHTML: MustacheContentType {
 }
 
 extension ResearchServer {
-    func addPageRoutes(_ router: Router<ServiceRequestContext>) {
-        let server = self
-        router.get("/") { _, _ in Response(status: .seeOther, headers: [.location: "/sessions"]) }
-        router.get("/login") { request, _ in
-            let query = request.uri.queryParameters
-            return server.pages.render(
-                "login", ["failed": query.get("failed") != nil, "throttled": query.get("throttled") != nil], request: request, secure: server.behindTLS)
-        }
-        router.post("/login") { request, context -> Response in
-            let data = try await Self.body(request, limit: 8 * 1024)
-            let form = Self.form(String(decoding: data, as: UTF8.self))
-            try FormToken.check(request, form: form)
-            let address = server.address(request, context)
-            var researcher: Researcher?
-            do {
-                if let email = form["email"], let password = form["password"] {
-                    researcher = try await server.verify(email: email, password: password, address: address)
-                }
-            } catch let error as APIError where error.status == .tooManyRequests {
-                return Response(status: .seeOther, headers: [.location: "/login?throttled=1"])
-            }
-            guard let researcher else { return Response(status: .seeOther, headers: [.location: "/login?failed=1"]) }
-            try await server.store.audit(AuditEntry(actor: Principal.researcher(researcher).auditName, action: "sign-in", address: address))
-            let token = try await server.store.createWebSession(researcherID: researcher.id)
-            var headers: HTTPFields = [.location: "/sessions"]
-            headers[.setCookie] = "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age=28800\(server.behindTLS ? "; Secure" : "")"
-            return Response(status: .seeOther, headers: headers)
-        }
-        router.post("/logout") { request, context -> Response in
-            let data = try await Self.body(request, limit: 8 * 1024)
-            try FormToken.check(request, form: Self.form(String(decoding: data, as: UTF8.self)))
-            if let token = Self.cookie(Self.cookieName, in: request) {
-                if let researcher = try await server.store.researcher(webToken: token) {
-                    try await server.store.audit(AuditEntry(
-                        actor: Principal.researcher(researcher).auditName, action: "sign-out", address: server.address(request, context)))
-                }
-                try await server.store.deleteWebSession(token)
-            }
-            var headers: HTTPFields = [.location: "/login"]
-            headers[.setCookie] = "\(Self.cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0\(server.behindTLS ? "; Secure" : "")"
-            return Response(status: .seeOther, headers: headers)
-        }
-        router.get("/sessions") { request, context -> Response in
-            guard let researcher = try await server.pageResearcher(request, context) else { return Self.toLogin }
-            let filter = try Self.filter(request)
-            let sessions = try await server.store.sessions(filter)
-            server.trail.later(AuditEntry(
-                actor: Principal.researcher(researcher).auditName, action: "list", detail: "\(sessions.count) sessions; \(request.uri.query ?? "")",
-                address: server.address(request, context)))
-            let query = request.uri.query ?? ""
-            return server.pages.render("list", [
-                "email": researcher.email, "canDownload": researcher.role == .downloader,
-                "count": sessions.count, "sessions": sessions.map(Self.row),
-                "downloadQuery": query.isEmpty ? "" : "?" + query,
-                "tumQuery": (query.isEmpty ? "?" : "?" + query + "&") + "format=tum",
-                "site": filter.site ?? "", "from": filter.from ?? "", "to": filter.to ?? "",
-                "cvaiMin": filter.cvaiMin.map { String($0) } ?? "", "cvaiMax": filter.cvaiMax.map { String($0) } ?? "",
-                "ratingMin": filter.ratingMin.map { String($0) } ?? "", "ratingMax": filter.ratingMax.map { String($0) } ?? "",
-                "measuredYes": filter.measured == true, "measuredNo": filter.measured == false, "measuredAny": filter.measured == nil,
-            ], request: request, secure: server.behindTLS)
-        }
-        router.get("/sessions/:id") { request, context -> Response in
-            guard let researcher = try await server.pageResearcher(request, context) else { return Self.toLogin }
-            let session = try await server.visibleSession(context.parameters.get("id") ?? "", for: .researcher(researcher))
-            server.trail.later(AuditEntry(
-                actor: Principal.researcher(researcher).auditName, action: "view", sessionID: session.id, address: server.address(request, context)))
-            let names = Set(session.files.map(\.name))
-            let direction = server.meshViewDirection(session)
-            return server.pages.render("session", Self.row(session).merging([
-                "hasViewDirection": direction != nil, "viewFrom": direction.map { MeshViewDirection.attribute($0.toCamera) } ?? "",
-                "viewUp": direction.map { MeshViewDirection.attribute($0.up) } ?? "",
-                "email": researcher.email, "canDownload": researcher.role == .downloader,
-                "files": session.files.map { ["name": $0.name, "size": Self.size($0.size), "sha256": researcher.role == .downloader ? $0.sha256 : ""] },
-                "hasReport": names.contains("report.pdf"), "hasHTMLReport": names.contains("report.html"),
-                // The 3D view loads the whole mesh: only for accounts that may download.
-                "hasMesh": names.contains(ScanSession.meshFileName) && researcher.role == .downloader, "hasThree": server.threeAvailable,
-                "hasAsymmetry": names.contains(ScanSession.asymmetryFileName),
-                "hasScan": names.contains(ScanSession.scanFileName),
-            ]) { _, new in new }, request: request, secure: server.behindTLS)
-        }
-        router.get("/static/style.css") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: PageTemplates.css)))
-        }
-        router.get("/static/viewer.js") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: PageTemplates.viewer)))
-        }
-        // three.js from Debian's libjs-three: only these three files, nothing else of the disk.
-        let threeFiles = ["three.min.js": "build/three.min.js", "PLYLoader.js": "examples/js/loaders/PLYLoader.js", "OrbitControls.js": "examples/js/controls/OrbitControls.js"]
-        router.get("/static/three/:file") { _, context -> Response in
-            guard let relative = threeFiles[context.parameters.get("file") ?? ""] else { throw APIError.notFound }
-            let path = server.threeDirectory + "/" + relative
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw APIError(.notFound, "three.js is not installed on the server; install Debian's libjs-three")
-            }
-            let body = try await FileIO().loadFile(path: path, context: context)
-            return Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "max-age=86400"], body: body)
-        }
-    }
-
     var threeAvailable: Bool { FileManager.default.fileExists(atPath: threeDirectory + "/build/three.min.js") }
 
     /// The first view of the mesh, from the landmarks in the session's `measurement.json`.
@@ -164,17 +65,6 @@ extension ResearchServer {
     }
 
     static var toLogin: Response { Response(status: .seeOther, headers: [.location: "/login"]) }
-
-    /// The signed-in researcher of a page request (cookie or HTTP Basic), nil to send to sign-in.
-    func pageResearcher(_ request: Request, _ context: ServiceRequestContext) async throws -> Researcher? {
-        guard request.headers[.authorization] != nil || Self.cookie(Self.cookieName, in: request) != nil else { return nil }
-        do {
-            guard case .researcher(let researcher) = try await authenticate(request, context) else { return nil }
-            return researcher
-        } catch let error as APIError where error.status == .unauthorized {
-            return nil
-        }
-    }
 
     static func row(_ session: SessionSummary) -> [String: Any] {
         func format(_ value: Double?, _ digits: Int) -> String { value.map { String(format: "%.\(digits)f", $0) } ?? "–" }

@@ -50,14 +50,14 @@ public struct ProcessingWorker: Sendable {
     /// succeeded).
     @discardableResult
     public func runOnce() async throws -> Result<Int64, JobFailure>? {
-        guard let job = try await store.claimJob(worker: name, lease: lease, maximumAttempts: maximumAttempts) else { return nil }
+        guard let job = try await store.jobs.claim(worker: name, lease: lease, maximumAttempts: maximumAttempts) else { return nil }
         logger.info("worker \(name) took job \(job.id) (session \(job.sessionID), attempt \(job.attempts))")
         let lost = Locked(false)
         let renewal = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(max(0.05, lease / 3)))
                 if Task.isCancelled { break }
-                if (try? await store.renewLease(jobID: job.id, worker: name, lease: lease)) == false {
+                if (try? await store.jobs.renewLease(jobID: job.id, worker: name, lease: lease)) == false {
                     lost.withLock { $0 = true }
                     break
                 }
@@ -66,19 +66,19 @@ public struct ProcessingWorker: Sendable {
         defer { renewal.cancel() }
         do {
             try await process(job, isCancelled: { lost.withLock { $0 } })
-            try await store.finishJob(jobID: job.id, worker: name, error: nil, maximumAttempts: maximumAttempts)
+            try await store.jobs.finish(jobID: job.id, worker: name, error: nil, maximumAttempts: maximumAttempts)
             return .success(job.id)
         } catch {
             let text = (error as? JobFailure)?.message ?? "processing stopped: \(IsolatedWork.summary(error))"
             logger.warning("job \(job.id) failed: \(text)")
-            try await store.finishJob(jobID: job.id, worker: name, error: text, maximumAttempts: maximumAttempts)
+            try await store.jobs.finish(jobID: job.id, worker: name, error: text, maximumAttempts: maximumAttempts)
             return .failure(JobFailure(message: text))
         }
     }
 
     /// Copies the session into a scratch library, processes it there and stores what changed.
     func process(_ job: Job, isCancelled: @escaping @Sendable () -> Bool) async throws {
-        guard let (summary, _) = try await store.session(id: job.sessionID) else { throw JobFailure(message: "the session is gone") }
+        guard let (summary, _) = try await store.sessions.find(id: job.sessionID) else { throw JobFailure(message: "the session is gone") }
         let scratch = blobs.root.appendingPathComponent("tmp/work-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let folder = scratch.appendingPathComponent(summary.name, isDirectory: true)
@@ -112,7 +112,7 @@ public struct ProcessingWorker: Sendable {
             let stored = try blobs.store(fileAt: url)
             if before[name] != stored.sha256 { changed.append(stored) }
         }
-        try await store.updateProcessed(sessionID: job.sessionID, files: changed, values: values)
+        try await store.sessions.updateProcessed(sessionID: job.sessionID, files: changed, values: values)
     }
 }
 

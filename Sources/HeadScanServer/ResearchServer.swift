@@ -119,7 +119,7 @@ public struct ResearchServer: Sendable {
         if let header = request.headers[.authorization] {
             if header.hasPrefix("Bearer ") {
                 let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-                guard (10...200).contains(token.utf8.count), let device = try await store.device(token: token) else {
+                guard (10...200).contains(token.utf8.count), let device = try await store.devices.active(token: token) else {
                     throw APIError.unauthorized("the device token is not valid (revoked, expired or mistyped); ask the service's administrator for a new one", challenge: false)
                 }
                 return .device(device)
@@ -137,7 +137,7 @@ public struct ResearchServer: Sendable {
             throw APIError.unauthorized()
         }
         if let token = Self.cookie(Self.cookieName, in: request), (10...200).contains(token.utf8.count),
-            let researcher = try await store.researcher(webToken: token)
+            let researcher = try await store.webSessions.researcher(token: token)
         {
             return .researcher(researcher)
         }
@@ -156,7 +156,7 @@ public struct ResearchServer: Sendable {
 
     /// A session the principal may see; 404 for others, so IDs of others' sessions reveal nothing.
     func visibleSession(_ id: String, for principal: Principal) async throws -> SessionSummary {
-        guard id.utf8.count == 36, let (summary, owner) = try await store.session(id: id) else { throw APIError.notFound }
+        guard id.utf8.count == 36, let (summary, owner) = try await store.sessions.find(id: id) else { throw APIError.notFound }
         if case .device(let device) = principal, device.id != owner { throw APIError.notFound }
         return summary
     }
@@ -242,6 +242,13 @@ public struct ResearchServer: Sendable {
             guard (1...10_000).contains(limit) else { throw APIError(.badRequest, "limit must lie between 1 and 10000") }
             filter.limit = limit
         }
+        return filter
+    }
+
+    /// `filter(_:)` narrowed, for a device, to its own sessions.
+    static func filter(_ request: Request, for principal: Principal) throws -> SessionFilter {
+        var filter = try filter(request)
+        if case .device(let device) = principal { filter.deviceID = device.id }
         return filter
     }
 

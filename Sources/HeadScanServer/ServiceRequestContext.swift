@@ -2,11 +2,14 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The context of every request: Hummingbird's core, and the connection, so that the audit log
-/// and sign-in throttling know the client's address.
+/// The context of every request: Hummingbird's core, the connection (so that the audit log and
+/// sign-in throttling know the client's address) and, behind the authentication middleware, the
+/// caller.
 public struct ServiceRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     let channel: Channel
+    /// Set by `AuthenticationMiddleware` and `PageSignInMiddleware`; nil on open routes.
+    var principal: Principal?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -14,6 +17,23 @@ public struct ServiceRequestContext: RequestContext, RemoteAddressRequestContext
     }
 
     public var remoteAddress: SocketAddress? { channel.remoteAddress }
+
+    /// The caller a route behind an authentication middleware was let through for. A route
+    /// registered without one has none and is refused rather than served to nobody.
+    func requirePrincipal() throws -> Principal {
+        guard let principal else { throw APIError.unauthorized() }
+        return principal
+    }
+
+    func requireDevice() throws -> Device {
+        guard case .device(let device) = try requirePrincipal() else { throw APIError.devicesOnly }
+        return device
+    }
+
+    func requireResearcher() throws -> Researcher {
+        guard case .researcher(let researcher) = try requirePrincipal() else { throw APIError.unauthorized() }
+        return researcher
+    }
 }
 
 extension ResearchServer {

@@ -124,7 +124,7 @@ extension ResearchServer {
     func verify(email: String, password: String, address: String) async throws -> Researcher? {
         let email = email.lowercased()
         let plausible = (3...200).contains(email.utf8.count) && (1...200).contains(password.utf8.count)
-        let researcher = plausible ? try await store.researcher(email: email) : nil
+        let researcher = plausible ? try await store.researchers.find(email: email) : nil
         // A password that verified within the last minute: an API client's every request.
         if let researcher, passwordChecks.recentlyVerified(password, hash: researcher.passwordHash) { return researcher }
         let keys = SignInKeys(email: email, address: address)
@@ -134,10 +134,10 @@ extension ResearchServer {
         ]
         // The audit names a known account; an address no account has stays a digest.
         let actor = researcher.map { "researcher:" + $0.email } ?? "unknown-account:" + LogText.digest(email)
-        let attempt = try await store.recordSignInAttempt(subjects: limits.map(\.0), window: signInPolicy.window)
+        let attempt = try await store.signInAttempts.record(subjects: limits.map(\.0), window: signInPolicy.window)
         let since = Self.now() - signInPolicy.window
         for (key, limit) in limits {
-            let (count, oldest) = try await store.signInFailures(subject: key, since: since)
+            let (count, oldest) = try await store.signInAttempts.failures(subject: key, since: since)
             if count > limit {
                 let wait = max(1, Int((oldest ?? Self.now()) + signInPolicy.window - Self.now()))
                 try await store.audit(AuditEntry(actor: actor, action: "sign-in-throttled", address: address))
@@ -151,7 +151,7 @@ extension ResearchServer {
         do {
             ok = plausible ? try await passwordChecks.verify(password, hash: researcher?.passwordHash) : false
         } catch {
-            try await store.forgetSignInAttempt(attempt, subjects: limits.map(\.0))
+            try await store.signInAttempts.forget(attempt, subjects: limits.map(\.0))
             throw error
         }
         guard ok, let researcher else {
@@ -159,8 +159,8 @@ extension ResearchServer {
             logger.warning("failed sign-in for \(actor) from \(LogText.label(address))")
             return nil
         }
-        try await store.forgetSignInAttempt(attempt, subjects: [keys.address, keys.account])
-        try await store.clearSignInFailures(subject: keys.pair)
+        try await store.signInAttempts.forget(attempt, subjects: [keys.address, keys.account])
+        try await store.signInAttempts.clear(subject: keys.pair)
         return researcher
     }
 
@@ -178,35 +178,4 @@ struct SignInKeys {
     var pair: String { "pair:" + email + " " + client }
     var account: String { "account:" + email }
     var address: String { "address:" + client }
-}
-
-extension Store {
-    /// Attempts recorded for `subject` since `since` (this one's among them: counted after it was
-    /// written, so of concurrent attempts at most the limit see a count within it), and the oldest.
-    func signInFailures(subject: String, since: Double) async throws -> (count: Int, oldest: Double?) {
-        let row = try await database.query(
-            "SELECT COUNT(*) AS n, MIN(at) AS oldest FROM sign_in_failures WHERE subject = ? AND at > ?",
-            [.text(subject), .double(since)]).first
-        return (Int(row?["n"].int ?? 0), row?["oldest"].double)
-    }
-
-    /// Records an attempt under every subject before its password is checked; returns its
-    /// time, which tells it apart (a few random microseconds keep concurrent ones distinct).
-    func recordSignInAttempt(subjects: [String], window: Double) async throws -> Double {
-        let now = Self.now() + Double.random(in: 0..<1e-3)
-        _ = try await database.transaction(
-            [SQLStatement("DELETE FROM sign_in_failures WHERE at < ?", [.double(now - window)])]
-                + subjects.map { SQLStatement("INSERT INTO sign_in_failures (subject, at) VALUES (?, ?)", [.text($0), .double(now)]) })
-        return now
-    }
-
-    /// Removes one attempt's rows (it succeeded, or it was never checked).
-    func forgetSignInAttempt(_ at: Double, subjects: [String]) async throws {
-        _ = try await database.transaction(
-            subjects.map { SQLStatement("DELETE FROM sign_in_failures WHERE subject = ? AND at = ?", [.text($0), .double(at)]) })
-    }
-
-    func clearSignInFailures(subject: String) async throws {
-        _ = try await database.query("DELETE FROM sign_in_failures WHERE subject = ?", [.text(subject)])
-    }
 }

@@ -62,14 +62,14 @@ public struct UploadService: Sendable {
     public func create(_ request: CreateUploadRequest, device: Device) async throws -> UploadStatus {
         _ = try Self.validate(request)
         try await checkLimits(request, device: device)
-        guard var upload = try await store.insertUpload(deviceID: device.id, request: request) else {
+        guard var upload = try await store.uploads.insert(deviceID: device.id, request: request) else {
             throw APIError(.internalServerError, "the upload could not be stored; try again")
         }
         if upload.manifest != request.files || upload.chunkSize != request.chunkSize {
             guard upload.state == .open else {
                 throw APIError(.conflict, "\(request.sessionName) was uploaded already with other files; it cannot be replaced")
             }
-            try await store.replaceManifest(uploadID: upload.id, request: request)
+            try await store.uploads.replaceManifest(uploadID: upload.id, request: request)
             blobs.removeIncoming(upload.id)
             upload.manifest = request.files
             upload.chunkSize = request.chunkSize
@@ -79,8 +79,8 @@ public struct UploadService: Sendable {
 
     /// Refuses an upload past the device's limits (429, 413) or the disk's (503).
     func checkLimits(_ request: CreateUploadRequest, device: Device) async throws {
-        if let existing = try await store.upload(deviceID: device.id, sessionName: request.sessionName), existing.state == .complete { return }
-        let (count, bytes) = try await store.openUploads(deviceID: device.id, except: request.sessionName)
+        if let existing = try await store.uploads.find(deviceID: device.id, sessionName: request.sessionName), existing.state == .complete { return }
+        let (count, bytes) = try await store.uploads.unfinished(deviceID: device.id, except: request.sessionName)
         guard count < limits.openUploadsPerDevice else {
             var error = APIError(.tooManyRequests, "this device has \(count) unfinished uploads, the most allowed; finish them before starting another")
             error.headers[.retryAfter] = "60"
@@ -97,9 +97,9 @@ public struct UploadService: Sendable {
     /// older than `scratchAge` seconds (a killed process's leftovers); returns what it removed.
     @discardableResult
     public func sweep(scratchAge: Double = 6 * 3600) async throws -> (uploads: Int, folders: Int, scratch: Int) {
-        let abandoned = try await store.abandonedUploads(before: Date().timeIntervalSince1970 - limits.abandonedAfter)
+        let abandoned = try await store.uploads.deleteAbandoned(before: Date().timeIntervalSince1970 - limits.abandonedAfter)
         for id in abandoned { blobs.removeIncoming(id) }
-        let open = try await store.openUploadIDs()
+        let open = try await store.uploads.openIDs()
         let fm = FileManager.default
         var folders = 0, scratch = 0
         for name in (try? fm.contentsOfDirectory(atPath: blobs.root.appendingPathComponent("incoming").path)) ?? [] where !open.contains(name) {
@@ -122,7 +122,7 @@ public struct UploadService: Sendable {
     }
 
     public func status(_ upload: UploadRecord) async throws -> UploadStatus {
-        let chunks = upload.state == .open ? try await store.chunks(uploadID: upload.id) : [:]
+        let chunks = upload.state == .open ? try await store.uploads.chunks(uploadID: upload.id) : [:]
         return UploadStatus(
             uploadID: upload.id, state: upload.state, chunkSize: upload.chunkSize,
             received: chunks.mapValues { $0.keys.sorted() }, sessionID: upload.sessionID)
@@ -130,7 +130,7 @@ public struct UploadService: Sendable {
 
     /// The device's own upload, or 404.
     public func ownUpload(_ id: String, device: Device) async throws -> UploadRecord {
-        guard id.utf8.count == 36, let upload = try await store.upload(id: id), upload.deviceID == device.id else { throw APIError.notFound }
+        guard id.utf8.count == 36, let upload = try await store.uploads.find(id: id), upload.deviceID == device.id else { throw APIError.notFound }
         return upload
     }
 
@@ -152,7 +152,7 @@ public struct UploadService: Sendable {
         guard let checksum, UploadProtocol.isValidDigest(checksum) else {
             throw APIError(.badRequest, "send the chunk's SHA-256 in lower-case hex in the \(UploadProtocol.chunkChecksumHeader) header")
         }
-        let received = try await store.chunks(uploadID: upload.id)[fileName] ?? [:]
+        let received = try await store.uploads.chunks(uploadID: upload.id)[fileName] ?? [:]
         guard index == 0 || received[index - 1] != nil else {
             throw APIError(.conflict, "chunks go in order: send chunk \(Self.firstMissing(received, count: count)) of \(fileName) next")
         }
@@ -178,19 +178,19 @@ public struct UploadService: Sendable {
             throw StorageLimits.noSpace("this chunk")
         }
         do {
-            try await store.recordChunk(uploadID: upload.id, file: fileName, index: index, sha256: digest, size: data.count)
+            try await store.uploads.recordChunk(uploadID: upload.id, file: fileName, index: index, sha256: digest, size: data.count)
         } catch {
             try? FileManager.default.removeItem(at: pending)
             // The upload went while its chunk arrived (the device was revoked, the upload
             // abandoned): the chunk goes too.
-            if try await store.upload(id: upload.id) == nil {
+            if try await store.uploads.find(id: upload.id) == nil {
                 blobs.removeIncoming(upload.id)
                 throw APIError(.gone, "the upload was withdrawn while this chunk arrived (a revoked device or an abandoned upload); nothing of it is kept")
             }
             throw error
         }
         // Two bodies of one chunk at once: the one the database took keeps its place.
-        guard try await store.chunks(uploadID: upload.id)[fileName]?[index] == digest else {
+        guard try await store.uploads.chunks(uploadID: upload.id)[fileName]?[index] == digest else {
             try? FileManager.default.removeItem(at: pending)
             throw APIError(.conflict, "chunk \(index) of \(fileName) was received with other bytes at the same time; send the file's chunks again from the status")
         }
@@ -198,7 +198,7 @@ public struct UploadService: Sendable {
             try blobs.commitChunk(pending, uploadID: upload.id, fileIndex: fileIndex, chunkIndex: index)
         } catch {
             try? FileManager.default.removeItem(at: pending)
-            try await store.forgetChunks(uploadID: upload.id, file: fileName)
+            try await store.uploads.forgetChunks(uploadID: upload.id, file: fileName)
             throw StorageLimits.noSpace("this chunk")
         }
         return try await status(upload)
@@ -218,7 +218,7 @@ public struct UploadService: Sendable {
     private func completeAlone(uploadID: String, device: Device) async throws -> UploadStatus {
         let upload = try await ownUpload(uploadID, device: device)
         guard upload.state == .open else { return try await status(upload) }
-        let chunks = try await store.chunks(uploadID: upload.id)
+        let chunks = try await store.uploads.chunks(uploadID: upload.id)
         for file in upload.manifest {
             let count = file.chunkCount(chunkSize: upload.chunkSize)
             let have = chunks[file.name] ?? [:]
@@ -240,7 +240,7 @@ public struct UploadService: Sendable {
             staged = try await stage(upload, in: staging)
         } catch let error as APIError {
             // A concurrent `complete` finished the upload and removed the chunks first.
-            if let stored = try await store.upload(id: upload.id), stored.state == .complete { return try await status(stored) }
+            if let stored = try await store.uploads.find(id: upload.id), stored.state == .complete { return try await status(stored) }
             throw error
         }
         let manifest = upload.manifest
@@ -264,9 +264,9 @@ public struct UploadService: Sendable {
         let names = Set(manifest.map(\.name))
         let needsProcessing = names.contains(AnnotationsRecord.fileName) || names.contains(MeasurementRecord.fileName)
         let recordedAt = (try? SessionName(parsing: upload.sessionName))?.timestamp ?? ""
-        _ = try await store.completeUpload(upload, device: device, files: files, values: values, recordedAt: recordedAt, needsProcessing: needsProcessing)
+        _ = try await store.uploads.complete(upload, device: device, files: files, values: values, recordedAt: recordedAt, needsProcessing: needsProcessing)
         blobs.removeIncoming(upload.id)
-        guard let finished = try await store.upload(id: upload.id) else { throw APIError.notFound }
+        guard let finished = try await store.uploads.find(id: upload.id) else { throw APIError.notFound }
         logger.info("upload \(upload.id) from device \(device.id) verified")
         return try await status(finished)
     }
@@ -283,14 +283,14 @@ public struct UploadService: Sendable {
                 result = try blobs.assemble(uploadID: upload.id, fileIndex: fileIndex, chunkCount: count, into: url)
             } catch {
                 guard blobs.hasChunks(uploadID: upload.id, fileIndex: fileIndex, count: count) else {
-                    try await store.forgetChunks(uploadID: upload.id, file: file.name)
+                    try await store.uploads.forgetChunks(uploadID: upload.id, file: file.name)
                     throw APIError(.conflict, "the chunks of \(file.name) could not be read back; send the file again")
                 }
                 // The chunks are there: writing failed (a full disk). Keep them for the retry.
                 throw StorageLimits.noSpace("this session")
             }
             guard result.sha256 == file.sha256, result.size == file.size else {
-                try await store.forgetChunks(uploadID: upload.id, file: file.name)
+                try await store.uploads.forgetChunks(uploadID: upload.id, file: file.name)
                 blobs.removeChunks(uploadID: upload.id, fileIndex: fileIndex, count: count)
                 throw APIError(.unprocessableContent, "\(file.name) does not match its checksum as a whole; send it again")
             }
@@ -302,7 +302,7 @@ public struct UploadService: Sendable {
     /// Deletes every trace of a refused upload: chunks on disk, its chunk rows and its row.
     func forget(_ upload: UploadRecord) async throws {
         blobs.removeIncoming(upload.id)
-        try await store.deleteUpload(id: upload.id)
+        try await store.uploads.delete(id: upload.id)
     }
 
     /// Checks the staged files (`0`, `1`, … in `staging`) and writes what the service keeps of

@@ -155,7 +155,7 @@ struct DeviceCommand: AsyncParsableCommand {
         func run() async throws {
             let expiry = try expiryDate(expiresInDays)
             let server = try await storage.open()
-            let (device, token) = try await server.store.addDevice(name: name, site: site ?? name, expiresAt: expiry)
+            let (device, token) = try await server.store.devices.add(name: name, site: site ?? name, expiresAt: expiry)
             await server.store.database.close()
             print("Device \(device.name) (site \(device.site)) added\(expiry.map { ", valid until \(day($0))" } ?? ""). Its token, shown only now:")
             print(token)
@@ -168,7 +168,7 @@ struct DeviceCommand: AsyncParsableCommand {
 
         func run() async throws {
             let server = try await storage.open()
-            let devices = try await server.store.devices()
+            let devices = try await server.store.devices.all()
             await server.store.database.close()
             print("NAME\tSITE\tSTATE\tADDED\tEXPIRES\tSESSIONS")
             for d in devices {
@@ -184,7 +184,7 @@ struct DeviceCommand: AsyncParsableCommand {
 
         func run() async throws {
             let server = try await storage.open()
-            try await server.store.revokeDevice(name: name)
+            try await server.store.devices.revoke(name: name)
             try await server.store.audit(AuditEntry(actor: "admin", action: "revoke-device", detail: name))
             await server.store.database.close()
             print("Device \(name) revoked: its token no longer works.")
@@ -201,7 +201,7 @@ struct DeviceCommand: AsyncParsableCommand {
         func run() async throws {
             let expiry = try expiryDate(expiresInDays)
             let server = try await storage.open()
-            let token = try await server.store.rotateDevice(name: name, expiresAt: expiry)
+            let token = try await server.store.devices.rotate(name: name, expiresAt: expiry)
             try await server.store.audit(AuditEntry(actor: "admin", action: "rotate-device", detail: name))
             await server.store.database.close()
             print("Device \(name) has a new token; the old one no longer works. The new token, shown only now:")
@@ -244,7 +244,7 @@ struct ResearcherCommand: AsyncParsableCommand {
             }
             let password = try passwordFromStandardInput("echo \"$PASSWORD\" | headscan-server researcher add \(email) --data DIR")
             let server = try await storage.open()
-            let researcher = try await server.store.addResearcher(email: email, password: password, role: role)
+            let researcher = try await server.store.researchers.add(email: email, password: password, role: role)
             try await server.store.audit(AuditEntry(actor: "admin", action: "add-researcher", detail: researcher.email))
             await server.store.database.close()
             print("Researcher \(researcher.email) added with the role \(researcher.role.rawValue).")
@@ -257,7 +257,7 @@ struct ResearcherCommand: AsyncParsableCommand {
 
         func run() async throws {
             let server = try await storage.open()
-            let researchers = try await server.store.researchers()
+            let researchers = try await server.store.researchers.all()
             await server.store.database.close()
             print("EMAIL\tROLE")
             for r in researchers { print("\(r.email)\t\(r.role.rawValue)") }
@@ -271,7 +271,7 @@ struct ResearcherCommand: AsyncParsableCommand {
 
         func run() async throws {
             let server = try await storage.open()
-            try await server.store.removeResearcher(email: email)
+            try await server.store.researchers.remove(email: email)
             try await server.store.audit(AuditEntry(actor: "admin", action: "remove-researcher", detail: email.lowercased()))
             await server.store.database.close()
             print("Researcher \(email.lowercased()) removed.")
@@ -287,7 +287,7 @@ struct ResearcherCommand: AsyncParsableCommand {
         func run() async throws {
             let password = try passwordFromStandardInput("echo \"$PASSWORD\" | headscan-server researcher passwd \(email) --data DIR")
             let server = try await storage.open()
-            try await server.store.setPassword(email: email, password: password)
+            try await server.store.researchers.setPassword(email: email, password: password)
             try await server.store.audit(AuditEntry(actor: "admin", action: "set-password", detail: email.lowercased()))
             await server.store.database.close()
             print("Researcher \(email.lowercased()) has a new password and is signed out everywhere.")

@@ -49,12 +49,12 @@ struct Harness: Sendable {
     var store: Store { server.store }
 
     func device(_ name: String, site: String = "clinic-a") async throws -> (Device, String) {
-        try await store.addDevice(name: name, site: site)
+        try await store.devices.add(name: name, site: site)
     }
 
     func researcher(_ email: String, role: Role = .downloader) async throws -> String {
         let password = "correct horse battery"
-        _ = try await store.addResearcher(email: email, password: password, role: role, cost: 4)
+        _ = try await store.researchers.add(email: email, password: password, role: role, cost: 4)
         return password
     }
 

@@ -93,7 +93,7 @@ import Upload
         let package = try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)
         try await harness.app().test(.router) { client in
             let id = try #require(try await rawUpload(client, token: token, package: package).sessionID)
-            let (session, _) = try #require(try await harness.store.session(id: id))
+            let (session, _) = try #require(try await harness.store.sessions.find(id: id))
             // Every stored byte and every listed value: no day other than a week's Monday.
             var texts = [session.name, session.recordedAt, session.uploadedAt]
             for file in session.files {

@@ -27,11 +27,11 @@ import Upload
 
         try await harness.app().test(.router) { client in
             let id = try #require(try await rawUpload(client, token: token, package: package, chunkSize: 1 << 20).sessionID)
-            #expect(try await harness.store.job(sessionID: id)?.state == "queued")
+            #expect(try await harness.store.jobs.find(sessionID: id)?.state == "queued")
 
             // A worker takes the job and is killed at once: it never renews its lease nor answers.
             // The lease is long enough that a loaded machine still checks within it.
-            let dead = try #require(try await harness.store.claimJob(worker: "killed-worker", lease: 2))
+            let dead = try #require(try await harness.store.jobs.claim(worker: "killed-worker", lease: 2))
             #expect(dead.sessionID == id && dead.attempts == 1)
             var worker = ProcessingWorker(store: harness.store, blobs: harness.server.blobs, name: "live-worker")
             worker.processing = RealScan.quickProcessing
@@ -45,7 +45,7 @@ import Upload
                 return
             }
             #expect(jobID == dead.id)
-            let job = try #require(try await harness.store.job(sessionID: id))
+            let job = try #require(try await harness.store.jobs.find(sessionID: id))
             #expect(job.state == "done" && job.attempts == 2 && job.error == nil)
             #expect(try await worker.runOnce() == nil)
 

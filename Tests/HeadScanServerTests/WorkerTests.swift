@@ -23,26 +23,26 @@ import Upload
         let harness = try await Harness.make(backend)
         defer { Task { await harness.close() } }
         let sessionID = try await queuedSession(harness)
-        #expect(try await harness.store.job(sessionID: sessionID)?.state == "queued")
+        #expect(try await harness.store.jobs.find(sessionID: sessionID)?.state == "queued")
 
-        let first = try #require(try await harness.store.claimJob(worker: "a", lease: 30))
+        let first = try #require(try await harness.store.jobs.claim(worker: "a", lease: 30))
         #expect(first.sessionID == sessionID && first.attempts == 1)
         // While the lease runs nobody else gets it.
-        #expect(try await harness.store.claimJob(worker: "b", lease: 30) == nil)
+        #expect(try await harness.store.jobs.claim(worker: "b", lease: 30) == nil)
         // Worker a dies without a word; after the lease another worker takes the job. (The
         // lease is run out by renewing it into the past, not waited for: a loaded test machine
         // could otherwise outlast a short lease before the check above.)
-        #expect(try await harness.store.renewLease(jobID: first.id, worker: "a", lease: -1))
-        let second = try #require(try await harness.store.claimJob(worker: "b", lease: 30))
+        #expect(try await harness.store.jobs.renewLease(jobID: first.id, worker: "a", lease: -1))
+        let second = try #require(try await harness.store.jobs.claim(worker: "b", lease: 30))
         #expect(second.id == first.id && second.attempts == 2)
         // The dead worker's late answer is ignored; it can no longer renew.
-        try await harness.store.finishJob(jobID: first.id, worker: "a", error: nil)
-        #expect(try await harness.store.job(sessionID: sessionID)?.state == "running")
-        #expect(try await harness.store.renewLease(jobID: first.id, worker: "a", lease: 30) == false)
-        #expect(try await harness.store.renewLease(jobID: first.id, worker: "b", lease: 30))
-        try await harness.store.finishJob(jobID: second.id, worker: "b", error: nil)
-        #expect(try await harness.store.job(sessionID: sessionID)?.state == "done")
-        #expect(try await harness.store.claimJob(worker: "c", lease: 30) == nil)
+        try await harness.store.jobs.finish(jobID: first.id, worker: "a", error: nil)
+        #expect(try await harness.store.jobs.find(sessionID: sessionID)?.state == "running")
+        #expect(try await harness.store.jobs.renewLease(jobID: first.id, worker: "a", lease: 30) == false)
+        #expect(try await harness.store.jobs.renewLease(jobID: first.id, worker: "b", lease: 30))
+        try await harness.store.jobs.finish(jobID: second.id, worker: "b", error: nil)
+        #expect(try await harness.store.jobs.find(sessionID: sessionID)?.state == "done")
+        #expect(try await harness.store.jobs.claim(worker: "c", lease: 30) == nil)
     }
 
     @Test(arguments: Backend.available)
@@ -56,7 +56,7 @@ import Upload
             for worker in 0..<4 {
                 group.addTask {
                     var mine: [Job] = []
-                    while let job = try await store.claimJob(worker: "w\(worker)", lease: 60) { mine.append(job) }
+                    while let job = try await store.jobs.claim(worker: "w\(worker)", lease: 60) { mine.append(job) }
                     return mine
                 }
             }
@@ -79,7 +79,7 @@ import Upload
             guard case .failure(let failure) = outcome else { Issue.record("attempt \(attempt) should fail"); return }
             #expect(!failure.message.isEmpty)
         }
-        let job = try #require(try await harness.store.job(sessionID: sessionID))
+        let job = try #require(try await harness.store.jobs.find(sessionID: sessionID))
         #expect(job.state == "failed" && job.attempts == 2 && job.error != nil)
         #expect(try await worker.runOnce() == nil)
         // Scratch folders are cleaned up.

@@ -63,9 +63,9 @@ import Upload
             #expect(other.status == .tooManyRequests)
         }
         // A success clears the account's count.
-        try await harness.store.clearSignInFailures(subject: "address:unknown")
-        try await harness.store.clearSignInFailures(subject: "account:r@example.org")
-        try await harness.store.clearSignInFailures(subject: "pair:r@example.org unknown")
+        try await harness.store.signInAttempts.clear(subject: "address:unknown")
+        try await harness.store.signInAttempts.clear(subject: "account:r@example.org")
+        try await harness.store.signInAttempts.clear(subject: "pair:r@example.org unknown")
         try await harness.app().test(.router) { client in
             let status = try await client.execute(uri: "/api/sessions", method: .get, headers: basic("r@example.org", password)).status
             #expect(status == .ok)
@@ -101,21 +101,21 @@ import Upload
         defer { Task { await harness.close() } }
         let (_, lost) = try await harness.device("lost-phone")
         let (_, rotating) = try await harness.device("rotating-phone")
-        let (_, expired) = try await harness.store.addDevice(name: "old-phone", site: "clinic-a", expiresAt: Date().addingTimeInterval(-1))
+        let (_, expired) = try await harness.store.devices.add(name: "old-phone", site: "clinic-a", expiresAt: Date().addingTimeInterval(-1))
         try await harness.app().test(.router) { client in
             func status(_ token: String) async throws -> HTTPResponse.Status {
                 try await client.execute(uri: "/api/sessions", method: .get, headers: bearer(token)).status
             }
             #expect(try await status(lost) == .ok)
-            try await harness.store.revokeDevice(name: "lost-phone")
+            try await harness.store.devices.revoke(name: "lost-phone")
             #expect(try await status(lost) == .unauthorized)
-            let fresh = try await harness.store.rotateDevice(name: "rotating-phone")
+            let fresh = try await harness.store.devices.rotate(name: "rotating-phone")
             #expect(try await status(rotating) == .unauthorized)
             #expect(try await status(fresh) == .ok)
             #expect(try await status(expired) == .unauthorized)
-            await #expect(throws: DatabaseError.self) { try await harness.store.rotateDevice(name: "lost-phone") }
+            await #expect(throws: DatabaseError.self) { try await harness.store.devices.rotate(name: "lost-phone") }
         }
-        let states = try await harness.store.devices().map { "\($0.name) \($0.state)" }
+        let states = try await harness.store.devices.all().map { "\($0.name) \($0.state)" }
         #expect(states == ["lost-phone revoked", "old-phone expired", "rotating-phone active"])
     }
 
@@ -130,16 +130,16 @@ import Upload
             let cookieB = try await Self.signIn(client, "b@example.org", other)
             #expect(try await client.execute(uri: "/api/sessions", method: .get, headers: [.cookie: cookieA]).status == .ok)
 
-            try await harness.store.setPassword(email: "a@example.org", password: "a new long password", cost: 4)
+            try await harness.store.researchers.setPassword(email: "a@example.org", password: "a new long password", cost: 4)
             #expect(try await client.execute(uri: "/api/sessions", method: .get, headers: [.cookie: cookieA]).status == .unauthorized)
             #expect(try await client.execute(uri: "/api/sessions", method: .get, headers: basic("a@example.org", password)).status == .unauthorized)
             #expect(try await client.execute(uri: "/api/sessions", method: .get, headers: basic("a@example.org", "a new long password")).status == .ok)
 
-            try await harness.store.removeResearcher(email: "b@example.org")
+            try await harness.store.researchers.remove(email: "b@example.org")
             #expect(try await client.execute(uri: "/api/sessions", method: .get, headers: [.cookie: cookieB]).status == .unauthorized)
             #expect(try await client.execute(uri: "/api/sessions", method: .get, headers: basic("b@example.org", other)).status == .unauthorized)
         }
-        #expect(try await harness.store.researchers().map(\.email) == ["a@example.org"])
+        #expect(try await harness.store.researchers.all().map(\.email) == ["a@example.org"])
     }
 
     /// Signs in through the page; returns the session cookie.

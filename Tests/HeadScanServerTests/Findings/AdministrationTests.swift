@@ -18,32 +18,32 @@ import Upload
         let harness = try await Harness.make(backend)
         defer { Task { await harness.close() } }
         let end = Date().addingTimeInterval(30 * 86_400)
-        _ = try await harness.store.addDevice(name: "phone-a", site: "clinic-a", expiresAt: end)
-        _ = try await harness.store.rotateDevice(name: "phone-a")
-        let expiry = try #require(try await harness.store.devices().first?.expiresAt)
+        _ = try await harness.store.devices.add(name: "phone-a", site: "clinic-a", expiresAt: end)
+        _ = try await harness.store.devices.rotate(name: "phone-a")
+        let expiry = try #require(try await harness.store.devices.all().first?.expiresAt)
         #expect(abs(expiry.timeIntervalSince(end)) < 1)
         // An expired token needs a new end to be rotated.
-        _ = try await harness.store.addDevice(name: "old-phone", site: "clinic-a", expiresAt: Date().addingTimeInterval(-1))
-        await #expect(throws: DatabaseError.self) { try await harness.store.rotateDevice(name: "old-phone") }
-        _ = try await harness.store.rotateDevice(name: "old-phone", expiresAt: end)
+        _ = try await harness.store.devices.add(name: "old-phone", site: "clinic-a", expiresAt: Date().addingTimeInterval(-1))
+        await #expect(throws: DatabaseError.self) { try await harness.store.devices.rotate(name: "old-phone") }
+        _ = try await harness.store.devices.rotate(name: "old-phone", expiresAt: end)
     }
 
     @Test(arguments: Backend.available)
     func lookAlikeAddressesAndBlankPasswordsAreRefused(_ backend: Backend) async throws {
         let harness = try await Harness.make(backend)
         defer { Task { await harness.close() } }
-        _ = try await harness.store.addResearcher(email: "anna@example.org", password: "correct horse battery", role: .viewer, cost: 4)
+        _ = try await harness.store.researchers.add(email: "anna@example.org", password: "correct horse battery", role: .viewer, cost: 4)
         for email in ["  anna@example.org", "anna@example.org ", "<script>@x", "anna@example", "an na@example.org", "anna@@example.org", "anna@example.org\n"] {
             await #expect(throws: DatabaseError.self, "\(email)") {
-                try await harness.store.addResearcher(email: email, password: "correct horse battery", role: .viewer, cost: 4)
+                try await harness.store.researchers.add(email: email, password: "correct horse battery", role: .viewer, cost: 4)
             }
         }
         for password in [String(repeating: " ", count: 10), "aaaaaaaaaa", "abab abab ab"] {
             await #expect(throws: DatabaseError.self, "\(password)") {
-                try await harness.store.addResearcher(email: "ben@example.org", password: password, role: .viewer, cost: 4)
+                try await harness.store.researchers.add(email: "ben@example.org", password: password, role: .viewer, cost: 4)
             }
         }
-        #expect(try await harness.store.researchers().map(\.email) == ["anna@example.org"])
+        #expect(try await harness.store.researchers.all().map(\.email) == ["anna@example.org"])
     }
 
     @Test(arguments: Backend.available)
@@ -139,7 +139,7 @@ import Upload
             #expect(answers.allSatisfy { $0.0 == .ok }, "\(answers.map(\.0))")
             #expect(Set(answers.compactMap(\.1)).count == 1)
         }
-        #expect(try await harness.store.sessions(SessionFilter()).count == 1)
+        #expect(try await harness.store.sessions.matching(SessionFilter()).count == 1)
     }
 
     /// An upload of a session announced by device "phone-a", without any chunk received yet;
@@ -167,7 +167,7 @@ import Upload
             _ = try await harness.server.uploads.putChunk(
                 uploadID: open.uploadID, fileName: item.manifest.name, index: "0", checksum: Digest.sha256(bytes), device: device
             ) {
-                try await harness.store.revokeDevice(name: "phone-a")
+                try await harness.store.devices.revoke(name: "phone-a")
                 return bytes
             }
         }
@@ -207,7 +207,7 @@ import Upload
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(outcomes.sorted() == [200, 409], "\(outcomes)")
-        let recorded = try #require(try await harness.store.chunks(uploadID: open.uploadID)[item.manifest.name]?[0])
+        let recorded = try #require(try await harness.store.uploads.chunks(uploadID: open.uploadID)[item.manifest.name]?[0])
         let onDisk = try Data(contentsOf: harness.data.appendingPathComponent("incoming/\(open.uploadID)/0-0"))
         #expect(Digest.sha256(onDisk) == recorded)
         let pending = try FileManager.default.contentsOfDirectory(atPath: harness.data.appendingPathComponent("incoming/\(open.uploadID)").path)
