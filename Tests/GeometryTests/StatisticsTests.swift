@@ -3,11 +3,11 @@ import Testing
 
 @Suite("Order statistics")
 struct StatisticsTests {
-    @Test(arguments: [
-        ([3.0], 3.0), ([5.0, 1, 3], 3), ([4.0, 1, 3, 2], 2.5), ([1.0, 1, 100, 100], 50.5),
-    ])
-    func theMedianIsTheMiddleOrTheMeanOfTheTwoMiddleValues(values: [Double], median: Double) {
-        #expect(Statistics.median(values) == median)
+    @Test func theMedianIsTheMiddleOrTheMeanOfTheTwoMiddleValues() {
+        #expect(Statistics.median([3.0]) == 3)
+        #expect(Statistics.median([5.0, 1, 3]) == 3)
+        #expect(Statistics.median([4.0, 1, 3, 2]) == 2.5)
+        #expect(Statistics.median([1.0, 1, 100, 100]) == 50.5)
     }
 
     @Test func theMedianOfNothingIsNotANumber() {
