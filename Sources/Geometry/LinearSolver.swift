@@ -55,4 +55,18 @@ public enum LinearSolver {
         for i in 0..<n { for j in 0..<i { normal[i * n + j] = normal[j * n + i] } }
         return try solve(normal, rhs)
     }
+
+    /// `a` (rows x inner) times `b` (inner x columns), row-major; zero entries of `a` are
+    /// skipped.
+    public static func multiply(_ a: [Double], rows: Int, inner: Int, _ b: [Double], columns: Int) -> [Double] {
+        var out = [Double](repeating: 0, count: rows * columns)
+        for r in 0..<rows {
+            for q in 0..<inner {
+                let v = a[r * inner + q]
+                if v == 0 { continue }
+                for c in 0..<columns { out[r * columns + c] += v * b[q * columns + c] }
+            }
+        }
+        return out
+    }
 }

@@ -38,7 +38,7 @@ public enum AutomaticLandmarking {
     /// The landmarks of `mesh`, each with the keyframes that face it most squarely from a
     /// usable distance; or why they could not be found.
     static func find(
-        mesh: TriangleMesh, map: MarkerMap, layout: CapLayout, keyframes: [Int: RigidTransform], intrinsics: CameraIntrinsics
+        mesh: TriangleMesh, map: MarkerMap, layout: CapLayout, views: [ReconstructedView]
     ) -> Result<AutomaticLandmarks, CephalometryError> {
         guard let orientation = orientation(map: map, layout: layout) else {
             return .failure(.unusableMesh("too few markers were mapped to tell how the head lies; pick the landmarks"))
@@ -46,7 +46,7 @@ public enum AutomaticLandmarking {
         do {
             var found = try LandmarkDetector.detect(mesh, orientation: orientation)
             for landmark in Landmark.allCases {
-                found[landmark].bestFrames = bestFrames(for: found[landmark], keyframes: keyframes, intrinsics: intrinsics)
+                found[landmark].bestFrames = bestFrames(for: found[landmark], views: views)
             }
             return .success(found)
         } catch {
@@ -61,15 +61,15 @@ public enum AutomaticLandmarking {
 
     /// Keyframes in which `landmark` lies in the picture, at a usable distance, in order of
     /// how squarely they face it.
-    static func bestFrames(for landmark: DetectedLandmark, keyframes: [Int: RigidTransform], intrinsics k: CameraIntrinsics) -> [Int] {
-        let scored: [(Int, Double)] = keyframes.compactMap { frame, meshFromCamera in
-            let toCamera = meshFromCamera.translation - landmark.point
+    static func bestFrames(for landmark: DetectedLandmark, views: [ReconstructedView]) -> [Int] {
+        let scored: [(Int, Double)] = views.compactMap { view in
+            let toCamera = view.position - landmark.point
             let distance = length(toCamera)
-            guard usableDistance.contains(distance), let pixel = k.project(meshFromCamera.inverse.apply(landmark.point)),
-                pixel.x > 20, pixel.y > 20, pixel.x < Double(k.width) - 20, pixel.y < Double(k.height) - 20
+            guard usableDistance.contains(distance), let pixel = view.project(landmark.point),
+                pixel.x > 20, pixel.y > 20, pixel.x < Double(view.width) - 20, pixel.y < Double(view.height) - 20
             else { return nil }
             let facing = dot(toCamera / distance, landmark.normal)
-            return facing > 0.5 ? (frame, facing) : nil
+            return facing > 0.5 ? (view.frameIndex, facing) : nil
         }
         return scored.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(framesPerLandmark).map(\.0)
     }

@@ -1,6 +1,7 @@
 import Cephalometry
 import Foundation
 import Geometry
+import Reconstruction
 import Recording
 import ScanLibrary
 
@@ -12,13 +13,13 @@ public struct LandmarkSuggestions: Sendable {
     public let points: [Landmark: SIMD3<Double>]
     /// Per landmark, the keyframes that face it most squarely.
     public let bestFrames: [Landmark: [Int]]
-    private let poses: [Int: RigidTransform]
-    private let intrinsics: CameraIntrinsics
+    /// The keyframes as the reconstruction saw them, by frame index.
+    private let views: [Int: ReconstructedView]
 
     /// A pick this close to a found landmark (pixels) is taken to mean it and lands on it.
     public static let snapRadius = 12.0
 
-    public init(found: AutomaticLandmarks, poses: [Int: RigidTransform], intrinsics: CameraIntrinsics) {
+    public init(found: AutomaticLandmarks, views: [ReconstructedView]) {
         var points: [Landmark: SIMD3<Double>] = [:], best: [Landmark: [Int]] = [:]
         for landmark in Landmark.allCases {
             let d = found[landmark]
@@ -27,8 +28,7 @@ public struct LandmarkSuggestions: Sendable {
         }
         self.points = points
         bestFrames = best
-        self.poses = poses
-        self.intrinsics = intrinsics
+        self.views = Dictionary(views.map { ($0.frameIndex, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The suggestions of a measured session; nil when it was measured without finding the
@@ -39,16 +39,13 @@ public struct LandmarkSuggestions: Sendable {
             let header = try? ScanReader(url: session.scanURL).header
         else { return nil }
         return LandmarkSuggestions(
-            found: found, poses: record.keyframePoses, intrinsics: record.statistics.appliedCorrection.applied(to: header.colorIntrinsics))
+            found: found, views: record.keyframeViews(camera: record.statistics.camera(recorded: header.colorIntrinsics)))
     }
 
     /// Where `landmark` appears in frame `index`, pixels; nil unless the frame's pose is known
     /// and the landmark lies in front of the camera and inside the picture.
     public func pixel(of landmark: Landmark, inFrame index: Int) -> SIMD2<Double>? {
-        guard let point = points[landmark], let meshFromCamera = poses[index],
-            let p = intrinsics.project(meshFromCamera.inverse.apply(point)),
-            p.x >= 0, p.y >= 0, p.x < Double(intrinsics.width), p.y < Double(intrinsics.height)
-        else { return nil }
+        guard let point = points[landmark], let view = views[index], let p = view.project(point), view.contains(rawPixel: p) else { return nil }
         return p
     }
 

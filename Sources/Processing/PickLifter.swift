@@ -10,15 +10,15 @@ struct PickLifter {
     let reader: ScanReader
     let locator: FrameLocator
     let mesh: TriangleMesh
-    /// What the reconstruction's self-calibration changed of the recorded camera.
-    let correction: CameraCorrection
+    /// The camera the reconstruction settled on: the frames are read with it.
+    let camera: SettledCamera
     private var frames: [Int: (RGBDFrame, RigidTransform)] = [:]
 
-    init(reader: ScanReader, locator: FrameLocator, mesh: TriangleMesh, correction: CameraCorrection = .none) {
+    init(reader: ScanReader, locator: FrameLocator, mesh: TriangleMesh, camera: SettledCamera) {
         self.reader = reader
         self.locator = locator
         self.mesh = mesh
-        self.correction = correction
+        self.camera = camera
     }
 
     /// The estimate of each landmark from its picks.
@@ -79,7 +79,7 @@ struct PickLifter {
         }
         let frame: RGBDFrame
         do {
-            frame = try reader.frame(at: index).correcting(correction)
+            frame = camera.reading(try reader.frame(at: index))
         } catch {
             throw .unreadableFrame(landmark: landmark, frame: index, reason: "\(error)")
         }

@@ -83,6 +83,12 @@ public struct ReconstructionRecord: LibraryDocument {
         Dictionary(keyframes.compactMap { pose in Self.transform(pose.mapFromCamera).map { (pose.frame, $0) } }, uniquingKeysWith: { a, _ in a })
     }
 
+    /// The keyframes as the reconstruction saw them through `camera` (the statistics' camera
+    /// for the scan's recorded one), in frame order.
+    public func keyframeViews(camera: SettledCamera) -> [ReconstructedView] {
+        keyframePoses.sorted { $0.key < $1.key }.map { ReconstructedView(frameIndex: $0.key, worldFromCamera: $0.value, camera: camera) }
+    }
+
     /// The rigid transform of a row-major 4×4 matrix; nil unless it has 16 finite numbers.
     static func transform(_ m: [Double]) -> RigidTransform? {
         guard m.count == 16, m.allSatisfy(\.isFinite) else { return nil }

@@ -131,12 +131,12 @@ public struct SessionProcessor: Sendable {
         if isCancelled() { throw ProcessingError.cancelled }
 
         progress(ProcessingProgress(stage: .landmarks, done: 0, total: 1))
+        let camera = record.statistics.camera(recorded: reader.header.colorIntrinsics)
         let automatic = AutomaticLandmarking.find(
-            mesh: mesh, map: record.map, layout: layout, keyframes: record.keyframePoses,
-            intrinsics: record.statistics.appliedCorrection.applied(to: reader.header.colorIntrinsics))
+            mesh: mesh, map: record.map, layout: layout, views: record.keyframeViews(camera: camera))
         var lifter = PickLifter(
             reader: reader, locator: try FrameLocator(map: record.map, keyframes: record.keyframePoses, layout: layout), mesh: mesh,
-            correction: record.statistics.appliedCorrection)
+            camera: camera)
         let estimates = try lifter.estimates(annotations) { progress(ProcessingProgress(stage: .landmarks, done: $0, total: $1)) }
         let chosen = try LandmarkChoice(picked: estimates, automatic: automatic, liftedFromFrames: annotations.needsLifting)
         let landmarks = chosen.landmarks

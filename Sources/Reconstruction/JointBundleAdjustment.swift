@@ -43,17 +43,17 @@ struct JointBundleAdjustment {
 
     /// Whether any camera parameter is estimated: the normal equations then carry the camera
     /// vector (focal scale, principal point shift in x and y, k1) as a last block of four.
-    private var estimatesCamera: Bool { estimatesFocal || estimatesPrincipalPoint || estimatesDistortion }
+    var estimatesCamera: Bool { estimatesFocal || estimatesPrincipalPoint || estimatesDistortion }
     /// 1 for the camera parameters estimated, 0 for those held.
-    private var active: SIMD4<Double> {
+    var active: SIMD4<Double> {
         SIMD4(estimatesFocal ? 1 : 0, estimatesPrincipalPoint ? 1 : 0, estimatesPrincipalPoint ? 1 : 0, estimatesDistortion ? 1 : 0)
     }
     /// The camera parameters' prior standard deviations.
-    private var priorSigmas: SIMD4<Double> {
+    var priorSigmas: SIMD4<Double> {
         SIMD4(focalPriorSigma, principalPointPriorSigma, principalPointPriorSigma, distortionPriorSigma)
     }
     /// The camera vector of the recorded camera: focal scale 1, no shift, no added distortion.
-    private static let recorded = SIMD4<Double>(1, 0, 0, 0)
+    static let recorded = SIMD4<Double>(1, 0, 0, 0)
 
     /// What a refinement found.
     struct Outcome {
@@ -73,8 +73,15 @@ struct JointBundleAdjustment {
         var k1Sigma = 0.0
     }
 
+    /// What the loop moves: the poses (camera from map), the corners and the camera vector.
+    private struct Estimate {
+        var poses: [RigidTransform]
+        var points: [SIMD3<Double>]
+        var camera: SIMD4<Double>
+    }
+
     /// One corner seen in one keyframe.
-    private struct Sighting {
+    struct Sighting {
         var point: Int
         var pixel: SIMD2<Double>
         /// Depth of the lifted corner, or NaN for image-only observations.
@@ -100,35 +107,26 @@ struct JointBundleAdjustment {
                     depthSigma: o.depthSigma * depthSigmaScale) }
             }
         }
-        var lambda = 1e-3
-        var camera = Self.recorded
-        let initial = cost(poses, points, sightings, factory, camera)
-        var current = initial
-        for _ in 0..<iterations {
-            let system = linearise(poses, points, sightings, factory, camera)
-            var improved = false
-            for _ in 0..<6 {
-                guard let step = solve(system, lambda: lambda) else { lambda *= 10; continue }
-                var newPoses = poses, newPoints = points
-                for f in 1..<poses.count { newPoses[f] = update(poses[f], step.poses[f]) }
-                for j in points.indices { newPoints[j] += step.points[j] }
-                let newCamera = camera + step.camera
-                let candidate = cost(newPoses, newPoints, sightings, factory, newCamera)
-                if candidate < current, newCamera.x > 0.5, newCamera.x < 2,
-                    abs(newCamera.y) < Double(factory.width) / 4, abs(newCamera.z) < Double(factory.height) / 4, abs(newCamera.w) < 1
-                {
-                    poses = newPoses
-                    points = newPoints
-                    camera = newCamera
-                    lambda = max(1e-7, lambda / 5)
-                    improved = current - candidate > 1e-6 * current
-                    current = candidate
-                    break
-                }
-                lambda *= 8
-            }
-            guard improved else { break }
-        }
+        let minimised = LevenbergMarquardt(iterations: iterations).minimise(
+            from: Estimate(poses: poses, points: points, camera: Self.recorded),
+            cost: { cost($0.poses, $0.points, sightings, factory, $0.camera) },
+            linearise: { linearise($0.poses, $0.points, sightings, factory, $0.camera) },
+            step: { system, from, lambda in
+                guard let step = solve(system, lambda: lambda) else { return nil }
+                var next = from
+                for f in 1..<from.poses.count { next.poses[f] = update(from.poses[f], step.poses[f]) }
+                for j in from.points.indices { next.points[j] += step.points[j] }
+                next.camera = from.camera + step.camera
+                return next
+            },
+            isAdmissible: { next in
+                let camera = next.camera
+                return camera.x > 0.5 && camera.x < 2 && abs(camera.y) < Double(factory.width) / 4
+                    && abs(camera.z) < Double(factory.height) / 4 && abs(camera.w) < 1
+            })
+        (poses, points) = (minimised.state.poses, minimised.state.points)
+        let camera = minimised.state.camera
+        let (initial, current) = (minimised.initialCost, minimised.cost)
         for f in keyframes.indices { keyframes[f].mapFromCamera = poses[f].inverse }
         for (i, id) in ids.enumerated() { map.corners[id] = Array(points[(i * 4)..<(i * 4 + 4)]) }
         var outcome = Outcome(
@@ -151,7 +149,7 @@ struct JointBundleAdjustment {
     }
 
     /// Applies a camera-frame twist: `y ← y + ω × y + v` to first order.
-    private func update(_ pose: RigidTransform, _ twist: Vector6) -> RigidTransform {
+    func update(_ pose: RigidTransform, _ twist: Vector6) -> RigidTransform {
         let omega = SIMD3(twist.values[0], twist.values[1], twist.values[2])
         let angle = length(omega)
         let rotation = angle > 0 ? Rotation3(axis: omega, angle: angle) : .identity
@@ -166,7 +164,7 @@ struct JointBundleAdjustment {
     /// already removed), `camera` the focal scale, centre shift and added k1 applied to it.
     /// The camera gradient has zeros for the parameters held.
     @inline(__always)
-    private func rows(
+    func rows(
         _ y: SIMD3<Double>, _ s: Sighting, _ factory: CameraIntrinsics, _ camera: SIMD4<Double>,
         _ body: (_ residual: Double, _ gradient: SIMD3<Double>, _ cameraGradient: SIMD4<Double>, _ weight: Double) -> Void
     ) {
@@ -194,16 +192,16 @@ struct JointBundleAdjustment {
         }
     }
 
-    private func huberWeight(_ r: Double) -> Double {
+    func huberWeight(_ r: Double) -> Double {
         r <= huberDelta ? 1 : r < rejectBeyond ? huberDelta / r : 0
     }
 
-    private func huberCost(_ r: Double) -> Double {
+    func huberCost(_ r: Double) -> Double {
         let capped = min(r, rejectBeyond)
         return capped <= huberDelta ? capped * capped : 2 * huberDelta * capped - huberDelta * huberDelta
     }
 
-    private func cost(
+    func cost(
         _ poses: [RigidTransform], _ points: [SIMD3<Double>], _ sightings: [[Sighting]], _ factory: CameraIntrinsics, _ camera: SIMD4<Double>
     ) -> Double {
         let k = Self.adjusted(factory, camera)
@@ -221,332 +219,12 @@ struct JointBundleAdjustment {
         }
         return total
     }
-
-    // MARK: Normal equations
-
-    /// Pose blocks per keyframe, corner blocks, and the pose–corner coupling.
-    private struct System {
-        var poseHessians: [[Double]]  // 6x6 per keyframe
-        var poseGradients: [Vector6]
-        var couplings: [[(point: Int, block: [Double])]]  // 6x3 per sighting
-        var pointHessians: [[Double]]  // 3x3 per point
-        var pointGradients: [SIMD3<Double>]
-        /// The camera vector's entries: with itself (4x4), with each pose (6x4) and with each
-        /// point (3x4); parameters held have an identity row and no gradient.
-        var cameraHessian = [Double](repeating: 0, count: 16)
-        var cameraGradient = SIMD4<Double>.zero
-        var poseCamera: [[Double]]
-        var pointCamera: [[Double]]
-    }
-
-    private func linearise(
-        _ poses: [RigidTransform], _ points: [SIMD3<Double>], _ sightings: [[Sighting]], _ factory: CameraIntrinsics, _ camera: SIMD4<Double>
-    ) -> System {
-        var system = System(
-            poseHessians: Array(repeating: Array(repeating: 0, count: 36), count: poses.count),
-            poseGradients: Array(repeating: Vector6(), count: poses.count),
-            couplings: Array(repeating: [], count: poses.count),
-            pointHessians: Array(repeating: Array(repeating: 0, count: 9), count: points.count),
-            pointGradients: Array(repeating: .zero, count: points.count),
-            poseCamera: Array(repeating: Array(repeating: 0, count: 6 * cameraSize), count: poses.count),
-            pointCamera: Array(repeating: Array(repeating: 0, count: 3 * cameraSize), count: points.count))
-        let estimating = estimatesCamera
-        if estimating {
-            let on = active, weights = on / (priorSigmas * priorSigmas)
-            for a in 0..<cameraSize { system.cameraHessian[a * (cameraSize + 1)] = on[a] > 0 ? weights[a] : 1 }
-            system.cameraGradient = (camera - Self.recorded) * weights
-        }
-        var jp = [Double](repeating: 0, count: 6)
-        for (f, list) in sightings.enumerated() {
-            let pose = poses[f]
-            let back = pose.rotation.inverse
-            let fixed = f == 0
-            var hpp = system.poseHessians[f], gp = system.poseGradients[f], hpc = system.poseCamera[f]
-            var hcc = system.cameraHessian, gc = system.cameraGradient
-            for s in list {
-                let y = pose.apply(points[s.point])
-                var hpx = [Double](repeating: 0, count: 18)
-                var hxx = system.pointHessians[s.point], gx = system.pointGradients[s.point], hxc = system.pointCamera[s.point]
-                rows(y, s, factory, camera) { r, jy, jc, w in
-                    // d r / d ω = y × J_y, d r / d v = J_y, d r / d X = Rᵀ J_y.
-                    let jw = cross(y, jy), jx = back.apply(jy)
-                    jp[0] = jw.x; jp[1] = jw.y; jp[2] = jw.z; jp[3] = jy.x; jp[4] = jy.y; jp[5] = jy.z
-                    for a in 0..<3 {
-                        gx[a] += w * jx[a] * r
-                        for b in 0..<3 { hxx[a * 3 + b] += w * jx[a] * jx[b] }
-                    }
-                    if estimating {
-                        for a in 0..<cameraSize {
-                            gc[a] += w * jc[a] * r
-                            for b in 0..<cameraSize { hcc[a * cameraSize + b] += w * jc[a] * jc[b] }
-                        }
-                        for a in 0..<3 {
-                            for b in 0..<cameraSize { hxc[a * cameraSize + b] += w * jx[a] * jc[b] }
-                        }
-                    }
-                    guard !fixed else { return }
-                    for a in 0..<6 {
-                        gp.values[a] += w * jp[a] * r
-                        for b in 0..<6 { hpp[a * 6 + b] += w * jp[a] * jp[b] }
-                        for b in 0..<3 { hpx[a * 3 + b] += w * jp[a] * jx[b] }
-                        if estimating { for c in 0..<cameraSize { hpc[a * cameraSize + c] += w * jp[a] * jc[c] } }
-                    }
-                }
-                system.pointHessians[s.point] = hxx
-                system.pointGradients[s.point] = gx
-                system.pointCamera[s.point] = hxc
-                if !fixed { system.couplings[f].append((s.point, hpx)) }
-            }
-            system.poseHessians[f] = hpp
-            system.poseGradients[f] = gp
-            system.poseCamera[f] = hpc
-            system.cameraHessian = hcc
-            system.cameraGradient = gc
-        }
-        return system
-    }
-
-    /// The damped Gauss–Newton step, poses eliminated onto the points and the camera vector
-    /// (Schur complement); the camera is the reduced system's last four unknowns when estimated.
-    private func solve(_ system: System, lambda: Double) -> (poses: [Vector6], points: [SIMD3<Double>], camera: SIMD4<Double>)? {
-        guard let (matrix, b, inverses) = reduced(system, lambda: lambda) else { return nil }
-        var s = matrix
-        let n = b.count, points = system.pointHessians.count * 3
-        guard let x = choleskySolve(&s, b.map { -$0 }, n) else { return nil }
-        let pointSteps = (0..<(points / 3)).map { SIMD3(x[$0 * 3], x[$0 * 3 + 1], x[$0 * 3 + 2]) }
-        let cameraStep = estimatesCamera ? SIMD4(x[points], x[points + 1], x[points + 2], x[points + 3]) * active : .zero
-        var poseSteps = Array(repeating: Vector6(), count: system.poseHessians.count)
-        for f in 1..<system.poseHessians.count {
-            guard let inverse = inverses[f] else { continue }
-            var rhs = Array(system.poseGradients[f].values)
-            for c in system.couplings[f] {
-                for a in 0..<6 {
-                    for q in 0..<3 { rhs[a] += c.block[a * 3 + q] * x[c.point * 3 + q] }
-                }
-            }
-            for a in 0..<6 {
-                for c in 0..<cameraSize { rhs[a] += system.poseCamera[f][a * cameraSize + c] * cameraStep[c] }
-            }
-            let step = multiply(inverse, 6, 6, rhs, 1)
-            poseSteps[f] = Vector6(values: step.map { -$0 })
-        }
-        return (poseSteps, pointSteps, cameraStep)
-    }
-
-    /// The reduced system over the points (and the camera) with the poses eliminated, its
-    /// right-hand side, and each pose block's inverse.
-    private func reduced(_ system: System, lambda: Double) -> ([Double], [Double], [[Double]?])? {
-        let points = system.pointHessians.count * 3
-        let n = points + (estimatesCamera ? cameraSize : 0)
-        let last = points  // the camera's first row, when estimated
-        var s = [Double](repeating: 0, count: n * n)
-        var b = [Double](repeating: 0, count: n)
-        for (j, h) in system.pointHessians.enumerated() {
-            for a in 0..<3 {
-                for c in 0..<3 { s[(j * 3 + a) * n + j * 3 + c] = h[a * 3 + c] }
-                // Marquardt damping, with a floor for corners no residual constrains.
-                s[(j * 3 + a) * (n + 1)] += lambda * h[a * 4] + 1e-9
-                b[j * 3 + a] = system.pointGradients[j][a]
-                if estimatesCamera {
-                    for c in 0..<cameraSize {
-                        s[(j * 3 + a) * n + last + c] = system.pointCamera[j][a * cameraSize + c]
-                        s[(last + c) * n + j * 3 + a] = system.pointCamera[j][a * cameraSize + c]
-                    }
-                }
-            }
-        }
-        if estimatesCamera {
-            for a in 0..<cameraSize {
-                for c in 0..<cameraSize { s[(last + a) * n + last + c] = system.cameraHessian[a * cameraSize + c] }
-                s[(last + a) * (n + 1)] = system.cameraHessian[a * (cameraSize + 1)] * (1 + lambda) + 1e-12
-                b[last + a] = system.cameraGradient[a]
-            }
-        }
-        var inverses: [[Double]?] = Array(repeating: nil, count: system.poseHessians.count)
-        for f in 1..<system.poseHessians.count {
-            var h = system.poseHessians[f]
-            for a in 0..<6 { h[a * 7] += lambda * h[a * 7] + 1e-9 }
-            guard let inverse = invert6(h), cholesky(&h, 6) else { return nil }
-            inverses[f] = inverse
-            // The pose's couplings, column by column of the reduced system: each sighting's
-            // 6x3 block and the camera's 6x4 block. With H_pp = L Lᵀ and W = L⁻¹ B, the pose
-            // takes Wᵀ W off the reduced matrix (only its upper half computed: it is
-            // symmetric) and Wᵀ L⁻¹ g off the right-hand side.
-            var columns: [Int] = []
-            var blocks: [(block: [Double], width: Int)] = system.couplings[f].map { ($0.block, 3) }
-            for c in system.couplings[f] { columns += [c.point * 3, c.point * 3 + 1, c.point * 3 + 2] }
-            if estimatesCamera {
-                blocks.append((system.poseCamera[f], cameraSize))
-                columns += (0..<cameraSize).map { last + $0 }
-            }
-            let w = whitenedColumns(blocks, factor: h)
-            let g = forwardSubstitute(h, Array(system.poseGradients[f].values), 6)
-            subtractGram(w, columns: columns, from: &s, n: n)
-            for (k, column) in columns.enumerated() {
-                var t = 0.0
-                for q in 0..<6 { t += w[k * 6 + q] * g[q] }
-                b[column] -= t
-            }
-        }
-        return (s, b, inverses)
-    }
-
-    /// The camera parameters' standard deviations: the square roots of their diagonal entries
-    /// in the inverse of the undamped reduced system (whitened residuals, so unit variance).
-    private func cameraSigmas(_ system: System) -> SIMD4<Double> {
-        // Undamped; where that is singular (a corner seen once), with the slightest damping.
-        for lambda in [0, 1e-9, 1e-6] {
-            guard estimatesCamera, let (matrix, b, _) = reduced(system, lambda: lambda) else { continue }
-            var factor = matrix
-            let n = b.count
-            guard cholesky(&factor, n) else { continue }
-            var sigmas = SIMD4<Double>.zero
-            for c in 0..<cameraSize {
-                var unit = [Double](repeating: 0, count: n)
-                unit[n - cameraSize + c] = 1
-                let x = substitute(factor, unit, n)
-                sigmas[c] = max(0, x[n - cameraSize + c]).squareRoot()
-            }
-            return sigmas
-        }
-        return .zero
-    }
 }
 
 /// The camera vector's length: focal scale, principal point shift x and y, added k1.
-private let cameraSize = 4
-
-private func square(_ x: Double) -> Double { x * x }
+let cameraSize = 4
 
 /// Six numbers: a pose gradient or step (rotation first, then translation).
 struct Vector6 {
     var values = [Double](repeating: 0, count: 6)
-}
-
-/// `a` (rows x inner) times `b` (inner x columns), row-major.
-private func multiply(_ a: [Double], _ rows: Int, _ inner: Int, _ b: [Double], _ columns: Int) -> [Double] {
-    var out = [Double](repeating: 0, count: rows * columns)
-    for r in 0..<rows {
-        for q in 0..<inner {
-            let v = a[r * inner + q]
-            if v == 0 { continue }
-            for c in 0..<columns { out[r * columns + c] += v * b[q * columns + c] }
-        }
-    }
-    return out
-}
-
-/// Inverse of a symmetric positive definite 6x6 matrix, by Cholesky; nil if not definite.
-private func invert6(_ h: [Double]) -> [Double]? {
-    var inverse = [Double](repeating: 0, count: 36)
-    var l = h
-    guard cholesky(&l, 6) else { return nil }
-    for c in 0..<6 {
-        var e = [Double](repeating: 0, count: 6)
-        e[c] = 1
-        let x = substitute(l, e, 6)
-        for r in 0..<6 { inverse[r * 6 + c] = x[r] }
-    }
-    return inverse
-}
-
-/// Solves `a x = b` for symmetric positive definite `a` (overwritten by its factor).
-func choleskySolve(_ a: inout [Double], _ b: [Double], _ n: Int) -> [Double]? {
-    guard cholesky(&a, n) else { return nil }
-    return substitute(a, b, n)
-}
-
-/// In-place lower Cholesky factor of a row-major n x n matrix; false if not definite.
-private func cholesky(_ a: inout [Double], _ n: Int) -> Bool {
-    a.withUnsafeMutableBufferPointer { m in
-        guard let base = m.baseAddress else { return n == 0 }
-        for j in 0..<n {
-            let rowJ = base + j * n
-            let d = rowJ[j] - dot(rowJ, rowJ, j)
-            guard d > 0 else { return false }
-            let root = d.squareRoot()
-            rowJ[j] = root
-            for i in (j + 1)..<max(n, j + 1) {
-                let rowI = base + i * n
-                rowI[j] = (rowI[j] - dot(rowI, rowJ, j)) / root
-            }
-        }
-        return true
-    }
-}
-
-/// The dot product of the first `count` entries, in four independent sums: the factorisation's
-/// inner loop, which one running sum would leave waiting on each addition.
-@inline(__always)
-private func dot(_ a: UnsafePointer<Double>, _ b: UnsafePointer<Double>, _ count: Int) -> Double {
-    var sums = SIMD4<Double>.zero
-    var q = 0
-    while q + 4 <= count {
-        sums += SIMD4(a[q], a[q + 1], a[q + 2], a[q + 3]) * SIMD4(b[q], b[q + 1], b[q + 2], b[q + 3])
-        q += 4
-    }
-    var total = sums.sum()
-    while q < count {
-        total += a[q] * b[q]
-        q += 1
-    }
-    return total
-}
-
-/// `L⁻¹ v` for a lower Cholesky factor `l` (row-major n x n).
-private func forwardSubstitute(_ l: [Double], _ v: [Double], _ n: Int) -> [Double] {
-    var y = v
-    for i in 0..<n {
-        var t = y[i]
-        for q in 0..<i { t -= l[i * n + q] * y[q] }
-        y[i] = t / l[i * n + i]
-    }
-    return y
-}
-
-/// The columns of `L⁻¹ [B₁ B₂ …]` for 6-row blocks `B`, each column's six numbers in a row.
-private func whitenedColumns(_ blocks: [(block: [Double], width: Int)], factor l: [Double]) -> [Double] {
-    var out: [Double] = []
-    out.reserveCapacity(blocks.reduce(0) { $0 + $1.width } * 6)
-    for (block, width) in blocks {
-        for c in 0..<width {
-            out += forwardSubstitute(l, (0..<6).map { block[$0 * width + c] }, 6)
-        }
-    }
-    return out
-}
-
-/// `s[columns, columns] -= Wᵀ W` for the rows of six numbers in `w`; each pair is computed
-/// once and written to both halves.
-private func subtractGram(_ w: [Double], columns: [Int], from s: inout [Double], n: Int) {
-    w.withUnsafeBufferPointer { w in
-        s.withUnsafeMutableBufferPointer { s in
-            for i in columns.indices {
-                let wi = SIMD8(w[i * 6], w[i * 6 + 1], w[i * 6 + 2], w[i * 6 + 3], w[i * 6 + 4], w[i * 6 + 5], 0, 0)
-                let rowI = columns[i] * n
-                for j in i..<columns.count {
-                    let wj = SIMD8(w[j * 6], w[j * 6 + 1], w[j * 6 + 2], w[j * 6 + 3], w[j * 6 + 4], w[j * 6 + 5], 0, 0)
-                    let t = (wi * wj).sum()
-                    s[rowI + columns[j]] -= t
-                    if j != i { s[columns[j] * n + columns[i]] -= t }
-                }
-            }
-        }
-    }
-}
-
-/// Forward and back substitution with a lower Cholesky factor.
-private func substitute(_ l: [Double], _ b: [Double], _ n: Int) -> [Double] {
-    var y = b
-    for i in 0..<n {
-        var v = y[i]
-        for q in 0..<i { v -= l[i * n + q] * y[q] }
-        y[i] = v / l[i * n + i]
-    }
-    for i in stride(from: n - 1, through: 0, by: -1) {
-        var v = y[i]
-        for q in (i + 1)..<max(n, i + 1) { v -= l[q * n + i] * y[q] }
-        y[i] = v / l[i * n + i]
-    }
-    return y
 }

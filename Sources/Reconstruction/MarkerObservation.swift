@@ -30,11 +30,10 @@ public struct MarkerObservation: Sendable, Hashable {
 }
 
 extension MarkerObservation {
-    /// The observation as a camera `correction` sees it: each corner moved onto its pixel's
-    /// corrected ray at the same depth (the plane through the marker's depth moves with the
-    /// rays to within a second-order amount for corrections of a few per cent).
-    func seen(through recorded: CameraIntrinsics, correctedBy correction: CameraCorrection) -> MarkerObservation {
-        let k = correction.applied(to: recorded)
+    /// The observation as the corrected pinhole camera `k` sees it: each corner moved onto
+    /// its pixel's corrected ray at the same depth (the plane through the marker's depth moves
+    /// with the rays to within a second-order amount for corrections of a few per cent).
+    func seen(through k: CameraIntrinsics) -> MarkerObservation {
         var out = self
         out.corners = zip(pixels, corners).map { pixel, corner in
             SIMD3((pixel.x - k.cx) / k.fx * corner.z, (pixel.y - k.cy) / k.fy * corner.z, corner.z)

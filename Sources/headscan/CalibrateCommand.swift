@@ -55,7 +55,7 @@ struct CalibrateCommand: ParsableCommand {
         let result = try Reconstructor(layout: layout, options: options).reconstruct(
             frameCount: reader.frameCount, concurrentFrame: { try reader.frame(at: $0) },
             progress: { bar.update(stage: $0.stage.label, $0.done + 1, of: $0.total) })
-        let calibration = CameraCalibration(result, layout: layout, recorded: reader.header.colorIntrinsics)
+        let calibration = CameraCalibration(result, layout: layout)
         if let out {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
@@ -83,22 +83,22 @@ struct CameraCalibration: Encodable {
     var depthFactor, depthFactorSigma: Double
     var markers, views: Int
 
-    init(_ result: Reconstruction, layout: CapLayout, recorded: CameraIntrinsics) {
-        let s = result.statistics
-        let k = s.appliedCorrection.applied(to: recorded)
+    /// What `result`, a board's reconstruction with the camera estimated, found.
+    init(_ result: Reconstruction, layout: CapLayout) {
+        let settled = result.camera, recorded = settled.recorded
+        let k = settled.calibrated
         (fx, fy, cx, cy, width, height) = (k.fx, k.fy, k.cx, k.cy, k.width, k.height)
-        focalSigma = (s.focalScaleSigma ?? 0) * recorded.fx
-        cxSigma = s.principalPointSigma?.first ?? 0
-        cySigma = s.principalPointSigma?.last ?? 0
-        k1 = s.distortionK1 ?? recorded.distortion.k1
-        k2 = recorded.distortion.k2
-        k1Sigma = s.distortionK1Sigma ?? 0
+        focalSigma = (settled.focalScaleSigma ?? 0) * recorded.fx
+        cxSigma = settled.principalShiftSigma?.x ?? 0
+        cySigma = settled.principalShiftSigma?.y ?? 0
+        (k1, k2) = (k.distortion.k1, k.distortion.k2)
+        k1Sigma = settled.k1Sigma ?? 0
         (recordedFx, recordedCx, recordedCy, recordedK1) = (recorded.fx, recorded.cx, recorded.cy, recorded.distortion.k1)
         let check = PhoneCheck(result, layout: layout)
         depthFactor = check.scale
         depthFactorSigma = check.scaleSigma
         markers = check.markersMeasured
-        views = s.keyframes
+        views = result.statistics.keyframes
     }
 
     var camera: CameraIntrinsics {

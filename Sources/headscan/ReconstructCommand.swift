@@ -106,12 +106,12 @@ struct ReconstructCommand: ParsableCommand {
         options.estimatesFocalLength = !fixedFocal
         options.fuseSurface = !mapOnly
         if keepStickers { options.stickerFlattening = nil }
-        var bar = StagedProgressBar("Reconstructing")
-        let calibrated = try camera.map { path in
+        options.camera = try camera.map { path in
             try TUMFormat.cameraFile(Array(try Data(contentsOf: fileURL(path))), path: path).color
         }
+        var bar = StagedProgressBar("Reconstructing")
         let result = try Reconstructor(layout: try cap.layout(for: reader.header), options: options).reconstruct(
-            frameCount: reader.frameCount, concurrentFrame: { index in try reader.frame(at: index).withCamera(calibrated) },
+            frameCount: reader.frameCount, concurrentFrame: { try reader.frame(at: $0) },
             progress: { bar.update(stage: $0.stage.label, $0.done + 1, of: $0.total) })
         var outputFromMap = RigidTransform.identity
         var report = Report(statistics: result.statistics)
@@ -152,7 +152,7 @@ struct ReconstructCommand: ParsableCommand {
             let poses = result.keyframes.map {
                 PosesJSON.Pose(frame: $0.frameIndex, worldFromCamera: (outputFromMap * $0.mapFromCamera).matrixRowMajor)
             }
-            let k = calibrated.map { $0.scaled(toWidth: reader.header.depthIntrinsics.width, height: reader.header.depthIntrinsics.height) }
+            let k = options.camera.map { $0.scaled(toWidth: reader.header.depthIntrinsics.width, height: reader.header.depthIntrinsics.height) }
                 ?? reader.header.depthIntrinsics
             try JSONEncoder().encode(PosesJSON(intrinsics: [k.fx, k.fy, k.cx, k.cy, Double(k.width), Double(k.height)], voxelSize: options.voxelSize, truncation: options.truncation,
                 regionCentre: outputFromMap.apply(result.region.centre).array, regionRadius: result.region.radius, poses: poses))
@@ -258,16 +258,4 @@ private struct PosesJSON: Encodable {
 
 private extension SIMD3 where Scalar == Double {
     var array: [Double] { [x, y, z] }
-}
-
-extension RGBDFrame {
-    /// The frame read with `camera` (scaled to the colour and the depth pictures' sizes), or as
-    /// recorded when nil.
-    func withCamera(_ camera: CameraIntrinsics?) -> RGBDFrame {
-        guard let camera else { return self }
-        var frame = self
-        frame.colorIntrinsics = camera.scaled(toWidth: color.width, height: color.height)
-        frame.depthIntrinsics = camera.scaled(toWidth: depth.width, height: depth.height)
-        return frame
-    }
 }

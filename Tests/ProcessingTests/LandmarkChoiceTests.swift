@@ -1,6 +1,7 @@
 import Cephalometry
 import Foundation
 import Geometry
+import Reconstruction
 import Recording
 import ScanLibrary
 import Testing
@@ -60,7 +61,8 @@ struct LandmarkChoiceTests {
         var found = Self.found
         found.leftTragion.bestFrames = [7]
         let pose = RigidTransform.camera(at: SIMD3(-0.3, 0, 0), lookingAt: SIMD3(-0.055, 0, 0), up: SIMD3(0, 0, 1))
-        let suggestions = LandmarkSuggestions(found: found, poses: [7: pose], intrinsics: k)
+        let suggestions = LandmarkSuggestions(
+            found: found, views: [ReconstructedView(frameIndex: 7, worldFromCamera: pose, camera: SettledCamera(recorded: k))])
         let centre = try #require(suggestions.pixel(of: .leftTragion, inFrame: 7))
         #expect(Geometry.distance(centre, SIMD2(320, 240)) < 1e-6)
         #expect(suggestions.pixel(of: .leftTragion, inFrame: 8) == nil, "no pose for frame 8")
@@ -68,8 +70,9 @@ struct LandmarkChoiceTests {
         #expect(suggestions.snapped(SIMD2(340, 240), for: .leftTragion, inFrame: 7) == SIMD2(340, 240))
         #expect(suggestions.bestFrames[.leftTragion] == [7])
         // A camera looking away from the head shows none of it.
+        let awayPose = RigidTransform.camera(at: SIMD3(-0.3, 0, 0), lookingAt: SIMD3(-0.6, 0, 0), up: SIMD3(0, 0, 1))
         let away = LandmarkSuggestions(
-            found: found, poses: [7: RigidTransform.camera(at: SIMD3(-0.3, 0, 0), lookingAt: SIMD3(-0.6, 0, 0), up: SIMD3(0, 0, 1))], intrinsics: k)
+            found: found, views: [ReconstructedView(frameIndex: 7, worldFromCamera: awayPose, camera: SettledCamera(recorded: k))])
         #expect(away.pixel(of: .leftTragion, inFrame: 7) == nil)
     }
 }

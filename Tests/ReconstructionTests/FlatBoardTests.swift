@@ -135,6 +135,21 @@ struct FlatBoardTests {
         #expect(abs(focal / Self.k.fx - 1) < 0.003, "focal \(focal)")
         let shift = try #require(s.principalPointShift)
         #expect(abs(recorded.cx + shift[0] - Self.k.cx) < 2 && abs(recorded.cy + shift[1] - Self.k.cy) < 2, "shift \(shift)")
+        // The reconstruction returns the camera it settled on; the statistics keep its numbers.
+        #expect(result.camera.recorded == recorded)
+        #expect(s.camera(recorded: recorded) == result.camera)
+        #expect(result.camera.pinhole.fx == focal && result.camera.correction.principalShift == SIMD2(shift[0], shift[1]))
+        // Each keyframe, as the reconstruction saw it, puts the mapped corners on its detections.
+        for view in result.keyframeViews {
+            let keyframe = try #require(result.keyframes.first { $0.frameIndex == view.frameIndex })
+            for o in keyframe.observations {
+                let mapped = try #require(result.map.corners[o.id])
+                for c in 0..<4 {
+                    let pixel = try #require(view.project(mapped[c]))
+                    #expect(distance(pixel, o.pixels[c]) < 1.5, "frame \(view.frameIndex), marker \(o.id)")
+                }
+            }
+        }
         let ids = result.map.ids
         let rigid = try RigidAlignment.fit(from: ids.flatMap { result.map.corners[$0]! }, to: ids.flatMap(Self.corners))
         #expect(rigid.rms < 0.0005, "board map RMS \(rigid.rms * 1000) mm")

@@ -25,7 +25,10 @@ struct PhoneCheckTests {
         stats.focalScale = corrected ? 1.06 : 1.002
         stats.focalScaleSigma = focalSigma
         stats.focalScaleApplied = corrected ? 1.06 : nil
-        return Reconstruction(map: map, keyframes: [], mesh: TriangleMesh(), region: HeadRegion(centre: .zero, radius: 0), statistics: stats)
+        let recorded = CameraIntrinsics(fx: 500, fy: 500, cx: 320, cy: 240, width: 640, height: 480)
+        return Reconstruction(
+            map: map, keyframes: [], mesh: TriangleMesh(), region: HeadRegion(centre: .zero, radius: 0), statistics: stats,
+            camera: stats.camera(recorded: recorded))
     }
 
     @Test(arguments: [(1.0, PhoneCheck.Verdict.pass), (1.004, .pass), (0.996, .pass), (1.006, .fail), (0.99, .fail)])

@@ -1,0 +1,68 @@
+import Foundation
+import Geometry
+import Recording
+
+// Stage 3: the fusion.
+extension Reconstructor {
+    /// The space fused: the cap's sphere widened by `regionScale` and lowered by `regionDrop`
+    /// away from the markers (which cover the vault), so the face and ears are in it; where the
+    /// markers do not lie on a head-sized sphere (a flat board, whose fitted sphere is huge),
+    /// their extent plus a margin, never wider than a head's region, so memory stays bounded.
+    func fusionRegion(_ map: MarkerMap) -> HeadRegion? {
+        if let sphere = map.fittedSphere(), sphere.radius <= options.maximumHeadRadius {
+            let centres = map.ids.compactMap { map.corners[$0] }.map { $0.reduce(SIMD3<Double>.zero, +) / Double($0.count) }
+            let towardCap = centres.reduce(SIMD3<Double>.zero) { $0 + ($1 - sphere.centre) } / Double(max(1, centres.count))
+            // Markers all round the sphere give no direction to the cap: then the region stays centred.
+            let up = length(towardCap) > 0.1 * sphere.radius ? normalized(towardCap) : .zero
+            return HeadRegion(centre: sphere.centre - up * (options.regionDrop * sphere.radius), radius: sphere.radius * options.regionScale)
+        }
+        let corners = map.ids.flatMap { map.corners[$0] ?? [] }
+        guard !corners.isEmpty else { return nil }
+        let centre = corners.reduce(SIMD3<Double>.zero, +) / Double(corners.count)
+        let extent = corners.map { length($0 - centre) }.max() ?? 0
+        return HeadRegion(centre: centre, radius: min(extent + 0.02, options.maximumHeadRadius * options.regionScale))
+    }
+
+    /// Stage 3: the keyframes' depth fused into a sparse TSDF around the cap's sphere, the
+    /// pinhole frames read with the settled `camera`.
+    func fuse(
+        _ keyframes: [Keyframe], map: MarkerMap, camera: SettledCamera, frame: (Int) throws -> RGBDFrame?,
+        concurrentFrame: (@Sendable (Int) throws -> RGBDFrame?)?, stats: inout ReconstructionStatistics,
+        progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
+    ) throws -> (TSDFVolume, HeadRegion) {
+        guard let region = fusionRegion(map) else { throw ReconstructionError.noUsableMarkers(framesSeen: stats.framesExamined) }
+        let volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: options.fuseColor)
+        volume.threads = options.threads
+        // Integration alone (without reading the frames), to compare with other fusion code.
+        let clock = ContinuousClock()
+        var integration = Duration.zero
+        // With a source several threads may read, a few keyframes at a time are decoded on
+        // every thread; they are fused one by one in order either way.
+        let batchSize = concurrentFrame == nil ? 1 : max(1, options.threads) * 2
+        for start in stride(from: 0, to: keyframes.count, by: batchSize) {
+            let batch = Array(keyframes[start..<min(start + batchSize, keyframes.count)])
+            let frames = SlotBuffer<RGBDFrame?>(count: batch.count, repeating: nil)
+            if let concurrentFrame {
+                parallelFor(batch.count, threads: options.threads) { k in
+                    frames[k] = (try? concurrentFrame(batch[k].frameIndex))?.removingLensDistortion()
+                }
+            } else {
+                frames[0] = try? frame(batch[0].frameIndex)
+            }
+            for (k, keyframe) in batch.enumerated() {
+                progress(ReconstructionProgress(stage: .fusion, done: start + k, total: keyframes.count))
+                if isCancelled() { throw ReconstructionError.cancelled }
+                guard let f = frames[k].map(camera.reading) else { continue }
+                let integrationStart = clock.now
+                defer { integration += clock.now - integrationStart }
+                volume.integrate(
+                    depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: keyframe.mapFromCamera, region: region,
+                    color: options.fuseColor ? f.color : nil, colorIntrinsics: f.colorIntrinsics)
+            }
+        }
+        stats.voxelBlocks = volume.blockCount
+        stats.volumeBytes = volume.memoryBytes
+        stats.stageSeconds["fusionIntegration"] = integration.seconds
+        return (volume, region)
+    }
+}
