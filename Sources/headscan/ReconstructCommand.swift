@@ -1,4 +1,5 @@
 import ArgumentParser
+import Evaluation
 import Foundation
 import Geometry
 import Markers
@@ -116,57 +117,29 @@ struct ReconstructCommand: ParsableCommand {
         var outputFromMap = RigidTransform.identity
         var report = Report(statistics: result.statistics)
         if let alignTo {
-            let truth = try JSONDecoder().decode(TruthMarkers.self, from: Data(contentsOf: fileURL(alignTo)))
-            var source: [SIMD3<Double>] = [], target: [SIMD3<Double>] = []
-            for marker in truth.markers3D {
-                guard let mapped = result.map.corners[marker.id], marker.corners.count == 4 else { continue }
-                source += mapped
-                target += marker.corners.map { SIMD3($0[0], $0[1], $0[2]) }
-            }
-            let similarity = try RigidAlignment.fit(from: source, to: target, withScale: true)
-            let rigid = try RigidAlignment.fit(from: source, to: target)
-            outputFromMap = rigid.transform
-            report.mapRMSMillimetres = similarity.rms * 1000
-            report.mapRigidRMSMillimetres = rigid.rms * 1000
-            report.mapScale = similarity.scale
-            report.markersCompared = source.count / 4
+            let alignment = try TruthFileAlignment(map: result.map, truthFile: fileURL(alignTo))
+            outputFromMap = alignment.rigid.transform
+            report.mapRMSMillimetres = alignment.similarity.rms * 1000
+            report.mapRigidRMSMillimetres = alignment.rigid.rms * 1000
+            report.mapScale = alignment.similarity.scale
+            report.markersCompared = alignment.markersCompared
         }
         if let out {
-            let mesh = result.mesh.transformed(by: outputFromMap)
             let url = fileURL(out)
-            let bytes: [UInt8] = switch url.pathExtension.lowercased() {
-            case "obj": OBJ.encode(mesh)
-            case "stl": STL.encode(mesh)
-            default: ascii ? PLY.encodeASCII(mesh, comment: "HeadScan reconstruction, metres") : PLY.encode(mesh, comment: "HeadScan reconstruction, metres")
-            }
+            let bytes = ReconstructionExport.meshBytes(result.mesh.transformed(by: outputFromMap), fileExtension: url.pathExtension, ascii: ascii)
             try Data(bytes).write(to: url)
         }
-        let map = result.map.transformed(by: outputFromMap)
         if let markersOut {
-            let markers = map.ids.map { MapJSON.Marker(id: $0, corners: map.corners[$0]!.map { [$0.x, $0.y, $0.z] }) }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            try encoder.encode(MapJSON(markers: markers)).write(to: fileURL(markersOut))
+            try ReconstructionExport.markersJSON(result.map.transformed(by: outputFromMap)).write(to: fileURL(markersOut))
         }
         if let posesOut {
-            let poses = result.keyframes.map {
-                PosesJSON.Pose(frame: $0.frameIndex, worldFromCamera: (outputFromMap * $0.mapFromCamera).matrixRowMajor)
-            }
-            let k = options.camera.map { $0.scaled(toWidth: reader.header.depthIntrinsics.width, height: reader.header.depthIntrinsics.height) }
-                ?? reader.header.depthIntrinsics
-            try JSONEncoder().encode(PosesJSON(intrinsics: [k.fx, k.fy, k.cx, k.cy, Double(k.width), Double(k.height)], voxelSize: options.voxelSize, truncation: options.truncation,
-                regionCentre: outputFromMap.apply(result.region.centre).array, regionRadius: result.region.radius, poses: poses))
-                .write(to: fileURL(posesOut))
+            let depth = reader.header.depthIntrinsics
+            let k = options.camera.map { $0.scaled(toWidth: depth.width, height: depth.height) } ?? depth
+            try ReconstructionExport.posesJSON(result, depthCamera: k, options: options, outputFromMap: outputFromMap).write(to: fileURL(posesOut))
         }
         report.seconds = (clock.now - started).seconds
         if let keyframeDepthOut {
-            let folder = fileURL(keyframeDepthOut)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            for keyframe in result.keyframes {
-                let depth = try reader.frame(at: keyframe.frameIndex).depth
-                let raw = depth.pixels.withUnsafeBufferPointer { Data(buffer: $0) }
-                try raw.write(to: folder.appendingPathComponent(String(format: "%05d.f32", keyframe.frameIndex)))
-            }
+            try ReconstructionExport.writeKeyframeDepth(result, from: reader, to: fileURL(keyframeDepthOut))
         }
         if outputOptions.json {
             try printJSON(report)
@@ -224,38 +197,4 @@ private struct Report: Encodable {
         stickerLiftMeanMillimetres = s.stickers.map { $0.meanLift * 1000 }
         stickerLiftMaxMillimetres = s.stickers.map { $0.maxLift * 1000 }
     }
-}
-
-/// The part of a simulator truth file that alignment needs.
-private struct TruthMarkers: Decodable {
-    struct Marker: Decodable {
-        var id: Int
-        var corners: [[Double]]
-    }
-    var markers3D: [Marker]
-}
-
-private struct MapJSON: Encodable {
-    struct Marker: Encodable {
-        var id: Int
-        var corners: [[Double]]
-    }
-    var markers: [Marker]
-}
-
-private struct PosesJSON: Encodable {
-    struct Pose: Encodable {
-        var frame: Int
-        var worldFromCamera: [Double]
-    }
-    var intrinsics: [Double]
-    var voxelSize: Double
-    var truncation: Double
-    var regionCentre: [Double]
-    var regionRadius: Double
-    var poses: [Pose]
-}
-
-private extension SIMD3 where Scalar == Double {
-    var array: [Double] { [x, y, z] }
 }
