@@ -31,7 +31,7 @@ mkdir -p "$MODULES"
 # The clang module cache can be kept between runs (it takes minutes to fill).
 CACHE=${HEADSCAN_IOS_MODULE_CACHE:-$WORK/module-cache}
 
-COMMON=(-target "$TARGET" -sdk "$SDK" -swift-version 6 -module-cache-path "$CACHE" -I "$MODULES")
+COMMON=(-target "$TARGET" -sdk "$SDK" -swift-version 6 -module-cache-path "$CACHE" -I "$MODULES" -package-name HeadScan)
 # The driver turns on cross-import overlays for Apple targets (PhotosPicker lives in the
 # PhotosUI × SwiftUI overlay); the frontend called directly needs it said.
 COMMON+=(-enable-cross-import-overlays)
