@@ -12,7 +12,7 @@ import ScanLibrary
 public enum AutomaticLandmarking {
     /// Where the head's nominal marker directions point, per region, when a marker has no
     /// placement: (azimuth, elevation) in degrees.
-    static let regionDirections: [Markers.HeadRegion: (Double, Double)] = [
+    static let regionDirections: [HeadRegion: (Double, Double)] = [
         .right: (0, 10), .front: (90, 10), .left: (180, 10), .back: (270, 10), .top: (0, 90),
     ]
 

@@ -10,7 +10,7 @@ public struct Reconstruction: Sendable {
     /// The head surface, metres.
     public var mesh: TriangleMesh
     /// The region that was fused.
-    public var region: HeadRegion
+    public var region: FusionRegion
     /// Numbers for reports.
     public var statistics: ReconstructionStatistics
     /// The colour camera the reconstruction settled on (`statistics` keeps its numbers).

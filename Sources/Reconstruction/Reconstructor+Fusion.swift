@@ -8,19 +8,19 @@ extension Reconstructor {
     /// away from the markers (which cover the vault), so the face and ears are in it; where the
     /// markers do not lie on a head-sized sphere (a flat board, whose fitted sphere is huge),
     /// their extent plus a margin, never wider than a head's region, so memory stays bounded.
-    func fusionRegion(_ map: MarkerMap) -> HeadRegion? {
+    func fusionRegion(_ map: MarkerMap) -> FusionRegion? {
         if let sphere = map.fittedSphere(), sphere.radius <= options.maximumHeadRadius {
             let centres = map.ids.compactMap { map.corners[$0] }.map { $0.reduce(SIMD3<Double>.zero, +) / Double($0.count) }
             let towardCap = centres.reduce(SIMD3<Double>.zero) { $0 + ($1 - sphere.centre) } / Double(max(1, centres.count))
             // Markers all round the sphere give no direction to the cap: then the region stays centred.
             let up = length(towardCap) > 0.1 * sphere.radius ? normalized(towardCap) : .zero
-            return HeadRegion(centre: sphere.centre - up * (options.regionDrop * sphere.radius), radius: sphere.radius * options.regionScale)
+            return FusionRegion(centre: sphere.centre - up * (options.regionDrop * sphere.radius), radius: sphere.radius * options.regionScale)
         }
         let corners = map.ids.flatMap { map.corners[$0] ?? [] }
         guard !corners.isEmpty else { return nil }
         let centre = corners.reduce(SIMD3<Double>.zero, +) / Double(corners.count)
         let extent = corners.map { length($0 - centre) }.max() ?? 0
-        return HeadRegion(centre: centre, radius: min(extent + 0.02, options.maximumHeadRadius * options.regionScale))
+        return FusionRegion(centre: centre, radius: min(extent + 0.02, options.maximumHeadRadius * options.regionScale))
     }
 
     /// Stage 3: the keyframes' depth fused into a sparse TSDF around the cap's sphere, the
@@ -29,7 +29,7 @@ extension Reconstructor {
         _ keyframes: [Keyframe], map: MarkerMap, camera: SettledCamera, frame: (Int) throws -> RGBDFrame?,
         concurrentFrame: (@Sendable (Int) throws -> RGBDFrame?)?, stats: inout ReconstructionStatistics,
         progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
-    ) throws -> (TSDFVolume, HeadRegion) {
+    ) throws -> (TSDFVolume, FusionRegion) {
         guard let region = fusionRegion(map) else { throw ReconstructionError.noUsableMarkers(framesSeen: stats.framesExamined) }
         let volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: options.fuseColor)
         volume.threads = options.threads

@@ -72,7 +72,7 @@ public struct Reconstructor: Sendable {
             let corners = map.corners.values.joined()
             let centre = corners.reduce(SIMD3<Double>.zero, +) / Double(max(1, corners.count))
             return Reconstruction(
-                map: map, keyframes: keyframes, mesh: TriangleMesh(), region: HeadRegion(centre: centre, radius: 0), statistics: stats,
+                map: map, keyframes: keyframes, mesh: TriangleMesh(), region: FusionRegion(centre: centre, radius: 0), statistics: stats,
                 camera: camera)
         }
         let (volume, region) = try timed(.fusion, &stats) {

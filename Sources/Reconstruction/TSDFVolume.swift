@@ -5,7 +5,7 @@ import Imaging
 ///
 /// Depth outside it (the parent's body, the cot, the wall) is never fused, and hands that
 /// come closer than the sphere's edge are cut off at it.
-public struct HeadRegion: Sendable, Hashable {
+public struct FusionRegion: Sendable, Hashable {
     /// Centre, map frame, metres.
     public var centre: SIMD3<Double>
     /// Radius, metres.
@@ -86,7 +86,7 @@ public final class TSDFVolume {
     /// With a colour picture (same camera frame, its own intrinsics) and a volume that fuses
     /// colour, the voxels updated also average its colour.
     public func integrate(
-        depth: DepthImage, intrinsics k: CameraIntrinsics, worldFromCamera pose: RigidTransform, region: HeadRegion,
+        depth: DepthImage, intrinsics k: CameraIntrinsics, worldFromCamera pose: RigidTransform, region: FusionRegion,
         color: RGBAImage? = nil, colorIntrinsics: CameraIntrinsics? = nil
     ) {
         stamp += 1

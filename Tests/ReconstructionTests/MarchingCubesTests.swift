@@ -77,7 +77,7 @@ struct MarchingCubesTests {
             }
         }
         let volume = TSDFVolume(voxelSize: 0.002, truncation: 0.008, colors: true)
-        let region = HeadRegion(centre: centre, radius: 0.08)
+        let region = FusionRegion(centre: centre, radius: 0.08)
         for _ in 0..<3 {
             volume.integrate(depth: depth, intrinsics: k, worldFromCamera: .identity, region: region, color: color, colorIntrinsics: k)
         }

@@ -27,7 +27,7 @@ struct PhoneCheckTests {
         stats.focalScaleApplied = corrected ? 1.06 : nil
         let recorded = CameraIntrinsics(fx: 500, fy: 500, cx: 320, cy: 240, width: 640, height: 480)
         return Reconstruction(
-            map: map, keyframes: [], mesh: TriangleMesh(), region: HeadRegion(centre: .zero, radius: 0), statistics: stats,
+            map: map, keyframes: [], mesh: TriangleMesh(), region: FusionRegion(centre: .zero, radius: 0), statistics: stats,
             camera: stats.camera(recorded: recorded))
     }
 

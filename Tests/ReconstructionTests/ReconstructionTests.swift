@@ -156,7 +156,7 @@ struct TSDFTests {
         let k = CameraIntrinsics(fx: 300, fy: 300, cx: 80, cy: 60, width: 160, height: 120)
         let centre = SIMD3(0.0, 0.0, 0.3), radius = 0.05
         let volume = TSDFVolume(voxelSize: 0.002, truncation: 0.008)
-        let region = HeadRegion(centre: centre, radius: 0.08)
+        let region = FusionRegion(centre: centre, radius: 0.08)
         // Three views from the same camera position rotated about the sphere: same image.
         let depth = sphereDepth(centre: centre, radius: radius, k: k)
         for _ in 0..<3 { volume.integrate(depth: depth, intrinsics: k, worldFromCamera: .identity, region: region) }
@@ -176,7 +176,7 @@ struct TSDFTests {
     @Test func theVolumeIsTheSameForAnyThreadCount() {
         let k = CameraIntrinsics(fx: 300, fy: 300, cx: 80, cy: 60, width: 160, height: 120)
         let centre = SIMD3(0.0, 0.0, 0.3), radius = 0.05
-        let region = HeadRegion(centre: centre, radius: 0.08)
+        let region = FusionRegion(centre: centre, radius: 0.08)
         let depth = sphereDepth(centre: centre, radius: radius, k: k)
         let poses = (0..<3).map { i in
             RigidTransform(rotation: Rotation3(axis: SIMD3(0, 1, 0), angle: 0.3 * Double(i)), translation: .zero)
