@@ -71,7 +71,7 @@ let package = Package(
             name: "Imaging",
             // System image libraries on Linux only; Apple platforms decode through ImageIO.
             dependencies: [
-                .target(name: "CImageShims", condition: .when(platforms: [.linux])),
+                .target(name: "CImageShims", condition: .when(platforms: [.linux]))
             ],
             // Float rounding calls libm, which Glibc links only with Foundation present.
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
@@ -171,7 +171,8 @@ let package = Package(
         .testTarget(
             name: "AppModelTests",
             dependencies: [
-                "AppModel", "AppModelTesting", "HeadScanTesting", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Imaging", "Processing",
+                "AppModel", "AppModelTesting", "HeadScanTesting", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Imaging",
+                "Processing",
                 "HeadGestures", "RangeOfMotion", "Markers", "Scanning", "Simulation", "Report", "KneeReport", "ReportKit",
                 "AppSupport", "KneeFeature", "GestureFeature",
             ]),
@@ -183,7 +184,8 @@ let package = Package(
         .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "KneeReport", "ReportKit"]),
         // Test support (as NIOTestUtils): fixtures that several test targets share.
         .testTarget(name: "CommandLineTests", dependencies: ["headscan"]),
-        .target(name: "HeadScanTesting", dependencies: ["ScanLibrary", "Simulation", "Recording", "Geometry", "Imaging", "Cephalometry", "Feedback"]),
+        .target(
+            name: "HeadScanTesting", dependencies: ["ScanLibrary", "Simulation", "Recording", "Geometry", "Imaging", "Cephalometry", "Feedback"]),
         // The app models' doubles (clock, monitors, recorder, replay player, libraries, clouds)
         // that the app's tests and SwiftUI previews use; apart, so the command line does not
         // link the app models through the shared test support.
@@ -195,7 +197,8 @@ let package = Package(
             name: "HeadScanServerTests",
             dependencies: [
                 // headscan-server: built beside the tests, which run its isolated helpers.
-                "HeadScanServer", "headscan-server", "Upload", "HeadScanTesting", "Recording", "Geometry", "Processing", "Cephalometry", "ScanLibrary",
+                "HeadScanServer", "headscan-server", "Upload", "HeadScanTesting", "Recording", "Geometry", "Processing", "Cephalometry",
+                "ScanLibrary",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

@@ -39,11 +39,12 @@ struct DrawingView: View {
             if let stroke { context.stroke(path, with: .color(color(stroke.color)), style: style(stroke)) }
         case .text(let string, let at, let size, let textColor, let anchor, let bold):
             // Drawings place text on its baseline; the bottom of SwiftUI's text box is close.
-            let unit: UnitPoint = switch anchor {
-            case .start: .bottomLeading
-            case .middle: .bottom
-            case .end: .bottomTrailing
-            }
+            let unit: UnitPoint =
+                switch anchor {
+                case .start: .bottomLeading
+                case .middle: .bottom
+                case .end: .bottomTrailing
+                }
             let text = Text(string).font(.system(size: size * scale, weight: bold ? .bold : .regular)).foregroundColor(color(textColor))
             context.draw(text, at: point(at), anchor: unit)
         }

@@ -26,7 +26,9 @@ struct FilesView: View {
                     Spacer()
                     if !model.isEditing {
                         // The session as one zip file, for researchers without a Mac at hand.
-                        Button { Task { await model.share(row, into: FileManager.default.temporaryDirectory) } } label: {
+                        Button {
+                            Task { await model.share(row, into: FileManager.default.temporaryDirectory) }
+                        } label: {
                             Image(systemName: "square.and.arrow.up")
                         }
                         .disabled(model.isPacking)

@@ -18,20 +18,52 @@ struct HomeView: View {
                     if let warning = model.storageWarning { Text(warning).font(.footnote).foregroundStyle(.red) }
                     Label(model.thermalText, systemImage: "thermometer.medium").foregroundStyle(model.thermalColour.color)
                     if let warning = model.thermalWarning { Text(warning).font(.footnote).foregroundStyle(.orange) }
-                    Button { model.playTestSound() } label: { Label(strings(.homeTestSound), systemImage: "speaker.wave.2") }
+                    Button {
+                        model.playTestSound()
+                    } label: {
+                        Label(strings(.homeTestSound), systemImage: "speaker.wave.2")
+                    }
                 }
                 Section {
-                    Button { model.open(.scan) } label: { Label(strings(.homeScan), systemImage: "camera.viewfinder") }
-                        .disabled(!model.canStartScan)
-                        .font(.title3.bold())
-                    Button { model.open(.instructions) } label: { Label(strings(.homeInstructions), systemImage: "questionmark.circle") }
-                    Button { model.open(.replay) } label: { Label(strings(.homeReplay), systemImage: "play.rectangle") }
-                    Button { model.open(.files) } label: { Label(strings(.homeFiles), systemImage: "folder") }
-                    Button { model.open(.settings) } label: { Label(strings(.homeSettings), systemImage: "gearshape") }
+                    Button {
+                        model.open(.scan)
+                    } label: {
+                        Label(strings(.homeScan), systemImage: "camera.viewfinder")
+                    }
+                    .disabled(!model.canStartScan)
+                    .font(.title3.bold())
+                    Button {
+                        model.open(.instructions)
+                    } label: {
+                        Label(strings(.homeInstructions), systemImage: "questionmark.circle")
+                    }
+                    Button {
+                        model.open(.replay)
+                    } label: {
+                        Label(strings(.homeReplay), systemImage: "play.rectangle")
+                    }
+                    Button {
+                        model.open(.files)
+                    } label: {
+                        Label(strings(.homeFiles), systemImage: "folder")
+                    }
+                    Button {
+                        model.open(.settings)
+                    } label: {
+                        Label(strings(.homeSettings), systemImage: "gearshape")
+                    }
                 }
                 Section {
-                    Button { model.open(.knee) } label: { Label(strings(.homeKnee), systemImage: "figure.walk") }
-                    Button { model.open(.gestures) } label: { Label(strings(.homeGestures), systemImage: "face.smiling") }
+                    Button {
+                        model.open(.knee)
+                    } label: {
+                        Label(strings(.homeKnee), systemImage: "figure.walk")
+                    }
+                    Button {
+                        model.open(.gestures)
+                    } label: {
+                        Label(strings(.homeGestures), systemImage: "face.smiling")
+                    }
                 }
             }
             .navigationTitle(strings(.homeTitle))
@@ -52,8 +84,12 @@ struct ScanInstructionsView: View {
                 Text(entry.title).font(.headline)
                 Text(entry.action).font(.subheadline.bold())
                 Text(entry.description).font(.subheadline).foregroundStyle(.secondary)
-                Button { model.playDemo(entry.id) } label: { Label(entry.demoTitle, systemImage: "play.circle") }
-                    .buttonStyle(.bordered)
+                Button {
+                    model.playDemo(entry.id)
+                } label: {
+                    Label(entry.demoTitle, systemImage: "play.circle")
+                }
+                .buttonStyle(.bordered)
             }
             .padding(.vertical, 4)
         }

@@ -93,8 +93,12 @@ private struct KneeWelcomeView: View {
     var body: some View {
         List {
             Section {
-                Button { model.start() } label: { Label(strings(.kneeWelcomeStart), systemImage: "figure.walk") }
-                    .font(.title3.bold())
+                Button {
+                    model.start()
+                } label: {
+                    Label(strings(.kneeWelcomeStart), systemImage: "figure.walk")
+                }
+                .font(.title3.bold())
             }
             Section(strings(.kneeHistoryTitle)) {
                 if model.past.isEmpty {
@@ -133,7 +137,11 @@ private struct KneeInstructionsView: View {
         List {
             Section {
                 ForEach(Array(model.instructionSteps.enumerated()), id: \.offset) { index, step in
-                    Label { Text(step) } icon: { Text("\(index + 1)").font(.headline.monospacedDigit()) }
+                    Label {
+                        Text(step)
+                    } icon: {
+                        Text("\(index + 1)").font(.headline.monospacedDigit())
+                    }
                 }
             }
             Section {

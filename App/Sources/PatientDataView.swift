@@ -18,8 +18,9 @@ struct PatientDataView: View {
                 }
                 Section {
                     DiagonalDiagram(
-                        a: model.label(.diagonalA), b: model.label(.diagonalB), left: strings(.diagramLeft), right: strings(.diagramRight))
-                        .frame(height: 180)
+                        a: model.label(.diagonalA), b: model.label(.diagonalB), left: strings(.diagramLeft), right: strings(.diagramRight)
+                    )
+                    .frame(height: 180)
                     Text(model.diagonalHint).font(.footnote)
                     ForEach([PatientField.length, .width, .diagonalA, .diagonalB, .circumference], id: \.self) {
                         field($0, keyboard: .decimalPad)
@@ -28,7 +29,9 @@ struct PatientDataView: View {
                 if !model.earlierVisits.isEmpty {
                     Section {
                         ForEach(model.earlierVisits) { visit in
-                            HStack { Text(visit.date); Spacer(); Text(visit.cvai).monospacedDigit() }
+                            HStack {
+                                Text(visit.date); Spacer(); Text(visit.cvai).monospacedDigit()
+                            }
                         }
                     }
                 }
@@ -59,8 +62,9 @@ struct PatientDataView: View {
         VStack(alignment: .leading) {
             TextField(
                 model.label(field),
-                text: Binding(get: { model.text(field) }, set: { model.setText($0, for: field) }))
-                .keyboardType(keyboard)
+                text: Binding(get: { model.text(field) }, set: { model.setText($0, for: field) })
+            )
+            .keyboardType(keyboard)
             if model.showsError(field), let message = model.errorMessage(field) {
                 Text(message).font(.caption).foregroundStyle(.red)
             }

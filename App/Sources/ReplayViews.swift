@@ -55,8 +55,11 @@ struct ReplayView: View {
                         ForEach(model.landmarkDots(in: projection), id: \.landmark) { dot in
                             // Found by HeadScan: a ring to confirm; picked: a filled dot.
                             Circle().fill(dot.isSuggestion ? Color.clear : dot.isSelected ? Color.yellow : Color.purple)
-                                .overlay(Circle().stroke(dot.isSuggestion ? (dot.isSelected ? Color.yellow : Color.purple) : Color.white,
-                                                         lineWidth: dot.isSuggestion ? 3 : 1))
+                                .overlay(
+                                    Circle().stroke(
+                                        dot.isSuggestion ? (dot.isSelected ? Color.yellow : Color.purple) : Color.white,
+                                        lineWidth: dot.isSuggestion ? 3 : 1)
+                                )
                                 .frame(width: dot.isSuggestion ? 20 : 14, height: dot.isSuggestion ? 20 : 14)
                                 .position(x: dot.position.x, y: dot.position.y)
                         }
@@ -69,18 +72,23 @@ struct ReplayView: View {
                 // Double tap: the default view again; a single tap places the selected landmark.
                 .gesture(
                     SpatialTapGesture(count: 2).onEnded { _ in model.resetView() }
-                        .exclusively(before: SpatialTapGesture().onEnded { tap in
-                            model.tap(at: SIMD2(Double(tap.location.x), Double(tap.location.y)), width: width, height: height)
-                        }))
-                .simultaneousGesture(DragGesture(minimumDistance: 2).onChanged { drag in
-                    let delta = SIMD2(Double(drag.translation.width - dragStart.width), Double(drag.translation.height - dragStart.height))
-                    dragStart = drag.translation
-                    model.drag(to: SIMD2(Double(drag.location.x), Double(drag.location.y)), by: delta, width: width, height: height)
-                }.onEnded { _ in dragStart = .zero })
-                .simultaneousGesture(MagnificationGesture().onChanged { scale in
-                    model.zoom(by: Double(scale / pinchStart))
-                    pinchStart = scale
-                }.onEnded { _ in pinchStart = 1 })
+                        .exclusively(
+                            before: SpatialTapGesture().onEnded { tap in
+                                model.tap(at: SIMD2(Double(tap.location.x), Double(tap.location.y)), width: width, height: height)
+                            })
+                )
+                .simultaneousGesture(
+                    DragGesture(minimumDistance: 2).onChanged { drag in
+                        let delta = SIMD2(Double(drag.translation.width - dragStart.width), Double(drag.translation.height - dragStart.height))
+                        dragStart = drag.translation
+                        model.drag(to: SIMD2(Double(drag.location.x), Double(drag.location.y)), by: delta, width: width, height: height)
+                    }.onEnded { _ in dragStart = .zero }
+                )
+                .simultaneousGesture(
+                    MagnificationGesture().onChanged { scale in
+                        model.zoom(by: Double(scale / pinchStart))
+                        pinchStart = scale
+                    }.onEnded { _ in pinchStart = 1 })
             }
             // The recorded pictures are landscape, 4:3.
             .aspectRatio(4.0 / 3.0, contentMode: .fit)
@@ -99,9 +107,17 @@ struct ReplayView: View {
             }
             HStack {
                 Button(model.playButtonTitle) { model.togglePlay() }.buttonStyle(.borderedProminent)
-                Button { model.resetView() } label: { Label("", systemImage: "arrow.counterclockwise") }
+                Button {
+                    model.resetView()
+                } label: {
+                    Label("", systemImage: "arrow.counterclockwise")
+                }
                 if let selected = model.selectedLandmark {
-                    Button { model.remove(selected) } label: { Label("", systemImage: "trash") }
+                    Button {
+                        model.remove(selected)
+                    } label: {
+                        Label("", systemImage: "trash")
+                    }
                 }
             }
         }

@@ -50,7 +50,10 @@ public final class OnboardingModel {
 
     /// Next page, or finish on the last one.
     public func advance() {
-        guard index == pages.count - 1 else { return index += 1 }
+        guard index == pages.count - 1 else {
+            index += 1
+            return
+        }
         // If the flag cannot be stored the introduction shows again next time: harmless.
         try? store.setValue(.bool(true), forKey: Self.seenKey)
         onFinished()

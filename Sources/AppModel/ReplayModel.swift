@@ -99,7 +99,10 @@ public final class ReplayModel {
         reading = true
         defer { reading = false }
         do {
-            guard let next = try await player.nextFrame() else { return phase = .finished }
+            guard let next = try await player.nextFrame() else {
+                phase = .finished
+                return
+            }
             // Paused or restarted meanwhile: the frame is stale.
             guard phase == .playing || phase == .pausePending else { return }
             frame = next

@@ -46,8 +46,9 @@ public final class ReplaySelectionModel {
         do {
             let entries = try library.list().entries.filter { $0.hasScan && !$0.session.name.isTemporary }
             rows = entries.map {
-                ReplayRow(session: $0.session, status: $0.annotationStatus,
-                          tag: $0.annotationStatus == .allSet ? strings(.tagAllSet) : strings(.tagToDo))
+                ReplayRow(
+                    session: $0.session, status: $0.annotationStatus,
+                    tag: $0.annotationStatus == .allSet ? strings(.tagAllSet) : strings(.tagToDo))
             }
             problems = entries.flatMap(\.problems).map { strings.message($0) }
         } catch {

@@ -120,7 +120,10 @@ public final class ResultsModel {
     /// Processes the session; the screen shows the stages as they go.
     public func process() async {
         if case .processing = phase { return }
-        guard jobs.begin(session.name.rawValue) else { return phase = .failed(strings(.resultsStillStopping)) }
+        guard jobs.begin(session.name.rawValue) else {
+            phase = .failed(strings(.resultsStillStopping))
+            return
+        }
         activity.begin()
         defer {
             activity.end()
@@ -130,9 +133,11 @@ public final class ResultsModel {
         phase = .processing(stage: strings(.resultsStageStarting), fraction: 0)
         let flag = cancelFlag
         do {
-            let result = try await processing.process(session, progress: { [weak self] p in
-                Task { @MainActor in self?.show(p) }
-            }, isCancelled: { flag.isSet })
+            let result = try await processing.process(
+                session,
+                progress: { [weak self] p in
+                    Task { @MainActor in self?.show(p) }
+                }, isCancelled: { flag.isSet })
             show(result.measurement, calliper: result.calliper, estimates: result.estimates, report: result.pdf)
             asymmetry = nil
             await loadAsymmetry()
@@ -179,8 +184,9 @@ public final class ResultsModel {
         do {
             guard let record = try library.measurement(in: session) else { return }
             let report = session.url.appendingPathComponent(ClinicalReportWriter.pdfFileName)
-            show(record.measurement, calliper: record.calliper, estimates: record.landmarkEstimates ?? [:],
-                 report: FileManager.default.fileExists(atPath: report.path) ? report : nil)
+            show(
+                record.measurement, calliper: record.calliper, estimates: record.landmarkEstimates ?? [:],
+                report: FileManager.default.fileExists(atPath: report.path) ? report : nil)
         } catch {
             phase = .failed(strings.message(error))
         }
@@ -190,7 +196,9 @@ public final class ResultsModel {
         let c = calliper?.calliper
         func mm(_ v: Double?) -> String? { v.map { strings.decimal($0) + " mm" } }
         rows = [
-            ResultRow(name: "CVAI", value: strings.decimal(m.cvai, digits: 2) + " %", calliper: calliper.map { strings.decimal($0.calliperCVAI, digits: 2) + " %" }),
+            ResultRow(
+                name: "CVAI", value: strings.decimal(m.cvai, digits: 2) + " %",
+                calliper: calliper.map { strings.decimal($0.calliperCVAI, digits: 2) + " %" }),
             ResultRow(name: "CVA", value: mm(m.cvaMM)!, calliper: mm(c?.cvaMM)),
             ResultRow(name: strings(.resultsDiagonalA), value: mm(m.diagonalAMM)!, calliper: mm(c?.diagonalAMM)),
             ResultRow(name: strings(.resultsDiagonalB), value: mm(m.diagonalBMM)!, calliper: mm(c?.diagonalBMM)),
@@ -199,10 +207,13 @@ public final class ResultsModel {
         ]
         severityLevel = m.severityLevel.rawValue
         severity = strings(.resultsSeverity, String(m.severityLevel.rawValue), strings(.resultsFlattened, m.flattenedSide.rawValue))
-        calliperVerdict = calliper.map { $0.severityAgrees ? strings(.resultsCalliperAgrees) : strings(.resultsCalliperDiffers, String($0.calliperSeverityLevel.rawValue)) }
-        notes = Landmark.allCases.compactMap { l in
-            estimates[l].flatMap { $0.isDoubtful ? strings(.resultsPicksDisagree, strings.landmarkName(l), strings.decimal($0.spreadMM)) : nil }
-        } + m.warnings.map(\.message)
+        calliperVerdict = calliper.map {
+            $0.severityAgrees ? strings(.resultsCalliperAgrees) : strings(.resultsCalliperDiffers, String($0.calliperSeverityLevel.rawValue))
+        }
+        notes =
+            Landmark.allCases.compactMap { l in
+                estimates[l].flatMap { $0.isDoubtful ? strings(.resultsPicksDisagree, strings.landmarkName(l), strings.decimal($0.spreadMM)) : nil }
+            } + m.warnings.map(\.message)
         reportURL = report
         trend = loadTrend()
         trendChanges = loadTrendChanges()
@@ -216,7 +227,10 @@ public final class ResultsModel {
         let grade = assessment.brachycephaly.map { strings(Self.gradeKeys[$0] ?? .resultsBrachyMild) } ?? ""
         deformity = strings(Self.typeKeys[assessment.type] ?? .resultsTypeNormal, grade)
         needsSpecialist = !assessment.specialistReasons.isEmpty
-        guard let shape = m.shape else { return shapeRows = [] }
+        guard let shape = m.shape else {
+            shapeRows = []
+            return
+        }
         let percent = { (v: Double) in self.strings.decimal(v) + " %" }
         shapeRows = [
             ResultRow(name: strings(.resultsVolume), value: strings.decimal(shape.cranialVolumeCM3, digits: 0) + " cm³", calliper: nil),
@@ -234,7 +248,9 @@ public final class ResultsModel {
         .dolichocephaly: .resultsTypeDolichocephaly, .plagiocephalyWithBrachycephaly: .resultsTypePlagioBrachy,
         .plagiocephalyWithDolichocephaly: .resultsTypePlagioDolicho,
     ]
-    static let gradeKeys: [BrachycephalySeverity: StringKey] = [.mild: .resultsBrachyMild, .moderate: .resultsBrachyModerate, .severe: .resultsBrachySevere]
+    static let gradeKeys: [BrachycephalySeverity: StringKey] = [
+        .mild: .resultsBrachyMild, .moderate: .resultsBrachyModerate, .severe: .resultsBrachySevere,
+    ]
 
     /// Computes the asymmetry map from the session's head mesh away from the main actor (about
     /// a second on a phone); nothing when the session has no mesh or is not measured.
@@ -246,7 +262,7 @@ public final class ResultsModel {
             flatter: strings(.resultsMapFlatter), fuller: strings(.resultsMapFuller))
         asymmetry = await Task.detached(priority: .userInitiated) { () -> Drawing? in
             guard let data = try? Data(contentsOf: url), let mesh = try? PLY.decode([UInt8](data)),
-                  let map = try? AsymmetryMap.compute(mesh, landmarks: landmarks)
+                let map = try? AsymmetryMap.compute(mesh, landmarks: landmarks)
             else { return nil }
             return AsymmetryDrawing.make(map, labels: labels)
         }.value
@@ -254,8 +270,8 @@ public final class ResultsModel {
 
     private func loadTrendChanges() -> [String] {
         guard let patient = try? library.patient(in: session), let visits = try? library.visits(ofPatient: patient.patientID),
-              let trend = try? VisitTrend(visits.compactMap { v in v.measurement.map { Visit(date: v.date, measurement: $0) } }),
-              let month = trend.perMonth
+            let trend = try? VisitTrend(visits.compactMap { v in v.measurement.map { Visit(date: v.date, measurement: $0) } }),
+            let month = trend.perMonth
         else { return [] }
         let measures: [(String, String, String)] = [
             ("cvai", "CVAI", " %"), ("ci", strings(.resultsCranialIndex), ""), ("circumferenceMM", strings(.resultsCircumference), " mm"),
@@ -270,9 +286,10 @@ public final class ResultsModel {
         guard let patient = try? library.patient(in: session), let visits = try? library.visits(ofPatient: patient.patientID) else { return [] }
         return visits.compactMap { v in
             v.measurement.map {
-                TrendRow(session: v.session.name.rawValue, date: strings.date(v.date),
-                         age: v.ageWeeks.map { strings(.resultsAgeWeeks, strings.decimal($0, digits: 0)) },
-                         cvai: strings.decimal($0.cvai, digits: 2) + " %", isThisVisit: v.session.name == session.name)
+                TrendRow(
+                    session: v.session.name.rawValue, date: strings.date(v.date),
+                    age: v.ageWeeks.map { strings(.resultsAgeWeeks, strings.decimal($0, digits: 0)) },
+                    cvai: strings.decimal($0.cvai, digits: 2) + " %", isThisVisit: v.session.name == session.name)
             }
         }
     }

@@ -60,17 +60,18 @@ public final class ScanInstructionsModel {
     }
 
     private static func entry(_ kind: FeedbackKind, _ s: Strings) -> InstructionEntry {
-        let keys: (StringKey, StringKey, StringKey) = switch kind {
-        case .vibration: (.instrVibrationTitle, .instrVibrationAction, .instrVibrationText)
-        case .tooClose: (.instrTooCloseTitle, .instrTooCloseAction, .instrTooCloseText)
-        case .direction: (.instrDirectionTitle, .instrDirectionAction, .instrDirectionText)
-        case .noHead: (.instrNoHeadTitle, .instrNoHeadAction, .instrNoHeadText)
-        case .progress: (.instrProgressTitle, .instrProgressAction, .instrProgressText)
-        case .done: (.instrDoneTitle, .instrDoneAction, .instrDoneText)
-        case .doneMissing: (.instrDoneMissingTitle, .instrDoneMissingAction, .instrDoneMissingText)
-        case .regionMissing: (.instrRegionTitle, .instrRegionAction, .instrRegionText)
-        case .capture: (.instrCaptureTitle, .instrCaptureAction, .instrCaptureText)
-        }
+        let keys: (StringKey, StringKey, StringKey) =
+            switch kind {
+            case .vibration: (.instrVibrationTitle, .instrVibrationAction, .instrVibrationText)
+            case .tooClose: (.instrTooCloseTitle, .instrTooCloseAction, .instrTooCloseText)
+            case .direction: (.instrDirectionTitle, .instrDirectionAction, .instrDirectionText)
+            case .noHead: (.instrNoHeadTitle, .instrNoHeadAction, .instrNoHeadText)
+            case .progress: (.instrProgressTitle, .instrProgressAction, .instrProgressText)
+            case .done: (.instrDoneTitle, .instrDoneAction, .instrDoneText)
+            case .doneMissing: (.instrDoneMissingTitle, .instrDoneMissingAction, .instrDoneMissingText)
+            case .regionMissing: (.instrRegionTitle, .instrRegionAction, .instrRegionText)
+            case .capture: (.instrCaptureTitle, .instrCaptureAction, .instrCaptureText)
+            }
         let demo = kind == .vibration ? s(.instrDemoVibration) : s(.instrDemoSpeech)
         return InstructionEntry(id: kind, title: s(keys.0), action: s(keys.1), description: s(keys.2), demoTitle: demo)
     }

@@ -181,7 +181,8 @@ public final class ScanModel {
             created = try library.createSession(date: clock.now())
         } catch {
             phase = .ready
-            return alert = .failed(strings.message(error))
+            alert = .failed(strings.message(error))
+            return
         }
         do {
             try await recorder.start(
@@ -229,7 +230,8 @@ public final class ScanModel {
             try await recorder.stop()
         } catch {
             phase = .paused
-            return alert = .failed(error.localizedDescription)
+            alert = .failed(error.localizedDescription)
+            return
         }
         phase = .saved
         player?.speak(([strings(.scanSaved)] + summary).joined(separator: " "), language: strings.language)
@@ -282,11 +284,13 @@ public final class ScanModel {
         lines.append(strings(.summaryRegions, p.regionsCovered.map(strings.regionName).joined(separator: ", ")))
         if !missingRegions.isEmpty { lines.append(strings(.summaryRegionsMissing, missingRegions.map(strings.regionName).joined(separator: ", "))) }
         let missingFeatures = HeadFeature.allCases.filter { !p.featuresSeen.contains($0) }
-        lines.append(missingFeatures.isEmpty
-            ? strings(.summaryFeatures) : strings(.summaryFeaturesMissing, missingFeatures.map(strings.featureName).joined(separator: ", ")))
-        lines.append(p.missingMarkers.isEmpty
-            ? strings(.summaryAllMarkers)
-            : strings(.summaryMarkersMissing, String(p.missingMarkers.count), p.missingMarkers.map(String.init).joined(separator: ", ")))
+        lines.append(
+            missingFeatures.isEmpty
+                ? strings(.summaryFeatures) : strings(.summaryFeaturesMissing, missingFeatures.map(strings.featureName).joined(separator: ", ")))
+        lines.append(
+            p.missingMarkers.isEmpty
+                ? strings(.summaryAllMarkers)
+                : strings(.summaryMarkersMissing, String(p.missingMarkers.count), p.missingMarkers.map(String.init).joined(separator: ", ")))
         return lines
     }
 

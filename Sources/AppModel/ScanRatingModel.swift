@@ -11,11 +11,20 @@ public final class ScanRatingModel {
     private var impact = 3
     private var fit = 3
     /// How well the scan could be done, 1–5 (values outside are clamped).
-    public var scanQuality: Int { get { quality } set { quality = Self.clamp(newValue) } }
+    public var scanQuality: Int {
+        get { quality }
+        set { quality = Self.clamp(newValue) }
+    }
     /// How much the child's behaviour affected the scan, 1–5.
-    public var behaviourImpact: Int { get { impact } set { impact = Self.clamp(newValue) } }
+    public var behaviourImpact: Int {
+        get { impact }
+        set { impact = Self.clamp(newValue) }
+    }
     /// How well the cap fitted, 1–5.
-    public var capFit: Int { get { fit } set { fit = Self.clamp(newValue) } }
+    public var capFit: Int {
+        get { fit }
+        set { fit = Self.clamp(newValue) }
+    }
     /// Whether the child was cooperative.
     public var childCooperative = true
     /// Whether the scan was paused for a heat warning.

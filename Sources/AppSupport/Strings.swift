@@ -17,8 +17,9 @@ public struct Strings: Sendable {
     /// The raw table for `language`: key to text, from `bundle` or this module's resources.
     public static func table(_ language: Language, bundle: Bundle? = nil) throws(StringsError) -> [String: String] {
         let bundle = bundle ?? .module
-        guard let url = bundle.url(forResource: language.rawValue, withExtension: "json", subdirectory: "Strings")
-            ?? bundle.url(forResource: language.rawValue, withExtension: "json")
+        guard
+            let url = bundle.url(forResource: language.rawValue, withExtension: "json", subdirectory: "Strings")
+                ?? bundle.url(forResource: language.rawValue, withExtension: "json")
         else { throw .missingTable(language.rawValue) }
         do {
             return try JSONDecoder().decode([String: String].self, from: Data(contentsOf: url))

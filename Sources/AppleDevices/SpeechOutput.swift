@@ -149,7 +149,8 @@ public final class SpeechOutput: NSObject, AVSpeechSynthesizerDelegate, @uncheck
         case .began:
             synthesizer.pauseSpeaking(at: .immediate)
         case .ended:
-            let options = (note.userInfo?[AVAudioSessionInterruptionOptionKey] as? UInt)
+            let options =
+                (note.userInfo?[AVAudioSessionInterruptionOptionKey] as? UInt)
                 .map(AVAudioSession.InterruptionOptions.init(rawValue:)) ?? []
             if options.contains(.shouldResume) {
                 activate()

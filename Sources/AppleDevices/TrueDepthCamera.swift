@@ -285,8 +285,9 @@ extension TrueDepthCamera: AVCaptureDataOutputSynchronizerDelegate {
         let depthK = FrameConversion.intrinsics(
             calibration: calibration, fallback: fallback, fallbackSize: (color.width, color.height),
             width: depthImage.width, height: depthImage.height)
-        deliver(RGBDFrame(
-            timestamp: relativeTime(time), color: color, depth: depthImage, colorIntrinsics: colorK, depthIntrinsics: depthK))
+        deliver(
+            RGBDFrame(
+                timestamp: relativeTime(time), color: color, depth: depthImage, colorIntrinsics: colorK, depthIntrinsics: depthK))
     }
 }
 
@@ -300,7 +301,7 @@ enum FrameConversion {
         let width = CVPixelBufferGetWidth(buffer), height = CVPixelBufferGetHeight(buffer)
         let rowBytes = CVPixelBufferGetBytesPerRow(buffer)
         guard let base = CVPixelBufferGetBaseAddress(buffer), width > 0, height > 0,
-              MemoryLayout<RGBA8>.size == 4, MemoryLayout<RGBA8>.stride == 4
+            MemoryLayout<RGBA8>.size == 4, MemoryLayout<RGBA8>.stride == 4
         else {
             return RGBAImage(width: width, height: height, repeating: RGBA8(gray: 0))
         }
@@ -368,8 +369,10 @@ enum FrameConversion {
         let reference: (Double, Double)
         if let calibration {
             matrix = calibration.intrinsicMatrix
-            reference = (Double(calibration.intrinsicMatrixReferenceDimensions.width),
-                         Double(calibration.intrinsicMatrixReferenceDimensions.height))
+            reference = (
+                Double(calibration.intrinsicMatrixReferenceDimensions.width),
+                Double(calibration.intrinsicMatrixReferenceDimensions.height)
+            )
         } else if let fallback {
             matrix = fallback
             reference = (Double(fallbackSize.0), Double(fallbackSize.1))

@@ -193,7 +193,8 @@ public final class VisionFaceSource: NSObject, @unchecked Sendable {
             let mouth = centre(marks.outerLips)
         else { return nil }
         // The person's left eye is the one further right in the upright, unmirrored picture.
-        let aRight = orientation.upright(eyeA, width: width, height: height).x
+        let aRight =
+            orientation.upright(eyeA, width: width, height: height).x
             > orientation.upright(eyeB, width: width, height: height).x
         let box = face.boundingBox
         let corners = [

@@ -96,7 +96,7 @@ extension AsymmetryMap {
             // A point off the surface, or one whose mirror partner would lie in a hole of the
             // scan (its nearest mirror point is on the hole's rim), has no value.
             guard edges.isUsed(vertex: i), let hit = mirrorGrid.closest(to: v, maximumDistance: options.coverage),
-                  !edges.liesOnBoundary(hit.point, face: mirror.faces[hit.face], of: mirror)
+                !edges.liesOnBoundary(hit.point, face: mirror.faces[hit.face], of: mirror)
             else { return .nan }
             let (a, b, c) = mirror.corners(of: hit.face)
             var normal = cross(b - a, c - a)
@@ -219,7 +219,8 @@ extension AsymmetryMap {
         var normal = normalized(columns.max { length($0) < length($1) } ?? SIMD3(1, 0, 0))
         if normal.x < 0 { normal = -normal }
         return AsymmetrySummary(
-            plane: .landmarks, maximumOutwardMM: outward, maximumInwardMM: inward, deepestPointMM: [deepest.x, deepest.y, deepest.z].map { $0 * 1000 },
+            plane: .landmarks, maximumOutwardMM: outward, maximumInwardMM: inward,
+            deepestPointMM: [deepest.x, deepest.y, deepest.z].map { $0 * 1000 },
             rmsAboveReferenceMM: above > 0 ? (sumSquares / Double(above)).squareRoot() : 0,
             planeTiltDegrees: acos(min(1, normal.x)) * 180 / Double.pi,
             planeOffsetMM: dot(normal, fit.translation) / 2 * 1000,

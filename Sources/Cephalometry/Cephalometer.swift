@@ -90,7 +90,9 @@ public enum Cephalometer {
             z += options.step
         }
         guard let coarse = best else {
-            throw .noContour("no slice above the reference plane surrounds the midpoint of the tragions; check the landmarks belong to this mesh and both are in metres")
+            throw .noContour(
+                "no slice above the reference plane surrounds the midpoint of the tragions; check the landmarks belong to this mesh and both are in metres"
+            )
         }
         // The outline length is smooth and single-peaked near its maximum.
         var low = max(options.lowestHeight, coarse.z - options.step), high = min(slicer.highest, coarse.z + options.step)
@@ -117,31 +119,37 @@ public enum Cephalometer {
         }
 
         if outline.bridgedLength > options.reportedGap {
-            warnings.append(MeasurementWarning(
-                .openContour,
-                "the outline at \(mm(height)) mm had holes, bridged over \(mm(outline.bridgedLength)) mm in \(outline.bridges.count) place(s); rescan that region if values look wrong"))
+            warnings.append(
+                MeasurementWarning(
+                    .openContour,
+                    "the outline at \(mm(height)) mm had holes, bridged over \(mm(outline.bridgedLength)) mm in \(outline.bridges.count) place(s); rescan that region if values look wrong"
+                ))
         }
         // On a whole head the outline one step higher is only slightly shorter; where there is
         // none, the scan ends right above the measured slice.
         if contour(at: height + options.step) == nil {
-            warnings.append(MeasurementWarning(
-                .sliceLeavesSurface,
-                "the longest outline is at the top of the scanned surface; the head may be cut off above, rescan the crown"))
+            warnings.append(
+                MeasurementWarning(
+                    .sliceLeavesSurface,
+                    "the longest outline is at the top of the scanned surface; the head may be cut off above, rescan the crown"))
         }
         if height < options.lowestHeight + options.step {
-            warnings.append(MeasurementWarning(
-                .implausibleLandmarks,
-                "the head is widest at the lowest slice measured, \(mm(options.lowestHeight)) mm above the reference plane; check that the tragions and nasion are on the ears and between the eyes"))
+            warnings.append(
+                MeasurementWarning(
+                    .implausibleLandmarks,
+                    "the head is widest at the lowest slice measured, \(mm(options.lowestHeight)) mm above the reference plane; check that the tragions and nasion are on the ears and between the eyes"
+                ))
         }
 
         func diagonal(_ direction: SIMD2<Double>, name: String) throws(CephalometryError) -> (front: SIMD2<Double>, back: SIMD2<Double>) {
             guard let front = outline.farthestCrossing(from: .zero, along: direction),
-                  let back = outline.farthestCrossing(from: .zero, along: -direction)
+                let back = outline.farthestCrossing(from: .zero, along: -direction)
             else { throw .noContour("diagonal \(name) does not cross the outline; the outline is not around the ear-line centre") }
             for (end, which) in [(front, "front"), (back, "back")] where outline.isBridge(end.segment) {
-                warnings.append(MeasurementWarning(
-                    .sliceLeavesSurface,
-                    "diagonal \(name)'s \(which) end lies on a hole of the scan, so its length is interpolated; rescan that region"))
+                warnings.append(
+                    MeasurementWarning(
+                        .sliceLeavesSurface,
+                        "diagonal \(name)'s \(which) end lies on a hole of the scan, so its length is interpolated; rescan that region"))
             }
             return (direction * front.distance, -direction * back.distance)
         }
@@ -152,7 +160,8 @@ public enum Cephalometer {
             length: outline.polygon.extent(along: SIMD2(0, 1)), width: outline.polygon.extent(along: SIMD2(1, 0)),
             perimeter: outline.polygon.chordPerimeter(chord: Self.tapeChord), sliceHeight: height, warnings: warnings)
         var measured = measurement
-        measured.shape = shapeMeasures(slicer: slicer, outline: outline, frame: frame, landmarks: landmarks, options: options, warnings: &measured.warnings)
+        measured.shape = shapeMeasures(
+            slicer: slicer, outline: outline, frame: frame, landmarks: landmarks, options: options, warnings: &measured.warnings)
         return MeasuredSlice(
             measurement: measured, frame: frame, height: height, contour: outline,
             diagonalA: diagonalA, diagonalB: diagonalB)
@@ -165,9 +174,11 @@ public enum Cephalometer {
     ) -> ShapeMeasures {
         let integrated = VolumeIntegrator(step: options.step, maximumGap: options.maximumGap).volumes(slicer)
         if integrated.interpolatedHeight > options.reportedGap {
-            warnings.append(MeasurementWarning(
-                .openContour,
-                "no closed outline over \(mm(integrated.interpolatedHeight)) mm of height, so the volumes there are interpolated; rescan holes above the ears"))
+            warnings.append(
+                MeasurementWarning(
+                    .openContour,
+                    "no closed outline over \(mm(integrated.interpolatedHeight)) mm of height, so the volumes there are interpolated; rescan holes above the ears"
+                ))
         }
         let longest = SliceShape.longestDiagonal(outline)
         return ShapeMeasures(

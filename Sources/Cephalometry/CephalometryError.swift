@@ -1,4 +1,5 @@
 import Foundation
+
 /// Why a head cannot be measured, in words that say what to fix.
 public enum CephalometryError: Error, Equatable, CustomStringConvertible {
     /// The mesh has no triangles, bad indices or non-finite coordinates.

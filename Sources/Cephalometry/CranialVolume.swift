@@ -53,9 +53,10 @@ struct VolumeIntegrator {
                 continue
             }
             let p = outline.polygon
-            areas.append(SIMD4(
-                p.area(inQuarter: front, left), p.area(inQuarter: front, right),
-                p.area(inQuarter: back, left), p.area(inQuarter: back, right)))
+            areas.append(
+                SIMD4(
+                    p.area(inQuarter: front, left), p.area(inQuarter: front, right),
+                    p.area(inQuarter: back, left), p.area(inQuarter: back, right)))
         }
         var interpolated = 0.0
         var total = SIMD4<Double>.zero

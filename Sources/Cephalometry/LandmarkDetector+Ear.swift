@@ -23,7 +23,8 @@ extension LandmarkDetector {
         let skin = SkinSurface(map, cubic: true, include: Box(rough).around(margin: 0.010, leavingOut: 0.002)) ?? first
         // The ear's core above the refitted skin: the part that overlaps the first ear most.
         let roughCells = Set(rough)
-        let core = CellMask(map) { i, j, _ in (map.rise(i, j, above: skin) ?? 0) > 0.0025 }.components()
+        let core =
+            CellMask(map) { i, j, _ in (map.rise(i, j, above: skin) ?? 0) > 0.0025 }.components()
             .max { a, b in a.filter(roughCells.contains).count < b.filter(roughCells.contains).count } ?? rough
         func rise(_ i: Int, _ j: Int) -> Double? { map.rise(i, j, above: skin) }
         let box = Box(core).grown(by: Int((0.008 / cell).rounded()))
@@ -43,7 +44,8 @@ extension LandmarkDetector {
         return DetectedLandmark(
             point: SIMD3(side * height, across.x, across.y), normal: SIMD3(side, 0, 0),
             confidence: min(1, notch.depth / 0.0015) * covered,
-            evidence: String(format: "notch %.1f mm deep between tragus and helix, mouth %.1f mm", notch.depth * 1000, Geometry.distance(notch.a, notch.b) * 1000))
+            evidence: String(
+                format: "notch %.1f mm deep between tragus and helix, mouth %.1f mm", notch.depth * 1000, Geometry.distance(notch.a, notch.b) * 1000))
     }
 
     /// The part of the map standing more than `above` out of `skin` whose peak is highest,

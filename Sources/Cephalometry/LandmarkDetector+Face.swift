@@ -11,7 +11,9 @@ extension LandmarkDetector {
     static let nasionHalfWidth = 0.018
 
     /// Nose tip and nasion in a mesh already in the head frame, looked at from the front.
-    static func face(_ mesh: TriangleMesh, x: ClosedRange<Double>, z: ClosedRange<Double>) throws(CephalometryError)
+    static func face(
+        _ mesh: TriangleMesh, x: ClosedRange<Double>, z: ClosedRange<Double>
+    ) throws(CephalometryError)
         -> (tip: DetectedLandmark, nasion: DetectedLandmark)
     {
         let (x0, columns) = grid(x), (z0, rows) = grid(z)
@@ -19,16 +21,22 @@ extension LandmarkDetector {
             mesh, origin: SIMD2(x0, z0), cell: cell, columns: columns, rows: rows,
             across: { SIMD2($0.x, $0.z) }, along: { $0.y })
         map.fillHoles(rounds: holeRounds)
-        guard let skin = SkinSurface(map, cubic: true) else { throw .unusableMesh("the face is missing from the mesh; scan the face too, or pick the landmarks") }
+        guard let skin = SkinSurface(map, cubic: true) else {
+            throw .unusableMesh("the face is missing from the mesh; scan the face too, or pick the landmarks")
+        }
         let rise = { (c: CellMask.Cell) in map.rise(c.i, c.j, above: skin) ?? -.infinity }
         let raised = CellMask(map) { i, j, _ in rise(CellMask.Cell(i: i, j: j)) > noseThreshold }
         // The nose is the part that stands out most, near the middle; where the fit leaves the
         // face at the window's edge (toward the chin) a raised part touches the edge and is not
         // the nose.
         let middle = (x.lowerBound + x.upperBound) / 2
-        guard let nose = raised.mostProminent(minimumCells: 20, by: { c in
-            rise(c) / (1 + abs(map.position(c.i, c.j).x - middle) / 0.015)
-        }) else {
+        guard
+            let nose = raised.mostProminent(
+                minimumCells: 20,
+                by: { c in
+                    rise(c) / (1 + abs(map.position(c.i, c.j).x - middle) / 0.015)
+                })
+        else {
             throw .unusableMesh("no nose stands out of the face; check that the face was scanned, or pick the landmarks")
         }
         // The nose's midline: along its ridge from root to tip, the cell of each row standing
@@ -59,7 +67,8 @@ extension LandmarkDetector {
         guard let tipHeight = map[top.i, top.j] else {
             throw .unusableMesh("the nose's tip is missing from the mesh; scan the face from the front, or pick the nose tip")
         }
-        let along = map.position(axis, top.j).y
+        let along =
+            map.position(axis, top.j).y
             + parabolaVertexOffset(map[axis, top.j - 1], tipHeight, map[axis, top.j + 1], peak: true) * cell
         let tipAcross = SIMD2(map.origin.x + axisColumn * cell, along)
         let protrusion = tipHeight - skin.height(at: tipAcross)
@@ -97,7 +106,8 @@ extension LandmarkDetector {
         // it (the ridge lies on 0.5 mm cells, and fusion wears a thin nose's flanks unevenly).
         let band = Int((nasionBand / cell).rounded())
         let nearRows = max(0, profile[deepest].row - band)...min(map.rows - 1, profile[deepest].row + band)
-        let column = map.mirrorCentre(rows: nearRows, near: Double(tipColumn), reach: 6, halfWidth: Int((nasionHalfWidth / cell).rounded()))
+        let column =
+            map.mirrorCentre(rows: nearRows, near: Double(tipColumn), reach: 6, halfWidth: Int((nasionHalfWidth / cell).rounded()))
             ?? Double(tipColumn)
         let position = SIMD2(map.origin.x + column * map.cell, 0)
         return DetectedLandmark(

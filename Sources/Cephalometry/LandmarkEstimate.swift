@@ -40,7 +40,7 @@ public struct LandmarkEstimate: Sendable, Codable, Equatable {
         let limit = max(Self.outlierFloor, Self.outlierScale * scale)
         let kept = candidates.filter { distances[$0] <= limit }
         let mean = kept.reduce(SIMD3<Double>.zero) { $0 + points[$1] } / Double(kept.count)
-        let squares = kept.reduce(0.0) { $0 + length_squared(points[$1] - mean) }
+        let squares = kept.reduce(0.0) { $0 + lengthSquared(points[$1] - mean) }
         point = mean
         picks = points.count
         used = kept
@@ -82,4 +82,4 @@ public struct LandmarkEstimate: Sendable, Codable, Equatable {
 
 }
 
-private func length_squared(_ v: SIMD3<Double>) -> Double { (v * v).sum() }
+private func lengthSquared(_ v: SIMD3<Double>) -> Double { (v * v).sum() }

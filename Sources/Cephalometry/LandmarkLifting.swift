@@ -58,7 +58,8 @@ extension HeadLandmarks {
             throw .cannotLift("the depth has a hole at (\(pixel.x), \(pixel.y)); pick this landmark in another frame")
         }
         guard let t = mesh.firstHit(origin: origin, direction: direction) else {
-            throw .cannotLift("the depth has a hole at (\(pixel.x), \(pixel.y)) and the pixel's ray misses the head; pick this landmark in another frame")
+            throw .cannotLift(
+                "the depth has a hole at (\(pixel.x), \(pixel.y)) and the pixel's ray misses the head; pick this landmark in another frame")
         }
         return LiftedPick(point: origin + direction * t, method: .meshRay, residual: 0)
     }

@@ -48,14 +48,15 @@ public struct ShapeAssessment: Sendable, Codable, Equatable {
             ci <= bands[0] ? nil : ci <= bands[1] ? .mild : ci <= bands[2] ? .moderate : .severe
         let dolicho = ci < thresholds.dolichocephalyCI
         let plagio = level > .level1
-        type = switch (plagio, brachy != nil, dolicho) {
-        case (true, true, _): .plagiocephalyWithBrachycephaly
-        case (true, _, true): .plagiocephalyWithDolichocephaly
-        case (true, _, _): .plagiocephaly
-        case (false, true, _): .brachycephaly
-        case (false, _, true): .dolichocephaly
-        default: .normal
-        }
+        type =
+            switch (plagio, brachy != nil, dolicho) {
+            case (true, true, _): .plagiocephalyWithBrachycephaly
+            case (true, _, true): .plagiocephalyWithDolichocephaly
+            case (true, _, _): .plagiocephaly
+            case (false, true, _): .brachycephaly
+            case (false, _, true): .dolichocephaly
+            default: .normal
+            }
         choaLevel = level
         brachycephaly = brachy
         dolichocephaly = dolicho
@@ -67,7 +68,10 @@ public struct ShapeAssessment: Sendable, Codable, Equatable {
     static func referralReasons(_ m: HeadMeasurement, thresholds: ShapeThresholds) -> [String] {
         var reasons: [String] = []
         if let angle = m.shape?.foreheadAngleDegrees, angle < thresholds.foreheadAngleDegrees {
-            reasons.append(String(format: "the forehead is pointed (angle %.0f°, below %.0f°), as in a triangular forehead", angle, thresholds.foreheadAngleDegrees))
+            reasons.append(
+                String(
+                    format: "the forehead is pointed (angle %.0f°, below %.0f°), as in a triangular forehead", angle, thresholds.foreheadAngleDegrees)
+            )
         }
         if m.ci < thresholds.specialistCI[0] {
             reasons.append(String(format: "the head is unusually long and narrow (cranial index %.1f, below %.0f)", m.ci, thresholds.specialistCI[0]))
@@ -80,29 +84,36 @@ public struct ShapeAssessment: Sendable, Codable, Equatable {
     static func parentText(type: HeadShapeClass, level: SeverityLevel, brachy: BrachycephalySeverity?, side: FlattenedSide, refer: Bool) -> String {
         let flat = side == .none ? "one side of the back of the head is flatter" : "the back of the head is flatter on the \(side.rawValue)"
         let grade = ["", "", "mildly", "moderately", "markedly", "very markedly"][level.rawValue]
-        var text = switch type {
-        case .normal: "The head shape is within the usual range."
-        case .plagiocephaly: "The head is \(grade) uneven: \(flat)."
-        case .brachycephaly: "The back of the head is \(brachy?.rawValue ?? "") flat across its width, so the head is short and wide."
-        case .dolichocephaly: "The head is longer and narrower than usual."
-        case .plagiocephalyWithBrachycephaly: "The head is \(grade) uneven, \(flat), and it is short and wide."
-        case .plagiocephalyWithDolichocephaly: "The head is \(grade) uneven, \(flat), and it is long and narrow."
-        }
+        var text =
+            switch type {
+            case .normal: "The head shape is within the usual range."
+            case .plagiocephaly: "The head is \(grade) uneven: \(flat)."
+            case .brachycephaly: "The back of the head is \(brachy?.rawValue ?? "") flat across its width, so the head is short and wide."
+            case .dolichocephaly: "The head is longer and narrower than usual."
+            case .plagiocephalyWithBrachycephaly: "The head is \(grade) uneven, \(flat), and it is short and wide."
+            case .plagiocephalyWithDolichocephaly: "The head is \(grade) uneven, \(flat), and it is long and narrow."
+            }
         if type != .normal { text += " Your therapist will explain what this means and what helps." }
         if refer { text += " Your therapist will also ask a specialist to look at the head shape." }
         return text
     }
 
     static func clinicianText(_ m: HeadMeasurement, type: HeadShapeClass, level: SeverityLevel, brachy: BrachycephalySeverity?) -> String {
-        var parts = [String(format: "CHOA level %d (CVAI %.1f %%", level.rawValue, m.cvai)
-            + (m.flattenedSide == .none ? ")" : ", \(m.flattenedSide.rawValue) posterior flattening)")]
+        var parts = [
+            String(format: "CHOA level %d (CVAI %.1f %%", level.rawValue, m.cvai)
+                + (m.flattenedSide == .none ? ")" : ", \(m.flattenedSide.rawValue) posterior flattening)")
+        ]
         if let brachy {
             parts.append(String(format: "%@ brachycephaly (CI %.1f)", brachy.rawValue, m.ci))
         } else {
-            parts.append(String(format: "CI %.1f", m.ci) + (type == .dolichocephaly || type == .plagiocephalyWithDolichocephaly ? ", dolichocephalic" : ""))
+            parts.append(
+                String(format: "CI %.1f", m.ci) + (type == .dolichocephaly || type == .plagiocephalyWithDolichocephaly ? ", dolichocephalic" : ""))
         }
         if let shape = m.shape {
-            parts.append(String(format: "PSR %.1f %%, ASR %.1f %%, RSI %.1f mm", shape.posteriorSymmetryRatio, shape.anteriorSymmetryRatio, shape.radialSymmetryIndexMM))
+            parts.append(
+                String(
+                    format: "PSR %.1f %%, ASR %.1f %%, RSI %.1f mm", shape.posteriorSymmetryRatio, shape.anteriorSymmetryRatio,
+                    shape.radialSymmetryIndexMM))
         }
         return parts.joined(separator: "; ") + "."
     }

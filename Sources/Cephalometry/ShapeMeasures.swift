@@ -73,7 +73,8 @@ enum SliceShape {
             // Angles from straight ahead (+y); toward the left is −x.
             let towardLeft = SIMD2(-sin(a), cos(a)), towardRight = SIMD2(sin(a), cos(a))
             if let l = outline.farthestCrossing(from: centre, along: towardLeft)?.distance,
-               let r = outline.farthestCrossing(from: centre, along: towardRight)?.distance {
+                let r = outline.farthestCrossing(from: centre, along: towardRight)?.distance
+            {
                 sum += abs(l - r)
             }
             angle += radialStepDegrees

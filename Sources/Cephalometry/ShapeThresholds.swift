@@ -69,7 +69,9 @@ public struct ShapeThresholds: Sendable, Codable, Equatable {
         do {
             thresholds = try JSONDecoder().decode(ShapeThresholds.self, from: data)
         } catch {
-            throw .invalidThresholds("not a thresholds JSON object: give any of choaCVAI, brachycephalyCI, dolichocephalyCI, foreheadAngleDegrees, specialistCI (\(error))")
+            throw .invalidThresholds(
+                "not a thresholds JSON object: give any of choaCVAI, brachycephalyCI, dolichocephalyCI, foreheadAngleDegrees, specialistCI (\(error))"
+            )
         }
         try thresholds.validate()
         return thresholds

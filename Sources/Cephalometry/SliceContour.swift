@@ -115,4 +115,3 @@ public struct SliceContour: Sendable, Equatable {
         return best
     }
 }
-

@@ -49,16 +49,20 @@ public struct VisitTrend: Sendable, Codable, Equatable {
 
     static let secondsPerWeek = 7.0 * 24 * 3600
 
-    static var measures: [(String, (HeadMeasurement) -> Double)] { [
-        ("cvai", \.cvai), ("cvaMM", \.cvaMM), ("ci", \.ci), ("circumferenceMM", \.circumferenceMM), ("lengthMM", \.lengthMM),
-        ("widthMM", \.widthMM), ("diagonalAMM", \.diagonalAMM), ("diagonalBMM", \.diagonalBMM),
-    ] }
-    static var shapeMeasures: [(String, (ShapeMeasures) -> Double)] { [
-        ("cranialVolumeCM3", \.cranialVolumeCM3), ("anteriorSymmetryRatio", \.anteriorSymmetryRatio),
-        ("posteriorSymmetryRatio", \.posteriorSymmetryRatio), ("overallSymmetryRatio", \.overallSymmetryRatio),
-        ("radialSymmetryIndexMM", \.radialSymmetryIndexMM), ("cranialHeightMM", \.cranialHeightMM), ("earOffsetMM", \.earOffsetMM),
-        ("longestDiagonalMM", \.longestDiagonalMM),
-    ] }
+    static var measures: [(String, (HeadMeasurement) -> Double)] {
+        [
+            ("cvai", \.cvai), ("cvaMM", \.cvaMM), ("ci", \.ci), ("circumferenceMM", \.circumferenceMM), ("lengthMM", \.lengthMM),
+            ("widthMM", \.widthMM), ("diagonalAMM", \.diagonalAMM), ("diagonalBMM", \.diagonalBMM),
+        ]
+    }
+    static var shapeMeasures: [(String, (ShapeMeasures) -> Double)] {
+        [
+            ("cranialVolumeCM3", \.cranialVolumeCM3), ("anteriorSymmetryRatio", \.anteriorSymmetryRatio),
+            ("posteriorSymmetryRatio", \.posteriorSymmetryRatio), ("overallSymmetryRatio", \.overallSymmetryRatio),
+            ("radialSymmetryIndexMM", \.radialSymmetryIndexMM), ("cranialHeightMM", \.cranialHeightMM), ("earOffsetMM", \.earOffsetMM),
+            ("longestDiagonalMM", \.longestDiagonalMM),
+        ]
+    }
 
     /// The trend of `visits` (any order); needs two visits on different days.
     public init(_ visits: [Visit]) throws(CephalometryError) {

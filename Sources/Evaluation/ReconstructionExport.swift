@@ -68,9 +68,10 @@ public enum ReconstructionExport {
             PosesJSON.Pose(frame: $0.frameIndex, worldFromCamera: (outputFromMap * $0.mapFromCamera).matrixRowMajor)
         }
         let centre = outputFromMap.apply(result.region.centre)
-        return try JSONEncoder().encode(PosesJSON(
-            intrinsics: [k.fx, k.fy, k.cx, k.cy, Double(k.width), Double(k.height)], voxelSize: options.voxelSize,
-            truncation: options.truncation, regionCentre: [centre.x, centre.y, centre.z], regionRadius: result.region.radius, poses: poses))
+        return try JSONEncoder().encode(
+            PosesJSON(
+                intrinsics: [k.fx, k.fy, k.cx, k.cy, Double(k.width), Double(k.height)], voxelSize: options.voxelSize,
+                truncation: options.truncation, regionCentre: [centre.x, centre.y, centre.z], regionRadius: result.region.radius, poses: poses))
     }
 
     /// Each keyframe's raw depth as little-endian Float32, `NNNNN.f32` in `folder`.

@@ -1,4 +1,5 @@
 import Foundation
+
 /// What can go wrong in the Feedback module, with messages an operator can act on.
 public enum FeedbackError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A setting out of its range: name and rule.

@@ -49,12 +49,14 @@ public struct FrameObservation: Sendable, Equatable {
         let sx = Double(depth.width) / Double(width)
         let sy = Double(depth.height) / Double(height)
         let markers = detected.map { marker in
-            ObservedMarker(id: marker.id, corners: marker.corners, depths: marker.corners.map { corner in
-                // Pixel centres sit at integers in both images, so scale about the half-pixel edge.
-                let x = Int(((corner.x + 0.5) * sx - 0.5).rounded())
-                let y = Int(((corner.y + 0.5) * sy - 0.5).rounded())
-                return depth.contains(x: x, y: y) ? depth[x, y] : .nan
-            })
+            ObservedMarker(
+                id: marker.id, corners: marker.corners,
+                depths: marker.corners.map { corner in
+                    // Pixel centres sit at integers in both images, so scale about the half-pixel edge.
+                    let x = Int(((corner.x + 0.5) * sx - 0.5).rounded())
+                    let y = Int(((corner.y + 0.5) * sy - 0.5).rounded())
+                    return depth.contains(x: x, y: y) ? depth[x, y] : .nan
+                })
         }
         self.init(timestamp: timestamp, width: width, height: height, markers: markers)
     }

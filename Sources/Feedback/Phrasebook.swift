@@ -24,7 +24,8 @@ public struct Phrasebook: Sendable {
         case .regionMissing(let r): return de ? "\(regionName(r)) fehlt" : "\(regionName(r)) is missing"
         case .capture(let features):
             let names = features.map(featureName)
-            let list = names.count <= 1
+            let list =
+                names.count <= 1
                 ? names.joined()
                 : names.dropLast().joined(separator: ", ") + (de ? " und " : " and ") + names.last!
             return de ? "Bitte noch \(list) aufnehmen" : "Please also capture \(list)"

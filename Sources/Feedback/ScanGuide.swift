@@ -267,14 +267,16 @@ public struct ScanGuide: Sendable {
         }
         if rawRun >= settings.debounceFrames, raw.kind != published.kind {
             let next = Position(raw.kind, direction)
-            step.decide(.position, from: published.description, to: next.description,
-                        reason: Self.reason(next, evidence: evidence, run: rawRun, settings: settings))
+            step.decide(
+                .position, from: published.description, to: next.description,
+                reason: Self.reason(next, evidence: evidence, run: rawRun, settings: settings))
             published = next
         } else if published.kind == .off, directionRun >= settings.debounceFrames, direction != published.direction {
             let next = Position(.off, direction)
-            step.decide(.direction, from: published.description, to: next.description,
-                        reason: "\(directionRun) frames \(direction.rawValue)"
-                            + (raw.direction != direction ? " (markers left the picture; last seen \(direction.rawValue))" : ""))
+            step.decide(
+                .direction, from: published.description, to: next.description,
+                reason: "\(directionRun) frames \(direction.rawValue)"
+                    + (raw.direction != direction ? " (markers left the picture; last seen \(direction.rawValue))" : ""))
             published = next
         }
     }
@@ -300,15 +302,17 @@ public struct ScanGuide: Sendable {
         let t = step.time
         let allRegions = regionTotals.indices.allSatisfy(isCovered)
         guard !completed, !paused, seenCount >= settings.markerCount || (allRegions && stalled) else { return }
-        let missingFeatures = settings.requireEarsAndFace
+        let missingFeatures =
+            settings.requireEarsAndFace
             ? HeadFeature.allCases.indices.filter { !featuresSeen[$0] }.map { HeadFeature.allCases[$0] } : []
         if missingFeatures.isEmpty {
             completed = true
             let missing = missingIDs
-            step.decide(.completion, from: "scanning", to: "completed",
-                        reason: seenCount >= settings.markerCount
-                            ? "all \(settings.markerCount) markers seen"
-                            : "every region covered, no new marker for \(Self.format(t - lastNewMarkerTime)) s, \(missing.count) never seen")
+            step.decide(
+                .completion, from: "scanning", to: "completed",
+                reason: seenCount >= settings.markerCount
+                    ? "all \(settings.markerCount) markers seen"
+                    : "every region covered, no new marker for \(Self.format(t - lastNewMarkerTime)) s, \(missing.count) never seen")
             if hapticOn {
                 hapticOn = false
                 step.events.append(.hapticStop)
@@ -321,8 +325,9 @@ public struct ScanGuide: Sendable {
             step.events.append(.speak(missing.isEmpty ? .done : .doneMissing(missing.count), .milestone))
         } else if t - lastReminder >= settings.reminderInterval {
             lastReminder = t
-            step.decide(.reminder, from: "", to: missingFeatures.map(\.rawValue).joined(separator: "+"),
-                        reason: "marker goal reached (\(seenCount) seen) but never in the picture")
+            step.decide(
+                .reminder, from: "", to: missingFeatures.map(\.rawValue).joined(separator: "+"),
+                reason: "marker goal reached (\(seenCount) seen) but never in the picture")
             step.events.append(.reminder(missingFeatures))
             step.events.append(.speak(.capture(missingFeatures), .reminder))
         }
@@ -349,11 +354,14 @@ public struct ScanGuide: Sendable {
             lastInstruction = nil
         }
         guard published.kind == .ideal, settings.regionGuidance, stalled, t - lastRegionGuidance >= settings.stallSeconds,
-            let region = leastCoveredRegion() else { return }
+            let region = leastCoveredRegion()
+        else { return }
         lastRegionGuidance = t
         let r = HeadRegion.allCases.firstIndex(of: region)!
-        step.decide(.regionGuidance, from: "", to: region.rawValue,
-                    reason: "no new marker for \(Self.format(t - lastNewMarkerTime)) s; \(regionSeen[r]) of \(regionTotals[r]) \(region.rawValue) markers seen")
+        step.decide(
+            .regionGuidance, from: "", to: region.rawValue,
+            reason:
+                "no new marker for \(Self.format(t - lastNewMarkerTime)) s; \(regionSeen[r]) of \(regionTotals[r]) \(region.rawValue) markers seen")
         step.events.append(.speak(.regionMissing(region), .instruction))
     }
 
@@ -443,7 +451,10 @@ public struct ScanGuide: Sendable {
             return head + "\(shared) < \(settings.minSharedMarkers); \(e.invalidDepth)/\(e.detected) without depth = "
                 + "\(format(e.invalidRatio * 100)) % > \(format(settings.invalidDepthRatio * 100)) %"
         case .off:
-            let box = e.box.map { "box x \(format($0.minX))…\(format($0.maxX)), y \(format($0.minY))…\(format($0.maxY)); band x \(format(e.bandX[0]))…\(format(e.bandX[1])), y \(format(e.bandY[0]))…\(format(e.bandY[1]))" } ?? "no marker in the picture"
+            let box =
+                e.box.map {
+                    "box x \(format($0.minX))…\(format($0.maxX)), y \(format($0.minY))…\(format($0.maxY)); band x \(format(e.bandX[0]))…\(format(e.bandX[1])), y \(format(e.bandY[0]))…\(format(e.bandY[1]))"
+                } ?? "no marker in the picture"
             return head + "\(shared) < \(settings.minSharedMarkers); \(e.invalidDepth)/\(e.detected) without depth; " + box
         }
     }

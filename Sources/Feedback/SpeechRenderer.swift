@@ -81,7 +81,9 @@ public struct SpeechRenderer {
 
     /// The track and its utterances: the events are scheduled with each phrase's true spoken
     /// length, then each clip is placed at its start time. The track lasts at least `duration`.
-    public func render(events: [TimedFeedbackEvent], duration: Double, sameInstructionInterval: Double = 2)
+    public func render(
+        events: [TimedFeedbackEvent], duration: Double, sameInstructionInterval: Double = 2
+    )
         throws(FeedbackError) -> (clip: AudioClip, utterances: [Utterance])
     {
         var clips: [Phrase: AudioClip] = [:]

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Errors from geometric fits and solvers.
 public enum GeometryError: Error, Equatable, CustomStringConvertible {
     /// The system has no unique solution (for example, collinear points for a homography).

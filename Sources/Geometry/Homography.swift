@@ -28,10 +28,11 @@ public struct Homography: Sendable, Hashable {
         guard abs(det) > 1e-12 * scale else { throw GeometryError.singular }
         let g = (s.x * d2.y - d2.x * s.y) / det
         let h = (d1.x * s.y - s.x * d1.y) / det
-        return Homography(Matrix3(
-            rows: SIMD3(p1.x - p0.x + g * p1.x, p3.x - p0.x + h * p3.x, p0.x),
-            SIMD3(p1.y - p0.y + g * p1.y, p3.y - p0.y + h * p3.y, p0.y),
-            SIMD3(g, h, 1)))
+        return Homography(
+            Matrix3(
+                rows: SIMD3(p1.x - p0.x + g * p1.x, p3.x - p0.x + h * p3.x, p0.x),
+                SIMD3(p1.y - p0.y + g * p1.y, p3.y - p0.y + h * p3.y, p0.y),
+                SIMD3(g, h, 1)))
     }
 
     /// Fits the homography mapping `source[i]` to `target[i]` by the normalised direct linear
@@ -66,10 +67,11 @@ public struct Homography: Sendable, Hashable {
 
     private static func normalisation(_ points: [SIMD2<Double>]) throws -> Matrix3 {
         let centroid = points.reduce(SIMD2<Double>.zero, +) / Double(points.count)
-        let meanDistance = points.reduce(0.0) { acc, p in
-            let d = p - centroid
-            return acc + (d.x * d.x + d.y * d.y).squareRoot()
-        } / Double(points.count)
+        let meanDistance =
+            points.reduce(0.0) { acc, p in
+                let d = p - centroid
+                return acc + (d.x * d.x + d.y * d.y).squareRoot()
+            } / Double(points.count)
         guard meanDistance > 0 else { throw GeometryError.singular }
         let k = 2.0.squareRoot() / meanDistance
         return Matrix3(rowMajor: [k, 0, -k * centroid.x, 0, k, -k * centroid.y, 0, 0, 1])

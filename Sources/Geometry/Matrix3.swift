@@ -74,9 +74,11 @@ public struct Matrix3: Sendable, Hashable {
 
     /// The transpose.
     public var transposed: Matrix3 {
-        Matrix3(rowMajor: [self[0, 0], self[1, 0], self[2, 0],
-                           self[0, 1], self[1, 1], self[2, 1],
-                           self[0, 2], self[1, 2], self[2, 2]])
+        Matrix3(rowMajor: [
+            self[0, 0], self[1, 0], self[2, 0],
+            self[0, 1], self[1, 1], self[2, 1],
+            self[0, 2], self[1, 2], self[2, 2],
+        ])
     }
 
     /// The determinant.

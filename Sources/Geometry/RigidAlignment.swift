@@ -87,9 +87,11 @@ public enum RigidAlignment {
     public static func rotationFromQuaternion(w: Double, x: Double, y: Double, z: Double) -> Rotation3 {
         let norm = (w * w + x * x + y * y + z * z).squareRoot()
         let (w, x, y, z) = (w / norm, x / norm, y / norm, z / norm)
-        return Rotation3(columns: (
-            SIMD3(1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)),
-            SIMD3(2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)),
-            SIMD3(2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y))))
+        return Rotation3(
+            columns: (
+                SIMD3(1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)),
+                SIMD3(2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)),
+                SIMD3(2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y))
+            ))
     }
 }

@@ -38,14 +38,18 @@ public struct RigidTransform: Sendable, Hashable {
     /// The 4x4 homogeneous matrix, 16 numbers row after row.
     public var matrixRowMajor: [Double] {
         let r = rotation.rowMajor
-        return [r[0], r[1], r[2], translation.x, r[3], r[4], r[5], translation.y,
-                r[6], r[7], r[8], translation.z, 0, 0, 0, 1]
+        return [
+            r[0], r[1], r[2], translation.x, r[3], r[4], r[5], translation.y,
+            r[6], r[7], r[8], translation.z, 0, 0, 0, 1,
+        ]
     }
 
     /// A camera pose at `eye` looking at `target`, in HeadScan's sensor convention: camera z
     /// forward, camera y toward the operator's right, camera x toward the phone's top, which is
     /// `up` when the phone is held upright in portrait (the TrueDepth sensor is landscape).
-    public static func camera(at eye: SIMD3<Double>, lookingAt target: SIMD3<Double>, up: SIMD3<Double>)
+    public static func camera(
+        at eye: SIMD3<Double>, lookingAt target: SIMD3<Double>, up: SIMD3<Double>
+    )
         -> RigidTransform
     {
         let forward = normalized(target - eye)

@@ -18,13 +18,15 @@ public struct Rotation3: Sendable, Hashable {
         columns = (
             SIMD3(t * k.x * k.x + c, t * k.x * k.y + s * k.z, t * k.x * k.z - s * k.y),
             SIMD3(t * k.x * k.y - s * k.z, t * k.y * k.y + c, t * k.y * k.z + s * k.x),
-            SIMD3(t * k.x * k.z + s * k.y, t * k.y * k.z - s * k.x, t * k.z * k.z + c))
+            SIMD3(t * k.x * k.z + s * k.y, t * k.y * k.z - s * k.x, t * k.z * k.z + c)
+        )
     }
 
     /// Rotation by yaw about z, then pitch about x, then roll about y (all in the fixed frame):
     /// `R = Rz(yaw) · Rx(pitch) · Ry(roll)`.
     public init(yaw: Double, pitch: Double, roll: Double) {
-        self = Rotation3(axis: SIMD3(0, 0, 1), angle: yaw) * Rotation3(axis: SIMD3(1, 0, 0), angle: pitch)
+        self =
+            Rotation3(axis: SIMD3(0, 0, 1), angle: yaw) * Rotation3(axis: SIMD3(1, 0, 0), angle: pitch)
             * Rotation3(axis: SIMD3(0, 1, 0), angle: roll)
     }
 

@@ -91,9 +91,10 @@ public final class GestureDemoModel {
         lastTime = frame.time
         let size = frame.orientation.uprightSize(width: frame.width, height: frame.height)
         if size.width > 0, size.height > 0 { imageSize = SIMD2(Double(size.width), Double(size.height)) }
-        facePoints = frame.face.map { face in
-            [face.leftEye, face.rightEye, face.mouth].map { frame.orientation.upright($0, width: frame.width, height: frame.height) }
-        } ?? []
+        facePoints =
+            frame.face.map { face in
+                [face.leftEye, face.rightEye, face.mouth].map { frame.orientation.upright($0, width: frame.width, height: frame.height) }
+            } ?? []
         show(engine.process(frame), at: frame.time)
     }
 

@@ -52,7 +52,8 @@ public enum FaceStreamFormat {
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type: \(context.debugDescription)"
         case .dataCorrupted(let context):
-            context.codingPath.isEmpty ? "not valid JSON" : "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\": \(context.debugDescription)"
+            context.codingPath.isEmpty
+                ? "not valid JSON" : "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\": \(context.debugDescription)"
         @unknown default: "\(error)"
         }
     }

@@ -183,9 +183,11 @@ public struct GestureEngine: Sendable {
         slowLogScale += min(1, dt / Self.slowScaleSeconds) * (log(scale) - slowLogScale)
         let offset = (pointer.position - centre) / scale
         let change = zone.update(offset: offset, time: time)
-        events.append(.moved(PointerMove(
-            from: lastPointer ?? pointer.position, to: pointer.position, centre: centre, offset: offset, scale: scale,
-            idleRadiusPixels: zone.radius * scale, isInIdleZone: zone.isInside)))
+        events.append(
+            .moved(
+                PointerMove(
+                    from: lastPointer ?? pointer.position, to: pointer.position, centre: centre, offset: offset, scale: scale,
+                    idleRadiusPixels: zone.radius * scale, isInIdleZone: zone.isInside)))
         if let ended = change.ended {
             if settings.mode == .continuous { events.append(.stoppedLooking(ended.direction)) }
             recognizer.lookEnded(ended, events: &events)

@@ -67,9 +67,11 @@ public struct GestureSettings: Sendable, Codable, Equatable {
             if !ok { throw .invalidSetting(name: name, rule: rule) }
         }
         try require(idleZoneDiameter > 0 && idleZoneDiameter.isFinite, "idleZoneDiameter", "must be a positive number of eye distances, such as 0.4")
-        try require(movementThreshold >= idleRadius && movementThreshold.isFinite, "movementThreshold",
-                    "must be at least the idle radius (\(idleRadius)); raise it or make idleZoneDiameter smaller")
-        try require(detectionRate >= 0 && detectionRate.isFinite, "detectionRate", "must be 0 (every frame) or a positive number of frames per second")
+        try require(
+            movementThreshold >= idleRadius && movementThreshold.isFinite, "movementThreshold",
+            "must be at least the idle radius (\(idleRadius)); raise it or make idleZoneDiameter smaller")
+        try require(
+            detectionRate >= 0 && detectionRate.isFinite, "detectionRate", "must be 0 (every frame) or a positive number of frames per second")
         try require((0..<1).contains(hysteresis), "hysteresis", "must lie in 0..<1, such as 0.25")
         try require(calibrationSamples >= 5, "calibrationSamples", "must be at least 5, since the centre is the mean of the last 5")
         try require(calibrationJump > 0, "calibrationJump", "must be a positive number of eye distances, such as 0.2")

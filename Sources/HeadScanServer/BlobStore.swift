@@ -100,7 +100,7 @@ public struct BlobStore: Sendable {
         try Self.makeFolder(target.deletingLastPathComponent())
         do {
             try FileManager.default.moveItem(at: url, to: target)
-        } catch where FileManager.default.fileExists(atPath: target.path) {
+        } catch  where FileManager.default.fileExists(atPath: target.path) {
             // Another upload stored the same bytes at the same moment.
         }
     }
@@ -125,7 +125,7 @@ public struct BlobStore: Sendable {
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: temporary.path)
             do {
                 try FileManager.default.moveItem(at: temporary, to: target)
-            } catch where FileManager.default.fileExists(atPath: target.path) {
+            } catch  where FileManager.default.fileExists(atPath: target.path) {
                 try? FileManager.default.removeItem(at: temporary)
             }
         }

@@ -34,10 +34,13 @@ enum ArchivePath {
     /// Letters, digits, '_' and '-' kept, everything else '_' (dots too: no `..` anywhere);
     /// never empty.
     static func component(_ text: String) -> String {
-        let safe = String(text.unicodeScalars.prefix(100).map { scalar -> Character in
-            let keep = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "_-".unicodeScalars.contains(scalar)
-            return keep ? Character(scalar) : "_"
-        })
+        let safe = String(
+            text.unicodeScalars.prefix(100).map { scalar -> Character in
+                let keep =
+                    ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                    || "_-".unicodeScalars.contains(scalar)
+                return keep ? Character(scalar) : "_"
+            })
         return safe.isEmpty ? "_" : safe
     }
 }
@@ -45,12 +48,15 @@ enum ArchivePath {
 extension ResearchServer {
     /// Sessions as a zip in `format`, streamed while it is built (no temporary file; the first
     /// bytes leave at once). Every session in it is written to the audit log.
-    func archiveResponse(_ sessions: [SessionSummary], name: String, format: DownloadFormat, principal: Principal, address: String) async throws -> Response {
+    func archiveResponse(
+        _ sessions: [SessionSummary], name: String, format: DownloadFormat, principal: Principal, address: String
+    ) async throws -> Response {
         let body: ResponseBody
         switch format {
         case .zip:
             for session in sessions {
-                try await store.audit(AuditEntry(actor: principal.auditName, action: format.auditAction, sessionID: session.id, detail: name, address: address))
+                try await store.audit(
+                    AuditEntry(actor: principal.auditName, action: format.auditAction, sessionID: session.id, detail: name, address: address))
             }
             body = ResponseBody { writer in
                 var zip = StreamingZip()
@@ -65,11 +71,16 @@ extension ResearchServer {
             }
             // Each export decodes a whole recording: one download takes a bounded number.
             let recorded = Array(withRecording.prefix(tumSessionLimit))
-            let leftOut = sessions.filter { !withRecording.contains($0) }.map {
-                TUMArchive.LeftOut(session: $0.name, reason: "it has no recording (\(ScanSession.scanFileName))")
-            } + withRecording.dropFirst(tumSessionLimit).map {
-                TUMArchive.LeftOut(session: $0.name, reason: "one TUM download exports at most \(tumSessionLimit) sessions; narrow the filter (from, to, site) and download the rest")
-            }
+            let leftOut =
+                sessions.filter { !withRecording.contains($0) }.map {
+                    TUMArchive.LeftOut(session: $0.name, reason: "it has no recording (\(ScanSession.scanFileName))")
+                }
+                + withRecording.dropFirst(tumSessionLimit).map {
+                    TUMArchive.LeftOut(
+                        session: $0.name,
+                        reason:
+                            "one TUM download exports at most \(tumSessionLimit) sessions; narrow the filter (from, to, site) and download the rest")
+                }
             body = ResponseBody { writer in
                 var zip = StreamingZip()
                 try await self.writeTUM(recorded, leftOut: leftOut, to: &zip, &writer, principal: principal, name: name, address: address)
@@ -99,7 +110,8 @@ extension ResearchServer {
     /// One session at a time: exported into a scratch folder (in a process of its own when the
     /// server has `isolation`), streamed, deleted; then `sessions.json` and `left-out.txt`.
     private func writeTUM(
-        _ sessions: [SessionSummary], leftOut: [TUMArchive.LeftOut], to zip: inout StreamingZip, _ out: inout any ResponseBodyWriter, principal: Principal,
+        _ sessions: [SessionSummary], leftOut: [TUMArchive.LeftOut], to zip: inout StreamingZip, _ out: inout any ResponseBodyWriter,
+        principal: Principal,
         name: String, address: String
     ) async throws {
         var leftOut = leftOut
@@ -117,7 +129,8 @@ extension ResearchServer {
             }
             try await TUMArchive.add(folder, as: ArchivePath.folder(session), to: &zip, &out)
             exported.append(session)
-            try await store.audit(AuditEntry(actor: principal.auditName, action: DownloadFormat.tum.auditAction, sessionID: session.id, detail: name, address: address))
+            try await store.audit(
+                AuditEntry(actor: principal.auditName, action: DownloadFormat.tum.auditAction, sessionID: session.id, detail: name, address: address))
         }
         try await zip.add("sessions.json", data: try Self.listing(exported), to: &out)
         if !leftOut.isEmpty {

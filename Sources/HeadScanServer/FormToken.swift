@@ -25,7 +25,9 @@ enum FormToken {
     static func check(_ request: Request, form: [String: String]) throws {
         if let origin = request.headers[.origin], let host = request.head.authority {
             let originHost = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? ""
-            guard originHost == host else { throw APIError(.forbidden, "the form was sent from another site; open the page on this server and send it again") }
+            guard originHost == host else {
+                throw APIError(.forbidden, "the form was sent from another site; open the page on this server and send it again")
+            }
         }
         guard let cookie = ResearchServer.cookie(cookieName, in: request), let field = form["csrf"],
             cookie.utf8.count == 43, Array(cookie.utf8) == Array(field.utf8)

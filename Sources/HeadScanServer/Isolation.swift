@@ -72,7 +72,8 @@ public struct Isolation: Sendable {
                 running.withLock { $0 = nil }
                 while !reader.isFinished { Thread.sleep(forTimeInterval: 0.001) }
                 if timedOut.withLock({ $0 }) {
-                    throw Failure(description: "the \(arguments.first ?? "work") process ran longer than \(Int(timeLimit)) s and was stopped", timedOut: true)
+                    throw Failure(
+                        description: "the \(arguments.first ?? "work") process ran longer than \(Int(timeLimit)) s and was stopped", timedOut: true)
                 }
                 guard process.terminationReason == .exit, process.terminationStatus == 0 else {
                     let what = arguments.first ?? "work"

@@ -25,7 +25,8 @@ struct Pages: Sendable {
         values["csrf"] = token
         let html = library.render(values, withTemplate: name) ?? "template \(name) is missing"
         var response = Response(
-            status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: html)))
+            status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: html)))
         if isNew { response.headers[.setCookie] = FormToken.cookie(token, secure: secure) }
         return response
     }

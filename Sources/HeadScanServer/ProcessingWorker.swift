@@ -25,7 +25,10 @@ public struct ProcessingWorker: Sendable {
     /// a minute on two cores).
     public static let timeLimit = 1800.0
 
-    public init(store: Store, blobs: BlobStore, name: String = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8))") {
+    public init(
+        store: Store, blobs: BlobStore,
+        name: String = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8))"
+    ) {
         self.store = store
         self.blobs = blobs
         self.name = name
@@ -105,7 +108,8 @@ public struct ProcessingWorker: Sendable {
         if isCancelled() { throw JobFailure(message: "the lease was lost; another worker has the job") }
         let before = Dictionary(uniqueKeysWithValues: summary.files.map { ($0.name, $0.sha256) })
         var changed: [SessionFile] = []
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where UploadProtocol.isValidFileName(name) && name != PatientRecord.fileName {
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        where UploadProtocol.isValidFileName(name) && name != PatientRecord.fileName {
             let url = folder.appendingPathComponent(name)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
@@ -123,7 +127,9 @@ public enum IsolatedWork {
     /// service's own (pseudonymous) report of the device's measurement. Every time it writes is
     /// the start of the session's week (the name's date); a document that would still name a
     /// finer time fails the job rather than be kept. Returns the values for the listing.
-    public static func processFolder(_ folder: URL, options: ProcessingOptions = ProcessingOptions(), isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> SessionValues {
+    public static func processFolder(
+        _ folder: URL, options: ProcessingOptions = ProcessingOptions(), isCancelled: @escaping @Sendable () -> Bool = { false }
+    ) throws -> SessionValues {
         let library = ScanLibrary(root: folder.deletingLastPathComponent())
         let session = try library.session(named: folder.lastPathComponent)
         let week = ResearchCalendar.weekStart(session.name.date(in: TimeZone(identifier: "UTC") ?? .current) ?? Date(timeIntervalSince1970: 0))
@@ -151,7 +157,9 @@ public enum IsolatedWork {
             guard let data = try? Data(contentsOf: folder.appendingPathComponent(name)),
                 let value = try? JSONDecoder().decode(JSONValue.self, from: data)
             else { continue }
-            if ResearchCalendar.preciseDate(in: value) != nil { throw JobFailure(message: "processing wrote \(name) with a time finer than the week; it is not kept") }
+            if ResearchCalendar.preciseDate(in: value) != nil {
+                throw JobFailure(message: "processing wrote \(name) with a time finer than the week; it is not kept")
+            }
         }
         if let record = try? ReconstructionRecord.decode(from: Data(contentsOf: folder.appendingPathComponent(ReconstructionRecord.fileName))),
             !ResearchCalendar.isWeekStart(Date(timeIntervalSince1970: record.scan.modified))

@@ -90,7 +90,8 @@ public struct ResearchServer: Sendable {
             try await database.migrate()
         } catch {
             await database.close()
-            throw DatabaseError("cannot prepare the database: \(String(reflecting: error)); check the URL, that the server runs and that the user may create tables")
+            throw DatabaseError(
+                "cannot prepare the database: \(String(reflecting: error)); check the URL, that the server runs and that the user may create tables")
         }
         return try ResearchServer(store: Store(database: database, seal: AuditSeal.open(folder: folder)), blobs: BlobStore(root: folder))
     }
@@ -108,8 +109,10 @@ public struct ResearchServer: Sendable {
             // how many were left out before it, not a row each.
             if let skipped = anonymousRefusals.admit(address) {
                 let more = skipped > 0 ? " (and \(skipped) more refused before)" : ""
-                try await store.audit(AuditEntry(
-                    actor: "anonymous", action: "refused", detail: "\(error.status.code) \(LogText.label(request.uri.path, limit: 100))\(more)", address: address))
+                try await store.audit(
+                    AuditEntry(
+                        actor: "anonymous", action: "refused", detail: "\(error.status.code) \(LogText.label(request.uri.path, limit: 100))\(more)",
+                        address: address))
             }
             throw error
         }
@@ -120,7 +123,9 @@ public struct ResearchServer: Sendable {
             if header.hasPrefix("Bearer ") {
                 let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
                 guard (10...200).contains(token.utf8.count), let device = try await store.devices.active(token: token) else {
-                    throw APIError.unauthorized("the device token is not valid (revoked, expired or mistyped); ask the service's administrator for a new one", challenge: false)
+                    throw APIError.unauthorized(
+                        "the device token is not valid (revoked, expired or mistyped); ask the service's administrator for a new one",
+                        challenge: false)
                 }
                 return .device(device)
             }

@@ -101,12 +101,14 @@ final class PasswordChecks: Sendable {
         let ok = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             threads.submit { [performed] in
                 performed.withLock { $0 += 1 }
-                let target = hash ?? standIn.withLock { stored in
-                    if let stored { return stored }
-                    let made = Bcrypt.hash(UUID().uuidString, cost: cost)
-                    stored = made
-                    return made
-                }
+                let target =
+                    hash
+                    ?? standIn.withLock { stored in
+                        if let stored { return stored }
+                        let made = Bcrypt.hash(UUID().uuidString, cost: cost)
+                        stored = made
+                        return made
+                    }
                 continuation.resume(returning: Bcrypt.verify(password, hash: target) && hash != nil)
             }
         }

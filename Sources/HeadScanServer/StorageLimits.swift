@@ -24,7 +24,8 @@ public struct StorageLimits: Sendable {
     }
 
     static func noSpace(_ what: String) -> APIError {
-        var error = APIError(.serviceUnavailable, "the server is short of disk space and cannot take \(what) now; try again later (what was received is kept)")
+        var error = APIError(
+            .serviceUnavailable, "the server is short of disk space and cannot take \(what) now; try again later (what was received is kept)")
         error.headers[.retryAfter] = "600"
         return error
     }

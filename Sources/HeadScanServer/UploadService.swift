@@ -41,7 +41,8 @@ public struct UploadService: Sendable {
         var seen = Set<String>()
         for file in request.files {
             guard UploadProtocol.isValidFileName(file.name) else {
-                throw APIError(.badRequest, "the file name \"\(file.name.prefix(100))\" is not allowed: use letters, digits, '.', '_' and '-', no folders")
+                throw APIError(
+                    .badRequest, "the file name \"\(file.name.prefix(100))\" is not allowed: use letters, digits, '.', '_' and '-', no folders")
             }
             guard seen.insert(file.name).inserted else { throw APIError(.badRequest, "the file \(file.name) is listed twice") }
             guard (0...UploadProtocol.maximumFileSize).contains(file.size) else {
@@ -53,7 +54,9 @@ public struct UploadService: Sendable {
         }
         try UploadInspector.checkManifest(request.files)
         guard seen.contains(ConsentRecord.fileName) else {
-            throw APIError(.unprocessableContent, "the session has no consent record (\(ConsentRecord.fileName)); only sessions whose parents agreed to research use are accepted")
+            throw APIError(
+                .unprocessableContent,
+                "the session has no consent record (\(ConsentRecord.fileName)); only sessions whose parents agreed to research use are accepted")
         }
         return name
     }
@@ -82,13 +85,16 @@ public struct UploadService: Sendable {
         if let existing = try await store.uploads.find(deviceID: device.id, sessionName: request.sessionName), existing.state == .complete { return }
         let (count, bytes) = try await store.uploads.unfinished(deviceID: device.id, except: request.sessionName)
         guard count < limits.openUploadsPerDevice else {
-            var error = APIError(.tooManyRequests, "this device has \(count) unfinished uploads, the most allowed; finish them before starting another")
+            var error = APIError(
+                .tooManyRequests, "this device has \(count) unfinished uploads, the most allowed; finish them before starting another")
             error.headers[.retryAfter] = "60"
             throw error
         }
         let announced = request.files.reduce(Int64(0)) { $0 + $1.size }
         guard bytes + announced <= limits.announcedBytesPerDevice else {
-            throw APIError(.contentTooLarge, "this device's unfinished uploads would hold more than \(limits.announcedBytesPerDevice >> 30) GiB; finish them first")
+            throw APIError(
+                .contentTooLarge,
+                "this device's unfinished uploads would hold more than \(limits.announcedBytesPerDevice >> 30) GiB; finish them first")
         }
         guard limits.fits(announced, in: blobs.root) else { throw StorageLimits.noSpace("this session") }
     }
@@ -163,7 +169,8 @@ public struct UploadService: Sendable {
         }
         let digest = Digest.sha256(data)
         guard digest == checksum else {
-            throw APIError(.unprocessableContent, "chunk \(index) of \(fileName) does not match its checksum; it was damaged on the way, send it again")
+            throw APIError(
+                .unprocessableContent, "chunk \(index) of \(fileName) does not match its checksum; it was damaged on the way, send it again")
         }
         if let stored = received[index] {
             guard stored == digest else { throw APIError(.conflict, "chunk \(index) of \(fileName) was received with other bytes before") }
@@ -185,14 +192,17 @@ public struct UploadService: Sendable {
             // abandoned): the chunk goes too.
             if try await store.uploads.find(id: upload.id) == nil {
                 blobs.removeIncoming(upload.id)
-                throw APIError(.gone, "the upload was withdrawn while this chunk arrived (a revoked device or an abandoned upload); nothing of it is kept")
+                throw APIError(
+                    .gone, "the upload was withdrawn while this chunk arrived (a revoked device or an abandoned upload); nothing of it is kept")
             }
             throw error
         }
         // Two bodies of one chunk at once: the one the database took keeps its place.
         guard try await store.uploads.chunks(uploadID: upload.id)[fileName]?[index] == digest else {
             try? FileManager.default.removeItem(at: pending)
-            throw APIError(.conflict, "chunk \(index) of \(fileName) was received with other bytes at the same time; send the file's chunks again from the status")
+            throw APIError(
+                .conflict,
+                "chunk \(index) of \(fileName) was received with other bytes at the same time; send the file's chunks again from the status")
         }
         do {
             try blobs.commitChunk(pending, uploadID: upload.id, fileIndex: fileIndex, chunkIndex: index)
@@ -223,7 +233,8 @@ public struct UploadService: Sendable {
             let count = file.chunkCount(chunkSize: upload.chunkSize)
             let have = chunks[file.name] ?? [:]
             if have.count < count {
-                throw APIError(.conflict, "\(file.name) is missing chunks from \(Self.firstMissing(have, count: count)) on; send them, then complete again")
+                throw APIError(
+                    .conflict, "\(file.name) is missing chunks from \(Self.firstMissing(have, count: count)) on; send them, then complete again")
             }
         }
         let total = upload.manifest.reduce(Int64(0)) { $0 + $1.size }
@@ -264,7 +275,8 @@ public struct UploadService: Sendable {
         let names = Set(manifest.map(\.name))
         let needsProcessing = names.contains(AnnotationsRecord.fileName) || names.contains(MeasurementRecord.fileName)
         let recordedAt = (try? SessionName(parsing: upload.sessionName))?.timestamp ?? ""
-        _ = try await store.uploads.complete(upload, device: device, files: files, values: values, recordedAt: recordedAt, needsProcessing: needsProcessing)
+        _ = try await store.uploads.complete(
+            upload, device: device, files: files, values: values, recordedAt: recordedAt, needsProcessing: needsProcessing)
         blobs.removeIncoming(upload.id)
         guard let finished = try await store.uploads.find(id: upload.id) else { throw APIError.notFound }
         logger.info("upload \(upload.id) from device \(device.id) verified")
@@ -319,7 +331,8 @@ public struct UploadService: Sendable {
         } catch let failure as Isolation.Failure {
             logger.warning("the check of an upload stopped: \(failure.description)")
             let why = failure.timedOut ? "its check took longer than the service allows" : "a file in it stopped the service's reader"
-            throw APIError(.unprocessableContent, "the session is not accepted: \(why); nothing of this upload is kept. Upload the session as HeadScan saved it")
+            throw APIError(
+                .unprocessableContent, "the session is not accepted: \(why); nothing of this upload is kept. Upload the session as HeadScan saved it")
         }
         guard let outcome = try? JSONDecoder().decode(InspectionOutcome.self, from: answer) else {
             throw APIError(.unprocessableContent, "the session is not accepted: the service's check gave no answer; nothing of this upload is kept")

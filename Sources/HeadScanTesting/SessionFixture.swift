@@ -27,32 +27,39 @@ public struct SessionFixture: Sendable {
         let library = ScanLibrary(root: root)
         let session = try library.session(named: folder.lastPathComponent)
         if let consent {
-            try library.saveConsent(ConsentRecord(researchUse: consent, decidedAt: Date(timeIntervalSince1970: 1_777_600_000), recordedBy: "test"), in: session)
+            try library.saveConsent(
+                ConsentRecord(researchUse: consent, decidedAt: Date(timeIntervalSince1970: 1_777_600_000), recordedBy: "test"), in: session)
         }
         let patient = PatientRecord(
             patientID: patientID, calliper: CalliperMeasurements(lengthMM: 140, widthMM: 120, diagonalAMM: 150, diagonalBMM: 145),
             enteredAt: Self.recordedAt.addingTimeInterval(600), birthDate: Self.birthDate)
         try library.save(patient, in: session)
         var state = UInt32(seed) &* 2_654_435_761 | 1
-        let notes = String((0..<max(0, scanBytes - 400)).map { _ -> Character in
-            state ^= state << 13; state ^= state >> 17; state ^= state << 5
-            return Character(Unicode.Scalar(UInt8(97 + state % 26)))
-        })
+        let notes = String(
+            (0..<max(0, scanBytes - 400)).map { _ -> Character in
+                state ^= state << 13; state ^= state >> 17; state ^= state << 5
+                return Character(Unicode.Scalar(UInt8(97 + state % 26)))
+            })
         let camera = CameraIntrinsics(fx: 500, fy: 500, cx: 320, cy: 240, width: 640, height: 480)
         let header = ScanHeader(
             device: "iPhone 13 Pro", appVersion: "1.0", colorIntrinsics: camera, depthIntrinsics: camera, capLayoutName: "none",
             createdAt: Self.recordedAt, metadata: ["notes": notes, "scenario": "ideal"])
         try ScanWriter(url: folder.appendingPathComponent(ScanSession.scanFileName), header: header).close()
-        try Data("ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n0.1 0 0\n0 0.1 0\n3 0 1 2\n".utf8)
-            .write(to: folder.appendingPathComponent("head.ply"))
+        try Data(
+            "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n0.1 0 0\n0 0.1 0\n3 0 1 2\n"
+                .utf8
+        )
+        .write(to: folder.appendingPathComponent("head.ply"))
         try Data("%PDF-1.4 patient \(patientID)".utf8).write(to: folder.appendingPathComponent("report.pdf"))
         try Data("<html>patient \(patientID)</html>".utf8).write(to: folder.appendingPathComponent("report.html"))
         for (name, data) in extra { try data.write(to: folder.appendingPathComponent(name)) }
     }
 
     /// A `measurement.json` with this CVAI (diagonals 150 mm and less, length 140, width 120).
-    public static func measurement(cvai: Double, landmarks: HeadLandmarks = HeadLandmarks(
-        nasion: [0, 0.07, 0], noseTip: [0, 0.09, -0.02], leftTragion: [-0.06, 0, -0.02], rightTragion: [0.06, 0, -0.02])
+    public static func measurement(
+        cvai: Double,
+        landmarks: HeadLandmarks = HeadLandmarks(
+            nasion: [0, 0.07, 0], noseTip: [0, 0.09, -0.02], leftTragion: [-0.06, 0, -0.02], rightTragion: [0.06, 0, -0.02])
     ) -> Data {
         var measurement = HeadMeasurement(diagonalA: 0.150, diagonalB: 0.150 * (1 - cvai / 100), length: 0.140, width: 0.120, perimeter: 0.410)
         measurement.cvai = cvai

@@ -34,8 +34,9 @@ public struct SimulatedSessionFixture: Sendable {
         let session = try library.session(named: folder.lastPathComponent)
         try library.saveConsent(
             ConsentRecord(researchUse: true, decidedAt: Date(timeIntervalSince1970: 1_777_600_000), recordedBy: "test"), in: session)
-        let simulator = try Simulator(.init(
-            scenario: .ideal, seed: seed, seconds: seconds, head: HeadParameters(cvai: cvai), sensor: .ideal, intrinsics: camera))
+        let simulator = try Simulator(
+            .init(
+                scenario: .ideal, seed: seed, seconds: seconds, head: HeadParameters(cvai: cvai), sensor: .ideal, intrinsics: camera))
         // A calliper that reads the true head to the millimetre.
         let t = simulator.head.measurements
         let patient = """

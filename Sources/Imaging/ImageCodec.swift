@@ -1,4 +1,5 @@
 import Foundation
+
 /// A decoded PNG in the pixel layout the file stores.
 public enum PNGImage: Sendable, Equatable {
     case gray8(GrayImage)

@@ -21,12 +21,16 @@ public struct ImageIOCodec: ImageCodec {
     public func decodePNG(_ bytes: [UInt8]) throws -> PNGImage {
         let image = try decode(bytes)
         if image.bitsPerComponent == 16, image.colorSpace?.model == .monochrome {
-            return .gray16(try draw(image, as: UInt16.self, space: CGColorSpaceCreateDeviceGray(),
-                                    bits: 16, info: CGImageAlphaInfo.none.rawValue | CGBitmapInfo.byteOrder16Little.rawValue))
+            return .gray16(
+                try draw(
+                    image, as: UInt16.self, space: CGColorSpaceCreateDeviceGray(),
+                    bits: 16, info: CGImageAlphaInfo.none.rawValue | CGBitmapInfo.byteOrder16Little.rawValue))
         }
         if image.colorSpace?.model == .monochrome, image.alphaInfo == .none {
-            return .gray8(try draw(image, as: UInt8.self, space: CGColorSpaceCreateDeviceGray(),
-                                   bits: 8, info: CGImageAlphaInfo.none.rawValue))
+            return .gray8(
+                try draw(
+                    image, as: UInt8.self, space: CGColorSpaceCreateDeviceGray(),
+                    bits: 8, info: CGImageAlphaInfo.none.rawValue))
         }
         let rgba = try decodeRGBA(image)
         let opaque = image.alphaInfo == .none || image.alphaInfo == .noneSkipLast || image.alphaInfo == .noneSkipFirst
@@ -64,15 +68,18 @@ public struct ImageIOCodec: ImageCodec {
         }
     }
 
-    private func draw<P>(_ image: CGImage, as: P.Type, space: CGColorSpace, bits: Int, info: UInt32) throws
+    private func draw<P>(
+        _ image: CGImage, as: P.Type, space: CGColorSpace, bits: Int, info: UInt32
+    ) throws
         -> Image<P>
     {
         let width = image.width, height = image.height
         var pixels = [UInt8](repeating: 0, count: width * height * MemoryLayout<P>.stride)
         let drawn = pixels.withUnsafeMutableBytes { raw -> Bool in
-            guard let context = CGContext(
-                data: raw.baseAddress, width: width, height: height, bitsPerComponent: bits,
-                bytesPerRow: width * MemoryLayout<P>.stride, space: space, bitmapInfo: info)
+            guard
+                let context = CGContext(
+                    data: raw.baseAddress, width: width, height: height, bitsPerComponent: bits,
+                    bytesPerRow: width * MemoryLayout<P>.stride, space: space, bitmapInfo: info)
             else { return false }
             context.draw(image, in: CGRect(x: 0, y: 0, width: width, height: height))
             return true
@@ -87,17 +94,21 @@ public struct ImageIOCodec: ImageCodec {
         case .gray8(let i):
             return try make(i, space: CGColorSpaceCreateDeviceGray(), bits: 8, info: CGImageAlphaInfo.none.rawValue)
         case .gray16(let i):
-            return try make(i, space: CGColorSpaceCreateDeviceGray(), bits: 16,
-                            info: CGImageAlphaInfo.none.rawValue | CGBitmapInfo.byteOrder16Little.rawValue)
+            return try make(
+                i, space: CGColorSpaceCreateDeviceGray(), bits: 16,
+                info: CGImageAlphaInfo.none.rawValue | CGBitmapInfo.byteOrder16Little.rawValue)
         case .rgb8(let i):
-            return try make(i, space: CGColorSpaceCreateDeviceRGB(), bits: 8, info: CGImageAlphaInfo.none.rawValue,
-                            bitsPerPixel: 24)
+            return try make(
+                i, space: CGColorSpaceCreateDeviceRGB(), bits: 8, info: CGImageAlphaInfo.none.rawValue,
+                bitsPerPixel: 24)
         case .rgba8(let i):
             return try make(i, space: CGColorSpaceCreateDeviceRGB(), bits: 8, info: CGImageAlphaInfo.last.rawValue)
         }
     }
 
-    private func make<P>(_ image: Image<P>, space: CGColorSpace, bits: Int, info: UInt32, bitsPerPixel: Int? = nil)
+    private func make<P>(
+        _ image: Image<P>, space: CGColorSpace, bits: Int, info: UInt32, bitsPerPixel: Int? = nil
+    )
         throws -> CGImage
     {
         guard !image.isEmpty else { throw ImageCodecError.cannotEncode("image is empty") }

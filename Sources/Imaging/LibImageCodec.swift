@@ -110,7 +110,9 @@ public struct LibImageCodec: ImageCodec {
         String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private func copy<P>(_ pixels: UnsafeMutablePointer<UInt8>, _ width: Int, _ height: Int, as: P.Type)
+    private func copy<P>(
+        _ pixels: UnsafeMutablePointer<UInt8>, _ width: Int, _ height: Int, as: P.Type
+    )
         -> Image<P>
     {
         let count = width * height

@@ -40,8 +40,9 @@ enum AngleChartDrawing {
             guard let e else { continue }
             d.path(StickFigureDrawing.circle(SIMD2(x(e.time), y(e.angle)), radius: 4), closed: true, stroke: Stroke(extreme, width: 1.5))
             let nearRight = x(e.time) > width - 90
-            d.text("\(label) \(KneeReport.degrees(e.angle))", x: x(e.time) + (nearRight ? -7 : 7), y: y(e.angle) + (label == "min" ? 3 : -6),
-                   size: 8, color: extreme, anchor: nearRight ? .end : .start, bold: true)
+            d.text(
+                "\(label) \(KneeReport.degrees(e.angle))", x: x(e.time) + (nearRight ? -7 : 7), y: y(e.angle) + (label == "min" ? 3 : -6),
+                size: 8, color: extreme, anchor: nearRight ? .end : .start, bold: true)
         }
         timeAxis(&d, start: start, duration: duration, x: x, y: top + chartHeight + 12)
         legend(&d, y: 201, window: a.settings.smoothingWindow)

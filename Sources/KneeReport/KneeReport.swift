@@ -59,7 +59,8 @@ public struct KneeReport: Sendable {
             joint: "Knee (Kniegelenk)", movement: "Extension/flexion (Streckung/Beugung)",
             right: a.side == .right ? form : "", left: a.side == .left ? form : "")
         accepted = a.accepted
-        outcome = a.accepted
+        outcome =
+            a.accepted
             ? "\(a.side.rawValue.capitalized) knee, extension/flexion \(form) (neutral-zero method)."
             : "Not measured: the video was refused, " + a.quality.refusalText + "."
         values = Self.values(a)
@@ -117,14 +118,16 @@ public struct KneeReport: Sendable {
         ]
     }
 
-    private static func notes(smoothingWindow: Int) -> [String] { [
-        "Neutral-zero method: 0 is the straight leg. The form reads extension-0-flexion: 5-0-140 is 5° past straight and 140° bent. A knee that stops 10° short of straight and bends to 120° reads 0-10-120.",
-        "The knee angle is read in the video between hip, knee and ankle (180° = straight); flexion is 180° minus the smallest angle, extension the largest angle minus 180°.",
-        smoothingWindow > 1
-            ? "Smallest and largest angle come from the angle smoothed over \(smoothingWindow) neighbouring frames (running median); frames that failed a quality check are left out."
-            : "Smallest and largest angle come from single frames; frames that failed a quality check are left out.",
-        "The angle in a picture equals the knee's only when the camera looks at the leg from the side; filmed at a slant a slight bend looks slighter and a deep bend deeper, so flexion reads too large.",
-    ] }
+    private static func notes(smoothingWindow: Int) -> [String] {
+        [
+            "Neutral-zero method: 0 is the straight leg. The form reads extension-0-flexion: 5-0-140 is 5° past straight and 140° bent. A knee that stops 10° short of straight and bends to 120° reads 0-10-120.",
+            "The knee angle is read in the video between hip, knee and ankle (180° = straight); flexion is 180° minus the smallest angle, extension the largest angle minus 180°.",
+            smoothingWindow > 1
+                ? "Smallest and largest angle come from the angle smoothed over \(smoothingWindow) neighbouring frames (running median); frames that failed a quality check are left out."
+                : "Smallest and largest angle come from single frames; frames that failed a quality check are left out.",
+            "The angle in a picture equals the knee's only when the camera looks at the leg from the side; filmed at a slant a slight bend looks slighter and a deep bend deeper, so flexion reads too large.",
+        ]
+    }
 }
 
 extension QualitySummary {

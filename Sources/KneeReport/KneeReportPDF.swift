@@ -1,4 +1,5 @@
 import ReportKit
+
 /// Writes a `KneeReport` as an A4 PDF with the same content as the HTML page.
 public enum KneeReportPDF {
     /// The file's bytes; pass `creationDate` (`D:YYYYMMDDHHmmSS`) to stamp it.
@@ -8,8 +9,9 @@ public enum KneeReportPDF {
         layout.facts(report.facts)
         layout.outcome(report)
         layout.heading("Neutral-zero form (lower limbs)")
-        layout.table(["Joint", "Movement", "Right", "Left"], widths: [130, 190, 87, 88],
-                     rows: [[report.form.joint, report.form.movement, report.form.right, report.form.left]], boldColumns: [2, 3])
+        layout.table(
+            ["Joint", "Movement", "Right", "Left"], widths: [130, 190, 87, 88],
+            rows: [[report.form.joint, report.form.movement, report.form.right, report.form.left]], boldColumns: [2, 3])
         if !report.values.isEmpty {
             layout.heading("Values")
             layout.facts(report.values)
@@ -23,7 +25,8 @@ public enum KneeReportPDF {
         layout.list("Rejected frames", report.rejections)
         if !report.history.isEmpty {
             layout.heading("Earlier results")
-            layout.table(["Date", "Side", "Extension/flexion", "Frames passed"], widths: [140, 80, 150, 125], rows: report.history, boldColumns: [2])
+            layout.table(
+                ["Date", "Side", "Extension/flexion", "Frames passed"], widths: [140, 80, 150, 125], rows: report.history, boldColumns: [2])
         }
         layout.list("How to read this report", report.notes)
         return layout.finish().encoded(creationDate: creationDate)
@@ -38,7 +41,8 @@ private extension PageFlow {
         let height = Double(lines.count) * 14.5 + 10
         ensure(height + 8)
         y += 4
-        canvas.rectangle(x: margin, y: y, width: contentWidth, height: height, fill: report.accepted ? RGBColor(hex: 0xE6F4EA) : RGBColor(hex: 0xFDECEA))
+        canvas.rectangle(
+            x: margin, y: y, width: contentWidth, height: height, fill: report.accepted ? RGBColor(hex: 0xE6F4EA) : RGBColor(hex: 0xFDECEA))
         canvas.paragraph(report.outcome, x: margin + 8, y: y + 16, width: contentWidth - 16, size: 11, font: .bold, color: color, leading: 1.32)
         y += height + 6
     }

@@ -32,7 +32,9 @@ enum StickFigureDrawing {
             d.path(circle(p(q), radius: 4.5), closed: true, stroke: Stroke(.white, width: 1), fill: leg)
             d.text(name, x: p(q).x + 8, y: p(q).y + 3, size: 8.5, color: RGBColor(hex: 0x555555))
         }
-        d.text("frame \(frame.index), \(String(format1: frame.time)) s", x: width / 2, y: height - 8, size: 8.5, color: RGBColor(hex: 0x555555), anchor: .middle)
+        d.text(
+            "frame \(frame.index), \(String(format1: frame.time)) s", x: width / 2, y: height - 8, size: 8.5, color: RGBColor(hex: 0x555555),
+            anchor: .middle)
         return d
     }
 

@@ -163,7 +163,8 @@ public struct CapLayout: Sendable, Hashable, Codable {
         for id in duplicates { problems.append("marker ID \(id) appears more than once") }
         if let dictionary, !outside.isEmpty {
             problems.append(
-                "marker IDs \(outside.map(String.init).joined(separator: ", ")) are not in dictionary \(dictionaryName), which has IDs 0-\(dictionary.count - 1)")
+                "marker IDs \(outside.map(String.init).joined(separator: ", ")) are not in dictionary \(dictionaryName), which has IDs 0-\(dictionary.count - 1)"
+            )
         }
         return problems
     }
@@ -192,12 +193,13 @@ public struct CapLayout: Sendable, Hashable, Codable {
             return [CapPlacement(azimuthDegrees: 0, elevationDegrees: 90)]
                 + (0..<8).map { CapPlacement(azimuthDegrees: Double($0) * 45 + 22.5, elevationDegrees: 52) }
         }
-        let centre: Double = switch region {
-        case .right: 0
-        case .front: 90
-        case .left: 180
-        default: 270
-        }
+        let centre: Double =
+            switch region {
+            case .right: 0
+            case .front: 90
+            case .left: 180
+            default: 270
+            }
         return [(-4.0, 11.25), (14, 0), (30, 11.25)].flatMap { ring in
             [-45.0, -22.5, 0, 22.5].map { CapPlacement(azimuthDegrees: centre + $0 + ring.1, elevationDegrees: ring.0) }
         }
@@ -255,7 +257,8 @@ public struct CapLayout: Sendable, Hashable, Codable {
         switch error {
         case .keyNotFound(let key, let context):
             let at = context.codingPath.isEmpty ? "" : " in \(path(context.codingPath))"
-            return "\"\(key.stringValue)\" is missing\(at); a layout needs name, dictionaryName, markerSideMillimetres and markers (each with id and region)"
+            return
+                "\"\(key.stringValue)\" is missing\(at); a layout needs name, dictionaryName, markerSideMillimetres and markers (each with id and region)"
         case .typeMismatch(let type, let context):
             return "\(path(context.codingPath)) should be \(describe(type))"
         case .valueNotFound(let type, let context):

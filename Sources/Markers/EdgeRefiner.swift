@@ -33,9 +33,10 @@ struct EdgeRefiner {
             var lines: [Line2] = []
             lines.reserveCapacity(4)
             for k in 0..<4 {
-                guard let line = fitEdge(
-                    image, edge: k, map: map, corners: corners, cells: cells, perCell: perCell,
-                    halfWindow: halfWindow)
+                guard
+                    let line = fitEdge(
+                        image, edge: k, map: map, corners: corners, cells: cells, perCell: perCell,
+                        halfWindow: halfWindow)
                 else { return nil }
                 lines.append(line)
             }

@@ -31,7 +31,9 @@ public struct ClinicalReportWriter {
 
     /// The report's content; `reference` adds a column (such as a simulation's truth) and
     /// `notes` are added to the ones the session gives.
-    public func content(reference: ReferenceValues? = nil, notes extra: [String] = []) throws
+    public func content(
+        reference: ReferenceValues? = nil, notes extra: [String] = []
+    ) throws
         -> (report: ClinicalReport, slice: MeasuredSlice, mesh: TriangleMesh, asymmetry: AsymmetryMap?)
     {
         guard let record = try library.measurement(in: session) else {
@@ -90,7 +92,9 @@ public struct ClinicalReportWriter {
 
     /// Writes `report.html` and `report.pdf` into `folder` (the session by default).
     @discardableResult
-    public func write(to folder: URL? = nil, reference: ReferenceValues? = nil, notes: [String] = [], now: Date = Date()) throws
+    public func write(
+        to folder: URL? = nil, reference: ReferenceValues? = nil, notes: [String] = [], now: Date = Date()
+    ) throws
         -> (html: URL, pdf: URL, slice: MeasuredSlice, assessment: ShapeAssessment, asymmetry: AsymmetrySummary?)
     {
         let (report, slice, mesh, asymmetry) = try content(reference: reference, notes: notes)
@@ -100,7 +104,8 @@ public struct ClinicalReportWriter {
         try Data(HTMLReport.render(report).utf8).write(to: html, options: .atomic)
         try Data(PDFReport.render(report, creationDate: Self.pdfDate(now))).write(to: pdf, options: .atomic)
         if let asymmetry {
-            let colored = PLY.encode(asymmetry.colored(mesh), comment: "HeadScan asymmetry map: blue flatter, red fuller than the mirror image, saturating at 5 mm")
+            let colored = PLY.encode(
+                asymmetry.colored(mesh), comment: "HeadScan asymmetry map: blue flatter, red fuller than the mirror image, saturating at 5 mm")
             try Data(colored).write(to: target.appendingPathComponent(Self.asymmetryFileName), options: .atomic)
         }
         return (html, pdf, slice, report.assessment, asymmetry?.summary)
@@ -117,9 +122,12 @@ public struct ClinicalReportWriter {
     static func cameraNotes(_ statistics: ReconstructionStatistics) -> [String] {
         guard let scale = statistics.focalScaleApplied, abs(scale - 1) > Self.focalWarning else { return [] }
         let sigma = (statistics.focalScaleSigma ?? 0) * 100
-        return [String(
-            format: "Camera: its focal length came out %+.1f %% (± %.1f %%) from the value the phone records; the scan was measured with the estimate. Have the phone's camera checked (a miscalibrated or repaired camera).",
-            (scale - 1) * 100, sigma)]
+        return [
+            String(
+                format:
+                    "Camera: its focal length came out %+.1f %% (± %.1f %%) from the value the phone records; the scan was measured with the estimate. Have the phone's camera checked (a miscalibrated or repaired camera).",
+                (scale - 1) * 100, sigma)
+        ]
     }
 
     /// The focal length's deviation beyond which the report warns.
@@ -129,7 +137,12 @@ public struct ClinicalReportWriter {
         let found = record.automaticLandmarks
         let lowest = found.map { f in Landmark.allCases.compactMap { f[$0].confidence }.min() ?? 0 }
         if record.landmarksSource == .automatic {
-            return [String(format: "Landmarks: found automatically on the reconstructed head (the nose, the hollow at the nasion, the notch above each tragus); lowest confidence %.2f of 1. Confirm them in the replay.", lowest ?? 0)]
+            return [
+                String(
+                    format:
+                        "Landmarks: found automatically on the reconstructed head (the nose, the hollow at the nasion, the notch above each tragus); lowest confidence %.2f of 1. Confirm them in the replay.",
+                    lowest ?? 0)
+            ]
         }
         guard let estimates = record.landmarkEstimates, !estimates.isEmpty else {
             return ["Landmarks: given as points in 3D."]
@@ -139,10 +152,19 @@ public struct ClinicalReportWriter {
         var notes: [String]
         switch record.landmarksSource {
         case .picks:
-            notes = [String(format: "Landmarks: picked on the scan's frames (%d picks) and lifted into 3D through each frame's depth and camera pose; picks of one landmark agree within %.1f mm (RMS).", picks, spread)]
+            notes = [
+                String(
+                    format:
+                        "Landmarks: picked on the scan's frames (%d picks) and lifted into 3D through each frame's depth and camera pose; picks of one landmark agree within %.1f mm (RMS).",
+                    picks, spread)
+            ]
         case .picksAndAutomatic:
             let automatic = Landmark.allCases.filter { estimates[$0] == nil }.map(\.rawValue)
-            notes = [String(format: "Landmarks: %d picks on the scan's frames, lifted into 3D; %@ found automatically on the reconstructed head.", picks, automatic.joined(separator: ", "))]
+            notes = [
+                String(
+                    format: "Landmarks: %d picks on the scan's frames, lifted into 3D; %@ found automatically on the reconstructed head.", picks,
+                    automatic.joined(separator: ", "))
+            ]
         default:
             notes = ["Landmarks: given as points in 3D."]
         }
@@ -153,8 +175,11 @@ public struct ClinicalReportWriter {
             guard let e = estimates[landmark] else { continue }
             notes += e.unusable.map { "Set aside: \($0)." }
             guard e.isDoubtful || e.used.count + e.unusable.count < e.picks else { continue }
-            notes.append(String(format: "Check %@: its %d picks spread %.1f mm%@.", landmark.rawValue, e.picks, e.spreadMM,
-                                e.used.count + e.unusable.count < e.picks ? ", \(e.picks - e.used.count - e.unusable.count) set aside as far from the others" : ""))
+            notes.append(
+                String(
+                    format: "Check %@: its %d picks spread %.1f mm%@.", landmark.rawValue, e.picks, e.spreadMM,
+                    e.used.count + e.unusable.count < e.picks ? ", \(e.picks - e.used.count - e.unusable.count) set aside as far from the others" : ""
+                ))
         }
         return notes
     }
@@ -190,12 +215,15 @@ public struct ClinicalReportWriter {
         func age(_ date: Date) -> Double? { birth.map { date.timeIntervalSince($0) / (7 * 24 * 3600) } }
         var points = earlier.compactMap { v in
             v.measurement.map {
-                VisitPoint(date: v.date, ageWeeks: age(v.date), cvai: $0.cvai, ci: $0.ci, circumferenceMM: $0.circumferenceMM,
-                           severity: $0.severityLevel, isCurrent: false, shape: $0.shape)
+                VisitPoint(
+                    date: v.date, ageWeeks: age(v.date), cvai: $0.cvai, ci: $0.ci, circumferenceMM: $0.circumferenceMM,
+                    severity: $0.severityLevel, isCurrent: false, shape: $0.shape)
             }
         }
-        points.append(VisitPoint(date: today, ageWeeks: age(today), cvai: current.cvai, ci: current.ci, circumferenceMM: current.circumferenceMM,
-                                 severity: current.severityLevel, isCurrent: true, shape: current.shape))
+        points.append(
+            VisitPoint(
+                date: today, ageWeeks: age(today), cvai: current.cvai, ci: current.ci, circumferenceMM: current.circumferenceMM,
+                severity: current.severityLevel, isCurrent: true, shape: current.shape))
         return points
     }
 

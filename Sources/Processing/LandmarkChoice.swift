@@ -13,7 +13,9 @@ struct LandmarkChoice {
     /// Picks and found landmarks this far apart (metres) deserve a second look.
     static let disagreement = 0.003
 
-    init(picked: [Landmark: LandmarkEstimate], automatic: Result<AutomaticLandmarks, CephalometryError>, liftedFromFrames: Bool)
+    init(
+        picked: [Landmark: LandmarkEstimate], automatic: Result<AutomaticLandmarks, CephalometryError>, liftedFromFrames: Bool
+    )
         throws(ProcessingError)
     {
         let found = try? automatic.get()
@@ -24,16 +26,22 @@ struct LandmarkChoice {
             if let pick = picked[landmark] {
                 points[landmark] = pick.point
                 if let detected, length(detected.point - pick.point) > Self.disagreement {
-                    warnings.append(MeasurementWarning(.landmarksDisagree, String(
-                        format: "the picked %@ lies %.1f mm from where HeadScan finds it on the head; check it in the replay",
-                        landmark.rawValue, length(detected.point - pick.point) * 1000)))
+                    warnings.append(
+                        MeasurementWarning(
+                            .landmarksDisagree,
+                            String(
+                                format: "the picked %@ lies %.1f mm from where HeadScan finds it on the head; check it in the replay",
+                                landmark.rawValue, length(detected.point - pick.point) * 1000)))
                 }
             } else if let detected {
                 points[landmark] = detected.point
                 if detected.confidence < DetectedLandmark.doubtfulConfidence {
-                    warnings.append(MeasurementWarning(.uncertainLandmark, String(
-                        format: "the %@ was found with confidence %.2f (%@); confirm it in the replay", landmark.rawValue,
-                        detected.confidence, detected.evidence)))
+                    warnings.append(
+                        MeasurementWarning(
+                            .uncertainLandmark,
+                            String(
+                                format: "the %@ was found with confidence %.2f (%@); confirm it in the replay", landmark.rawValue,
+                                detected.confidence, detected.evidence)))
                 }
             }
         }

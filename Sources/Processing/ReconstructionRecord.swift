@@ -99,7 +99,8 @@ public struct ReconstructionRecord: LibraryDocument {
 
     public func validate() throws(ScanLibraryError) {
         guard keyframes.allSatisfy({ $0.mapFromCamera.count == 16 && $0.mapFromCamera.allSatisfy(\.isFinite) }),
-            markers.values.allSatisfy({ $0.count == 4 }) else {
+            markers.values.allSatisfy({ $0.count == 4 })
+        else {
             throw .invalidDocument(file: Self.fileName, reason: "poses need 16 numbers and markers 4 corners; reconstruct the session again")
         }
     }

@@ -1,11 +1,4 @@
 import Cephalometry
-// CryptoKit on Apple platforms (no package to build for the app), swift-crypto elsewhere:
-// the same API.
-#if canImport(CryptoKit)
-    import CryptoKit
-#else
-    import Crypto
-#endif
 import Foundation
 import Geometry
 import Markers
@@ -13,6 +6,14 @@ import Reconstruction
 import Recording
 import Report
 import ScanLibrary
+
+// CryptoKit on Apple platforms (no package to build for the app), swift-crypto elsewhere:
+// the same API.
+#if canImport(CryptoKit)
+import CryptoKit
+#else
+import Crypto
+#endif
 
 /// The stages of processing a session, in order: the reconstruction's, then the rest.
 public enum ProcessingStage: String, Sendable, CaseIterable {
@@ -147,10 +148,11 @@ public struct SessionProcessor: Sendable {
         let calliper = try library.patient(in: session).map { try CalliperComparison(slice.measurement, calliper: $0.calliper) }
         let source = chosen.source
         if isCancelled() { throw ProcessingError.cancelled }
-        try library.saveMeasurement(MeasurementRecord(
-            measurement: slice.measurement, calliper: calliper, landmarks: landmarks, measuredAt: options.clock(), landmarksSource: source,
-            landmarkEstimates: estimates,
-            automaticLandmarks: try? automatic.get(), options: options.measurement), in: session)
+        try library.saveMeasurement(
+            MeasurementRecord(
+                measurement: slice.measurement, calliper: calliper, landmarks: landmarks, measuredAt: options.clock(), landmarksSource: source,
+                landmarkEstimates: estimates,
+                automaticLandmarks: try? automatic.get(), options: options.measurement), in: session)
 
         progress(ProcessingProgress(stage: .report, done: 0, total: 1))
         let written = try ClinicalReportWriter(library: library, session: session)
@@ -180,7 +182,8 @@ public struct SessionProcessor: Sendable {
         do {
             result = try Reconstructor(layout: layout, options: options.reconstruction).reconstruct(
                 frameCount: reader.frameCount, concurrentFrame: { try reader.frame(at: $0) },
-                progress: { progress(ProcessingProgress(stage: ProcessingStage($0.stage), done: $0.done, total: $0.total)) }, isCancelled: isCancelled)
+                progress: { progress(ProcessingProgress(stage: ProcessingStage($0.stage), done: $0.done, total: $0.total)) }, isCancelled: isCancelled
+            )
         } catch ReconstructionError.cancelled {
             throw ProcessingError.cancelled
         }

@@ -102,9 +102,11 @@ struct JointBundleAdjustment {
         let sightings: [[Sighting]] = keyframes.map { frame in
             frame.observations.flatMap { o -> [Sighting] in
                 guard let s = slot[o.id] else { return [] }
-                return (0..<4).map { Sighting(
-                    point: s * 4 + $0, pixel: o.pixels[$0], depth: o.fromDepth && o.depthSigma > 0 ? o.corners[$0].z : .nan,
-                    depthSigma: o.depthSigma * depthSigmaScale) }
+                return (0..<4).map {
+                    Sighting(
+                        point: s * 4 + $0, pixel: o.pixels[$0], depth: o.fromDepth && o.depthSigma > 0 ? o.corners[$0].z : .nan,
+                        depthSigma: o.depthSigma * depthSigmaScale)
+                }
             }
         }
         let minimised = LevenbergMarquardt(iterations: iterations).minimise(

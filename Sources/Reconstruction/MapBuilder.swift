@@ -43,8 +43,10 @@ struct MapBuilder {
         let kept = observations.filter { inliers.contains($0.id) }
         if let last = keyframes.last {
             let relative = last.mapFromCamera.inverse * pose
-            guard added || length(relative.translation) > options.keyframeTranslation
-                || relative.rotation.angle > options.keyframeRotation else { return true }
+            guard
+                added || length(relative.translation) > options.keyframeTranslation
+                    || relative.rotation.angle > options.keyframeRotation
+            else { return true }
         }
         keyframes.append(Keyframe(frameIndex: index, mapFromCamera: pose, observations: kept))
         return true

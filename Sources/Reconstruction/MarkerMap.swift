@@ -68,8 +68,10 @@ struct FrameRegistration {
         for i in anchors.indices {
             for j in (i + 1)..<max(anchors.count, i + 1) {
                 let pair = [anchors[i], anchors[j]]
-                guard let fit = try? RigidAlignment.fit(
-                    from: pair.flatMap(\.corners), to: pair.flatMap { map.corners[$0.id]! }) else { continue }
+                guard
+                    let fit = try? RigidAlignment.fit(
+                        from: pair.flatMap(\.corners), to: pair.flatMap { map.corners[$0.id]! })
+                else { continue }
                 var inliers: [Int] = [], error = 0.0
                 for (index, o) in matched.enumerated() {
                     let e = meanResidual(o, map.corners[o.id]!, fit.transform)
@@ -88,8 +90,10 @@ struct FrameRegistration {
             let ratio = looseness(o)
             weights += Array(repeating: o.fromDepth ? 1 / (ratio * ratio) : imageOnlyWeight, count: 4)
         }
-        guard let refit = try? RigidAlignment.fit(
-            from: used.flatMap(\.corners), to: used.flatMap { map.corners[$0.id]! }, weights: weights) else {
+        guard
+            let refit = try? RigidAlignment.fit(
+                from: used.flatMap(\.corners), to: used.flatMap { map.corners[$0.id]! }, weights: weights)
+        else {
             return Result(mapFromCamera: bestPose, inliers: used.map(\.id))
         }
         return Result(mapFromCamera: refit.transform, inliers: used.map(\.id))

@@ -46,9 +46,9 @@ final class SlotBuffer<Element>: @unchecked Sendable {
 /// elsewhere the active cores.
 public func availableCores() -> Int {
     #if os(Linux)
-        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8), let count = allowedCores(status: status) {
-            return min(count, ProcessInfo.processInfo.activeProcessorCount)
-        }
+    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8), let count = allowedCores(status: status) {
+        return min(count, ProcessInfo.processInfo.activeProcessorCount)
+    }
     #endif
     return ProcessInfo.processInfo.activeProcessorCount
 }

@@ -101,7 +101,8 @@ public struct PhoneCheck: Sendable, Codable, Equatable {
         let measured = "this phone measures the printed board \(percent(scale - 1)) \(direction) (the limit is \(percent(limit)))"
         var focal = ""
         if let f = focalScale {
-            focal = focalCorrected
+            focal =
+                focalCorrected
                 ? " Its camera's factory focal length is \(percent(f - 1)) off; HeadScan corrects for it in every scan."
                 : " Its camera's focal length agrees with the factory value (\(String(format: "%+.2f", (f - 1) * 100)) %)."
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Why a reconstruction could not be made.
 public enum ReconstructionError: Error, Equatable, CustomStringConvertible {
     /// The scan has no frames to work with.

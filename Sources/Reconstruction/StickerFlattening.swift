@@ -141,8 +141,10 @@ private struct Sticker {
     /// the ring is too thin or open on a side (no surface to interpolate across).
     func fitHead(to points: [SIMD3<Double>]) -> HeightField? {
         let q = points.map(local)
-        let sides = [q.contains { $0.x < -covered }, q.contains { $0.x > covered },
-                     q.contains { $0.y < -covered }, q.contains { $0.y > covered }]
+        let sides = [
+            q.contains { $0.x < -covered }, q.contains { $0.x > covered },
+            q.contains { $0.y < -covered }, q.contains { $0.y > covered },
+        ]
         guard q.count >= 24, sides.allSatisfy({ $0 }) else { return nil }
         return robustFit(q, degree: surroundsEveryWay(q) ? 3 : 2)
     }

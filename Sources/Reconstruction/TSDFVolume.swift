@@ -163,55 +163,55 @@ public final class TSDFVolume {
         let empty: [RGBA8] = []
         let visibleBlocks = visible, coords = blockCoords
         (picture?.pixels ?? empty).withUnsafeBufferPointer { rgb in
-        depth.pixels.withUnsafeBufferPointer { d in
-            mask.withUnsafeBufferPointer { m in
-                distances.withUnsafeMutableBufferPointer { dist in
-                    weights.withUnsafeMutableBufferPointer { wgt in
-                    colors.withUnsafeMutableBufferPointer { col in
-                        parallelFor(visibleBlocks.count, threads: threads) { n in
-                            let b = visibleBlocks[n]
-                            let origin = SIMD3<Double>(coords[Int(b)]) * Double(Self.side)
-                            let base = Int(b) * Self.blockVoxels
-                            for lz in 0..<Self.side {
-                                for ly in 0..<Self.side {
-                                    let w0 = SIMD3(origin.x, origin.y + Double(ly), origin.z + Double(lz)) * voxelSize
-                                    var c = cameraFromWorld.apply(w0)
-                                    let row = base + (lz * Self.side + ly) * Self.side
-                                    for lx in 0..<Self.side {
-                                        defer { c += step }
-                                        guard c.z > 0 else { continue }
-                                        let iz = 1 / c.z
-                                        // Nearest pixel; the +0.5 and truncation round, as
-                                        // both are non-negative after the bounds check.
-                                        let uf = fx * c.x * iz + cx + 0.5, vf = fy * c.y * iz + cy + 0.5
-                                        guard uf >= 0, vf >= 0, uf < Double(width), vf < Double(height) else { continue }
-                                        let u = Int(uf), v = Int(vf)
-                                        let pixel = v * width + u
-                                        guard m[pixel] else { continue }
-                                        let sdf = Float(Double(d[pixel]) - c.z)
-                                        guard sdf > -truncF else { continue }
-                                        let value = min(1, sdf / truncF)
-                                        let j = row + lx
-                                        let w = wgt[j]
-                                        dist[j] = (dist[j] * w + value) / (w + 1)
-                                        wgt[j] = min(maxW, w + 1)
-                                        // Every voxel that takes the distance takes the colour, so the
-                                        // two share one weight.
-                                        guard colorWidth > 0 else { continue }
-                                        let uc = Int((kc.fx * c.x / c.z + kc.cx).rounded())
-                                        let vc = Int((kc.fy * c.y / c.z + kc.cy).rounded())
-                                        guard uc >= 0, vc >= 0, uc < colorWidth, vc < colorHeight else { continue }
-                                        let p = rgb[vc * colorWidth + uc]
-                                        col[j] = (col[j] * w + SIMD3(Float(p.r), Float(p.g), Float(p.b))) / (w + 1)
+            depth.pixels.withUnsafeBufferPointer { d in
+                mask.withUnsafeBufferPointer { m in
+                    distances.withUnsafeMutableBufferPointer { dist in
+                        weights.withUnsafeMutableBufferPointer { wgt in
+                            colors.withUnsafeMutableBufferPointer { col in
+                                parallelFor(visibleBlocks.count, threads: threads) { n in
+                                    let b = visibleBlocks[n]
+                                    let origin = SIMD3<Double>(coords[Int(b)]) * Double(Self.side)
+                                    let base = Int(b) * Self.blockVoxels
+                                    for lz in 0..<Self.side {
+                                        for ly in 0..<Self.side {
+                                            let w0 = SIMD3(origin.x, origin.y + Double(ly), origin.z + Double(lz)) * voxelSize
+                                            var c = cameraFromWorld.apply(w0)
+                                            let row = base + (lz * Self.side + ly) * Self.side
+                                            for lx in 0..<Self.side {
+                                                defer { c += step }
+                                                guard c.z > 0 else { continue }
+                                                let iz = 1 / c.z
+                                                // Nearest pixel; the +0.5 and truncation round, as
+                                                // both are non-negative after the bounds check.
+                                                let uf = fx * c.x * iz + cx + 0.5, vf = fy * c.y * iz + cy + 0.5
+                                                guard uf >= 0, vf >= 0, uf < Double(width), vf < Double(height) else { continue }
+                                                let u = Int(uf), v = Int(vf)
+                                                let pixel = v * width + u
+                                                guard m[pixel] else { continue }
+                                                let sdf = Float(Double(d[pixel]) - c.z)
+                                                guard sdf > -truncF else { continue }
+                                                let value = min(1, sdf / truncF)
+                                                let j = row + lx
+                                                let w = wgt[j]
+                                                dist[j] = (dist[j] * w + value) / (w + 1)
+                                                wgt[j] = min(maxW, w + 1)
+                                                // Every voxel that takes the distance takes the colour, so the
+                                                // two share one weight.
+                                                guard colorWidth > 0 else { continue }
+                                                let uc = Int((kc.fx * c.x / c.z + kc.cx).rounded())
+                                                let vc = Int((kc.fy * c.y / c.z + kc.cy).rounded())
+                                                guard uc >= 0, vc >= 0, uc < colorWidth, vc < colorHeight else { continue }
+                                                let p = rgb[vc * colorWidth + uc]
+                                                col[j] = (col[j] * w + SIMD3(Float(p.r), Float(p.g), Float(p.b))) / (w + 1)
+                                            }
+                                        }
                                     }
                                 }
                             }
                         }
                     }
-                    }
                 }
             }
-        }
         }
     }
 

@@ -150,7 +150,7 @@ public struct ClinicalReport: Sendable {
         meshHelp = [
             "\(inputs.meshFile) is a triangle mesh in metres (PLY) in the frame of the scan's first keyframe, with the landmarks in measurement.json"
                 + (inputs.asymmetry == nil ? "" : " and the asymmetry map's colours in asymmetry.ply")
-                + "; open it with MeshLab, CloudCompare, Blender or a Mac's Preview. Measure it again with: headscan measure \(inputs.meshFile) --landmarks measurement.json",
+                + "; open it with MeshLab, CloudCompare, Blender or a Mac's Preview. Measure it again with: headscan measure \(inputs.meshFile) --landmarks measurement.json"
         ]
         notes = inputs.notes
         warnings = m.warnings.map(\.message)
@@ -161,7 +161,8 @@ public struct ClinicalReport: Sendable {
     private static func visitLines(_ visits: [VisitPoint]) -> [String] {
         var lines = visits.map { v in
             let age = v.ageWeeks.map { String(format: " (age %.0f weeks)", $0) } ?? ""
-            return "\(shortDate(v.date))\(age): CVAI \(format(v.cvai)) %, CI \(format(v.ci)), circumference \(format(v.circumferenceMM)) mm, CHOA level \(v.severity.rawValue)"
+            return
+                "\(shortDate(v.date))\(age): CVAI \(format(v.cvai)) %, CI \(format(v.ci)), circumference \(format(v.circumferenceMM)) mm, CHOA level \(v.severity.rawValue)"
                 + (v.isCurrent ? " (this visit)" : "")
         }
         let weeks = visits[visits.count - 1].date.timeIntervalSince(visits[0].date) / (7 * 24 * 3600)
@@ -174,14 +175,15 @@ public struct ClinicalReport: Sendable {
 
     /// The deformity type and severity, as the report's lead-in.
     public var assessmentTitle: String {
-        let name = switch assessment.type {
-        case .normal: "Head shape within normal limits."
-        case .plagiocephaly: "Positional plagiocephaly."
-        case .brachycephaly: "Brachycephaly."
-        case .dolichocephaly: "Dolichocephaly."
-        case .plagiocephalyWithBrachycephaly: "Positional plagiocephaly with brachycephaly."
-        case .plagiocephalyWithDolichocephaly: "Positional plagiocephaly with dolichocephaly."
-        }
+        let name =
+            switch assessment.type {
+            case .normal: "Head shape within normal limits."
+            case .plagiocephaly: "Positional plagiocephaly."
+            case .brachycephaly: "Brachycephaly."
+            case .dolichocephaly: "Dolichocephaly."
+            case .plagiocephalyWithBrachycephaly: "Positional plagiocephaly with brachycephaly."
+            case .plagiocephalyWithDolichocephaly: "Positional plagiocephaly with dolichocephaly."
+            }
         return name
     }
 
@@ -196,7 +198,9 @@ public struct ClinicalReport: Sendable {
         let v = shape.quadrantVolumes
         return [
             row("Cranial volume", "cm³", String(format: "%.0f", shape.cranialVolumeCM3)),
-            row("Quadrants FL / FR / BL / BR", "cm³", String(format: "%.0f / %.0f / %.0f / %.0f", v.frontLeftCM3, v.frontRightCM3, v.backLeftCM3, v.backRightCM3)),
+            row(
+                "Quadrants FL / FR / BL / BR", "cm³",
+                String(format: "%.0f / %.0f / %.0f / %.0f", v.frontLeftCM3, v.frontRightCM3, v.backLeftCM3, v.backRightCM3)),
             row("Anterior symmetry ratio", "%", format(shape.anteriorSymmetryRatio)),
             row("Posterior symmetry ratio", "%", format(shape.posteriorSymmetryRatio)),
             row("Overall symmetry ratio", "%", format(shape.overallSymmetryRatio)),
@@ -209,10 +213,12 @@ public struct ClinicalReport: Sendable {
 
     private static func asymmetryLines(_ s: AsymmetrySummary) -> [String] {
         [
-            String(format: "Deepest flattening %.1f mm, largest bulge %.1f mm, %.1f mm RMS above the ear line.",
-                   -s.maximumInwardMM, s.maximumOutwardMM, s.rmsAboveReferenceMM),
-            String(format: "The head's best plane of symmetry lies %.1f° and %.1f mm from the landmarks' midline.",
-                   s.planeTiltDegrees, abs(s.planeOffsetMM)),
+            String(
+                format: "Deepest flattening %.1f mm, largest bulge %.1f mm, %.1f mm RMS above the ear line.",
+                -s.maximumInwardMM, s.maximumOutwardMM, s.rmsAboveReferenceMM),
+            String(
+                format: "The head's best plane of symmetry lies %.1f° and %.1f mm from the landmarks' midline.",
+                s.planeTiltDegrees, abs(s.planeOffsetMM)),
         ]
     }
 

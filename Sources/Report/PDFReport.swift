@@ -1,4 +1,5 @@
 import ReportKit
+
 /// Writes a `ClinicalReport` as an A4 PDF with the same content as the HTML page.
 public enum PDFReport {
     /// The file's bytes; pass `creationDate` (`D:YYYYMMDDHHmmSS`) to stamp it.
@@ -11,11 +12,13 @@ public enum PDFReport {
         layout.valuesTable(report)
         layout.list("Warnings", report.warnings, color: RGBColor(hex: 0xAA3333))
         layout.list("Notes", report.notes + report.meshHelp)
-        layout.figure(report.asymmetry == nil ? "Measured slice" : "Measured slice and asymmetry map", report.shapeFigure,
-                      width: report.asymmetry == nil ? 250 : layout.contentWidth, caption: report.shapeCaption)
+        layout.figure(
+            report.asymmetry == nil ? "Measured slice" : "Measured slice and asymmetry map", report.shapeFigure,
+            width: report.asymmetry == nil ? 250 : layout.contentWidth, caption: report.shapeCaption)
         if let timeline = report.timeline {
-            layout.figure("Feedback during the scan", timeline, width: layout.contentWidth * 0.7,
-                          caption: report.timelineFacts.map { "\($0.label): \($0.value)" }.joined(separator: "; ") + ".")
+            layout.figure(
+                "Feedback during the scan", timeline, width: layout.contentWidth * 0.7,
+                caption: report.timelineFacts.map { "\($0.label): \($0.value)" }.joined(separator: "; ") + ".")
         }
         if let trend = report.trend {
             layout.figure("Visits of this patient", trend, width: layout.contentWidth * 0.7, caption: nil)
@@ -45,7 +48,9 @@ private extension PageFlow {
         paragraphLine(report.assessmentTitle + " " + a.clinicianText, font: .bold)
         paragraphLine("For the parents: " + a.parentText, font: .regular)
         if !a.specialistReasons.isEmpty {
-            paragraphLine("A specialist should look at this head: " + a.specialistReasons.joined(separator: "; ") + ".", font: .bold, color: RGBColor(hex: 0xAA3333))
+            paragraphLine(
+                "A specialist should look at this head: " + a.specialistReasons.joined(separator: "; ") + ".", font: .bold,
+                color: RGBColor(hex: 0xAA3333))
         }
     }
 

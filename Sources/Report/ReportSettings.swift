@@ -84,14 +84,18 @@ public struct ReportSettings: Sendable, Codable, Equatable {
             settings = try JSONDecoder().decode(ReportSettings.self, from: data)
         } catch {
             let names = TrendMeasure.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ReportSettingsError("not a report settings JSON object; give any of shapeMeasures, asymmetryMap (true/false), trendCharts (from \(names)) and thresholds (\(error))")
+            throw ReportSettingsError(
+                "not a report settings JSON object; give any of shapeMeasures, asymmetryMap (true/false), trendCharts (from \(names)) and thresholds (\(error))"
+            )
         }
         do {
             try settings.thresholds.validate()
         } catch {
             throw ReportSettingsError(error.description)
         }
-        guard settings.trendCharts.count <= 4 else { throw ReportSettingsError("trendCharts lists \(settings.trendCharts.count) charts; at most 4 fit the page") }
+        guard settings.trendCharts.count <= 4 else {
+            throw ReportSettingsError("trendCharts lists \(settings.trendCharts.count) charts; at most 4 fit the page")
+        }
         return settings
     }
 }

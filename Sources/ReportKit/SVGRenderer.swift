@@ -17,9 +17,15 @@ public enum SVGRenderer {
             let tag = closed ? "polygon" : "polyline"
             return "<\(tag) points=\"\(list)\"\(attributes(stroke: stroke, fill: fill))/>"
         case .rectangle(let origin, let size, let stroke, let fill):
-            return "<rect x=\"\(n(origin.x))\" y=\"\(n(origin.y))\" width=\"\(n(size.x))\" height=\"\(n(size.y))\"\(attributes(stroke: stroke, fill: fill))/>"
+            return
+                "<rect x=\"\(n(origin.x))\" y=\"\(n(origin.y))\" width=\"\(n(size.x))\" height=\"\(n(size.y))\"\(attributes(stroke: stroke, fill: fill))/>"
         case .text(let string, let at, let size, let color, let anchor, let bold):
-            let anchorName = switch anchor { case .start: "start"; case .middle: "middle"; case .end: "end" }
+            let anchorName =
+                switch anchor {
+                case .start: "start";
+                case .middle: "middle";
+                case .end: "end"
+                }
             return "<text x=\"\(n(at.x))\" y=\"\(n(at.y))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"\(n(size))\""
                 + " fill=\"\(color.hexString)\" text-anchor=\"\(anchorName)\"\(bold ? " font-weight=\"bold\"" : "")>"
                 + HTMLText.escape(string) + "</text>"

@@ -34,12 +34,15 @@ extension LandmarkPick: Codable {
         // Version 1 stored the lifted point beside the dot; the point is what was measured.
         if let point = try c.decodeIfPresent(SIMD3<Double>.self, forKey: .point) {
             self = .point(point)
-        } else if let index = try c.decodeIfPresent(Int.self, forKey: .frameIndex), let pixel = try c.decodeIfPresent(SIMD2<Double>.self, forKey: .pixel) {
+        } else if let index = try c.decodeIfPresent(Int.self, forKey: .frameIndex),
+            let pixel = try c.decodeIfPresent(SIMD2<Double>.self, forKey: .pixel)
+        {
             self = .pixel(frameIndex: index, pixel: pixel)
         } else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
-                debugDescription: "a pick needs \"frameIndex\" and \"pixel\" [x, y], or \"point\" [x, y, z] in metres"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "a pick needs \"frameIndex\" and \"pixel\" [x, y], or \"point\" [x, y, z] in metres"))
         }
     }
 
@@ -141,7 +144,9 @@ public struct AnnotationsRecord: LibraryDocument {
 
     public func validate() throws(ScanLibraryError) {
         for (landmark, picks) in landmarks where !picks.allSatisfy(\.isValid) {
-            throw .invalidDocument(file: Self.fileName, reason: "\(landmark.rawValue) needs finite values: a frame index from 0 with a pixel [x, y], or a point [x, y, z]")
+            throw .invalidDocument(
+                file: Self.fileName,
+                reason: "\(landmark.rawValue) needs finite values: a frame index from 0 with a pixel [x, y], or a point [x, y, z]")
         }
     }
 }

@@ -84,7 +84,9 @@ extension ScanLibrary {
     }
 
     /// Puts a document's previous bytes back after a later step failed, then reports it.
-    private func restore(_ previous: Data?, at url: URL, after operation: String, _ path: URL, _ error: any Error)
+    private func restore(
+        _ previous: Data?, at url: URL, after operation: String, _ path: URL, _ error: any Error
+    )
         throws(ScanLibraryError) -> Never
     {
         do {
@@ -96,7 +98,9 @@ extension ScanLibrary {
     }
 
     /// Moves folders back after a later move failed, then reports it.
-    private func undo(_ moved: [(from: URL, to: URL)], operation: String, _ path: URL, _ error: any Error)
+    private func undo(
+        _ moved: [(from: URL, to: URL)], operation: String, _ path: URL, _ error: any Error
+    )
         throws(ScanLibraryError) -> Never
     {
         for move in moved.reversed() {

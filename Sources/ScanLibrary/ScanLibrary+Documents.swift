@@ -75,7 +75,9 @@ extension ScanLibrary {
     }
 
     /// The stored document and its unknown fields.
-    func stored<D: LibraryDocument>(_ type: D.Type, in session: ScanSession) throws(ScanLibraryError)
+    func stored<D: LibraryDocument>(
+        _ type: D.Type, in session: ScanSession
+    ) throws(ScanLibraryError)
         -> (document: D, unknown: [String: JSONValue])?
     {
         let url = session.documentURL(type)

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Why a library operation failed, in words that say what to do; nothing was changed.
 public enum ScanLibraryError: Error, Equatable, CustomStringConvertible {
     /// The library folder cannot be read or created.

@@ -77,7 +77,8 @@ public struct SessionName: Sendable, Hashable, Comparable, CustomStringConvertib
 
     private static func describe(_ scalar: Unicode.Scalar) -> String {
         let code = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
-        let visible = scalar.properties.generalCategory != .control && scalar.properties.generalCategory != .format
+        let visible =
+            scalar.properties.generalCategory != .control && scalar.properties.generalCategory != .format
             && !scalar.properties.isWhitespace
         return visible ? "\"\(scalar)\" (\(code))" : code
     }

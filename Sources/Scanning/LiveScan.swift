@@ -1,5 +1,5 @@
-import Geometry
 import Foundation
+import Geometry
 import Recording
 
 /// Where a live scan's frames are written: the scan file, or in tests and benchmarks a

@@ -38,8 +38,10 @@ public struct SimulatedAnnotator: Sendable {
         landmarks: HeadLandmarks, truth frames: [FrameTruth], intrinsics k: CameraIntrinsics, depth: (Int) -> DepthImage?
     ) -> [SimulatedPick] {
         var rng = Xoshiro256(seed: seed, stream: 0x7069_636B)
-        let named = [("nasion", landmarks.nasion), ("noseTip", landmarks.noseTip),
-                     ("leftTragion", landmarks.leftTragion), ("rightTragion", landmarks.rightTragion)]
+        let named = [
+            ("nasion", landmarks.nasion), ("noseTip", landmarks.noseTip),
+            ("leftTragion", landmarks.leftTragion), ("rightTragion", landmarks.rightTragion),
+        ]
         var out: [SimulatedPick] = []
         for (name, point) in named {
             // The views that face the landmark most, then the rest, each group in random order.

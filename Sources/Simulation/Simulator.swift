@@ -133,9 +133,11 @@ public final class Simulator {
         let intrinsics = configuration.recordedIntrinsics
         let frame = RGBDFrame(timestamp: t, color: color, depth: depth, colorIntrinsics: intrinsics, depthIntrinsics: intrinsics)
         let meshFromCamera = worldFromHead.inverse * worldFromCamera
-        return SimulatedFrame(frame: frame, truth: FrameTruth(
-            index: index, timestamp: t, meshFromCamera: meshFromCamera.matrixRowMajor,
-            markers: unreadable.contains(index) ? [] : visibleMarkers(cameraFromMesh: meshFromCamera.inverse, depth: renderer.trueDepth)))
+        return SimulatedFrame(
+            frame: frame,
+            truth: FrameTruth(
+                index: index, timestamp: t, meshFromCamera: meshFromCamera.matrixRowMajor,
+                markers: unreadable.contains(index) ? [] : visibleMarkers(cameraFromMesh: meshFromCamera.inverse, depth: renderer.trueDepth)))
     }
 
     /// Half-second spells covering `share` of the frames, picked without replacement.
@@ -191,7 +193,9 @@ public final class Simulator {
     }
 
     /// Image travel of the head's centre during the exposure (half the frame interval).
-    private func motion(from a: (camera: RigidTransform, head: RigidTransform), to b: (camera: RigidTransform, head: RigidTransform))
+    private func motion(
+        from a: (camera: RigidTransform, head: RigidTransform), to b: (camera: RigidTransform, head: RigidTransform)
+    )
         -> SIMD2<Double>
     {
         let k = configuration.intrinsics

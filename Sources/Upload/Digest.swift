@@ -1,11 +1,12 @@
+import Foundation
+
 // CryptoKit on Apple platforms (no package to build for the app), swift-crypto elsewhere:
 // the same API.
 #if canImport(CryptoKit)
-    import CryptoKit
+import CryptoKit
 #else
-    import Crypto
+import Crypto
 #endif
-import Foundation
 
 extension Sequence where Element == UInt8 {
     /// Lower-case hex.

@@ -1,11 +1,12 @@
+import Foundation
+
 // CryptoKit on Apple platforms (no package to build for the app), swift-crypto elsewhere:
 // the same API.
 #if canImport(CryptoKit)
-    import CryptoKit
+import CryptoKit
 #else
-    import Crypto
+import Crypto
 #endif
-import Foundation
 
 /// Replaces patient IDs by keyed hashes before anything leaves the device.
 ///
@@ -23,7 +24,9 @@ public struct Pseudonymiser: Sendable {
     /// A pseudonymiser with a site key of 32 bytes.
     public init(siteKey: Data) throws(UploadError) {
         guard siteKey.count == Self.keyByteCount else {
-            throw .badSiteKey("a site key has \(Self.keyByteCount) bytes (64 hex digits), this one has \(siteKey.count); copy the site's key file from another device of the site, or give a file that does not exist yet to create a new key")
+            throw .badSiteKey(
+                "a site key has \(Self.keyByteCount) bytes (64 hex digits), this one has \(siteKey.count); copy the site's key file from another device of the site, or give a file that does not exist yet to create a new key"
+            )
         }
         keyBytes = siteKey
     }
@@ -42,7 +45,9 @@ public struct Pseudonymiser: Sendable {
             throw .badSiteKey("cannot read the site key file \(url.path): \(error.localizedDescription)")
         }
         guard text.utf8.count == 64, let bytes = Self.bytes(hex: text) else {
-            throw .badSiteKey("the site key file \(url.path) must hold 64 hex digits; copy the site's key file from another device of the site, or give a file that does not exist yet to create a new key")
+            throw .badSiteKey(
+                "the site key file \(url.path) must hold 64 hex digits; copy the site's key file from another device of the site, or give a file that does not exist yet to create a new key"
+            )
         }
         try self.init(siteKey: Data(bytes))
     }

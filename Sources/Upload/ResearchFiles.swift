@@ -43,11 +43,11 @@ public enum ResearchFiles {
     public static func isResearchID(_ id: String) -> Bool {
         if id == SessionName.temporaryID { return true }
         guard id.utf8.count == 13, let number = Int(id), String(number) == id else { return false }
-        return PseudonymRange.contains(number)
+        return pseudonymRange.contains(number)
     }
 
     /// Pseudonyms are 13-digit numbers.
-    public static let PseudonymRange = 1_000_000_000_000...9_999_999_999_999
+    public static let pseudonymRange = 1_000_000_000_000...9_999_999_999_999
 
     /// Why `name` is not a session name the service accepts; nil when it is.
     public static func problem(withSessionName text: String) -> String? {
@@ -58,7 +58,8 @@ public enum ResearchFiles {
             return "its ID part is not a 13-digit pseudonym; upload with the HeadScan client, which replaces the patient ID on the device"
         }
         guard ResearchCalendar.isResearchTimestamp(name.timestamp) else {
-            return "its date is not the Monday of the scan's week followed by the scan's number that week (T00-MM-SS); upload with the HeadScan client, which takes the time of day out"
+            return
+                "its date is not the Monday of the scan's week followed by the scan's number that week (T00-MM-SS); upload with the HeadScan client, which takes the time of day out"
         }
         return nil
     }

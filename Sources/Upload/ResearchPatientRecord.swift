@@ -35,7 +35,7 @@ public struct ResearchPatientRecord: LibraryDocument {
 
     public func validate() throws(ScanLibraryError) {
         func fail(_ reason: String) -> ScanLibraryError { .invalidDocument(file: Self.fileName, reason: reason) }
-        guard ResearchFiles.PseudonymRange.contains(patientID) else { throw fail("patientID is not a 13-digit pseudonym") }
+        guard ResearchFiles.pseudonymRange.contains(patientID) else { throw fail("patientID is not a 13-digit pseudonym") }
         guard pseudonymisation == Self.method else { throw fail("pseudonymisation must be \(Self.method)") }
         if let weeks = ageAtVisitWeeks, !(0...52).contains(weeks) { throw fail("ageAtVisitWeeks must lie between 0 and 52") }
         if let months = ageAtVisitMonths, !(12...240).contains(months) { throw fail("ageAtVisitMonths must lie between 12 and 240") }

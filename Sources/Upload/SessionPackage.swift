@@ -74,10 +74,13 @@ public struct SessionPackage: Sendable {
         leftOnDevice = left
     }
 
-    static func item(_ file: String, kind: ResearchFiles.Kind, url: URL, session: ScanSession, pseudonymiser: Pseudonymiser) throws(UploadError) -> Item {
+    static func item(
+        _ file: String, kind: ResearchFiles.Kind, url: URL, session: ScanSession, pseudonymiser: Pseudonymiser
+    ) throws(UploadError) -> Item {
         switch kind {
         case .document:
-            let data = file == PatientRecord.fileName
+            let data =
+                file == PatientRecord.fileName
                 ? try Self.researchPatient(url, session: session, pseudonymiser: pseudonymiser)
                 : try Self.researchDocument(url, name: file)
             return Item(manifest: ManifestFile(name: file, size: Int64(data.count), sha256: Digest.sha256(data)), source: .data(data))

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// Sends sessions to the research service: announces the files, sends only the chunks the
@@ -23,8 +23,10 @@ public struct UploadClient: Sendable {
     /// Wait before the first retry; doubled each time.
     public var retryDelay: Duration
 
-    public init(server: URL, token: String, session: URLSession = .shared, chunkSize: Int = UploadProtocol.defaultChunkSize, attempts: Int = 8,
-                retryDelay: Duration = .milliseconds(250)) {
+    public init(
+        server: URL, token: String, session: URLSession = .shared, chunkSize: Int = UploadProtocol.defaultChunkSize, attempts: Int = 8,
+        retryDelay: Duration = .milliseconds(250)
+    ) {
         self.server = server
         self.token = token
         self.session = session
@@ -39,7 +41,7 @@ public struct UploadClient: Sendable {
         let request = CreateUploadRequest(sessionName: package.sessionName, chunkSize: chunkSize, files: package.manifest)
         let total = package.items.reduce(Int64(0)) { $0 + $1.manifest.size }
         var status: UploadStatus = try await send("POST", "api/uploads", json: request)
-        if status.state == .complete, let id = status.sessionID { 
+        if status.state == .complete, let id = status.sessionID {
             progress(Progress(sentBytes: total, totalBytes: total))
             return id
         }
@@ -84,7 +86,9 @@ public struct UploadClient: Sendable {
     }
 
     /// One request, retried on network errors and server failures (5xx); 4xx answers are final.
-    private func send<Answer: Decodable>(_ method: String, _ path: String, body: Data?, headers: [String: String] = [:]) async throws(UploadError) -> Answer {
+    private func send<Answer: Decodable>(
+        _ method: String, _ path: String, body: Data?, headers: [String: String] = [:]
+    ) async throws(UploadError) -> Answer {
         var request = URLRequest(url: server.appendingPathComponent(path))
         request.httpMethod = method
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
@@ -99,7 +103,8 @@ public struct UploadClient: Sendable {
                 if (200..<300).contains(status) {
                     if Answer.self == EmptyAnswer.self { return EmptyAnswer() as! Answer }
                     do { return try JSONDecoder().decode(Answer.self, from: data) } catch {
-                        throw UploadError.verificationFailed("the server's answer could not be read (\(error)); is \(server) a HeadScan research server?")
+                        throw UploadError.verificationFailed(
+                            "the server's answer could not be read (\(error)); is \(server) a HeadScan research server?")
                     }
                 }
                 let message = (try? JSONDecoder().decode(APIErrorBody.self, from: data))?.error ?? String(decoding: data.prefix(300), as: UTF8.self)
@@ -115,7 +120,8 @@ public struct UploadClient: Sendable {
                 delay = min(delay * 2, .seconds(10))
             }
         }
-        throw .network("cannot reach \(server) (\(lastProblem)); check the address and the network, then run the upload again: it resumes where it stopped")
+        throw .network(
+            "cannot reach \(server) (\(lastProblem)); check the address and the network, then run the upload again: it resumes where it stopped")
     }
 
     private static func perform(_ session: URLSession, _ request: URLRequest, body: Data?) async throws -> (Data, HTTPURLResponse) {

@@ -17,11 +17,13 @@ public enum UploadError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         case .notASession(let text), .badSiteKey(let text), .unreadable(let text), .network(let text), .verificationFailed(let text):
             return text
         case .noConsent(let session):
-            return "\(session) has no consent record, so it is not uploaded; ask the parent and record the answer (`headscan consent SESSION_DIR --research yes|no`)"
+            return
+                "\(session) has no consent record, so it is not uploaded; ask the parent and record the answer (`headscan consent SESSION_DIR --research yes|no`)"
         case .consentRefused(let session):
             return "the parent did not agree to research use of \(session), so it is not uploaded"
         case .badFileName(let name):
-            return "the session holds a file named \"\(name)\" that cannot be uploaded; use letters, digits, '.', '_' and '-' only, or move it out of the session folder"
+            return
+                "the session holds a file named \"\(name)\" that cannot be uploaded; use letters, digits, '.', '_' and '-' only, or move it out of the session folder"
         case .rejected(let status, let message):
             return "the server refused the upload (HTTP \(status)): \(message)"
         }

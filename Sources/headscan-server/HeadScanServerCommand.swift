@@ -27,7 +27,10 @@ struct StorageOptions: ParsableArguments {
     @Option(help: "The data folder: uploaded files, and the SQLite database unless --database is given.")
     var data: String
 
-    @Option(help: "A PostgreSQL database, postgres://USER:PASSWORD@HOST:PORT/DATABASE (default: SQLite in the data folder). Keeps the password off the command line when given as the environment variable HEADSCAN_DATABASE_URL or with --database-file.")
+    @Option(
+        help:
+            "A PostgreSQL database, postgres://USER:PASSWORD@HOST:PORT/DATABASE (default: SQLite in the data folder). Keeps the password off the command line when given as the environment variable HEADSCAN_DATABASE_URL or with --database-file."
+    )
     var database: String?
 
     @Option(help: "A file (readable by the service's user only) whose first line is the PostgreSQL URL.")
@@ -44,7 +47,10 @@ struct StorageOptions: ParsableArguments {
         if let databaseFile {
             guard let text = try? String(contentsOfFile: databaseFile, encoding: .utf8),
                 let line = text.split(whereSeparator: \.isNewline).first.map(String.init), !line.isEmpty
-            else { throw ValidationError("--database-file \(databaseFile) cannot be read or is empty; its first line is postgres://USER:PASSWORD@HOST/DB") }
+            else {
+                throw ValidationError(
+                    "--database-file \(databaseFile) cannot be read or is empty; its first line is postgres://USER:PASSWORD@HOST/DB")
+            }
             return line
         }
         return ProcessInfo.processInfo.environment["HEADSCAN_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
@@ -321,7 +327,10 @@ struct AuditCommand: AsyncParsableCommand {
             print("ID\tTIME\tACTOR\tACTION\tSESSION\tFILE\tADDRESS\tDETAIL")
             let format = ISO8601DateFormatter()
             for row in rows {
-                let fields = [String(row.id), format.string(from: row.at), row.actor, row.action, row.sessionID ?? "-", row.fileName ?? "-", row.address ?? "-", row.detail ?? "-"]
+                let fields = [
+                    String(row.id), format.string(from: row.at), row.actor, row.action, row.sessionID ?? "-", row.fileName ?? "-", row.address ?? "-",
+                    row.detail ?? "-",
+                ]
                 print(fields.map { $0.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ") }.joined(separator: "\t"))
             }
         }
@@ -352,7 +361,9 @@ struct AuditCommand: AsyncParsableCommand {
                 print("The audit log was cut or rewritten: \(kept). Restore the database from a backup and compare.")
                 throw ExitCode(1)
             }
-            print("The audit log holds: \(result.chained) chained rows (\(result.keyed) keyed)\(result.unchained > 0 ? " after \(result.unchained) written before chaining" : "").")
+            print(
+                "The audit log holds: \(result.chained) chained rows (\(result.keyed) keyed)\(result.unchained > 0 ? " after \(result.unchained) written before chaining" : "")."
+            )
             print("Head: row \(result.headID), \(result.headHash)")
         }
     }

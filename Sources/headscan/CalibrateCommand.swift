@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import Geometry
 import Markers
-import Recording
 import Reconstruction
+import Recording
 
 /// `headscan calibrate`: the camera's focal length and principal point, and how true its depth
 /// is, from a recording of a printed marker board.

@@ -3,7 +3,10 @@ import Geometry
 
 /// How the simulated phone's camera differs from what its recording claims.
 struct CameraErrorOptions: ParsableArguments {
-    @Option(help: "Percent by which the recorded (factory) focal length is off from the true one, e.g. 6 or -3; the pictures are rendered with the true one.")
+    @Option(
+        help:
+            "Percent by which the recorded (factory) focal length is off from the true one, e.g. 6 or -3; the pictures are rendered with the true one."
+    )
     var focalError = 0.0
 
     @Option(help: "Percent by which the sensor's depth is off, e.g. 1 reads everything 1 % too far.")
@@ -12,9 +15,10 @@ struct CameraErrorOptions: ParsableArguments {
     @Option(help: "Pixels by which the recorded principal point is off from the true one, X,Y (e.g. 4,-3).")
     var principalShift = "0,0"
 
-    @Option(help: ArgumentHelp(
-        "The lens's radial distortion, K1 or K1,K2 (OpenCV's terms; e.g. -0.05 is a mild barrel).",
-        discussion: "The recording states it, as a phone that reports its calibration does, unless --distortion-unrecorded."))
+    @Option(
+        help: ArgumentHelp(
+            "The lens's radial distortion, K1 or K1,K2 (OpenCV's terms; e.g. -0.05 is a mild barrel).",
+            discussion: "The recording states it, as a phone that reports its calibration does, unless --distortion-unrecorded."))
     var lensDistortion = "0"
 
     @Flag(help: "The recording claims a pinhole camera although the lens distorts (a phone that does not report it).")

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import Recording
 import Reconstruction
+import Recording
 
 /// `headscan check-phone`: does this phone measure true sizes? Judged from a printed board.
 struct CheckPhoneCommand: ParsableCommand {
@@ -53,8 +53,12 @@ struct CheckPhoneCommand: ParsableCommand {
             try printJSON(check)
         } else {
             print(check.summary)
-            print(String(format: "Board scale %.4f ± %.4f by %@ over %d markers, %d views", check.scale, check.scaleSigma, check.measuredBy, check.markersMeasured, check.keyframes)
-                + (check.focalScale.map { String(format: "; focal length %.4f ± %.4f of the factory value", $0, check.focalScaleSigma ?? 0) } ?? ""))
+            print(
+                String(
+                    format: "Board scale %.4f ± %.4f by %@ over %d markers, %d views", check.scale, check.scaleSigma, check.measuredBy,
+                    check.markersMeasured, check.keyframes)
+                    + (check.focalScale.map { String(format: "; focal length %.4f ± %.4f of the factory value", $0, check.focalScaleSigma ?? 0) }
+                        ?? ""))
         }
         switch check.verdict {
         case .pass: return

@@ -69,7 +69,8 @@ struct GuideOptions: ParsableArguments {
 
     func loadSettings() throws -> FeedbackSettings {
         guard let settings else { return FeedbackSettings() }
-        let data = settings.trimmingCharacters(in: .whitespaces).hasPrefix("{")
+        let data =
+            settings.trimmingCharacters(in: .whitespaces).hasPrefix("{")
             ? Data(settings.utf8) : try Data(contentsOf: fileURL(settings))
         do {
             let decoded = try JSONDecoder().decode(FeedbackSettings.self, from: data)
@@ -113,8 +114,9 @@ struct GuideSession {
         let events = record.events
         let lastTime = record.summary.duration
         let guide = self.guide.guide
-        var speechSink = SpeechSink(scheduler: SpeechScheduler(
-            sameInstructionInterval: guide.settings.sameInstructionInterval, duration: SpeechScheduler.estimatedDuration(phrasebook)))
+        var speechSink = SpeechSink(
+            scheduler: SpeechScheduler(
+                sameInstructionInterval: guide.settings.sameInstructionInterval, duration: SpeechScheduler.estimatedDuration(phrasebook)))
         var utterances: [Utterance]
         if let path = options.speech {
             let synthesizer = try SpeechRenderer.espeak(voice: guide.settings.language.espeakVoice)
@@ -130,11 +132,14 @@ struct GuideSession {
             utterances = speechSink.utterances
         }
         if options.outputOptions.json {
-            try printJSON(GuideOutput(
-                frames: log.frames, events: events.map { GuideEventRecord($0, phrasebook: phrasebook) },
-                decisions: guide.decisions,
-                speech: utterances.map { GuideSpeechRecord(start: $0.start, end: $0.end, phrase: phrasebook.text($0.phrase), priority: $0.priority.rawValue) },
-                summary: summary))
+            try printJSON(
+                GuideOutput(
+                    frames: log.frames, events: events.map { GuideEventRecord($0, phrasebook: phrasebook) },
+                    decisions: guide.decisions,
+                    speech: utterances.map {
+                        GuideSpeechRecord(start: $0.start, end: $0.end, phrase: phrasebook.text($0.phrase), priority: $0.priority.rawValue)
+                    },
+                    summary: summary))
         } else {
             print(Self.text(summary))
         }
@@ -143,10 +148,16 @@ struct GuideSession {
     static func text(_ s: GuideSummary) -> String {
         func seconds(_ v: Double?) -> String { v.map { String(format: "%.1f s", $0) } ?? "—" }
         var lines = [String(format: "%d frames, %.1f s", s.frames, s.duration)]
-        lines.append("position (published): " + ["ideal", "tooClose", "off"].map { "\($0) \(seconds(s.publishedSeconds[$0] ?? 0))" }.joined(separator: ", "))
-        lines.append("position (raw):       " + ["ideal", "tooClose", "off"].map { "\($0) \(seconds(s.rawSeconds[$0] ?? 0))" }.joined(separator: ", "))
-        lines.append("milestones: " + (s.milestones.isEmpty ? "none" : s.milestones.map { "\($0.percent) % at \(seconds($0.seconds))" }.joined(separator: ", ")))
-        lines.append("completed: \(seconds(s.completedSeconds)); progress \(s.progressPercent) %; regions \(s.regionsCovered.joined(separator: " ")); ears/face seen: \(s.featuresSeen.joined(separator: " "))")
+        lines.append(
+            "position (published): " + ["ideal", "tooClose", "off"].map { "\($0) \(seconds(s.publishedSeconds[$0] ?? 0))" }.joined(separator: ", "))
+        lines.append(
+            "position (raw):       " + ["ideal", "tooClose", "off"].map { "\($0) \(seconds(s.rawSeconds[$0] ?? 0))" }.joined(separator: ", "))
+        lines.append(
+            "milestones: "
+                + (s.milestones.isEmpty ? "none" : s.milestones.map { "\($0.percent) % at \(seconds($0.seconds))" }.joined(separator: ", ")))
+        lines.append(
+            "completed: \(seconds(s.completedSeconds)); progress \(s.progressPercent) %; regions \(s.regionsCovered.joined(separator: " ")); ears/face seen: \(s.featuresSeen.joined(separator: " "))"
+        )
         lines.append("missing markers (\(s.missingMarkers.count)): \(s.missingMarkers.map(String.init).joined(separator: " "))")
         lines.append("vibration started \(s.hapticStarts) times, \(s.speechRequests) speech requests")
         return lines.joined(separator: "\n")
@@ -159,9 +170,10 @@ final class FrameLogSink: PipelineSink {
 
     func receive(_ frame: GuidedFrame, guide: ScanGuide) {
         let update = frame.update
-        frames.append(GuideFrameRecord(
-            t: update.time, raw: update.raw.kind.rawValue, published: update.published.kind.rawValue,
-            direction: update.published.direction.rawValue, progress: update.progress.fraction))
+        frames.append(
+            GuideFrameRecord(
+                t: update.time, raw: update.raw.kind.rawValue, published: update.published.kind.rawValue,
+                direction: update.published.direction.rawValue, progress: update.progress.fraction))
     }
 }
 

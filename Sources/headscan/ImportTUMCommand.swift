@@ -29,7 +29,9 @@ struct ImportTUMCommand: ParsableCommand {
     @Option(help: "The scan file to create.")
     var out: String
 
-    @Option(help: "Camera file: HeadScan's intrinsics.json, Open3D's PinholeCameraIntrinsic JSON, or {fx, fy, cx, cy, width, height}.", completion: .file(extensions: ["json"]))
+    @Option(
+        help: "Camera file: HeadScan's intrinsics.json, Open3D's PinholeCameraIntrinsic JSON, or {fx, fy, cx, cy, width, height}.",
+        completion: .file(extensions: ["json"]))
     var intrinsics: String?
 
     @Option(help: "Depth PNG units per metre: 5000 for TUM, 1000 for RealSense millimetres (default: the camera file's, else 5000).")

@@ -73,7 +73,8 @@ struct ScanReport: TextReport {
         appVersion = reader.header.appVersion
         capLayout = reader.header.capLayoutName
         createdAt = ISO8601DateFormatter().string(from: reader.header.createdAt)
-        self.problems = problems.map(\.description)
+        self.problems =
+            problems.map(\.description)
             + reader.damagedRecords.map { "unreadable bytes at offset \($0.offset) (\($0.skippedBytes) skipped)" }
     }
 

@@ -76,11 +76,14 @@ struct SessionReport: TextReport {
     var text: String {
         var lines = [session.line, "folder:      \(path)"]
         if let c = patient?.calliper {
-            lines.append("calliper:    length \(c.lengthMM) mm, width \(c.widthMM) mm, diagonal A \(c.diagonalAMM) mm, diagonal B \(c.diagonalBMM) mm"
-                + (c.circumferenceMM.map { ", circumference \($0) mm" } ?? ""))
+            lines.append(
+                "calliper:    length \(c.lengthMM) mm, width \(c.widthMM) mm, diagonal A \(c.diagonalAMM) mm, diagonal B \(c.diagonalBMM) mm"
+                    + (c.circumferenceMM.map { ", circumference \($0) mm" } ?? ""))
         }
         if let r = rating {
-            lines.append("rating:      scan \(r.scanQuality)/5, behaviour impact \(r.behaviourImpact)/5, cap fit \(r.capFit)/5, cooperative \(r.childCooperative ? "yes" : "no")")
+            lines.append(
+                "rating:      scan \(r.scanQuality)/5, behaviour impact \(r.behaviourImpact)/5, cap fit \(r.capFit)/5, cooperative \(r.childCooperative ? "yes" : "no")"
+            )
         }
         if let a = annotations {
             let placed = Landmark.allCases.filter(a.isPlaced).map { "\($0.rawValue) (\(a.landmarks[$0]?.count ?? 0))" }

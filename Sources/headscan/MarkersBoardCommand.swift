@@ -53,7 +53,8 @@ extension MarkersCommand {
             let side = Int((sizeMillimetres * pixelsPerMillimetre).rounded())
             let gap = Int((gapMillimetres * pixelsPerMillimetre).rounded())
             guard side >= dictionary.markerSize + 2 else {
-                throw ValidationError("\(sizeMillimetres) mm at \(dpi) dpi is too small to draw a \(dictionary.markerSize)x\(dictionary.markerSize) marker")
+                throw ValidationError(
+                    "\(sizeMillimetres) mm at \(dpi) dpi is too small to draw a \(dictionary.markerSize)x\(dictionary.markerSize) marker")
             }
             let ids = Array(0..<(rows * columns))
             let margin = max(gap, Int((5 * pixelsPerMillimetre).rounded()))
@@ -72,7 +73,8 @@ extension MarkersCommand {
                 })
             let layoutPath = layout ?? fileURL(out).deletingPathExtension().appendingPathExtension("json").path
             try Data(board.encodedJSON()).write(to: fileURL(layoutPath))
-            print("""
+            print(
+                """
                 wrote \(out): \(rows) x \(columns) markers of \(dictionary.name), each \(String(format: "%.2f", printed)) mm \
                 at \(Int(dpi)) dpi (print at 100 %), and its layout \(layoutPath)
                 """)

@@ -53,7 +53,8 @@ struct MarkersCommand: ParsableCommand {
             let bytes = try ImageCodecs.system.encodePNG(.gray8(sheet), dotsPerInch: dpi)
             try Data(bytes).write(to: fileURL(out))
             let actual = Double(side) / pixelsPerMillimetre
-            print("""
+            print(
+                """
                 wrote \(out): \(idList.count) markers of \(chosen.name), \(side) px = \
                 \(String(format: "%.2f", actual)) mm each at \(Int(dpi)) dpi, sheet \(sheet.width)x\(sheet.height) px \
                 (\(String(format: "%.0f", Double(sheet.width) / pixelsPerMillimetre))x\
@@ -133,7 +134,8 @@ struct MarkersCommand: ParsableCommand {
                 let dictionary = try layout.dictionary()
                 let regions = HeadRegion.allCases.map { "\($0.rawValue) \(layout.ids(in: $0).count)" }.joined(separator: ", ")
                 let sizes = Set(layout.markers.map { $0.sideMillimetres ?? layout.markerSideMillimetres }).sorted()
-                print("""
+                print(
+                    """
                     \(check): cap layout "\(layout.name)" is valid: \(layout.markers.count) markers of \(dictionary.name), \
                     \(sizes.map { String(format: "%g", $0) }.joined(separator: "/")) mm; \(regions)
                     """)
@@ -144,7 +146,8 @@ struct MarkersCommand: ParsableCommand {
                 print(String(decoding: try layout.encodedJSON(), as: UTF8.self))
             } else {
                 let regions = HeadRegion.allCases.map { "  \($0.rawValue): \(layout.ids(in: $0).map(String.init).joined(separator: ", "))" }
-                print("""
+                print(
+                    """
                     cap layout "\(layout.name)": \(layout.markers.count) markers of \(layout.dictionaryName), \
                     \(String(format: "%g", layout.markerSideMillimetres)) mm
                     \(regions.joined(separator: "\n"))
@@ -163,8 +166,9 @@ func parseIDs(_ text: String) throws -> [Int] {
         if bounds.count == 1, let id = Int(bounds[0].trimmingCharacters(in: .whitespaces)) {
             ids.append(id)
         } else if bounds.count == 2,
-                  let low = Int(bounds[0].trimmingCharacters(in: .whitespaces)),
-                  let high = Int(bounds[1].trimmingCharacters(in: .whitespaces)), low <= high {
+            let low = Int(bounds[0].trimmingCharacters(in: .whitespaces)),
+            let high = Int(bounds[1].trimmingCharacters(in: .whitespaces)), low <= high
+        {
             ids.append(contentsOf: low...high)
         } else {
             throw ValidationError("'\(part)' is not an ID or a range like 0-56")

@@ -8,7 +8,8 @@ import ScanLibrary
 struct MeasureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "measure",
-        abstract: "Measure a head mesh: CVAI, CVA, cranial index, circumference, CHOA severity, volumes and symmetry ratios, deformity type, asymmetry map.",
+        abstract:
+            "Measure a head mesh: CVAI, CVA, cranial index, circumference, CHOA severity, volumes and symmetry ratios, deformity type, asymmetry map.",
         discussion: """
             MESH is a PLY triangle mesh in metres, in any pose. The landmarks JSON gives the \
             nasion, nose tip and both tragions in the mesh's frame, in metres: \
@@ -50,7 +51,10 @@ struct MeasureCommand: ParsableCommand {
     @Option(help: "Write the slice with its diagonals and values as SVG.")
     var svg: String?
 
-    @Option(help: "Lowest slice height above the reference plane, millimetres (default 20: above the ears; a measurement.json given as --landmarks brings its own).")
+    @Option(
+        help:
+            "Lowest slice height above the reference plane, millimetres (default 20: above the ears; a measurement.json given as --landmarks brings its own)."
+    )
     var lowestSliceMM: Double?
 
     @Option(help: "A clinic's thresholds for deformity type and severity (JSON).")
@@ -76,7 +80,9 @@ struct MeasureCommand: ParsableCommand {
             do {
                 values = try JSONDecoder().decode(CalliperMeasurements.self, from: read(calliper, what: "calliper values"))
             } catch let error as DecodingError {
-                throw ValidationError("--calliper: expected {\"lengthMM\", \"widthMM\", \"diagonalAMM\", \"diagonalBMM\"[, \"circumferenceMM\"]} in millimetres (\(error))")
+                throw ValidationError(
+                    "--calliper: expected {\"lengthMM\", \"widthMM\", \"diagonalAMM\", \"diagonalBMM\"[, \"circumferenceMM\"]} in millimetres (\(error))"
+                )
             }
             comparison = try CalliperComparison(slice.measurement, calliper: values)
         }
@@ -93,7 +99,8 @@ struct MeasureCommand: ParsableCommand {
         if let asymmetryPly {
             let map = try AsymmetryMap.compute(headMesh, landmarks: points)
             do {
-                try Data(PLY.encode(map.colored(headMesh), comment: "HeadScan asymmetry map: blue flatter, red fuller, saturating at 5 mm")).write(to: fileURL(asymmetryPly))
+                try Data(PLY.encode(map.colored(headMesh), comment: "HeadScan asymmetry map: blue flatter, red fuller, saturating at 5 mm")).write(
+                    to: fileURL(asymmetryPly))
             } catch {
                 throw ToolError("--asymmetry-ply: cannot write \(asymmetryPly): \(error.localizedDescription)")
             }
@@ -120,7 +127,9 @@ struct MeasureCommand: ParsableCommand {
             decoder.dateDecodingStrategy = .iso8601
             if let annotations = try? decoder.decode(AnnotationsRecord.self, from: data) {
                 guard let points = annotations.headLandmarks else {
-                    throw ToolError("the annotations pick the landmarks on frames, not yet in 3D; measure the session with `headscan process SESSION_DIR` (it lifts the picks), or give measurement.json or points in metres")
+                    throw ToolError(
+                        "the annotations pick the landmarks on frames, not yet in 3D; measure the session with `headscan process SESSION_DIR` (it lifts the picks), or give measurement.json or points in metres"
+                    )
                 }
                 return points
             }
@@ -168,7 +177,9 @@ struct MeasureReport: TextReport {
             "slice height    \(f(m.sliceHeightMM)) mm above the reference plane",
         ]
         if let c = calliper {
-            lines.append("calliper        CVAI \(f(c.calliperCVAI)) % (3D − calliper \(f(c.cvaiDifference))), CI \(f(c.calliperCI)) (\(f(c.ciDifference))), severity \(c.severityAgrees ? "agrees" : "differs: level \(c.calliperSeverityLevel.rawValue)")")
+            lines.append(
+                "calliper        CVAI \(f(c.calliperCVAI)) % (3D − calliper \(f(c.cvaiDifference))), CI \(f(c.calliperCI)) (\(f(c.ciDifference))), severity \(c.severityAgrees ? "agrees" : "differs: level \(c.calliperSeverityLevel.rawValue)")"
+            )
         }
         lines += ShapeLines.lines(shape: m.shape, assessment: assessment, asymmetry: asymmetry)
         lines += m.warnings.map { "warning: \($0.message)" }

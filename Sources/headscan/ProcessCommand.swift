@@ -125,10 +125,15 @@ struct ProcessOutput: TextReport {
         severityLevel = m.severityLevel.rawValue
         flattenedSide = m.flattenedSide.rawValue
         landmarksSource = r.landmarksSource
-        landmarks = Dictionary(uniqueKeysWithValues: r.estimates.map { landmark, e in
-            (landmark, LandmarkOutput(point: [e.point.x, e.point.y, e.point.z], picks: e.picks, used: e.used.count,
-                                               spreadMM: e.spreadMM, residualsMM: e.residualsMM, unusable: e.unusable))
-        })
+        landmarks = Dictionary(
+            uniqueKeysWithValues: r.estimates.map { landmark, e in
+                (
+                    landmark,
+                    LandmarkOutput(
+                        point: [e.point.x, e.point.y, e.point.z], picks: e.picks, used: e.used.count,
+                        spreadMM: e.spreadMM, residualsMM: e.residualsMM, unusable: e.unusable)
+                )
+            })
         foundLandmarks = r.automatic
         reconstructed = r.reconstructed
         calliper = r.calliper
@@ -154,13 +159,16 @@ struct ProcessOutput: TextReport {
             guard let l = landmarks[landmark] else { continue }
             let name = landmark.rawValue
             let residuals = l.residualsMM.map { $0.map { f($0) } ?? "–" }.joined(separator: ", ")
-            lines.append("  \(name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(l.used)/\(l.picks) picks, spread \(f(l.spreadMM)) mm, off the surface \(residuals) mm")
+            lines.append(
+                "  \(name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(l.used)/\(l.picks) picks, spread \(f(l.spreadMM)) mm, off the surface \(residuals) mm"
+            )
             lines += l.unusable.map { "    set aside: \($0)" }
         }
         for landmark in Landmark.allCases where landmarks[landmark] == nil {
             guard let d = foundLandmarks?[landmark] else { continue }
             let name = landmark.rawValue
-            lines.append("  \(name.padding(toLength: 13, withPad: " ", startingAt: 0)) found on the head, confidence \(f(d.confidence)): \(d.evidence)")
+            lines.append(
+                "  \(name.padding(toLength: 13, withPad: " ", startingAt: 0)) found on the head, confidence \(f(d.confidence)): \(d.evidence)")
         }
         if let c = calliper {
             lines.append("calliper        CVAI \(f(c.calliperCVAI)) % (3D − calliper \(f(c.cvaiDifference)))")

@@ -66,7 +66,10 @@ struct ReconstructCommand: ParsableCommand {
     @Flag(help: "Fuse colour and write vertex colours (PLY only).")
     var colors = false
 
-    @Flag(help: "Leave the stickers as the camera saw them, standing off the head, instead of lowering the surface under them onto the head around them (for comparisons).")
+    @Flag(
+        help:
+            "Leave the stickers as the camera saw them, standing off the head, instead of lowering the surface under them onto the head around them (for comparisons)."
+    )
     var keepStickers = false
 
     @Option(help: "Joint reprojection + depth bundle-adjustment iterations (0 = 3D stage only).")
@@ -75,7 +78,10 @@ struct ReconstructCommand: ParsableCommand {
     @Flag(help: "Trust the recorded focal length instead of estimating it in the bundle adjustment.")
     var fixedFocal = false
 
-    @Option(help: "A camera file to read the frames with instead of the recorded camera (from `headscan calibrate --out`, or any camera file import-tum reads).", completion: .file(extensions: ["json"]))
+    @Option(
+        help:
+            "A camera file to read the frames with instead of the recorded camera (from `headscan calibrate --out`, or any camera file import-tum reads).",
+        completion: .file(extensions: ["json"]))
     var camera: String?
 
     func validate() throws {
@@ -146,12 +152,15 @@ struct ReconstructCommand: ParsableCommand {
         } else {
             let s = result.statistics
             print("Frames: \(s.framesUsed) used, \(s.framesRejected) rejected of \(s.framesExamined) examined; \(s.keyframes) keyframes")
-            print("Markers mapped: \(s.markersMapped); reprojection RMS \(String(format: "%.3f", s.reprojectionRMSPixels)) px "
-                + "(\(String(format: "%.3f", s.reprojectionRMSPixelsInitial)) px before the bundle adjustment)")
+            print(
+                "Markers mapped: \(s.markersMapped); reprojection RMS \(String(format: "%.3f", s.reprojectionRMSPixels)) px "
+                    + "(\(String(format: "%.3f", s.reprojectionRMSPixelsInitial)) px before the bundle adjustment)")
             if let rms = report.mapRMSMillimetres { print(String(format: "Map vs truth: %.3f mm RMS after similarity alignment", rms)) }
             if let out { print("Mesh: \(s.vertices) vertices, \(s.triangles) triangles → \(out)") }
-            print(String(format: "Time: %.1f s (%@)", report.seconds,
-                         s.stageSeconds.sorted { $0.key < $1.key }.map { String(format: "%@ %.1f s", $0.key, $0.value) }.joined(separator: ", ")))
+            print(
+                String(
+                    format: "Time: %.1f s (%@)", report.seconds,
+                    s.stageSeconds.sorted { $0.key < $1.key }.map { String(format: "%@ %.1f s", $0.key, $0.value) }.joined(separator: ", ")))
         }
     }
 }

@@ -74,8 +74,9 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         let seconds = (clock.now - began).seconds
         let skipped = await source.skipped
-        print("Played \(played) frames in \(String(format: "%.2f", seconds)) s "
-              + "(\(String(format: "%.1f", Double(played) / max(seconds, 1e-9))) frames/s), skipped \(skipped.count)")
+        print(
+            "Played \(played) frames in \(String(format: "%.2f", seconds)) s "
+                + "(\(String(format: "%.1f", Double(played) / max(seconds, 1e-9))) frames/s), skipped \(skipped.count)")
         for problem in skipped { writeError("skipped: \(problem)\n") }
     }
 
@@ -86,9 +87,11 @@ struct ReplayCommand: AsyncParsableCommand {
         let session = try GuideSession(settings: settings, layout: layout, console: !options.outputOptions.json)
         let pipeline = ScanPipeline(guide: session.guide)
         var bar = ProgressBar("Guiding")
-        try await pipeline.run(source, progress: { guided in
-            if options.outputOptions.json { bar.update(guided.index + 1, of: reader.frameCount) }
-        })
+        try await pipeline.run(
+            source,
+            progress: { guided in
+                if options.outputOptions.json { bar.update(guided.index + 1, of: reader.frameCount) }
+            })
         try session.finish(options: options)
         for problem in pipeline.damaged { writeError("skipped: \(problem)\n") }
     }

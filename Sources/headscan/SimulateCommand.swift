@@ -49,7 +49,8 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "The truth JSON to create; the mesh goes beside it as NAME.ply.")
     var truth: String?
 
-    @Option(help: "Record into a new session of this scan library, with truth and simulated landmark picks (instead of --out).", completion: .directory)
+    @Option(
+        help: "Record into a new session of this scan library, with truth and simulated landmark picks (instead of --out).", completion: .directory)
     var library: String?
 
     @Option(help: "Target CVAI in percent (0 = symmetric).")
@@ -130,8 +131,10 @@ struct SimulateCommand: ParsableCommand {
         return ScanHeader(
             device: "simulator", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
             layout: simulator.configuration.layout, createdAt: Date(timeIntervalSince1970: 1_767_225_600),
-            metadata: ["scenario": scenario.rawValue, "seed": "\(seed)", "cvai": "\(cvai)", "flatSide": flatSide.rawValue,
-                       "unreadableFrames": "\(unreadableFrames)", "droppedMarkers": "\(simulator.cap.dropped.count)"])
+            metadata: [
+                "scenario": scenario.rawValue, "seed": "\(seed)", "cvai": "\(cvai)", "flatSide": flatSide.rawValue,
+                "unreadableFrames": "\(unreadableFrames)", "droppedMarkers": "\(simulator.cap.dropped.count)",
+            ])
     }
 
     private func writeTruth(_ simulator: Simulator, frames: [FrameTruth], to url: URL) throws {

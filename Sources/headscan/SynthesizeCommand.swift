@@ -1,9 +1,9 @@
-import Simulation
 import ArgumentParser
 import Evaluation
 import Foundation
 import Geometry
 import Recording
+import Simulation
 
 /// `headscan synthesize`: a recording of synthetic frames, for trying tools and benchmarks.
 struct SynthesizeCommand: ParsableCommand {
@@ -50,9 +50,10 @@ struct SynthesizeCommand: ParsableCommand {
         var bar = ProgressBar("Recording")
         for index in 0..<count {
             let (colorImage, depth) = scene.frame(at: index)
-            try writer.append(RGBDFrame(
-                timestamp: scene.timestamp(at: index), color: colorImage, depth: depth,
-                colorIntrinsics: intrinsics, depthIntrinsics: intrinsics))
+            try writer.append(
+                RGBDFrame(
+                    timestamp: scene.timestamp(at: index), color: colorImage, depth: depth,
+                    colorIntrinsics: intrinsics, depthIntrinsics: intrinsics))
             bar.update(index + 1, of: count)
         }
         try writer.close()

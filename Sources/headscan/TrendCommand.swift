@@ -87,14 +87,20 @@ struct TrendOutput: TextReport {
         }
         var lines = ["Patient \(patientID): \(visits.count) visit\(visits.count == 1 ? "" : "s")"] + table.lines
         if let t = trend {
-            lines.append(String(format: "change per week over %.1f weeks: CVAI %+.2f points, CI %+.2f, circumference %+.1f mm; CHOA %d → %d",
-                                t.spanWeeks, t.cvaiPerWeek, t.ciPerWeek, t.circumferenceMMPerWeek, t.firstSeverity.rawValue, t.lastSeverity.rawValue))
+            lines.append(
+                String(
+                    format: "change per week over %.1f weeks: CVAI %+.2f points, CI %+.2f, circumference %+.1f mm; CHOA %d → %d",
+                    t.spanWeeks, t.cvaiPerWeek, t.ciPerWeek, t.circumferenceMMPerWeek, t.firstSeverity.rawValue, t.lastSeverity.rawValue))
             if let month = t.perMonth {
-                let parts = [("CVAI", "cvai", " points"), ("CI", "ci", ""), ("circumference", "circumferenceMM", " mm"),
-                             ("posterior symmetry ratio", "posteriorSymmetryRatio", " %"), ("volume", "cranialVolumeCM3", " cm³")]
-                lines.append("change per month: " + parts.compactMap { name, key, unit in
-                    month[key].map { "\(name) \(String(format: "%+.2f", $0))\(unit)" }
-                }.joined(separator: ", "))
+                let parts = [
+                    ("CVAI", "cvai", " points"), ("CI", "ci", ""), ("circumference", "circumferenceMM", " mm"),
+                    ("posterior symmetry ratio", "posteriorSymmetryRatio", " %"), ("volume", "cranialVolumeCM3", " cm³"),
+                ]
+                lines.append(
+                    "change per month: "
+                        + parts.compactMap { name, key, unit in
+                            month[key].map { "\(name) \(String(format: "%+.2f", $0))\(unit)" }
+                        }.joined(separator: ", "))
             }
         }
         return lines.joined(separator: "\n")

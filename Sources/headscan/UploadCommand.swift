@@ -76,7 +76,9 @@ struct UploadCommand: AsyncParsableCommand {
                 throw ValidationError("cannot read the token file \(tokenFile)")
             }
             let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !token.isEmpty, !token.contains(where: \.isWhitespace) else { throw ValidationError("the token file \(tokenFile) must hold the token alone") }
+            guard !token.isEmpty, !token.contains(where: \.isWhitespace) else {
+                throw ValidationError("the token file \(tokenFile) must hold the token alone")
+            }
             return token
         }
         if let token = ProcessInfo.processInfo.environment["HEADSCAN_UPLOAD_TOKEN"], !token.isEmpty { return token }
@@ -86,15 +88,18 @@ struct UploadCommand: AsyncParsableCommand {
 
     /// The site key file, created with a new random key when it does not exist.
     func keyFile() throws -> URL {
-        let path = siteKey ?? ProcessInfo.processInfo.environment["HEADSCAN_SITE_KEY"]
+        let path =
+            siteKey ?? ProcessInfo.processInfo.environment["HEADSCAN_SITE_KEY"]
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/headscan/site-key").path
         let url = URL(fileURLWithPath: path)
         if !FileManager.default.fileExists(atPath: url.path) {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             FileManager.default.createFile(
                 atPath: url.path, contents: Data((Pseudonymiser.newSiteKeyHex() + "\n").utf8), attributes: [.posixPermissions: 0o600])
-            FileHandle.standardError.write(Data(
-                "note: created a new site key in \(url.path); copy it to the site's other devices so that their pseudonyms match, and keep it secret\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "note: created a new site key in \(url.path); copy it to the site's other devices so that their pseudonyms match, and keep it secret\n"
+                        .utf8))
         }
         return url
     }

@@ -1,14 +1,16 @@
 import AppModel
+import AppModelTesting
 import Feedback
 import Foundation
-import AppModelTesting
 import ScanLibrary
 import Testing
 
 @MainActor
 struct AppFlowTests {
     /// A flow whose introduction was seen already, unless `store` says otherwise.
-    func makeFlow(_ lib: TemporaryLibrary, store: InMemoryKeyValueStore = InMemoryKeyValueStore([OnboardingModel.seenKey: .bool(true)])) throws -> (AppFlowModel, TestClock) {
+    func makeFlow(
+        _ lib: TemporaryLibrary, store: InMemoryKeyValueStore = InMemoryKeyValueStore([OnboardingModel.seenKey: .bool(true)])
+    ) throws -> (AppFlowModel, TestClock) {
         let clock = TestClock()
         let deps = AppDependencies(
             library: lib.library, settings: SettingsStore(store: store), storage: FixedStorageMonitor(freeBytes: 10_000_000_000),
@@ -30,7 +32,9 @@ struct AppFlowTests {
         await scan.primaryAction()
         #expect(clock.sleeps.isEmpty)
         guard case .patientData(let patient) = flow.screen else { Issue.record("expected patient data"); return }
-        for (field, text) in [(PatientField.patientID, "31"), (.length, "141"), (.width, "118"), (.diagonalA, "150"), (.diagonalB, "147"), (.circumference, "420")] {
+        for (field, text) in [
+            (PatientField.patientID, "31"), (.length, "141"), (.width, "118"), (.diagonalA, "150"), (.diagonalB, "147"), (.circumference, "420"),
+        ] {
             patient.setText(text, for: field)
         }
         patient.save()

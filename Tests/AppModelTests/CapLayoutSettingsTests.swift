@@ -1,8 +1,8 @@
 import AppModel
+import AppModelTesting
 import Feedback
 import Foundation
 import Geometry
-import AppModelTesting
 import Markers
 import Recording
 import ScanLibrary
@@ -55,12 +55,18 @@ struct CapLayoutSettingsTests {
         model.importCapLayout(json: Array(Self.clinicCap.utf8), fileName: "clinic.json")
         let before = try #require(try store.value(forKey: CapLayoutStore.key))
         let bad: [(String, String)] = [
-            (#"{"name": "x", "dictionaryName": "4x4_50", "markerSideMillimetres": 12, "markers": [{"id": 3, "region": "front"}, {"id": 3, "region": "back"}]}"#,
-             "marker ID 3 appears more than once"),
-            (#"{"name": "x", "dictionaryName": "5x5_9000", "markerSideMillimetres": 12, "markers": [{"id": 1, "region": "front"}]}"#,
-             "dictionary \"5x5_9000\" is unknown"),
-            (#"{"name": "x", "dictionaryName": "4x4_50", "markerSideMillimetres": 12, "markers": [{"id": 1, "region": "chin"}]}"#,
-             "markers[0].region is not a head region"),
+            (
+                #"{"name": "x", "dictionaryName": "4x4_50", "markerSideMillimetres": 12, "markers": [{"id": 3, "region": "front"}, {"id": 3, "region": "back"}]}"#,
+                "marker ID 3 appears more than once"
+            ),
+            (
+                #"{"name": "x", "dictionaryName": "5x5_9000", "markerSideMillimetres": 12, "markers": [{"id": 1, "region": "front"}]}"#,
+                "dictionary \"5x5_9000\" is unknown"
+            ),
+            (
+                #"{"name": "x", "dictionaryName": "4x4_50", "markerSideMillimetres": 12, "markers": [{"id": 1, "region": "chin"}]}"#,
+                "markers[0].region is not a head region"
+            ),
             (#"{"name": "x", "dictionaryName": "4x4_50", "markers": []}"#, "\"markerSideMillimetres\" is missing"),
             ("not json at all", "not valid JSON"),
         ]

@@ -1,7 +1,7 @@
 import AppModel
+import AppModelTesting
 import Foundation
 import Geometry
-import AppModelTesting
 import Testing
 
 struct CloudProjectionTests {

@@ -1,7 +1,7 @@
 import AppModel
+import AppModelTesting
 import Feedback
 import Foundation
-import AppModelTesting
 import ScanLibrary
 import Testing
 

@@ -1,6 +1,6 @@
 import AppModel
-import Feedback
 import AppModelTesting
+import Feedback
 import ScanLibrary
 import Testing
 
@@ -8,7 +8,8 @@ import Testing
 struct HomeAndInstructionsTests {
     @Test func showsStorageAndThermalState() {
         let thermal = FixedThermalMonitor(.fair)
-        let home = HomeModel(storage: FixedStorageMonitor(freeBytes: 12_500_000_000), thermal: thermal, player: RecordingFeedbackPlayer(), strings: strings(.de))
+        let home = HomeModel(
+            storage: FixedStorageMonitor(freeBytes: 12_500_000_000), thermal: thermal, player: RecordingFeedbackPlayer(), strings: strings(.de))
         #expect(home.storageText == "12,5 GB frei")
         #expect(home.storageColour == .green && home.storageWarning == nil)
         #expect(home.thermalColour == .green && home.thermalWarning == nil && home.canStartScan)
@@ -21,13 +22,17 @@ struct HomeAndInstructionsTests {
     }
 
     @Test func warnsUnderThreeGigabytes() {
-        let home = HomeModel(storage: FixedStorageMonitor(freeBytes: 2_000_000_000), thermal: FixedThermalMonitor(), player: RecordingFeedbackPlayer(), strings: strings())
+        let home = HomeModel(
+            storage: FixedStorageMonitor(freeBytes: 2_000_000_000), thermal: FixedThermalMonitor(), player: RecordingFeedbackPlayer(),
+            strings: strings())
         #expect(home.storageColour == .red)
         #expect(home.storageWarning == strings()(.homeStorageLow))
     }
 
     @Test func opensScreensButNotTheScanWhenHot() {
-        let home = HomeModel(storage: FixedStorageMonitor(freeBytes: 5_000_000_000), thermal: FixedThermalMonitor(.serious), player: RecordingFeedbackPlayer(), strings: strings())
+        let home = HomeModel(
+            storage: FixedStorageMonitor(freeBytes: 5_000_000_000), thermal: FixedThermalMonitor(.serious), player: RecordingFeedbackPlayer(),
+            strings: strings())
         var opened: [HomeDestination] = []
         home.onOpen = { opened.append($0) }
         home.open(.scan)
@@ -39,7 +44,8 @@ struct HomeAndInstructionsTests {
 
     @Test func playsATestSound() {
         let player = RecordingFeedbackPlayer()
-        HomeModel(storage: FixedStorageMonitor(freeBytes: 5_000_000_000), thermal: FixedThermalMonitor(), player: player, strings: strings(.de)).playTestSound()
+        HomeModel(storage: FixedStorageMonitor(freeBytes: 5_000_000_000), thermal: FixedThermalMonitor(), player: player, strings: strings(.de))
+            .playTestSound()
         #expect(player.played == ["de: " + strings(.de)(.homeTestSoundPhrase)])
     }
 

@@ -15,7 +15,8 @@ struct KneeAndGestureFlowTests {
     private func makeFlow(_ lib: TemporaryLibrary, source: FakePoseSource, kneeRoot: URL) throws -> AppFlowModel {
         let deps = AppDependencies(
             library: lib.library, settings: SettingsStore(store: InMemoryKeyValueStore([OnboardingModel.seenKey: .bool(true)])),
-            storage: FixedStorageMonitor(freeBytes: 10_000_000_000), thermal: FixedThermalMonitor(), clock: TestClock(), player: RecordingFeedbackPlayer(),
+            storage: FixedStorageMonitor(freeBytes: 10_000_000_000), thermal: FixedThermalMonitor(), clock: TestClock(),
+            player: RecordingFeedbackPlayer(),
             makeRecorder: { ScriptedRecorder() }, makeReplayPlayer: { _, _ in ScriptedReplayPlayer(overlap: [true]) },
             poseSource: source, kneeStore: RangeOfMotionStore(root: kneeRoot))
         return try AppFlowModel(deps)

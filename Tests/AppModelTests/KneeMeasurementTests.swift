@@ -49,7 +49,8 @@ struct KneeMeasurementTests {
     let clip = URL(fileURLWithPath: "/videos/knee.mov")
 
     private func model(_ source: FakePoseSource, language: Language = .en) throws -> KneeMeasurementModel {
-        try KneeMeasurementModel(patientID: "12", store: RangeOfMotionStore(root: root), source: source, clock: TestClock(), strings: strings(language))
+        try KneeMeasurementModel(
+            patientID: "12", store: RangeOfMotionStore(root: root), source: source, clock: TestClock(), strings: strings(language))
     }
 
     @Test func measuresAKneeThroughEveryScreen() async throws {
@@ -119,7 +120,8 @@ struct KneeMeasurementTests {
 
     @Test func aPatientIDMustNameAFolder() {
         #expect(throws: RangeOfMotionError.invalidPatientID("../x")) {
-            try KneeMeasurementModel(patientID: "../x", store: RangeOfMotionStore(root: root), source: FakePoseSource([]), clock: TestClock(), strings: strings())
+            try KneeMeasurementModel(
+                patientID: "../x", store: RangeOfMotionStore(root: root), source: FakePoseSource([]), clock: TestClock(), strings: strings())
         }
     }
 }

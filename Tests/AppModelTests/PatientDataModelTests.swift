@@ -1,6 +1,6 @@
 import AppModel
-import Foundation
 import AppModelTesting
+import Foundation
 import ScanLibrary
 import Testing
 

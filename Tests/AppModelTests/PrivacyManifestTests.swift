@@ -4,7 +4,8 @@ import Testing
 /// App Review refuses an app that calls a required-reason API without declaring it in the
 /// privacy manifest; this holds the manifest to the code the app links.
 struct PrivacyManifestTests {
-    private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Each category with a piece of code that means the app uses it, and the reasons declared.
     private static let uses: [(category: String, markers: [String], reasons: Set<String>)] = [

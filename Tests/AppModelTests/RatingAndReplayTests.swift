@@ -36,7 +36,8 @@ struct RatingAndReplayTests {
     @Test func aNoteIsDroppedWhenTheChildWasCooperative() throws {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
-        let model = ScanRatingModel(session: try lib.savedSession(id: 1), library: lib.library, settings: FeedbackSettings(), clock: TestClock(), strings: strings())
+        let model = ScanRatingModel(
+            session: try lib.savedSession(id: 1), library: lib.library, settings: FeedbackSettings(), clock: TestClock(), strings: strings())
         model.behaviourNote = "typed, then toggled back"
         #expect(model.canSave && !model.showsBehaviourNote)
         #expect(model.record.behaviourNote == nil)
@@ -48,9 +49,12 @@ struct RatingAndReplayTests {
         let done = try lib.savedSession(id: 1)
         _ = try lib.savedSession(id: 2, minute: 1)
         _ = try lib.library.createSession(date: Date(timeIntervalSince1970: 1_714_569_400))  // temporary: not listed
-        try lib.library.saveAnnotations(AnnotationsRecord(landmarks: Dictionary(uniqueKeysWithValues: Landmark.allCases.map {
-            ($0, [LandmarkPick.pixel(frameIndex: 0, pixel: [1, 1])])
-        })), in: done)
+        try lib.library.saveAnnotations(
+            AnnotationsRecord(
+                landmarks: Dictionary(
+                    uniqueKeysWithValues: Landmark.allCases.map {
+                        ($0, [LandmarkPick.pixel(frameIndex: 0, pixel: [1, 1])])
+                    })), in: done)
         let model = ReplaySelectionModel(library: lib.library, strings: strings())
         #expect(model.rows.map(\.id) == ["1_2024-05-01T10-30-00_Scan", "2_2024-05-01T10-31-00_Scan"])
         #expect(model.rows.map(\.tag) == ["all set", "to do"])
@@ -64,7 +68,9 @@ struct RatingAndReplayTests {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let session = try lib.savedSession(id: 1)
-        let model = ReplayModel(session: session, library: lib.library, player: ScriptedReplayPlayer(overlap: [false, false, true, false]), clock: TestClock(), strings: strings())
+        let model = ReplayModel(
+            session: session, library: lib.library, player: ScriptedReplayPlayer(overlap: [false, false, true, false]), clock: TestClock(),
+            strings: strings())
         await model.tick()
         model.select(.noseTip)
         #expect(model.selectedLandmark == nil)  // not while playing
@@ -106,7 +112,9 @@ struct RatingAndReplayTests {
     @Test func restartsAndClosesUnchanged() async throws {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
-        let model = ReplayModel(session: try lib.savedSession(id: 1), library: lib.library, player: ScriptedReplayPlayer(overlap: [true]), clock: TestClock(), strings: strings())
+        let model = ReplayModel(
+            session: try lib.savedSession(id: 1), library: lib.library, player: ScriptedReplayPlayer(overlap: [true]), clock: TestClock(),
+            strings: strings())
         await model.tick()
         await model.tick()
         #expect(model.phase == .finished && model.playButtonTitle == strings()(.replayRestart))
@@ -121,7 +129,8 @@ struct RatingAndReplayTests {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let session = try lib.savedSession(id: 1)
-        let model = ReplayModel(session: session, library: lib.library, player: ScriptedReplayPlayer(overlap: [true]), clock: TestClock(), strings: strings())
+        let model = ReplayModel(
+            session: session, library: lib.library, player: ScriptedReplayPlayer(overlap: [true]), clock: TestClock(), strings: strings())
         model.togglePlay()
         await model.tick()
         model.select(.nasion)
@@ -136,7 +145,8 @@ struct RatingAndReplayTests {
         defer { lib.cleanUp() }
         let session = try lib.savedSession(id: 1)
         try Data("{".utf8).write(to: session.annotationsURL)
-        let model = ReplayModel(session: session, library: lib.library, player: ScriptedReplayPlayer(overlap: []), clock: TestClock(), strings: strings())
+        let model = ReplayModel(
+            session: session, library: lib.library, player: ScriptedReplayPlayer(overlap: []), clock: TestClock(), strings: strings())
         #expect(model.problem == "annotations.json of \(session.name.rawValue) cannot be read.")
         model.rotate(yaw: 0.5, pitch: 3)
         model.zoom(by: 100)

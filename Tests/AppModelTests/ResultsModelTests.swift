@@ -1,12 +1,12 @@
 import AppModel
+import AppModelTesting
 import Cephalometry
 import Feedback
 import Foundation
-import AppModelTesting
-import Processing
-import ScanLibrary
 import Geometry
+import Processing
 import Report
+import ScanLibrary
 import Simulation
 import Testing
 
@@ -28,10 +28,12 @@ struct FakeProcessing: SessionProcessing {
             while !isCancelled() { try await Task.sleep(for: .milliseconds(1)) }
             throw ProcessingError.cancelled
         case .succeed:
-            let landmarks = HeadLandmarks(nasion: SIMD3(0, 0.07, 0), noseTip: SIMD3(0, 0.09, -0.02), leftTragion: SIMD3(-0.06, 0, 0), rightTragion: SIMD3(0.06, 0, 0))
+            let landmarks = HeadLandmarks(
+                nasion: SIMD3(0, 0.07, 0), noseTip: SIMD3(0, 0.09, -0.02), leftTragion: SIMD3(-0.06, 0, 0), rightTragion: SIMD3(0.06, 0, 0))
             let patient = try library.patient(in: session)
             let calliper = try patient.map { try CalliperComparison(Self.measurement, calliper: $0.calliper) }
-            try library.saveMeasurement(MeasurementRecord(measurement: Self.measurement, calliper: calliper, landmarks: landmarks, measuredAt: Date()), in: session)
+            try library.saveMeasurement(
+                MeasurementRecord(measurement: Self.measurement, calliper: calliper, landmarks: landmarks, measuredAt: Date()), in: session)
             return ProcessingResult(
                 measurement: Self.measurement, calliper: calliper, landmarks: landmarks,
                 estimates: [.nasion: LandmarkEstimate(points: [SIMD3(0, 0.07, 0), SIMD3(0.008, 0.07, 0)], residuals: [nil, nil])],
@@ -47,12 +49,15 @@ struct ResultsModelTests {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let earlier = try lib.savedSession(id: 4)
-        try lib.library.saveMeasurement(MeasurementRecord(
-            measurement: HeadMeasurement(diagonalA: 0.152, diagonalB: 0.138, length: 0.138, width: 0.114, perimeter: 0.410),
-            landmarks: HeadLandmarks(nasion: SIMD3(0, 0.07, 0), noseTip: SIMD3(0, 0.09, -0.02), leftTragion: SIMD3(-0.06, 0, 0), rightTragion: SIMD3(0.06, 0, 0)),
-            measuredAt: Date()), in: earlier)
+        try lib.library.saveMeasurement(
+            MeasurementRecord(
+                measurement: HeadMeasurement(diagonalA: 0.152, diagonalB: 0.138, length: 0.138, width: 0.114, perimeter: 0.410),
+                landmarks: HeadLandmarks(
+                    nasion: SIMD3(0, 0.07, 0), noseTip: SIMD3(0, 0.09, -0.02), leftTragion: SIMD3(-0.06, 0, 0), rightTragion: SIMD3(0.06, 0, 0)),
+                measuredAt: Date()), in: earlier)
         let session = try lib.savedSession(id: 4, minute: 30)
-        let model = ResultsModel(session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .succeed), strings: strings())
+        let model = ResultsModel(
+            session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .succeed), strings: strings())
         #expect(model.phase == .ready && model.buttonTitle == "Measure")
         await model.buttonTapped()
         #expect(model.phase == .measured)
@@ -67,7 +72,8 @@ struct ResultsModelTests {
         #expect(model.notes == ["The picks of nasion spread 4.0 mm; check them in the replay."])
         #expect(model.reportURL?.lastPathComponent == "report.pdf")
         // Opened again later, the stored measurement shows at once.
-        let reopened = ResultsModel(session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings())
+        let reopened = ResultsModel(
+            session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings())
         #expect(reopened.phase == .measured && reopened.rows == model.rows)
     }
 
@@ -75,7 +81,8 @@ struct ResultsModelTests {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let session = try lib.savedSession(id: 5)
-        let model = ResultsModel(session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .waitForCancel), strings: strings())
+        let model = ResultsModel(
+            session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .waitForCancel), strings: strings())
         let running = Task { await model.process() }
         while true {
             if case .processing = model.phase { break }
@@ -93,14 +100,16 @@ struct ResultsModelTests {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let session = try lib.savedSession(id: 6)
-        let model = ResultsModel(session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings())
+        let model = ResultsModel(
+            session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings())
         await model.process()
         #expect(model.phase == .failed(ProcessingError.missingPicks([.nasion]).description))
     }
 
     @Test func progressSpansTheStagesInOrder() {
         let fractions: [(ProcessingStage, Int, Int)] = [(.markers, 0, 10), (.markers, 10, 10), (.fusion, 5, 10), (.landmarks, 1, 1), (.report, 1, 1)]
-        let values = fractions
+        let values =
+            fractions
             .map { ResultsModel.fraction(ProcessingProgress(stage: $0.0, done: $0.1, total: $0.2)) }
         #expect(values == values.sorted())
         #expect(abs(values.last! - 1) < 1e-12)
@@ -166,7 +175,8 @@ struct ResultsDisclaimerTests {
         defer { lib.cleanUp() }
         let session = try lib.savedSession(id: 9)
         for (language, word) in [(Language.en, "does not diagnose"), (.de, "keine Diagnose")] {
-            let model = ResultsModel(session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings(language))
+            let model = ResultsModel(
+                session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings(language))
             #expect(model.disclaimer.contains(word))
         }
     }
@@ -193,7 +203,8 @@ struct ResultsShapeTests {
         let measurement = try Cephalometer.measure(mesh, landmarks: landmarks).measurement
         try lib.library.saveMeasurement(MeasurementRecord(measurement: measurement, landmarks: landmarks, measuredAt: Date()), in: session)
 
-        let model = ResultsModel(session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings())
+        let model = ResultsModel(
+            session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings())
         #expect(model.deformity == "Positional plagiocephaly with brachycephaly (mild)")
         #expect(model.shapeRows.count == 7)
         #expect(model.shapeRows.first?.name == "Volume above the ear line")
@@ -205,7 +216,8 @@ struct ResultsShapeTests {
         // In German, with a clinic that counts brachycephaly from 93.
         let settings = #"{"thresholds":{"brachycephalyCI":[93,96,99]}}"#
         try Data(settings.utf8).write(to: lib.library.root.appendingPathComponent("report-settings.json"))
-        let german = ResultsModel(session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings(.de))
+        let german = ResultsModel(
+            session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings(.de))
         #expect(german.deformity == "Lagebedingter Plagiozephalus")
         #expect(german.shapeRows.dropFirst().first?.value.contains(",") == true)
     }
@@ -214,15 +226,17 @@ struct ResultsShapeTests {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let session = try lib.savedSession(id: 2)
-        try lib.library.saveMeasurement(MeasurementRecord(
-            measurement: FakeProcessing.measurement,
-            landmarks: HeadLandmarks(nasion: SIMD3(0, 0.07, 0), noseTip: SIMD3(0, 0.09, -0.02), leftTragion: SIMD3(-0.06, 0, 0), rightTragion: SIMD3(0.06, 0, 0)),
-            measuredAt: Date()), in: session)
-        let model = ResultsModel(session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings())
+        try lib.library.saveMeasurement(
+            MeasurementRecord(
+                measurement: FakeProcessing.measurement,
+                landmarks: HeadLandmarks(
+                    nasion: SIMD3(0, 0.07, 0), noseTip: SIMD3(0, 0.09, -0.02), leftTragion: SIMD3(-0.06, 0, 0), rightTragion: SIMD3(0.06, 0, 0)),
+                measuredAt: Date()), in: session)
+        let model = ResultsModel(
+            session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings())
         #expect(model.shapeRows.isEmpty)
         #expect(model.deformity == "Positional plagiocephaly")
         await model.loadAsymmetry()
         #expect(model.asymmetry == nil)
     }
 }
-

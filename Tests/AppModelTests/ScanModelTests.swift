@@ -1,7 +1,7 @@
 import AppModel
+import AppModelTesting
 import Feedback
 import Foundation
-import AppModelTesting
 import Markers
 import ScanLibrary
 import Testing
@@ -62,9 +62,11 @@ struct ScanModelTests {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
         let recorder = ScriptedRecorder()
-        let layout = CapLayout(name: "two", dictionaryName: "4x4_50", markerSideMillimetres: 10, markers: [
-            CapMarker(id: 0, region: .front), CapMarker(id: 1, region: .back),
-        ])
+        let layout = CapLayout(
+            name: "two", dictionaryName: "4x4_50", markerSideMillimetres: 10,
+            markers: [
+                CapMarker(id: 0, region: .front), CapMarker(id: 1, region: .back),
+            ])
         let model = ScanModel(
             library: lib.library, recorder: recorder, storage: FixedStorageMonitor(), thermal: FixedThermalMonitor(),
             settings: FeedbackSettings(), layout: layout, clock: TestClock(), strings: strings())

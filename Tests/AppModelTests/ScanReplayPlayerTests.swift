@@ -1,10 +1,10 @@
-import AppModelTesting
-import Simulation
 import AppModel
+import AppModelTesting
 import Feedback
 import Foundation
 import Geometry
 import Recording
+import Simulation
 import Testing
 
 @MainActor
@@ -20,8 +20,9 @@ struct ScanReplayPlayerTests {
         let writer = try ScanWriter(url: url, header: header)
         for index in 0..<3 {
             let (color, depth) = scene.frame(at: index)
-            try writer.append(RGBDFrame(
-                timestamp: scene.timestamp(at: index), color: color, depth: depth, colorIntrinsics: intrinsics, depthIntrinsics: intrinsics))
+            try writer.append(
+                RGBDFrame(
+                    timestamp: scene.timestamp(at: index), color: color, depth: depth, colorIntrinsics: intrinsics, depthIntrinsics: intrinsics))
         }
         try writer.close()
 

@@ -1,7 +1,7 @@
 import AppModel
+import AppModelTesting
 import Feedback
 import Foundation
-import AppModelTesting
 import Markers
 import ScanLibrary
 import Testing
@@ -23,15 +23,17 @@ struct ScanSummaryAndFilesTests {
             settings: FeedbackSettings(), clock: TestClock(), strings: strings())
         await model.record()
         #expect(model.summary.isEmpty)
-        recorder.send(ScanProgressReport(
-            percent: 91, colour: .orange, completed: true, regionsCovered: [.front, .left, .right, .back, .top],
-            featuresSeen: [.face, .leftEar], missingMarkers: [12, 40]))
+        recorder.send(
+            ScanProgressReport(
+                percent: 91, colour: .orange, completed: true, regionsCovered: [.front, .left, .right, .back, .top],
+                featuresSeen: [.face, .leftEar], missingMarkers: [12, 40]))
         await model.stop()
-        #expect(model.summary == [
-            "Covered: forehead, left side, right side, back of the head, top of the head.",
-            "Not in the scan: right ear.",
-            "2 markers never seen: 12, 40.",
-        ])
+        #expect(
+            model.summary == [
+                "Covered: forehead, left side, right side, back of the head, top of the head.",
+                "Not in the scan: right ear.",
+                "2 markers never seen: 12, 40.",
+            ])
     }
 
     @Test func filesShowConsentAndPackASessionAsAZip() throws {
@@ -50,13 +52,17 @@ struct ScanSummaryAndFilesTests {
         try FileManager.default.createDirectory(at: unzipped, withIntermediateDirectories: true)
         let unzip = Process()
         unzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        unzip.arguments = ["python3", "-c", "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; z.extractall(sys.argv[2])", zip.path, unzipped.path]
+        unzip.arguments = [
+            "python3", "-c", "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; z.extractall(sys.argv[2])", zip.path,
+            unzipped.path,
+        ]
         try unzip.run()
         unzip.waitUntilExit()
         #expect(unzip.terminationStatus == 0, "python's zipfile reads the archive and every CRC matches")
         let copy = unzipped.appendingPathComponent(session.name.rawValue)
         #expect(try Data(contentsOf: copy.appendingPathComponent("head.ply")) == Data("a measured head".utf8))
-        #expect(try Data(contentsOf: copy.appendingPathComponent("consent.json")) == Data(contentsOf: session.url.appendingPathComponent("consent.json")))
+        #expect(
+            try Data(contentsOf: copy.appendingPathComponent("consent.json")) == Data(contentsOf: session.url.appendingPathComponent("consent.json")))
     }
 
     /// A scan's zip is packed off the main actor and removed when the share sheet closes.

@@ -1,7 +1,7 @@
 import AppModel
+import AppModelTesting
 import Feedback
 import Foundation
-import AppModelTesting
 import ScanLibrary
 import Testing
 
@@ -39,7 +39,9 @@ struct SettingsModelTests {
         #expect(byKey["requireEarsAndFace"]?.detail.hasSuffix("Default: on.") == true)
         #expect(byKey["progressIncrement"]?.detail.hasSuffix("Default: Every 25 %.") == true)
         let german = makeModel(language: .de)
-        #expect(german.fields.first { $0.key == "invalidDepthRatio" }?.detail.hasSuffix("Standard: 0,3. Erlaubt: zwischen 0 und 1 (beide eingeschlossen).") == true)
+        #expect(
+            german.fields.first { $0.key == "invalidDepthRatio" }?.detail.hasSuffix(
+                "Standard: 0,3. Erlaubt: zwischen 0 und 1 (beide eingeschlossen).") == true)
         #expect(german.text("faceReach") == "0,045")
     }
 
@@ -101,14 +103,15 @@ struct SettingsModelTests {
         #expect(try SettingsStore(store: store).load() == FeedbackSettings())
         // Every limit is refused just past its bound.
         for (key, limit) in FeedbackSettings.limits {
-            let outside: Double = switch limit {
-            case .atLeast(let lower): lower - 1
-            case .positive: 0
-            case .nonNegative: -1
-            case .within(let range): range.upperBound + 1
-            case .from(_, let upper): upper
-            case .above(let lower, _): lower
-            }
+            let outside: Double =
+                switch limit {
+                case .atLeast(let lower): lower - 1
+                case .positive: 0
+                case .nonNegative: -1
+                case .within(let range): range.upperBound + 1
+                case .from(_, let upper): upper
+                case .above(let lower, _): lower
+                }
             model.setText(outside == outside.rounded() ? String(Int(outside)) : String(outside), for: key)
             #expect(model.problem(key)?.hasPrefix("Not saved: the value must be") == true, "\(key)")
         }

@@ -9,7 +9,9 @@ struct StringsTests {
         for language in Language.allCases {
             let table = try Strings.table(language)
             let keys = Set(StringKey.allCases.map(\.rawValue))
-            #expect(Set(table.keys) == keys, "\(language): missing \(keys.subtracting(table.keys).sorted()), extra \(Set(table.keys).subtracting(keys).sorted())")
+            #expect(
+                Set(table.keys) == keys,
+                "\(language): missing \(keys.subtracting(table.keys).sorted()), extra \(Set(table.keys).subtracting(keys).sorted())")
             #expect(table.values.allSatisfy { !$0.isEmpty })
         }
     }
@@ -31,4 +33,3 @@ struct StringsTests {
         #expect(strings(.de)(.scanSaved) == "Scan gespeichert")
     }
 }
-

@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+
 @testable import Cephalometry
 
 /// An ellipsoidal head with closed-form measures: horizontal slices are the ellipse

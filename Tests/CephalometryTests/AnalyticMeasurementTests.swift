@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Testing
+
 @testable import Cephalometry
 
 @Suite("Analytic heads")
@@ -11,7 +12,9 @@ struct AnalyticMeasurementTests {
         #expect(abs(m.diagonalBMM - e.diagonalBMM) < 0.1, "B \(m.diagonalBMM) vs \(e.diagonalBMM)", sourceLocation: sourceLocation)
         #expect(abs(m.lengthMM - e.lengthMM) < 0.1, "length \(m.lengthMM) vs \(e.lengthMM)", sourceLocation: sourceLocation)
         #expect(abs(m.widthMM - e.widthMM) < 0.1, "width \(m.widthMM) vs \(e.widthMM)", sourceLocation: sourceLocation)
-        #expect(abs(m.circumferenceMM - e.circumferenceMM) < 0.1, "perimeter \(m.circumferenceMM) vs \(e.circumferenceMM)", sourceLocation: sourceLocation)
+        #expect(
+            abs(m.circumferenceMM - e.circumferenceMM) < 0.1, "perimeter \(m.circumferenceMM) vs \(e.circumferenceMM)", sourceLocation: sourceLocation
+        )
         #expect(abs(m.cvai - e.cvai) < 0.05, "CVAI \(m.cvai) vs \(e.cvai)", sourceLocation: sourceLocation)
         #expect(abs(m.ci - e.ci) < 0.05, "CI \(m.ci) vs \(e.ci)", sourceLocation: sourceLocation)
         #expect(abs(m.sliceHeightMM - e.sliceHeightMM) < 0.5, "slice \(m.sliceHeightMM) vs \(e.sliceHeightMM)", sourceLocation: sourceLocation)
@@ -44,10 +47,11 @@ struct AnalyticMeasurementTests {
     @Test("Ramanujan's second formula matches a dense polygon of the ellipse")
     func ramanujanFormula() {
         let a = 0.06, b = 0.075
-        let polygon = Polygon2((0..<100_000).map { i in
-            let t = Double(i) / 100_000 * 2 * Double.pi
-            return SIMD2(a * cos(t), b * sin(t))
-        })
+        let polygon = Polygon2(
+            (0..<100_000).map { i in
+                let t = Double(i) / 100_000 * 2 * Double.pi
+                return SIMD2(a * cos(t), b * sin(t))
+            })
         #expect(abs(polygon.perimeter - ramanujan(a, b)) < 1e-7)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Testing
+
 @testable import Cephalometry
 
 @Suite("Asymmetry map")
@@ -26,7 +27,8 @@ struct AsymmetryMapTests {
     func symmetricHead() throws {
         let head = Superellipsoid(a: 0.06, b: 0.07, n: 2.4, m: 2.2)
         let map = try AsymmetryMap.compute(
-            head.mesh(around: 160, rings: 60, phase: 0.3).transformed(by: Self.pose), landmarks: head.landmarks.transformed(by: Self.pose), options: Self.options())
+            head.mesh(around: 160, rings: 60, phase: 0.3).transformed(by: Self.pose), landmarks: head.landmarks.transformed(by: Self.pose),
+            options: Self.options())
         let worst = map.valuesMM.filter { !$0.isNaN }.map(abs).max() ?? .infinity
         #expect(worst < 0.3, "worst \(worst) mm")
         #expect(map.summary.plane == .landmarks)
@@ -38,7 +40,8 @@ struct AsymmetryMapTests {
         let head = Superellipsoid(a: 0.06, b: 0.07, n: 2.4, m: 2.2)
         let landmarks = skewed(head.landmarks, degrees: 4, shift: 0.003)
         let map = try AsymmetryMap.compute(
-            head.mesh(around: 160, rings: 60, phase: 0.3).transformed(by: Self.pose), landmarks: landmarks.transformed(by: Self.pose), options: Self.options(.registered))
+            head.mesh(around: 160, rings: 60, phase: 0.3).transformed(by: Self.pose), landmarks: landmarks.transformed(by: Self.pose),
+            options: Self.options(.registered))
         let worst = map.valuesMM.filter { !$0.isNaN }.map(abs).max() ?? .infinity
         #expect(worst < 0.3, "worst \(worst) mm")
         #expect(map.summary.coverage > 0.99)
@@ -56,11 +59,14 @@ struct AsymmetryMapTests {
         guard let support = mesh.vertices.max(by: { dot($0, direction) < dot($1, direction) }) else { return }
         let level = dot(support, direction) - depth
         mesh.vertices = mesh.vertices.map { p in p - direction * max(0, dot(p, direction) - level) }
-        let map = try AsymmetryMap.compute(mesh.transformed(by: Self.pose), landmarks: head.landmarks.transformed(by: Self.pose), options: Self.options(plane))
+        let map = try AsymmetryMap.compute(
+            mesh.transformed(by: Self.pose), landmarks: head.landmarks.transformed(by: Self.pose), options: Self.options(plane))
         let s = map.summary
         #expect(abs(-s.maximumInwardMM - depth * 1000) < 0.5, "deepest \(s.maximumInwardMM) mm for a \(depth * 1000) mm cut")
         let deepest = SIMD3(s.deepestPointMM[0], s.deepestPointMM[1], s.deepestPointMM[2]) / 1000
-        #expect(length(deepest - (support - direction * depth)) < 0.012, "deepest at \(s.deepestPointMM), cut centre \((support - direction * depth) * 1000)")
+        #expect(
+            length(deepest - (support - direction * depth)) < 0.012,
+            "deepest at \(s.deepestPointMM), cut centre \((support - direction * depth) * 1000)")
         // Its mirrored twin on the left bulges by as much.
         #expect(abs(s.maximumOutwardMM - depth * 1000) < 0.5, "bulge \(s.maximumOutwardMM)")
     }
@@ -98,7 +104,9 @@ struct HoledScanTests {
         let slice = try Cephalometer.measure(holed, landmarks: head.landmarks)
         let shape = try #require(slice.measurement.shape)
         // The hole is bridged slice by slice: the volume moves by far less than a percent.
-        #expect(abs(shape.cranialVolumeCM3 - full.cranialVolumeCM3) < 0.01 * full.cranialVolumeCM3, "\(shape.cranialVolumeCM3) vs \(full.cranialVolumeCM3)")
+        #expect(
+            abs(shape.cranialVolumeCM3 - full.cranialVolumeCM3) < 0.01 * full.cranialVolumeCM3,
+            "\(shape.cranialVolumeCM3) vs \(full.cranialVolumeCM3)")
         var options = AsymmetryOptions()
         options.samples = 1000
         let map = try AsymmetryMap.compute(holed, landmarks: head.landmarks, options: options)

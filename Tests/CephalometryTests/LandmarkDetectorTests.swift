@@ -8,7 +8,8 @@ import Testing
 /// The landmark search on the simulator's true head surfaces, whose landmarks are known exactly.
 struct LandmarkDetectorTests {
     /// A pose far from the head frame, so nothing works only because the axes line up.
-    static let meshFromHead = RigidTransform(rotation: Rotation3(axis: normalized(SIMD3(0.3, -1, 0.5)), angle: 2.1), translation: SIMD3(0.02, -0.3, 0.4))
+    static let meshFromHead = RigidTransform(
+        rotation: Rotation3(axis: normalized(SIMD3(0.3, -1, 0.5)), angle: 2.1), translation: SIMD3(0.02, -0.3, 0.4))
 
     /// The cap's rough orientation: the head frame turned by a few degrees and moved up to the
     /// middle of the head, as a marker cap gives it.
@@ -66,7 +67,9 @@ struct EarPartTests {
             return 0.007 * ear.squareRoot() + max(0, 0.005 - y) * 2.6
         }
         var mesh = TriangleMesh()
-        for j in 0..<n { for i in 0..<n { mesh.vertices.append(SIMD3(Double(i) * step, Double(j) * step, height(Double(i) * step, Double(j) * step))) } }
+        for j in 0..<n {
+            for i in 0..<n { mesh.vertices.append(SIMD3(Double(i) * step, Double(j) * step, height(Double(i) * step, Double(j) * step))) }
+        }
         for j in 0..<(n - 1) {
             for i in 0..<(n - 1) {
                 let a = Int32(j * n + i), b = a + 1, c = a + Int32(n), d = c + 1

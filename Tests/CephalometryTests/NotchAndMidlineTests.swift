@@ -76,7 +76,9 @@ struct MirrorCentreTests {
         return map.origin.x + column * map.cell
     }
 
-    @Test("on a forehead tilted and curved about another middle, the mirror centre is the hollow's middle, between cells", arguments: [0.0, 0.00037, -0.0011])
+    @Test(
+        "on a forehead tilted and curved about another middle, the mirror centre is the hollow's middle, between cells",
+        arguments: [0.0, 0.00037, -0.0011])
     func hollowMiddle(centre: Double) throws {
         let x = try Self.mirrorCentre(Self.face(centre: centre))
         #expect(abs(x - centre) < 0.00003, "mirror centre \(x * 1000) mm, hollow at \(centre * 1000) mm")

@@ -3,6 +3,7 @@ import Geometry
 import Imaging
 import Recording
 import Testing
+
 @testable import Cephalometry
 
 @Suite("Calliper, trend, lifting, SVG")
@@ -28,8 +29,10 @@ struct ReportingTests {
         let week = 7 * 24 * 3600.0
         // CVAI falls 0.5 points a week under a helmet; B grows 1 mm a week.
         let visits = (0..<4).map { k in
-            Visit(date: start + Double(k) * 2 * week, measurement: HeadMeasurement(
-                diagonalA: 0.140, diagonalB: 0.130 + Double(k) * 0.002, length: 0.14, width: 0.115, perimeter: 0.43))
+            Visit(
+                date: start + Double(k) * 2 * week,
+                measurement: HeadMeasurement(
+                    diagonalA: 0.140, diagonalB: 0.130 + Double(k) * 0.002, length: 0.14, width: 0.115, perimeter: 0.43))
         }
         let trend = try VisitTrend(visits.reversed())
         #expect(abs(trend.diagonalBMMPerWeek - 1) < 1e-9)

@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Testing
+
 @testable import Cephalometry
 
 /// Every measure of closed-form heads in arbitrary poses within 0.5 % of its independently
@@ -36,7 +37,9 @@ struct ShapeMeasureTests {
         let v = shape.quadrantVolumes
         let total = q[0] + q[1] + q[2] + q[3]
         #expect(within(shape.cranialVolumeCM3, total), "\(name): volume \(shape.cranialVolumeCM3) vs \(total)")
-        for (got, want, which) in [(v.frontLeftCM3, q[0], "FL"), (v.frontRightCM3, q[1], "FR"), (v.backLeftCM3, q[2], "BL"), (v.backRightCM3, q[3], "BR")] {
+        for (got, want, which) in [
+            (v.frontLeftCM3, q[0], "FL"), (v.frontRightCM3, q[1], "FR"), (v.backLeftCM3, q[2], "BL"), (v.backRightCM3, q[3], "BR"),
+        ] {
             #expect(within(got, want), "\(name): \(which) \(got) vs \(want)")
         }
         func ratio(_ a: Double, _ b: Double) -> Double { min(a, b) / max(a, b) * 100 }

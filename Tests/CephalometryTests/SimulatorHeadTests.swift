@@ -2,6 +2,7 @@ import Foundation
 import Geometry
 import Simulation
 import Testing
+
 @testable import Cephalometry
 
 @Suite("Simulator heads")

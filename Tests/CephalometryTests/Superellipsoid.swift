@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+
 @testable import Cephalometry
 
 /// A superellipsoidal head whose every measure has an independent numerical value: slices

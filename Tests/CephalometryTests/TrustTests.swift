@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Testing
+
 @testable import Cephalometry
 
 @Suite("Warnings and errors")
@@ -102,8 +103,10 @@ struct TrustTests {
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains("\"nasion\":["))
         let missing = Data(#"{"nasion":[0,0.08,0],"noseTip":[0,0.1,-0.02],"leftTragion":[-0.06,0,0]}"#.utf8)
-        #expect(throws: CephalometryError.unreadableLandmarks(
-            "'rightTragion' is missing; give nasion, noseTip, leftTragion and rightTragion as [x, y, z] in metres")) {
+        #expect(
+            throws: CephalometryError.unreadableLandmarks(
+                "'rightTragion' is missing; give nasion, noseTip, leftTragion and rightTragion as [x, y, z] in metres")
+        ) {
             try HeadLandmarks.decode(json: missing)
         }
         let short = Data(#"{"nasion":[0,0.08],"noseTip":[0,0.1,-0.02],"leftTragion":[-0.06,0,0],"rightTragion":[0.06,0,0]}"#.utf8)

@@ -38,18 +38,21 @@ struct CommandLineJSONTests {
 
         // The 3D measures, the grade and, when asked for, the asymmetry map under their keys.
         let shape = try #require(measured["shape"] as? [String: Any])
-        for key in ["cranialVolumeCM3", "quadrantVolumes", "anteriorSymmetryRatio", "posteriorSymmetryRatio", "overallSymmetryRatio",
-                    "radialSymmetryIndexMM", "cranialHeightMM", "earOffsetMM", "longestDiagonalMM", "longestDiagonalAngleDegrees"] {
+        for key in [
+            "cranialVolumeCM3", "quadrantVolumes", "anteriorSymmetryRatio", "posteriorSymmetryRatio", "overallSymmetryRatio",
+            "radialSymmetryIndexMM", "cranialHeightMM", "earOffsetMM", "longestDiagonalMM", "longestDiagonalAngleDegrees",
+        ] {
             #expect(shape[key] != nil, "measure --json lacks shape.\(key)")
         }
         let assessment = try #require(measured["assessment"] as? [String: Any])
         #expect(assessment["type"] as? String == "plagiocephaly" && assessment["choaLevel"] as? Int == 3)
         #expect(measured["asymmetry"] == nil)
         try Data(#"{"choaCVAI":[3.5,6.25,7.5,11]}"#.utf8).write(to: URL(fileURLWithPath: folder.path("clinic.json")))
-        let mapped = try jsonObject(headscan([
-            "measure", folder.path("s.truth.ply"), "--landmarks", folder.path("landmarks.json"), "--thresholds", folder.path("clinic.json"),
-            "--asymmetry-ply", folder.path("map.ply"), "--json",
-        ]))
+        let mapped = try jsonObject(
+            headscan([
+                "measure", folder.path("s.truth.ply"), "--landmarks", folder.path("landmarks.json"), "--thresholds", folder.path("clinic.json"),
+                "--asymmetry-ply", folder.path("map.ply"), "--json",
+            ]))
         #expect((mapped["assessment"] as? [String: Any])?["choaLevel"] as? Int == 4)
         let asymmetry = try #require(mapped["asymmetry"] as? [String: Any])
         #expect(asymmetry["plane"] as? String == "landmarks")

@@ -8,11 +8,12 @@ struct TextTableTests {
         var table = TextTable([.left("", 8), .right("3D scan", 9), .right("truth", 7)])
         table.add(["CVAI", "7.14", "7.00"])
         table.add(["CHOA", "2", "2"])
-        #expect(table.lines == [
-            "          3D scan  truth",
-            "CVAI         7.14   7.00",
-            "CHOA            2      2",
-        ])
+        #expect(
+            table.lines == [
+                "          3D scan  truth",
+                "CVAI         7.14   7.00",
+                "CHOA            2      2",
+            ])
     }
 
     @Test func aWideCellPushesItsLineOnAndTheLastColumnIsNotPadded() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Feedback
 
 /// Milestones are keyed by percent in code and by the percent's text in JSON, as files

@@ -30,7 +30,7 @@ import Testing
     @Test func bandEdges() {
         // Band: x 288...352, y 216...264 for 640x480 and 5 %. A 20 px marker's box is ±10.
         #expect(classify([marker(0, x: 277.9, y: 240)]).direction == .down)  // maxX 287.9 < 288
-        #expect(classify([marker(0, x: 278, y: 240)]).direction == .none)    // touches the band
+        #expect(classify([marker(0, x: 278, y: 240)]).direction == .none)  // touches the band
         #expect(classify([marker(0, x: 362.1, y: 240)]).direction == .up)
         #expect(classify([marker(0, x: 362, y: 240)]).direction == .none)
         #expect(classify([marker(0, x: 320, y: 205.9)]).direction == .left)
@@ -100,7 +100,10 @@ import Testing
         let gone = feed(&guide, Array(repeating: [], count: 6), from: 1.1)
         #expect(gone[3].published == Position(.off, .right))
         #expect(gone[3].raw == Position(.off, .none))
-        var strict = try ScanGuide(settings: plainSettings { $0.markerCount = 100; $0.directionMemory = 0 }, layout: cap(100))
+        var strict = try ScanGuide(
+            settings: plainSettings {
+                $0.markerCount = 100; $0.directionMemory = 0
+            }, layout: cap(100))
         _ = feed(&strict, Array(repeating: centred, count: 5))
         _ = feed(&strict, [[marker(3, x: 320, y: 440)]], from: 1)
         #expect(feed(&strict, Array(repeating: [], count: 6), from: 1.1)[3].published == Position(.off, .none))

@@ -33,7 +33,10 @@ import Testing
         (ProgressIncrement.every25, [25, 50, 75]), (.every50, [50]), (.only100, []),
     ])
     func milestones(increment: ProgressIncrement, spoken: [Int]) throws {
-        var guide = try ScanGuide(settings: plainSettings { $0.markerCount = 100; $0.progressIncrement = increment }, layout: cap(100))
+        var guide = try ScanGuide(
+            settings: plainSettings {
+                $0.markerCount = 100; $0.progressIncrement = increment
+            }, layout: cap(100))
         let events = show(&guide, 0..<100, from: 0).events
         let percents = events.compactMap { if case .speak(.percent(let p), .milestone) = $0 { p } else { nil } }
         #expect(percents == spoken)
@@ -103,13 +106,18 @@ import Testing
     @Test func directionSpeechInBothPhrasings() throws {
         let (_, move) = try guideOff(plainSettings { $0.markerCount = 100 })
         #expect(move.events.contains(.speak(.movePhone(.leftDown), .instruction)))
-        let (_, picture) = try guideOff(plainSettings { $0.markerCount = 100; $0.phrasing = .headInPicture })
+        let (_, picture) = try guideOff(
+            plainSettings {
+                $0.markerCount = 100; $0.phrasing = .headInPicture
+            })
         // The head lies left-down: the phone goes there, the head must go right-up in the picture.
         #expect(picture.events.contains(.speak(.headInPicture(.rightUp), .instruction)))
     }
 
     @Test func noDirectionSpeechInTooCloseOnly() throws {
-        let settings = plainSettings { $0.markerCount = 100; $0.positionAudio = .tooCloseOnly }
+        let settings = plainSettings {
+            $0.markerCount = 100; $0.positionAudio = .tooCloseOnly
+        }
         let (_, off) = try guideOff(settings)
         #expect(off.events.contains(.hapticStart))
         #expect(!off.events.contains { if case .speak = $0 { true } else { false } })
@@ -153,10 +161,14 @@ import Testing
     @Test func earsAndFaceReminderBeforeDone() throws {
         var settings = FeedbackSettings()
         settings.markerCount = 4
-        var guide = try ScanGuide(settings: settings, layout: CapLayout(
-            dictionaryName: "4x4_100", markerSideMillimetres: 14,
-            markers: [CapMarker(id: 0, region: .front), CapMarker(id: 1, region: .front),
-                      CapMarker(id: 2, region: .left), CapMarker(id: 3, region: .left)]))
+        var guide = try ScanGuide(
+            settings: settings,
+            layout: CapLayout(
+                dictionaryName: "4x4_100", markerSideMillimetres: 14,
+                markers: [
+                    CapMarker(id: 0, region: .front), CapMarker(id: 1, region: .front),
+                    CapMarker(id: 2, region: .left), CapMarker(id: 3, region: .left),
+                ]))
         // Markers near the bottom of the picture (printed top toward −y): the point 45 mm
         // (≈ 3.2 sides) below them is outside, so the face is not in the picture.
         let low = [marker(0, x: 300, y: 440), marker(1, x: 340, y: 440), marker(2, x: 380, y: 440), marker(3, x: 420, y: 440)]

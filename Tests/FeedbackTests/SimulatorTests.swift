@@ -1,5 +1,5 @@
-import Foundation
 import Feedback
+import Foundation
 import Geometry
 import Markers
 import Scanning
@@ -86,15 +86,18 @@ enum ClosedLoop {
                 let d = points[feature]! - SIMD3(m[3], m[7], m[11])
                 let c = SIMD3(m[0] * d.x + m[4] * d.y + m[8] * d.z, m[1] * d.x + m[5] * d.y + m[9] * d.z, m[2] * d.x + m[6] * d.y + m[10] * d.z)
                 let pixel = k.project(c)
-                #expect(pixel.map { $0.x >= -10 && $0.y >= -10 && $0.x <= Double(k.width) + 10 && $0.y <= Double(k.height) + 10 } == true,
-                        "\(feature) claimed at t=\(truth.timestamp) but projects to \(String(describing: pixel))")
+                #expect(
+                    pixel.map { $0.x >= -10 && $0.y >= -10 && $0.x <= Double(k.width) + 10 && $0.y <= Double(k.height) + 10 } == true,
+                    "\(feature) claimed at t=\(truth.timestamp) but projects to \(String(describing: pixel))")
                 // An ear counts only when the camera sees it from the side, not edge-on from
                 // behind or in front: the line of sight within 75° of the ear's outward normal.
                 if feature != .face {
                     let toCamera = SIMD3(m[3], m[7], m[11]) - points[feature]!
                     let outward = SIMD3<Double>(feature == .leftEar ? -1 : 1, 0, 0)
                     let cosine = (toCamera * outward).sum() / (toCamera * toCamera).sum().squareRoot()
-                    #expect(cosine >= cos(75 * Double.pi / 180), "\(feature) claimed at t=\(truth.timestamp) but seen \(acos(cosine) * 180 / Double.pi)° off its side")
+                    #expect(
+                        cosine >= cos(75 * Double.pi / 180),
+                        "\(feature) claimed at t=\(truth.timestamp) but seen \(acos(cosine) * 180 / Double.pi)° off its side")
                 }
             }
         }
@@ -107,8 +110,9 @@ enum ClosedLoop {
         let ignorer = try ClosedLoop.run(scenario, follow: false)
         // Both push markers out of the picture: a lapse of the hand, a sway of infant and parent.
         #expect(ignorer.outOfPosition > 0)
-        #expect(follower.outOfPosition <= 0.7 * ignorer.outOfPosition,
-                "follower \(follower.outOfPosition) s, ignorer \(ignorer.outOfPosition) s")
+        #expect(
+            follower.outOfPosition <= 0.7 * ignorer.outOfPosition,
+            "follower \(follower.outOfPosition) s, ignorer \(ignorer.outOfPosition) s")
         #expect(follower.completed != nil)
     }
 }

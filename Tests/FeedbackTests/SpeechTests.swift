@@ -100,7 +100,8 @@ import Testing
         #expect(o.timestamp == 0.033 && o.width == 640 && o.markers[0].id == 5)
         #expect(o.markers[0].corners[2] == SIMD2(5, 6) && o.markers[0].depths[2].isNaN && o.markers[0].hasInvalidDepth)
         #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode(FrameObservation.self, from: Data(#"{"t":0,"width":640,"height":480,"markers":[{"id":1,"corners":[[1,2]]}]}"#.utf8))
+            try JSONDecoder().decode(
+                FrameObservation.self, from: Data(#"{"t":0,"width":640,"height":480,"markers":[{"id":1,"corners":[[1,2]]}]}"#.utf8))
         }
     }
 }

@@ -5,11 +5,12 @@ import Testing
 @Suite("Chord perimeter")
 struct ChordPerimeterTests {
     private func circle(radius: Double, points: Int, wiggle: Double = 0) -> Polygon2 {
-        Polygon2((0..<points).map { i in
-            let a = Double(i) / Double(points) * 2 * Double.pi
-            let r = radius + (i % 2 == 0 ? wiggle : -wiggle)
-            return SIMD2(r * cos(a), r * sin(a))
-        })
+        Polygon2(
+            (0..<points).map { i in
+                let a = Double(i) / Double(points) * 2 * Double.pi
+                let r = radius + (i % 2 == 0 ? wiggle : -wiggle)
+                return SIMD2(r * cos(a), r * sin(a))
+            })
     }
 
     @Test("a smooth circle keeps its length within the chord error")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Geometry
 
 @Suite struct LinearAlgebraTests {
@@ -12,8 +13,10 @@ import Testing
     @Test func quaternionsRoundTripAtEveryAngle() {
         // Small, right-angle and near half-turn rotations about varied axes: each branch of the
         // conversion is taken.
-        for (axis, angle) in [(SIMD3(0.3, -0.5, 0.8), 1.1), (SIMD3(1, 0, 0), 3.1), (SIMD3(0, 1, 0), 3.14159),
-                              (SIMD3(0, 0, 1), 3.0), (SIMD3(1, 1, 0), 1e-9), (SIMD3(-0.2, 0.9, 0.1), 2.5)] {
+        for (axis, angle) in [
+            (SIMD3(0.3, -0.5, 0.8), 1.1), (SIMD3(1, 0, 0), 3.1), (SIMD3(0, 1, 0), 3.14159),
+            (SIMD3(0, 0, 1), 3.0), (SIMD3(1, 1, 0), 1e-9), (SIMD3(-0.2, 0.9, 0.1), 2.5),
+        ] {
             let rotation = Rotation3(axis: axis, angle: angle)
             let q = rotation.quaternion
             #expect(q.w >= 0 && abs(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z - 1) < 1e-12)

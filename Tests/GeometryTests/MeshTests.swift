@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Geometry
 
 /// A unit cube with outward faces, centred at `centre`.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Geometry
 
 /// The solver kernels against analytic answers: a matrix whose Cholesky factor is known in

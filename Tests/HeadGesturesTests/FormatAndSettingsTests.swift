@@ -71,7 +71,10 @@ struct FormatAndSettingsTests {
             _ = try GestureSettings.decode(json: #"{"idleZoneDiameter":0.8}"#)
             Issue.record("a threshold inside the idle zone must be an error")
         } catch {
-            #expect(error == .invalidSetting(name: "movementThreshold", rule: "must be at least the idle radius (0.4); raise it or make idleZoneDiameter smaller"))
+            #expect(
+                error
+                    == .invalidSetting(
+                        name: "movementThreshold", rule: "must be at least the idle radius (0.4); raise it or make idleZoneDiameter smaller"))
             #expect(error.localizedDescription.contains("movementThreshold"))
         }
         #expect(throws: GestureError.self) { try GestureSettings.decode(json: #"{"calibrationSamples":3}"#) }

@@ -1,5 +1,5 @@
-import Testing
 import HeadGestures
+import Testing
 
 /// The help text is generated from the settings type; these keep its three sources in step.
 struct GestureSettingsHelpTests {

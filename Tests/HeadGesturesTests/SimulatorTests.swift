@@ -95,8 +95,10 @@ struct SimulatorTests {
 
     @Test func scoringCountsMatchesMissesAndExtras() {
         let truth = [TruthEvent(t: 1, frame: 30, type: "nod"), TruthEvent(t: 3, frame: 90, type: "nod")]
-        let detected = [TimedGestureEvent(time: 1.1, event: .nod), TimedGestureEvent(time: 5, event: .nod),
-                        TimedGestureEvent(time: 2, event: .looked(.left, distance: 0.4))]
+        let detected = [
+            TimedGestureEvent(time: 1.1, event: .nod), TimedGestureEvent(time: 5, event: .nod),
+            TimedGestureEvent(time: 2, event: .looked(.left, distance: 0.4)),
+        ]
         let scores = EventScoring.score(detected: detected, truth: truth, fps: 30)
         #expect(scores["nod"]?.truePositives == 1 && scores["nod"]?.falseNegatives == 1 && scores["nod"]?.falsePositives == 1)
         #expect(scores["nod"]?.frameErrors == [3])

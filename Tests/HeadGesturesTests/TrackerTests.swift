@@ -9,7 +9,9 @@ final class RecordingDelegate: GestureDelegate {
     func gestureTracker(_ tracker: GestureTracker, didStartLooking direction: GestureDirection, distance: Double) {
         calls.append("startedLooking \(direction.rawValue)")
     }
-    func gestureTracker(_ tracker: GestureTracker, didStopLooking direction: GestureDirection) { calls.append("stoppedLooking \(direction.rawValue)") }
+    func gestureTracker(_ tracker: GestureTracker, didStopLooking direction: GestureDirection) {
+        calls.append("stoppedLooking \(direction.rawValue)")
+    }
     func gestureTrackerDidStopTracking(_ tracker: GestureTracker) { calls.append("stoppedTracking") }
 }
 

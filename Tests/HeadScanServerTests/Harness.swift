@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
@@ -89,12 +88,16 @@ let testPseudonymiser = try! Pseudonymiser(siteKey: Data(repeating: 3, count: 32
 
 /// Uploads a package through the test client with the raw protocol; returns the final status.
 @discardableResult
-func rawUpload(_ client: some TestClientProtocol, token: String, package: SessionPackage, chunkSize: Int = 1024, completing: Bool = true) async throws -> UploadStatus {
+func rawUpload(
+    _ client: some TestClientProtocol, token: String, package: SessionPackage, chunkSize: Int = 1024, completing: Bool = true
+) async throws -> UploadStatus {
     let create = CreateUploadRequest(sessionName: package.sessionName, chunkSize: chunkSize, files: package.manifest)
-    let status = try decode(UploadStatus.self, try await client.execute(uri: "/api/uploads", method: .post, headers: bearer(token), body: try json(create)))
+    let status = try decode(
+        UploadStatus.self, try await client.execute(uri: "/api/uploads", method: .post, headers: bearer(token), body: try json(create)))
     for item in package.items {
         for index in 0..<item.manifest.chunkCount(chunkSize: chunkSize) where !(status.received[item.manifest.name] ?? []).contains(index) {
-            let bytes = try SessionPackage.read(item, offset: Int64(index * chunkSize), length: item.manifest.chunkLength(index, chunkSize: chunkSize))
+            let bytes = try SessionPackage.read(
+                item, offset: Int64(index * chunkSize), length: item.manifest.chunkLength(index, chunkSize: chunkSize))
             var headers = bearer(token)
             headers[HTTPField.Name(UploadProtocol.chunkChecksumHeader)!] = Digest.sha256(bytes)
             let response = try await client.execute(

@@ -25,9 +25,12 @@ import Testing
         let routes = Set(harness.server.router().routes.map { "\($0.method) \($0.path)" })
         let documented = Self.operations(in: try await Self.servedDocument(harness))
         #expect(documented.count >= 9, "the document's paths were not found: \(documented)")
-        #expect(routes.subtracting(Self.undocumented).subtracting(documented).isEmpty, "routed but not documented: \(routes.subtracting(Self.undocumented).subtracting(documented).sorted())")
+        #expect(
+            routes.subtracting(Self.undocumented).subtracting(documented).isEmpty,
+            "routed but not documented: \(routes.subtracting(Self.undocumented).subtracting(documented).sorted())")
         #expect(documented.subtracting(routes).isEmpty, "documented but not routed: \(documented.subtracting(routes).sorted())")
-        #expect(Self.undocumented.subtracting(routes).isEmpty, "listed as undocumented but not routed: \(Self.undocumented.subtracting(routes).sorted())")
+        #expect(
+            Self.undocumented.subtracting(routes).isEmpty, "listed as undocumented but not routed: \(Self.undocumented.subtracting(routes).sorted())")
         #expect(Self.undocumented.isDisjoint(with: documented))
     }
 

@@ -1,8 +1,8 @@
 import Cephalometry
 import Foundation
-import HeadScanTesting
 import HTTPTypes
 import HeadScanServer
+import HeadScanTesting
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
@@ -21,12 +21,17 @@ import Upload
             for (patient, cvai) in [(1, 4.0), (2, 11.0)] {
                 let fixture = try SessionFixture(patientID: patient, extra: ["measurement.json": SessionFixture.measurement(cvai: cvai)])
                 defer { fixture.remove() }
-                ids.append(try #require(try await rawUpload(client, token: token, package: try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)).sessionID))
+                ids.append(
+                    try #require(
+                        try await rawUpload(
+                            client, token: token, package: try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)
+                        ).sessionID))
             }
             #expect(try await client.execute(uri: "/sessions", method: .get).headers[.location] == "/login")
             let form = try await FormSession.open(client)
             let wrong = try await client.execute(
-                uri: "/login", method: .post, headers: form.headers, body: ByteBuffer(string: "email=r%40example.org&password=nope&csrf=\(form.token)"))
+                uri: "/login", method: .post, headers: form.headers,
+                body: ByteBuffer(string: "email=r%40example.org&password=nope&csrf=\(form.token)"))
             #expect(wrong.headers[.location] == "/login?failed=1" && wrong.headers[.setCookie] == nil)
             // Without the form's token (another site's form) nothing happens.
             let forged = try await client.execute(
@@ -43,7 +48,9 @@ import Upload
             let all = String(buffer: try await client.execute(uri: "/sessions", method: .get, headers: headers).body)
             #expect(all.contains("<span id=\"count\">2</span>"))
             let filtered = String(buffer: try await client.execute(uri: "/sessions?cvaiMin=10&measured=yes", method: .get, headers: headers).body)
-            #expect(filtered.contains("<span id=\"count\">1</span>") && filtered.contains("/sessions/\(ids[1])") && !filtered.contains("/sessions/\(ids[0])"))
+            #expect(
+                filtered.contains("<span id=\"count\">1</span>") && filtered.contains("/sessions/\(ids[1])")
+                    && !filtered.contains("/sessions/\(ids[0])"))
             #expect(filtered.contains("href=\"/api/download?cvaiMin=10&amp;measured=yes\""))
             #expect(filtered.contains("href=\"/api/download?cvaiMin=10&amp;measured=yes&amp;format=tum\""))
 
@@ -71,11 +78,14 @@ import Upload
         let password = try await harness.researcher("r@example.org")
         // A head in its own frame: right tragion along x, nasion along y.
         let measurement = SessionFixture.measurement(
-            cvai: 5, landmarks: HeadLandmarks(nasion: [0, 0.08, 0], noseTip: [0, 0.1, -0.02], leftTragion: [-0.06, 0, 0], rightTragion: [0.06, 0, 0]))
+            cvai: 5,
+            landmarks: HeadLandmarks(nasion: [0, 0.08, 0], noseTip: [0, 0.1, -0.02], leftTragion: [-0.06, 0, 0], rightTragion: [0.06, 0, 0]))
         let fixture = try SessionFixture(extra: ["measurement.json": measurement])
         defer { fixture.remove() }
         try await harness.app().test(.router) { client in
-            let id = try #require(try await rawUpload(client, token: token, package: try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)).sessionID)
+            let id = try #require(
+                try await rawUpload(client, token: token, package: try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser))
+                    .sessionID)
             let html = String(buffer: try await client.execute(uri: "/sessions/\(id)", method: .get, headers: basic("r@example.org", password)).body)
             #expect(html.contains("<td>week of 2026-04-27, scan 1</td>"))
             guard FileManager.default.fileExists(atPath: "/usr/share/javascript/three/build/three.min.js") else { return }
@@ -91,8 +101,10 @@ import Upload
             let response = try await client.execute(uri: "/openapi.yaml", method: .get)
             let text = String(buffer: response.body)
             #expect(response.status == .ok)
-            for path in ["/api/uploads:", "/api/uploads/{id}/files/{name}/chunks/{index}:", "/api/uploads/{id}/complete:", "/api/sessions:",
-                         "/api/sessions/{id}/files/{name}:", "/api/sessions/{id}/download:", "/api/download:", "/api/sessions/{id}/mesh:"] {
+            for path in [
+                "/api/uploads:", "/api/uploads/{id}/files/{name}/chunks/{index}:", "/api/uploads/{id}/complete:", "/api/sessions:",
+                "/api/sessions/{id}/files/{name}:", "/api/sessions/{id}/download:", "/api/download:", "/api/sessions/{id}/mesh:",
+            ] {
                 #expect(text.contains(path), "\(path)")
             }
             #expect(text.contains("enum: [zip, tum]") && text.contains("groundtruth.txt"))

@@ -23,11 +23,13 @@ import Upload
         var testDescription: String { label }
     }
 
-    static let rawPatient = Data("""
+    static let rawPatient = Data(
+        """
         {"version": 1, "patientID": 12, "name": "Anna Mueller", "address": "Hauptstrasse 5", "enteredAt": "2026-05-01T10:40:00Z",
          "birthDate": "2026-01-01T00:00:00Z", "calliper": {"lengthMM": 140, "widthMM": 120, "diagonalAMM": 150, "diagonalBMM": 145}}
         """.utf8)
-    static let patientWithDays = Data("""
+    static let patientWithDays = Data(
+        """
         {"version": 1, "patientID": 1708731610961, "pseudonymisation": "hmac-sha256-v1", "ageAtVisitDays": 120,
          "calliper": {"lengthMM": 140, "widthMM": 120, "diagonalAMM": 150, "diagonalBMM": 145}}
         """.utf8)

@@ -1,13 +1,13 @@
 import Foundation
 import Geometry
+import HTTPTypes
 import HeadScanServer
 import HeadScanTesting
-import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Processing
-import ScanLibrary
 import Recording
+import ScanLibrary
 import Testing
 import Upload
 
@@ -74,7 +74,9 @@ import Upload
             }
             let reconstruction = try await client.execute(uri: "/api/sessions/\(id)/files/reconstruction.json", method: .get, headers: researcher)
             let record = try ReconstructionRecord.decode(from: Data(reconstruction.body.readableBytesView))
-            #expect(ResearchCalendar.isWeekStart(Date(timeIntervalSince1970: record.scan.modified)) && ResearchCalendar.isWeekStart(record.reconstructedAt))
+            #expect(
+                ResearchCalendar.isWeekStart(Date(timeIntervalSince1970: record.scan.modified))
+                    && ResearchCalendar.isWeekStart(record.reconstructedAt))
             let pdf = try await client.execute(uri: "/api/sessions/\(id)/files/report.pdf", method: .get, headers: researcher)
             #expect(String(decoding: Data(pdf.body.readableBytesView), as: UTF8.self).contains("CreationDate (D:20260427000000"))
             let mesh = try await client.execute(uri: "/api/sessions/\(id)/mesh", method: .get, headers: researcher)
@@ -96,8 +98,10 @@ import Upload
             let tum = try await client.execute(uri: "/api/sessions/\(id)/download?format=tum", method: .get, headers: researcher)
             let folder = try TUMDownloadTests.unzip(tum)
             defer { try? FileManager.default.removeItem(at: folder) }
-            let trajectory = TUMFormat.parseTrajectory(try String(
-                contentsOf: folder.appendingPathComponent("clinic-a/\(package.sessionName)-\(id)/\(TUMFormat.groundTruthFileName)"), encoding: .utf8))
+            let trajectory = TUMFormat.parseTrajectory(
+                try String(
+                    contentsOf: folder.appendingPathComponent("clinic-a/\(package.sessionName)-\(id)/\(TUMFormat.groundTruthFileName)"),
+                    encoding: .utf8))
             #expect(trajectory.count >= 4 && trajectory.count <= fixture.frameCount)
         }
         let tmp = try FileManager.default.contentsOfDirectory(atPath: harness.data.appendingPathComponent("tmp").path)

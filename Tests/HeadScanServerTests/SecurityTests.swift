@@ -1,7 +1,7 @@
 import Foundation
-import HeadScanTesting
 import HTTPTypes
 import HeadScanServer
+import HeadScanTesting
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
@@ -38,13 +38,17 @@ import Upload
             let done = try await rawUpload(client, token: token, package: package)
             let sessionID = try #require(done.sessionID)
             let create = CreateUploadRequest(sessionName: openPackage.sessionName, chunkSize: 1024, files: openPackage.manifest)
-            let open = try decode(UploadStatus.self, try await client.execute(uri: "/api/uploads", method: .post, headers: bearer(token), body: try json(create)))
+            let open = try decode(
+                UploadStatus.self, try await client.execute(uri: "/api/uploads", method: .post, headers: bearer(token), body: try json(create)))
             let scan = try #require(openPackage.items.first { $0.manifest.name == "scan.hscan" })
             let chunk0 = try SessionPackage.read(scan, offset: 0, length: 1024)
             let chunk1 = try SessionPackage.read(scan, offset: 1024, length: 1024)
             var first = bearer(token)
             first[.chunkChecksum] = Digest.sha256(chunk0)
-            #expect(try await client.execute(uri: "/api/uploads/\(open.uploadID)/files/scan.hscan/chunks/0", method: .put, headers: first, body: ByteBuffer(bytes: chunk0)).status == .ok)
+            #expect(
+                try await client.execute(
+                    uri: "/api/uploads/\(open.uploadID)/files/scan.hscan/chunks/0", method: .put, headers: first, body: ByteBuffer(bytes: chunk0)
+                ).status == .ok)
 
             let before = try await harness.state()
             var attempts: [Attempt] = []
@@ -81,29 +85,63 @@ import Upload
             }
 
             // Malformed announcements.
-            func announce(_ label: String, _ request: CreateUploadRequest) throws { add(label, "/api/uploads", .post, bearer(token), try json(request)) }
+            func announce(_ label: String, _ request: CreateUploadRequest) throws {
+                add(label, "/api/uploads", .post, bearer(token), try json(request))
+            }
             let good = ManifestFile(name: "x.bin", size: 10, sha256: String(repeating: "a", count: 64))
             let consent = package.manifest.first { $0.name == "consent.json" }!
-            let trickyNames = ["../x", "..", ".", "a/b", "/etc/passwd", "a\\b", ".hidden", "..%2Fx", "%2e%2e", "x\u{0}y", "", String(repeating: "a", count: 101), "-rf", "é", "a b", "..\\..\\x", "x/../../y", "~root", "a:b", "CON/x"]
+            let trickyNames = [
+                "../x", "..", ".", "a/b", "/etc/passwd", "a\\b", ".hidden", "..%2Fx", "%2e%2e", "x\u{0}y", "", String(repeating: "a", count: 101),
+                "-rf", "é", "a b", "..\\..\\x", "x/../../y", "~root", "a:b", "CON/x",
+            ]
             for name in trickyNames {
-                try announce("file name \(name)", CreateUploadRequest(sessionName: "5_2026-05-01T10-30-00_Scan", chunkSize: 1024, files: [consent, ManifestFile(name: name, size: 10, sha256: good.sha256)]))
+                try announce(
+                    "file name \(name)",
+                    CreateUploadRequest(
+                        sessionName: "5_2026-05-01T10-30-00_Scan", chunkSize: 1024,
+                        files: [consent, ManifestFile(name: name, size: 10, sha256: good.sha256)]))
             }
-            for sessionName in ["../5_2026-05-01T10-30-00_Scan", "5_2026-05-01T10-30-00", "x", "", "5/6_2026-05-01T10-30-00_Scan", "5_2026-13-01T10-30-00_Scan", ".5_2026-05-01T10-30-00_Scan", "5_2026-05-01T10-30-00_Scan/..", String(repeating: "9", count: 200) + "_2026-05-01T10-30-00_Scan", "a b_2026-05-01T10-30-00_Scan"] {
+            for sessionName in [
+                "../5_2026-05-01T10-30-00_Scan", "5_2026-05-01T10-30-00", "x", "", "5/6_2026-05-01T10-30-00_Scan", "5_2026-13-01T10-30-00_Scan",
+                ".5_2026-05-01T10-30-00_Scan", "5_2026-05-01T10-30-00_Scan/..", String(repeating: "9", count: 200) + "_2026-05-01T10-30-00_Scan",
+                "a b_2026-05-01T10-30-00_Scan",
+            ] {
                 try announce("session name \(sessionName)", CreateUploadRequest(sessionName: sessionName, chunkSize: 1024, files: [consent, good]))
             }
             for size in [0, 1, 1023, UploadProtocol.maximumChunkSize + 1, -5] {
-                try announce("chunk size \(size)", CreateUploadRequest(sessionName: "5_2026-05-01T10-30-00_Scan", chunkSize: size, files: [consent, good]))
+                try announce(
+                    "chunk size \(size)", CreateUploadRequest(sessionName: "5_2026-05-01T10-30-00_Scan", chunkSize: size, files: [consent, good]))
             }
-            for digest in ["", "abc", String(repeating: "A", count: 64), String(repeating: "g", count: 64), String(repeating: "a", count: 63), String(repeating: "a", count: 65)] {
-                try announce("digest \(digest)", CreateUploadRequest(sessionName: "5_2026-05-01T10-30-00_Scan", chunkSize: 1024, files: [consent, ManifestFile(name: "y.bin", size: 10, sha256: digest)]))
+            for digest in [
+                "", "abc", String(repeating: "A", count: 64), String(repeating: "g", count: 64), String(repeating: "a", count: 63),
+                String(repeating: "a", count: 65),
+            ] {
+                try announce(
+                    "digest \(digest)",
+                    CreateUploadRequest(
+                        sessionName: "5_2026-05-01T10-30-00_Scan", chunkSize: 1024,
+                        files: [consent, ManifestFile(name: "y.bin", size: 10, sha256: digest)]))
             }
-            try announce("negative size", CreateUploadRequest(sessionName: "5_2026-05-01T10-30-00_Scan", chunkSize: 1024, files: [consent, ManifestFile(name: "y.bin", size: -1, sha256: good.sha256)]))
-            try announce("huge size", CreateUploadRequest(sessionName: "5_2026-05-01T10-30-00_Scan", chunkSize: 1024, files: [consent, ManifestFile(name: "y.bin", size: 1 << 40, sha256: good.sha256)]))
+            try announce(
+                "negative size",
+                CreateUploadRequest(
+                    sessionName: "5_2026-05-01T10-30-00_Scan", chunkSize: 1024,
+                    files: [consent, ManifestFile(name: "y.bin", size: -1, sha256: good.sha256)]))
+            try announce(
+                "huge size",
+                CreateUploadRequest(
+                    sessionName: "5_2026-05-01T10-30-00_Scan", chunkSize: 1024,
+                    files: [consent, ManifestFile(name: "y.bin", size: 1 << 40, sha256: good.sha256)]))
             try announce("no consent", CreateUploadRequest(sessionName: "5_2026-05-01T10-30-00_Scan", chunkSize: 1024, files: [good]))
             try announce("no files", CreateUploadRequest(sessionName: "5_2026-05-01T10-30-00_Scan", chunkSize: 1024, files: []))
             try announce("twice", CreateUploadRequest(sessionName: "5_2026-05-01T10-30-00_Scan", chunkSize: 1024, files: [consent, good, good]))
-            try announce("too many", CreateUploadRequest(sessionName: "5_2026-05-01T10-30-00_Scan", chunkSize: 1024, files: [consent] + (0..<70).map { ManifestFile(name: "f\($0)", size: 1, sha256: good.sha256) }))
-            try announce("finished session with other files", CreateUploadRequest(sessionName: package.sessionName, chunkSize: 1024, files: [consent, good]))
+            try announce(
+                "too many",
+                CreateUploadRequest(
+                    sessionName: "5_2026-05-01T10-30-00_Scan", chunkSize: 1024,
+                    files: [consent] + (0..<70).map { ManifestFile(name: "f\($0)", size: 1, sha256: good.sha256) }))
+            try announce(
+                "finished session with other files", CreateUploadRequest(sessionName: package.sessionName, chunkSize: 1024, files: [consent, good]))
             for body in ["", "{", "[]", "null", "{\"sessionName\": 5}", String(repeating: " ", count: 300_000) + "{}"] {
                 add("json \(body.prefix(20))", "/api/uploads", .post, bearer(token), ByteBuffer(string: body))
             }
@@ -125,16 +163,24 @@ import Upload
             let oversized = Data(repeating: 1, count: UploadProtocol.maximumChunkSize + 1)
             add("oversized body", "\(chunkURI)/1", .put, chunkHeaders(Digest.sha256(oversized)), ByteBuffer(bytes: oversized))
             add("other bytes for chunk 0", "\(chunkURI)/0", .put, chunkHeaders(sum1), ByteBuffer(bytes: chunk1))
-            for name in ["..%2Fscan.hscan", "%2e%2e", "nope.bin", "scan.hscan%00", "SCAN.HSCAN", "scan.hscan.", "patient.json%2F..%2F..%2Fheadscan.sqlite"] {
+            for name in [
+                "..%2Fscan.hscan", "%2e%2e", "nope.bin", "scan.hscan%00", "SCAN.HSCAN", "scan.hscan.", "patient.json%2F..%2F..%2Fheadscan.sqlite",
+            ] {
                 add("chunk file \(name)", "/api/uploads/\(open.uploadID)/files/\(name)/chunks/1", .put, chunkHeaders(sum1), ByteBuffer(bytes: chunk1))
             }
             add("other device's upload", "\(chunkURI)/1", .put, chunkHeaders(sum1, token: otherToken), ByteBuffer(bytes: chunk1))
             add("other device completes", "/api/uploads/\(open.uploadID)/complete", .post, bearer(otherToken))
             add("other device status", "/api/uploads/\(open.uploadID)", .get, bearer(otherToken))
             add("complete too early", "/api/uploads/\(open.uploadID)/complete", .post, bearer(token))
-            add("unknown upload", "/api/uploads/\(UUID().uuidString.lowercased())/files/scan.hscan/chunks/0", .put, chunkHeaders(Digest.sha256(chunk0)), ByteBuffer(bytes: chunk0))
-            add("upload id trick", "/api/uploads/..%2F..%2Fblobs/files/scan.hscan/chunks/0", .put, chunkHeaders(Digest.sha256(chunk0)), ByteBuffer(bytes: chunk0))
-            add("chunk to finished upload", "/api/uploads/\(done.uploadID)/files/scan.hscan/chunks/0", .put, chunkHeaders(Digest.sha256(chunk0)), ByteBuffer(bytes: chunk0))
+            add(
+                "unknown upload", "/api/uploads/\(UUID().uuidString.lowercased())/files/scan.hscan/chunks/0", .put,
+                chunkHeaders(Digest.sha256(chunk0)), ByteBuffer(bytes: chunk0))
+            add(
+                "upload id trick", "/api/uploads/..%2F..%2Fblobs/files/scan.hscan/chunks/0", .put, chunkHeaders(Digest.sha256(chunk0)),
+                ByteBuffer(bytes: chunk0))
+            add(
+                "chunk to finished upload", "/api/uploads/\(done.uploadID)/files/scan.hscan/chunks/0", .put, chunkHeaders(Digest.sha256(chunk0)),
+                ByteBuffer(bytes: chunk0))
             add("researcher uploads", "/api/uploads", .post, basic("viewer@example.org", viewerPassword), try json(create))
 
             // Reading: path tricks, other device, viewer role, bad filters.
@@ -148,12 +194,17 @@ import Upload
             add("viewer zip", "/api/sessions/\(sessionID)/download", .get, basic("viewer@example.org", viewerPassword))
             add("unknown session", "/api/sessions/\(UUID().uuidString.lowercased())/files/scan.hscan", .get, bearer(token))
             add("session id trick", "/api/sessions/..%2F..%2Fblobs/files/scan.hscan", .get, bearer(token))
-            for query in ["cvaiMin=abc", "cvaiMax=nan", "from=2026-13", "to=yesterday", "limit=0", "limit=100000", "measured=maybe", "ratingMin=1.5", "site=" + String(repeating: "s", count: 200)] {
+            for query in [
+                "cvaiMin=abc", "cvaiMax=nan", "from=2026-13", "to=yesterday", "limit=0", "limit=100000", "measured=maybe", "ratingMin=1.5",
+                "site=" + String(repeating: "s", count: 200),
+            ] {
                 add("filter \(query)", "/api/sessions?\(query)", .get, basic("viewer@example.org", viewerPassword))
             }
             add("three.js trick", "/static/three/..%2F..%2F..%2Fetc%2Fpasswd", .get, [:])
             add("three.js other file", "/static/three/package.json", .get, [:])
-            add("oversized login", "/login", .post, [.contentType: "application/x-www-form-urlencoded"], ByteBuffer(string: String(repeating: "a", count: 20_000)))
+            add(
+                "oversized login", "/login", .post, [.contentType: "application/x-www-form-urlencoded"],
+                ByteBuffer(string: String(repeating: "a", count: 20_000)))
 
             // Fill up to 200 with more invalid tokens on the listing.
             var filler = 0

@@ -1,7 +1,7 @@
 import Foundation
+import HTTPTypes
 import HeadScanServer
 import HeadScanTesting
-import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Recording
@@ -43,8 +43,10 @@ import ZIPFoundation
 
         try await harness.app().test(.router) { client in
             let id = try #require(try await rawUpload(client, token: token, package: package, chunkSize: 1 << 20).sessionID)
-            let badID = try #require(try await rawUpload(
-                client, token: token, package: try SessionPackage(folder: unreadable.folder, pseudonymiser: testPseudonymiser)).sessionID)
+            let badID = try #require(
+                try await rawUpload(
+                    client, token: token, package: try SessionPackage(folder: unreadable.folder, pseudonymiser: testPseudonymiser)
+                ).sessionID)
 
             let response = try await client.execute(uri: "/api/sessions/\(id)/download?format=tum", method: .get, headers: researcher)
             #expect(response.status == .ok)
@@ -58,9 +60,14 @@ import ZIPFoundation
             for list in ["rgb.txt", "depth.txt", "associations.txt"] {
                 #expect(try Self.entries(session.appendingPathComponent(list)).count == n, "\(list)")
             }
-            #expect(try FileManager.default.contentsOfDirectory(atPath: session.appendingPathComponent("rgb").path).filter { $0.hasSuffix(".png") }.count == n)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: session.appendingPathComponent("depth").path).filter { $0.hasSuffix(".png") }.count == n)
-            let intrinsics = try JSONDecoder().decode(TUMFormat.Intrinsics.self, from: Data(contentsOf: session.appendingPathComponent("intrinsics.json")))
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: session.appendingPathComponent("rgb").path).filter { $0.hasSuffix(".png") }.count
+                    == n)
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: session.appendingPathComponent("depth").path).filter { $0.hasSuffix(".png") }
+                    .count == n)
+            let intrinsics = try JSONDecoder().decode(
+                TUMFormat.Intrinsics.self, from: Data(contentsOf: session.appendingPathComponent("intrinsics.json")))
             #expect(intrinsics.color == SimulatedSessionFixture.camera)
             // Not processed: no poses, so no trajectory.
             #expect(!FileManager.default.fileExists(atPath: session.appendingPathComponent(TUMFormat.groundTruthFileName).path))
@@ -86,10 +93,13 @@ import ZIPFoundation
             defer { try? FileManager.default.removeItem(at: set) }
             let listed = try FileManager.default.contentsOfDirectory(atPath: set.path).sorted()
             #expect(listed == ["clinic-a", "left-out.txt", "sessions.json"])
-            #expect(try FileManager.default.contentsOfDirectory(atPath: set.appendingPathComponent("clinic-a").path) == ["\(package.sessionName)-\(id)"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: set.appendingPathComponent("clinic-a").path) == ["\(package.sessionName)-\(id)"])
             let leftOut = try String(contentsOf: set.appendingPathComponent("left-out.txt"), encoding: .utf8)
             #expect(leftOut.contains("has no recording"))
-            #expect(try TUMImporter().importFolder(set.appendingPathComponent("clinic-a/\(package.sessionName)-\(id)"), to: set.appendingPathComponent("b.hscan")) == n)
+            #expect(
+                try TUMImporter().importFolder(
+                    set.appendingPathComponent("clinic-a/\(package.sessionName)-\(id)"), to: set.appendingPathComponent("b.hscan")) == n)
             let after = try await harness.store.auditLog()
             #expect(after.count == log.count + 1 && after[0].action == "download-tum" && after[0].sessionID == id)
 
@@ -98,7 +108,9 @@ import ZIPFoundation
             #expect(none.status == .unprocessableContent)
             #expect(String(buffer: none.body).contains("as zip instead"))
             #expect(try await client.execute(uri: "/api/sessions/\(id)/download?format=rar", method: .get, headers: researcher).status == .badRequest)
-            #expect(try await client.execute(uri: "/api/download?format=tum", method: .get, headers: basic("v@example.org", viewerPassword)).status == .forbidden)
+            #expect(
+                try await client.execute(uri: "/api/download?format=tum", method: .get, headers: basic("v@example.org", viewerPassword)).status
+                    == .forbidden)
             // No download was written to the audit log, each refusal was.
             let refusals = try await harness.store.auditLog(limit: 3)
             #expect(refusals.allSatisfy { $0.action == "refused" }, "\(refusals)")

@@ -1,7 +1,7 @@
 import Foundation
-import HeadScanTesting
 import HTTPTypes
 import HeadScanServer
+import HeadScanTesting
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
@@ -15,7 +15,8 @@ import ZIPFoundation
         let harness = try await Harness.make(backend)
         defer { Task { await harness.close() } }
         let (_, token) = try await harness.device("phone-1")
-        let fixture = try SessionFixture(scanBytes: 300_000, extra: ["measurement.json": SessionFixture.measurement(cvai: 7.5), "rating.json": SessionFixture.rating(4)])
+        let fixture = try SessionFixture(
+            scanBytes: 300_000, extra: ["measurement.json": SessionFixture.measurement(cvai: 7.5), "rating.json": SessionFixture.rating(4)])
         defer { fixture.remove() }
         let package = try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)
 
@@ -30,7 +31,11 @@ import ZIPFoundation
 
             // A wrong token is a final answer, given at once (no retries, no stalled challenge).
             let refused = UploadClient(server: url, token: "hsd_not-a-real-token-0000", attempts: 3)
-            await #expect(throws: UploadError.rejected(status: 401, message: "the device token is not valid (revoked, expired or mistyped); ask the service's administrator for a new one")) {
+            await #expect(
+                throws: UploadError.rejected(
+                    status: 401,
+                    message: "the device token is not valid (revoked, expired or mistyped); ask the service's administrator for a new one")
+            ) {
                 try await refused.upload(package)
             }
             let listed = try await uploader.sessions()
@@ -65,18 +70,22 @@ import ZIPFoundation
         let package = try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)
         try await harness.app().test(.router) { client in
             let create = CreateUploadRequest(sessionName: package.sessionName, chunkSize: 1024, files: package.manifest)
-            let first = try decode(UploadStatus.self, try await client.execute(uri: "/api/uploads", method: .post, headers: bearer(token), body: try json(create)))
+            let first = try decode(
+                UploadStatus.self, try await client.execute(uri: "/api/uploads", method: .post, headers: bearer(token), body: try json(create)))
             let scan = try #require(package.items.first { $0.manifest.name == "scan.hscan" })
             for index in 0..<4 {
                 let bytes = try SessionPackage.read(scan, offset: Int64(index * 1024), length: 1024)
                 var headers = bearer(token)
                 headers[HTTPField.Name(UploadProtocol.chunkChecksumHeader)!] = Digest.sha256(bytes)
-                _ = try await client.execute(uri: "/api/uploads/\(first.uploadID)/files/scan.hscan/chunks/\(index)", method: .put, headers: headers, body: ByteBuffer(bytes: bytes))
+                _ = try await client.execute(
+                    uri: "/api/uploads/\(first.uploadID)/files/scan.hscan/chunks/\(index)", method: .put, headers: headers,
+                    body: ByteBuffer(bytes: bytes))
             }
             // Nothing is visible before the upload completes.
             let early = try decode(SessionList.self, try await client.execute(uri: "/api/sessions", method: .get, headers: bearer(token)))
             #expect(early.sessions.isEmpty)
-            let again = try decode(UploadStatus.self, try await client.execute(uri: "/api/uploads", method: .post, headers: bearer(token), body: try json(create)))
+            let again = try decode(
+                UploadStatus.self, try await client.execute(uri: "/api/uploads", method: .post, headers: bearer(token), body: try json(create)))
             #expect(again.uploadID == first.uploadID && again.received["scan.hscan"] == [0, 1, 2, 3])
             let done = try await rawUpload(client, token: token, package: package)
             #expect(done.state == .complete && done.sessionID != nil)
@@ -94,17 +103,21 @@ import ZIPFoundation
         var changed = try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)
         let refusal = Data(#"{"version": 1, "researchUse": false, "decidedAt": "2026-05-01T10:00:00Z", "recordedBy": "x"}"#.utf8)
         let index = try #require(changed.items.firstIndex { $0.manifest.name == "consent.json" })
-        changed.items[index] = .init(manifest: ManifestFile(name: "consent.json", size: Int64(refusal.count), sha256: Digest.sha256(refusal)), source: .data(refusal))
+        changed.items[index] = .init(
+            manifest: ManifestFile(name: "consent.json", size: Int64(refusal.count), sha256: Digest.sha256(refusal)), source: .data(refusal))
         let package = changed
         try await harness.app().test(.router) { client in
             let create = CreateUploadRequest(sessionName: package.sessionName, chunkSize: 1024, files: package.manifest)
-            let status = try decode(UploadStatus.self, try await client.execute(uri: "/api/uploads", method: .post, headers: bearer(token), body: try json(create)))
+            let status = try decode(
+                UploadStatus.self, try await client.execute(uri: "/api/uploads", method: .post, headers: bearer(token), body: try json(create)))
             for item in package.items {
                 for chunk in 0..<item.manifest.chunkCount(chunkSize: 1024) {
                     let bytes = try SessionPackage.read(item, offset: Int64(chunk * 1024), length: item.manifest.chunkLength(chunk, chunkSize: 1024))
                     var headers = bearer(token)
                     headers[HTTPField.Name(UploadProtocol.chunkChecksumHeader)!] = Digest.sha256(bytes)
-                    _ = try await client.execute(uri: "/api/uploads/\(status.uploadID)/files/\(item.manifest.name)/chunks/\(chunk)", method: .put, headers: headers, body: ByteBuffer(bytes: bytes))
+                    _ = try await client.execute(
+                        uri: "/api/uploads/\(status.uploadID)/files/\(item.manifest.name)/chunks/\(chunk)", method: .put, headers: headers,
+                        body: ByteBuffer(bytes: bytes))
                 }
             }
             let done = try await client.execute(uri: "/api/uploads/\(status.uploadID)/complete", method: .post, headers: bearer(token))
@@ -136,19 +149,28 @@ import ZIPFoundation
             #expect(try await client.execute(uri: "/api/sessions/\(id)/files/scan.hscan", method: .get, headers: bearer(tokenB)).status == .notFound)
             #expect(try await client.execute(uri: "/api/sessions/\(id)/download", method: .get, headers: bearer(tokenB)).status == .notFound)
 
-            let viewerList = try decode(SessionList.self, try await client.execute(uri: "/api/sessions", method: .get, headers: basic("viewer@example.org", viewerPassword)))
+            let viewerList = try decode(
+                SessionList.self, try await client.execute(uri: "/api/sessions", method: .get, headers: basic("viewer@example.org", viewerPassword)))
             #expect(viewerList.sessions.map(\.id) == [id])
-            #expect(try await client.execute(uri: "/api/sessions/\(id)/files/scan.hscan", method: .get, headers: basic("viewer@example.org", viewerPassword)).status == .forbidden)
-            #expect(try await client.execute(uri: "/api/download", method: .get, headers: basic("viewer@example.org", viewerPassword)).status == .forbidden)
+            #expect(
+                try await client.execute(
+                    uri: "/api/sessions/\(id)/files/scan.hscan", method: .get, headers: basic("viewer@example.org", viewerPassword)
+                ).status == .forbidden)
+            #expect(
+                try await client.execute(uri: "/api/download", method: .get, headers: basic("viewer@example.org", viewerPassword)).status
+                    == .forbidden)
             // Every listing, view and refusal is in the audit log, downloads none yet.
             let actions = try await harness.auditActions()
             #expect(!actions.contains("download"))
             #expect(actions.filter { $0 == "list" }.count == 2 && actions.filter { $0 == "refused" }.count == 5, "\(actions)")
 
-            let file = try await client.execute(uri: "/api/sessions/\(id)/files/scan.hscan", method: .get, headers: basic("dl@example.org", downloaderPassword))
+            let file = try await client.execute(
+                uri: "/api/sessions/\(id)/files/scan.hscan", method: .get, headers: basic("dl@example.org", downloaderPassword))
             #expect(file.status == .ok)
             let log = try await harness.store.auditLog()
-            #expect(log[0].action == "download" && log[0].actor == "researcher:dl@example.org" && log[0].fileName == "scan.hscan" && log[0].sessionID == id)
+            #expect(
+                log[0].action == "download" && log[0].actor == "researcher:dl@example.org" && log[0].fileName == "scan.hscan"
+                    && log[0].sessionID == id)
 
             // A whole filtered dataset as zip, the kept bytes.
             let zip = try await client.execute(uri: "/api/download?site=clinic-a", method: .get, headers: basic("dl@example.org", downloaderPassword))
@@ -161,7 +183,9 @@ import ZIPFoundation
                 #expect(bytes == (try kept(item)), "\(item.manifest.name)")
             }
             #expect(archive["sessions.json"] != nil)
-            #expect(try await client.execute(uri: "/api/download?site=nowhere", method: .get, headers: basic("dl@example.org", downloaderPassword)).status == .notFound)
+            #expect(
+                try await client.execute(uri: "/api/download?site=nowhere", method: .get, headers: basic("dl@example.org", downloaderPassword)).status
+                    == .notFound)
         }
     }
 
@@ -174,8 +198,11 @@ import ZIPFoundation
         let password = try await harness.researcher("r@example.org")
         try await harness.app().test(.router) { client in
             for (patient, token, cvai, rating) in [(1, tokenA, 3.0, 5), (2, tokenA, 9.0, 2), (3, tokenB, 14.0, 4)] {
-                let fixture = try SessionFixture(patientID: patient, extra: [
-                    "measurement.json": SessionFixture.measurement(cvai: cvai), "rating.json": SessionFixture.rating(rating)])
+                let fixture = try SessionFixture(
+                    patientID: patient,
+                    extra: [
+                        "measurement.json": SessionFixture.measurement(cvai: cvai), "rating.json": SessionFixture.rating(rating),
+                    ])
                 defer { fixture.remove() }
                 try await rawUpload(client, token: token, package: try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser))
             }

@@ -1,6 +1,6 @@
 import Foundation
-import HeadScanTesting
 import HeadScanServer
+import HeadScanTesting
 import Hummingbird
 import HummingbirdTesting
 import Testing

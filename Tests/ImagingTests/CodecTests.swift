@@ -1,5 +1,6 @@
 import Geometry
 import Testing
+
 @testable import Imaging
 
 /// A deterministic test pattern with gradients and edges, so codecs see real structure.

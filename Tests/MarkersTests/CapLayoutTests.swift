@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Markers
 
 @Suite struct CapLayoutTests {
@@ -24,8 +25,9 @@ import Testing
     }
 
     @Test func contradictionsAreRejected() {
-        let duplicate = CapLayout(dictionaryName: "4x4_50", markerSideMillimetres: 14,
-                                  markers: [CapMarker(id: 1, region: .top), CapMarker(id: 1, region: .back)])
+        let duplicate = CapLayout(
+            dictionaryName: "4x4_50", markerSideMillimetres: 14,
+            markers: [CapMarker(id: 1, region: .top), CapMarker(id: 1, region: .back)])
         #expect(throws: MarkerError.invalidLayout("marker ID 1 appears more than once")) { try duplicate.validate() }
         let missing = CapLayout(dictionaryName: "4x4_50", markerSideMillimetres: 14, markers: [CapMarker(id: 60, region: .top)])
         #expect(throws: MarkerError.self) { try missing.validate() }
@@ -77,7 +79,8 @@ import Testing
             }
         }
         #expect(message(#"{"dictionaryName":"4x4_50","markers":[]}"#).contains("\"markerSideMillimetres\" is missing"))
-        #expect(message(#"{"dictionaryName":"4x4_50","markerSideMillimetres":"14","markers":[]}"#).contains("markerSideMillimetres should be a number"))
+        #expect(
+            message(#"{"dictionaryName":"4x4_50","markerSideMillimetres":"14","markers":[]}"#).contains("markerSideMillimetres should be a number"))
         let region = message(#"{"dictionaryName":"4x4_50","markerSideMillimetres":14,"markers":[{"id":1,"region":"nose"}]}"#)
         #expect(region.contains("markers[0].region") && region.contains("front, left, right, back, top"), "\(region)")
         #expect(message("not json").contains("not valid JSON"))

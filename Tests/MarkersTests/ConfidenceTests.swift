@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Testing
+
 @testable import Markers
 
 @Suite struct ConfidenceTests {

@@ -2,6 +2,7 @@ import Foundation
 import Geometry
 import Imaging
 import Testing
+
 @testable import Markers
 
 @Suite struct MarkerDetectorTests {
@@ -34,7 +35,8 @@ import Testing
                     #expect(marker.id == id, "\(name) id \(id) turn \(turn)")
                     // A half-turn symmetric code may come back in either of its two orientations.
                     let halfTurn = (0..<4).map { expected[($0 + 2) % 4] }
-                    let error = isHalfTurnSymmetric(dictionary, id)
+                    let error =
+                        isHalfTurnSymmetric(dictionary, id)
                         ? min(maxCornerError(marker.corners, expected), maxCornerError(marker.corners, halfTurn))
                         : maxCornerError(marker.corners, expected)
                     #expect(error < 0.05, "\(name) id \(id) turn \(turn)")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Markers
 
 @Suite struct MarkerDictionaryTests {

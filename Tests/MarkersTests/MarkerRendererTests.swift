@@ -1,5 +1,6 @@
 import Imaging
 import Testing
+
 @testable import Markers
 
 @Suite struct MarkerRendererTests {

@@ -2,6 +2,7 @@ import Foundation
 import Geometry
 import Imaging
 import Testing
+
 @testable import Markers
 
 /// Large, high-contrast markers must be found whatever their orientation in the raster: every

@@ -1,6 +1,7 @@
 import Geometry
 import Imaging
 import Testing
+
 @testable import Markers
 
 /// Renders a marker seen under perspective, with its outer corners exactly at `corners`

@@ -21,7 +21,8 @@ struct AnnotationsAndVisitsTests {
         #expect(read.landmarks[.noseTip] == [.point(SIMD3(0.1, 0.2, 0.3))])
         #expect(read.missing == [.leftTragion, .rightTragion])
         try library.saveAnnotations(read, in: session)
-        let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: session.url.appendingPathComponent(AnnotationsRecord.fileName))) as! [String: Any]
+        let saved =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: session.url.appendingPathComponent(AnnotationsRecord.fileName))) as! [String: Any]
         #expect(saved["version"] as? Int == 2)
         #expect((saved["landmarks"] as? [String: Any])?["nasion"] is [Any])
     }
@@ -38,8 +39,9 @@ struct AnnotationsAndVisitsTests {
         for week in [0, 4, 9] {
             let date = birth.addingTimeInterval(Double(10 + week) * 7 * 86_400)
             let session = try library.createSession(date: date)
-            sessions.append(try library.savePatient(
-                PatientRecord(patientID: 12, calliper: calliper, enteredAt: date, birthDate: week == 4 ? birth : nil), in: session))
+            sessions.append(
+                try library.savePatient(
+                    PatientRecord(patientID: 12, calliper: calliper, enteredAt: date, birthDate: week == 4 ? birth : nil), in: session))
         }
         let visits = try library.visits(ofPatient: 12)
         #expect(visits.map(\.session.name) == sessions.map(\.name))

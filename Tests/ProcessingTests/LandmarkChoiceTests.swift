@@ -51,7 +51,10 @@ struct LandmarkChoiceTests {
 
     @Test func withoutPicksOrFoundLandmarksTheErrorSaysWhy() {
         let failed: Result<AutomaticLandmarks, CephalometryError> = .failure(.unusableMesh("no nose stands out of the face"))
-        #expect(throws: ProcessingError.landmarksNotFound([.noseTip, .nasion, .leftTragion, .rightTragion], reason: "cannot measure this mesh: no nose stands out of the face")) {
+        #expect(
+            throws: ProcessingError.landmarksNotFound(
+                [.noseTip, .nasion, .leftTragion, .rightTragion], reason: "cannot measure this mesh: no nose stands out of the face")
+        ) {
             try LandmarkChoice(picked: [:], automatic: failed, liftedFromFrames: false)
         }
     }

@@ -38,7 +38,9 @@ struct LiftingFixture {
         capMarkers = withCap ? Dictionary(uniqueKeysWithValues: simulator.cap.stickers.map { ("\($0.id)", $0.corners) }) : [:]
         anatomical = simulator.head.landmarks
         let l = simulator.head.landmarks
-        let named: [(Landmark, SIMD3<Double>)] = [(.nasion, l.nasion), (.noseTip, l.noseTip), (.leftTragion, l.leftTragion), (.rightTragion, l.rightTragion)]
+        let named: [(Landmark, SIMD3<Double>)] = [
+            (.nasion, l.nasion), (.noseTip, l.noseTip), (.leftTragion, l.leftTragion), (.rightTragion, l.rightTragion),
+        ]
         var truth: [Landmark: SIMD3<Double>] = [:]
         var frames: [(RigidTransform, [Landmark: SIMD2<Double>])] = []
         let centre = SIMD3<Double>(0, 0, 0.02)
@@ -73,9 +75,11 @@ struct LiftingFixture {
                     depth[Int(pixel.x), Int(pixel.y)] = Float(frame.pose.inverse.apply(truth[landmark]!).z)
                 }
             }
-            try writer.append(RGBDFrame(
-                timestamp: Double(index) / 30, color: RGBAImage(width: Self.k.width, height: Self.k.height, repeating: RGBA8(r: 90, g: 90, b: 90, a: 255)),
-                depth: depth, colorIntrinsics: Self.k, depthIntrinsics: Self.k))
+            try writer.append(
+                RGBDFrame(
+                    timestamp: Double(index) / 30,
+                    color: RGBAImage(width: Self.k.width, height: Self.k.height, repeating: RGBA8(r: 90, g: 90, b: 90, a: 255)),
+                    depth: depth, colorIntrinsics: Self.k, depthIntrinsics: Self.k))
         }
         try writer.close()
     }
@@ -85,8 +89,10 @@ struct LiftingFixture {
         let fingerprint = ReconstructionRecord.ScanFingerprint(
             bytes: (attributes[.size] as! NSNumber).intValue, modified: (attributes[.modificationDate] as! Date).timeIntervalSince1970)
         let keyframes = frames.enumerated().map { ReconstructionRecord.KeyframePose(frame: $0.offset, mapFromCamera: $0.element.pose.matrixRowMajor) }
-        try library.save(ReconstructionRecord(scan: fingerprint, capLayout: "standard-57", markers: capMarkers, keyframes: keyframes,
-                                              statistics: .init(), reconstructedAt: Date()), in: session)
+        try library.save(
+            ReconstructionRecord(
+                scan: fingerprint, capLayout: "standard-57", markers: capMarkers, keyframes: keyframes,
+                statistics: .init(), reconstructedAt: Date()), in: session)
     }
 
     /// Every landmark picked at its exact pixel in both of its frames.

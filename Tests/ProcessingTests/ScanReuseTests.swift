@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Processing
 import ScanLibrary
+import Testing
+
+@testable import Processing
 
 struct ScanReuseTests {
     @Test func theContentHashIsSHA256() throws {

@@ -1,10 +1,11 @@
 import Cephalometry
 import Foundation
 import Geometry
-@testable import Processing
 import Recording
 import ScanLibrary
 import Testing
+
+@testable import Processing
 
 struct SessionProcessorTests {
     @Test func picksOnKnownFramesLiftToTheSurfacePointsAndMeasureAsThem() throws {
@@ -24,7 +25,8 @@ struct SessionProcessorTests {
         }
         let t = fixture.truth
         let expected = try Cephalometer.measure(
-            fixture.mesh, landmarks: HeadLandmarks(nasion: t[.nasion]!, noseTip: t[.noseTip]!, leftTragion: t[.leftTragion]!, rightTragion: t[.rightTragion]!))
+            fixture.mesh,
+            landmarks: HeadLandmarks(nasion: t[.nasion]!, noseTip: t[.noseTip]!, leftTragion: t[.leftTragion]!, rightTragion: t[.rightTragion]!))
         #expect(abs(result.measurement.cvai - expected.measurement.cvai) < 1e-3)
         #expect(abs(result.measurement.circumferenceMM - expected.measurement.circumferenceMM) < 1e-2)
         let stored = try #require(try fixture.library.measurement(in: fixture.session))

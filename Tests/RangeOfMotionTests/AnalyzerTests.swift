@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RangeOfMotion
 
 @Suite("Analysis")
@@ -51,12 +52,14 @@ struct AnalyzerTests {
         return try #require(try Poses.analyze(Poses.sequence(flexions), settings).minimum)
     }
 
-    @Test("the held extreme averages the middle half of at least four frames; the original gates take the band's median", arguments: [
-        // Held flexions 124, 123, 120, 120, 119: angles 56, 57, 60, 60, 61 in the 5° band.
-        ([0, 0, 40, 80, 124, 123, 120, 120, 119, 80, 40, 0, 0], (frames: 5, angle: 59.0), (frames: 5, angle: 60.0)),
-        // Angles 64, 64, then 70, 68, 70: the band holds three frames; the nearest 70 joins them.
-        ([0, 0, 60, 110, 116, 116, 110, 112, 110, 60, 0, 0], (frames: 4, angle: 66.0), (frames: 3, angle: 64.0)),
-    ] as [([Double], (frames: Int, angle: Double), (frames: Int, angle: Double))])
+    @Test(
+        "the held extreme averages the middle half of at least four frames; the original gates take the band's median",
+        arguments: [
+            // Held flexions 124, 123, 120, 120, 119: angles 56, 57, 60, 60, 61 in the 5° band.
+            ([0, 0, 40, 80, 124, 123, 120, 120, 119, 80, 40, 0, 0], (frames: 5, angle: 59.0), (frames: 5, angle: 60.0)),
+            // Angles 64, 64, then 70, 68, 70: the band holds three frames; the nearest 70 joins them.
+            ([0, 0, 60, 110, 116, 116, 110, 112, 110, 60, 0, 0], (frames: 4, angle: 66.0), (frames: 3, angle: 64.0)),
+        ] as [([Double], (frames: Int, angle: Double), (frames: Int, angle: Double))])
     func heldExtremeAverage(flexions: [Double], middleMean: (frames: Int, angle: Double), original: (frames: Int, angle: Double)) throws {
         let held = try Self.heldMinimum(flexions, middleMean: true)
         #expect(held.heldFrames == middleMean.frames && abs(held.angle - middleMean.angle) < 1e-9)
@@ -64,9 +67,11 @@ struct AnalyzerTests {
         #expect(median.heldFrames == original.frames && abs(median.angle - original.angle) < 1e-9)
     }
 
-    @Test("the middle-half mean leaves out a quarter at each end", arguments: [
-        ([5.0], 5.0), ([0, 10], 5), ([1, 2, 3, 100], 2.5), ([100, 1, 2, 3, 4], 3), ([-50, 1, 2, 3, 4, 5, 6, 90], 3.5),
-    ] as [([Double], Double)])
+    @Test(
+        "the middle-half mean leaves out a quarter at each end",
+        arguments: [
+            ([5.0], 5.0), ([0, 10], 5), ([1, 2, 3, 100], 2.5), ([100, 1, 2, 3, 4], 3), ([-50, 1, 2, 3, 4, 5, 6, 90], 3.5),
+        ] as [([Double], Double)])
     func middleHalfMean(values: [Double], expected: Double) {
         #expect(abs(InterquartileMean.of(values) - expected) < 1e-12)
     }
@@ -112,7 +117,8 @@ struct AnalyzerTests {
         for frame in mirrored.frames {
             var points: [CocoKeypoint: Keypoint] = [:]
             for (name, point) in frame.keypoints {
-                let swapped = CocoKeypoint(rawValue: name.rawValue.hasPrefix("left") ? "right" + name.rawValue.dropFirst(4) : "left" + name.rawValue.dropFirst(5))!
+                let swapped = CocoKeypoint(
+                    rawValue: name.rawValue.hasPrefix("left") ? "right" + name.rawValue.dropFirst(4) : "left" + name.rawValue.dropFirst(5))!
                 points[swapped] = Keypoint(x: 1000 - point.position.x, y: point.position.y, confidence: point.confidence)
             }
             frames.append(PoseFrame(time: frame.time, keypoints: points))
@@ -140,16 +146,21 @@ struct PoseFileTests {
         #expect(again == poses)
     }
 
-    @Test("bad files say what is wrong", arguments: [
-        ("{\"width\": 10, \"height\": 10, \"frames\": []}", "no frame"),
-        ("{\"width\": 0, \"height\": 10, \"frames\": [{\"t\": 0, \"keypoints\": {}}]}", "image size"),
-        ("{\"width\": 10, \"height\": 10, \"frames\": [{\"t\": 0, \"keypoints\": {\"left_hipp\": [1, 2, 0.5]}}]}", "unknown keypoint \"left_hipp\""),
-        ("{\"width\": 10, \"height\": 10, \"frames\": [{\"t\": 0, \"keypoints\": {\"left_hip\": [1, 2]}}]}", "keypoints"),
-        ("{\"width\": 10, \"height\": 10, \"frames\": [{\"t\": 0, \"keypoints\": {\"left_hip\": [1, 2, 1.5]}}]}", "confidence 1.5"),
-        ("{\"width\": 10, \"height\": 10, \"frames\": [{\"t\": 1, \"keypoints\": {}}, {\"t\": 1, \"keypoints\": {}}]}", "not after"),
-        ("{\"frames\": []}", "\"width\" is missing"),
-        ("[1, 2", "not valid JSON"),
-    ])
+    @Test(
+        "bad files say what is wrong",
+        arguments: [
+            ("{\"width\": 10, \"height\": 10, \"frames\": []}", "no frame"),
+            ("{\"width\": 0, \"height\": 10, \"frames\": [{\"t\": 0, \"keypoints\": {}}]}", "image size"),
+            (
+                "{\"width\": 10, \"height\": 10, \"frames\": [{\"t\": 0, \"keypoints\": {\"left_hipp\": [1, 2, 0.5]}}]}",
+                "unknown keypoint \"left_hipp\""
+            ),
+            ("{\"width\": 10, \"height\": 10, \"frames\": [{\"t\": 0, \"keypoints\": {\"left_hip\": [1, 2]}}]}", "keypoints"),
+            ("{\"width\": 10, \"height\": 10, \"frames\": [{\"t\": 0, \"keypoints\": {\"left_hip\": [1, 2, 1.5]}}]}", "confidence 1.5"),
+            ("{\"width\": 10, \"height\": 10, \"frames\": [{\"t\": 1, \"keypoints\": {}}, {\"t\": 1, \"keypoints\": {}}]}", "not after"),
+            ("{\"frames\": []}", "\"width\" is missing"),
+            ("[1, 2", "not valid JSON"),
+        ])
     func badFiles(json: String, phrase: String) {
         #expect {
             try PoseSequence.decode(json: Data(json.utf8))
@@ -190,7 +201,9 @@ struct SettingsTests {
     func validation() {
         var settings = RangeOfMotionSettings()
         settings.smoothingWindow = 4
-        #expect(throws: RangeOfMotionError.invalidSetting(name: "smoothingWindow", rule: "an odd number of frames, 1 for none")) { try RangeOfMotionAnalyzer(settings: settings) }
+        #expect(throws: RangeOfMotionError.invalidSetting(name: "smoothingWindow", rule: "an odd number of frames, 1 for none")) {
+            try RangeOfMotionAnalyzer(settings: settings)
+        }
         settings = RangeOfMotionSettings()
         settings.minimumPassedShare = 1.2
         #expect(throws: RangeOfMotionError.self) { try settings.validate() }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RangeOfMotion
 
 @Suite("Quality gates, each at its edge")
@@ -13,9 +14,11 @@ struct GateTests {
         #expect(a.accepted && a.quality.rejections.isEmpty && a.flexionSense == -1)
     }
 
-    @Test("confidence must be above 0.3: exactly 0.3 is rejected, a hair above passes", arguments: [
-        (0.3, false), (0.300001, true), (0.29, false),
-    ])
+    @Test(
+        "confidence must be above 0.3: exactly 0.3 is rejected, a hair above passes",
+        arguments: [
+            (0.3, false), (0.300001, true), (0.29, false),
+        ])
     func confidence(value: Double, passes: Bool) throws {
         let poses = Poses.sequence(flexions) { i, points in if i == 5 { points[.leftKnee]!.confidence = value } }
         let frame = try Poses.analyze(poses).frames[5]
@@ -51,9 +54,11 @@ struct GateTests {
         #expect(!gates.isInside(SIMD2(1079.51, 10), margin: 0) && !gates.isInside(SIMD2(10, -0.51), margin: 0))
     }
 
-    @Test("left/right order (original gates): the left joint may lie left of the right one by the tolerance, not more; off by default", arguments: [
-        (0.35, true), (0.36, false),
-    ])
+    @Test(
+        "left/right order (original gates): the left joint may lie left of the right one by the tolerance, not more; off by default",
+        arguments: [
+            (0.35, true), (0.36, false),
+        ])
     func lateralOrder(thighLengths: Double, passes: Bool) throws {
         // Frame 0 is straight (all left joints at x = 500): put the right leg to its right.
         let poses = Poses.sequence(flexions) { i, points in
@@ -118,9 +123,11 @@ struct GateTests {
         #expect(try !Poses.analyze(poses).frames[4].passed)
     }
 
-    @Test("bending backwards by more than the hyperextension limit is rejected", arguments: [
-        (-29.0, true), (-31, false),
-    ])
+    @Test(
+        "bending backwards by more than the hyperextension limit is rejected",
+        arguments: [
+            (-29.0, true), (-31, false),
+        ])
     func bendsBackward(flexion: Double, passes: Bool) throws {
         var values = flexions
         values[1] = flexion
@@ -133,12 +140,16 @@ struct GateTests {
         if !passes { #expect(frame.reason == .bendsBackward) }
     }
 
-    @Test("a thigh 25 % longer than its neighbours' is rejected; 15 % passes", arguments: [
-        (1.25, false), (1.15, true),
-    ])
+    @Test(
+        "a thigh 25 % longer than its neighbours' is rejected; 15 % passes",
+        arguments: [
+            (1.25, false), (1.15, true),
+        ])
     func segmentLength(scale: Double, passes: Bool) throws {
         let poses = Poses.sequence(flexions) { i, points in
-            if i == 10 { points[.leftHip]!.position = points[.leftKnee]!.position + (points[.leftHip]!.position - points[.leftKnee]!.position) * scale }
+            if i == 10 {
+                points[.leftHip]!.position = points[.leftKnee]!.position + (points[.leftHip]!.position - points[.leftKnee]!.position) * scale
+            }
         }
         let frame = try Poses.analyze(poses).frames[10]
         #expect(frame.passed == passes)
@@ -161,9 +172,11 @@ struct GateTests {
         #expect(a.frames.filter { $0.passed }.count == a.frames.count - 1)
     }
 
-    @Test("at least 55 % must pass: exactly 55 % is accepted, one frame fewer is refused", arguments: [
-        (20, 11, true), (20, 10, false), (100, 55, true), (100, 54, false),
-    ])
+    @Test(
+        "at least 55 % must pass: exactly 55 % is accepted, one frame fewer is refused",
+        arguments: [
+            (20, 11, true), (20, 10, false), (100, 55, true), (100, 54, false),
+        ])
     func passedShare(total: Int, passing: Int, accepted: Bool) throws {
         let values = (0..<total).map { Double($0 % 12) * 10 }
         let poses = Poses.sequence(values) { i, points in if i >= passing { points[.leftHip]!.confidence = 0.2 } }

@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+
 @testable import RangeOfMotion
 
 @Suite("Knee angle")
 struct KneeAngleTests {
-    @Test("the interior angle is the angle between knee→hip and knee→ankle, 180 when straight", arguments: [
-        (0.0, 180.0), (90, 90), (30, 150), (140, 40), (179, 1),
-    ])
+    @Test(
+        "the interior angle is the angle between knee→hip and knee→ankle, 180 when straight",
+        arguments: [
+            (0.0, 180.0), (90, 90), (30, 150), (140, 40), (179, 1),
+        ])
     func interior(flexion: Double, expected: Double) throws {
         let (hip, knee, ankle) = Poses.leftLeg(flexion: flexion)
         let angle = try #require(KneeAngle.interior(hip: hip, knee: knee, ankle: ankle))
@@ -46,15 +49,17 @@ struct KneeAngleTests {
 
 @Suite("Neutral-zero form")
 struct NeutralZeroTests {
-    @Test("min and max interior angle map to extension-0-flexion", arguments: [
-        (40.0, 185.0, "5-0-140"),   // 5° hyperextension, 140° flexion
-        (50, 180, "0-0-130"),       // straight to 130°
-        (60, 170, "0-10-120"),      // stops 10° short of straight: extension deficit
-        (185, 200, "20-5-0"),       // stays hyperextended between 20° and 5°
-        (160, 200, "20-0-20"),      // from 20° past straight to 20° bent
-        (40.4, 184.6, "5-0-140"),   // whole degrees, rounded
-        (39.5, 180.4, "0-0-141"),
-    ])
+    @Test(
+        "min and max interior angle map to extension-0-flexion",
+        arguments: [
+            (40.0, 185.0, "5-0-140"),  // 5° hyperextension, 140° flexion
+            (50, 180, "0-0-130"),  // straight to 130°
+            (60, 170, "0-10-120"),  // stops 10° short of straight: extension deficit
+            (185, 200, "20-5-0"),  // stays hyperextended between 20° and 5°
+            (160, 200, "20-0-20"),  // from 20° past straight to 20° bent
+            (40.4, 184.6, "5-0-140"),  // whole degrees, rounded
+            (39.5, 180.4, "0-0-141"),
+        ])
     func notation(minAngle: Double, maxAngle: Double, expected: String) {
         #expect(NeutralZero(minAngle: minAngle, maxAngle: maxAngle).notation == expected)
     }

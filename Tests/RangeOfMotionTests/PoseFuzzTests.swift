@@ -33,7 +33,9 @@ struct PoseFuzzTests {
     static func spoiledBend(_ random: inout SplitMix64) -> PoseSequence {
         let flexions = Poses.bending(from: random.uniform(-10...20), to: random.uniform(30...160), cycles: 1 + Int(random.next() % 3))
         return Poses.sequence(flexions) { _, points in
-            guard random.unit() < 0.3, let joint = points.keys.sorted(by: { $0.cocoIndex < $1.cocoIndex }).randomElement(using: &random) else { return }
+            guard random.unit() < 0.3, let joint = points.keys.sorted(by: { $0.cocoIndex < $1.cocoIndex }).randomElement(using: &random) else {
+                return
+            }
             switch random.next() % 4 {
             case 0: points[joint] = nil
             case 1: points[joint]!.position = points[.leftHip]!.position

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RangeOfMotion
 
 @Suite("Postures, mirrored videos, the slant correction and the original gates")
@@ -24,21 +25,33 @@ struct PostureAndSlantTests {
 
     /// What the original gates gave on five simulated videos before the default gates
     /// changed, to the last digit.
-    private static let originalResults: [(LegSimulation, UInt64, passed: Int, total: Int, rejections: [RejectionReason: Int], min: Double, max: Double)] = [
-        (simulation(), 1, 48, 60, [.bendsBackward: 2, .hipOrder: 3, .kneeAnkleOrder: 1, .lateralOrder: 1, .legsSwapped: 1, .lowConfidence: 4],
-         50.2696523968876, 186.42886927854988),
-        (simulation(view: 30), 2, 44, 60,
-         [.bendsBackward: 1, .hipOrder: 4, .kneeAnkleOrder: 2, .lateralOrder: 5, .legsSwapped: 1, .lowConfidence: 1, .segmentLength: 2],
-         47.14645225402922, 184.7407319760777),
-        (simulation(side: .right, flexion: 137, extension: -2, spoiled: 0.1), 3, 57, 60, [.kneeAnkleOrder: 1, .legsSwapped: 1, .lowConfidence: 1],
-         44.047981760085314, 178.37186110330703),
-        (simulation(view: 60), 4, 41, 60,
-         [.bendsBackward: 2, .hipOrder: 1, .kneeAnkleOrder: 2, .legsSwapped: 1, .lowConfidence: 2, .segmentLength: 11],
-         29.24367737895502, 180.402876957561),
-        (simulation(flexion: 150, seconds: 30, noise: 6), 5, 63, 90,
-         [.bendsBackward: 5, .hipOrder: 3, .kneeAnkleOrder: 1, .lateralOrder: 5, .legsSwapped: 5, .lowConfidence: 8],
-         30.248938076344196, 186.67421421900283),
-    ]
+    private static let originalResults:
+        [(LegSimulation, UInt64, passed: Int, total: Int, rejections: [RejectionReason: Int], min: Double, max: Double)] = [
+            (
+                simulation(), 1, 48, 60, [.bendsBackward: 2, .hipOrder: 3, .kneeAnkleOrder: 1, .lateralOrder: 1, .legsSwapped: 1, .lowConfidence: 4],
+                50.2696523968876, 186.42886927854988
+            ),
+            (
+                simulation(view: 30), 2, 44, 60,
+                [.bendsBackward: 1, .hipOrder: 4, .kneeAnkleOrder: 2, .lateralOrder: 5, .legsSwapped: 1, .lowConfidence: 1, .segmentLength: 2],
+                47.14645225402922, 184.7407319760777
+            ),
+            (
+                simulation(side: .right, flexion: 137, extension: -2, spoiled: 0.1), 3, 57, 60,
+                [.kneeAnkleOrder: 1, .legsSwapped: 1, .lowConfidence: 1],
+                44.047981760085314, 178.37186110330703
+            ),
+            (
+                simulation(view: 60), 4, 41, 60,
+                [.bendsBackward: 2, .hipOrder: 1, .kneeAnkleOrder: 2, .legsSwapped: 1, .lowConfidence: 2, .segmentLength: 11],
+                29.24367737895502, 180.402876957561
+            ),
+            (
+                simulation(flexion: 150, seconds: 30, noise: 6), 5, 63, 90,
+                [.bendsBackward: 5, .hipOrder: 3, .kneeAnkleOrder: 1, .lateralOrder: 5, .legsSwapped: 5, .lowConfidence: 8],
+                30.248938076344196, 186.67421421900283
+            ),
+        ]
 
     @Test("with the original gates the measurement is exactly what it was")
     func originalGatesUnchanged() throws {
@@ -64,11 +77,13 @@ struct PostureAndSlantTests {
         #expect(try abs(#require(defaults.maximum?.angle) - video.trueMaximum) < 3)
     }
 
-    @Test("a noiseless leg filmed at a slant in any posture, mirrored or not, measures its true range once the slant is undone",
-          arguments: [(KneePosture.standing, 30.0), (.standing, 60), (.lying, 30), (.lying, 60), (.sitting, 30), (.sitting, 60)])
+    @Test(
+        "a noiseless leg filmed at a slant in any posture, mirrored or not, measures its true range once the slant is undone",
+        arguments: [(KneePosture.standing, 30.0), (.standing, 60), (.lying, 30), (.lying, 60), (.sitting, 30), (.sitting, 60)])
     func slantUndone(posture: KneePosture, view: Double) throws {
         for mirrored in [false, true] {
-            let video = LegSimulator(Self.simulation(posture: posture, view: view, flexion: 140, noise: 0, spoiled: 0, mirrored: mirrored)).video(seed: 2)
+            let video = LegSimulator(Self.simulation(posture: posture, view: view, flexion: 140, noise: 0, spoiled: 0, mirrored: mirrored)).video(
+                seed: 2)
             let a = try RangeOfMotionAnalyzer().analyze(video.poses, side: video.side)
             var plain = RangeOfMotionSettings()
             plain.correctSlant = false
@@ -163,7 +178,9 @@ struct PostureAndSlantTests {
 @Suite("The other hip settles which way the camera is turned")
 struct SlantSideTests {
     /// A small bend (65°), where the lengths alone say little, filmed 30° off the side.
-    private static func video(posture: KneePosture, side: BodySide, mirrored: Bool, pelvisTurn: Double, seed: UInt64) -> (SimulatedVideo, LegSimulation) {
+    private static func video(
+        posture: KneePosture, side: BodySide, mirrored: Bool, pelvisTurn: Double, seed: UInt64
+    ) -> (SimulatedVideo, LegSimulation) {
         var s = LegSimulation()
         s.leg.side = side
         s.leg.posture = posture

@@ -2,6 +2,7 @@ import Foundation
 import KneeReport
 import ReportKit
 import Testing
+
 @testable import RangeOfMotion
 
 @Suite("Knee report and JSON summary")
@@ -9,7 +10,8 @@ struct ReportAndSummaryTests {
     let analysis = try! Poses.analyze(Poses.sequence(Poses.bending(from: -5, to: 130)))
 
     private func report(_ a: RangeOfMotionAnalysis, earlier: [RangeOfMotionRecord] = []) -> KneeReport {
-        KneeReport(KneeReportInputs(analysis: a, patientID: "12", date: Date(timeIntervalSince1970: 1_760_000_000), source: "poses.json", earlier: earlier))
+        KneeReport(
+            KneeReportInputs(analysis: a, patientID: "12", date: Date(timeIntervalSince1970: 1_760_000_000), source: "poses.json", earlier: earlier))
     }
 
     @Test("the form carries the measured side's extension/flexion; the other side stays empty")
@@ -60,7 +62,10 @@ struct ReportAndSummaryTests {
         summary.stored = "/tmp/x.json"
         let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(summary)) as? [String: Any])
         #expect(Set(object.keys) == Set(RangeOfMotionSummary.keys))
-        for key in ["minAngle", "maxAngle", "minFrame", "maxFrame", "flexion", "extension", "neutralZero", "framesPassed", "framesTotal", "accepted", "rejections", "frames"] {
+        for key in [
+            "minAngle", "maxAngle", "minFrame", "maxFrame", "flexion", "extension", "neutralZero", "framesPassed", "framesTotal", "accepted",
+            "rejections", "frames",
+        ] {
             #expect(object[key] != nil, "missing \(key)")
         }
         #expect(object["neutralZero"] as? String == "5-0-130" && object["accepted"] as? Bool == true)

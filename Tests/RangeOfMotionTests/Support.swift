@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import RangeOfMotion
 
 /// Builds poses by hand: a left leg filmed from the left side (the patient faces -x, so
@@ -15,7 +16,8 @@ enum Poses {
     }
 
     /// One frame: the left leg at `flexion`, the right leg straight at the same place.
-    static func frame(_ t: Double, flexion: Double, confidence: Double = 0.9, edit: (inout [CocoKeypoint: Keypoint]) -> Void = { _ in }) -> PoseFrame {
+    static func frame(_ t: Double, flexion: Double, confidence: Double = 0.9, edit: (inout [CocoKeypoint: Keypoint]) -> Void = { _ in }) -> PoseFrame
+    {
         let (h, k, a) = leftLeg(flexion: flexion)
         let (rh, rk, ra) = leftLeg(flexion: 2, hip: hip + SIMD2(-3, 2))
         var points: [CocoKeypoint: Keypoint] = [

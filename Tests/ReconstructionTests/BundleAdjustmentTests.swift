@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Testing
+
 @testable import Reconstruction
 
 /// Ten 14 mm markers on a dome of 7 cm radius centred 0.3 m in front of the first camera.
@@ -51,7 +52,9 @@ struct JointBundleAdjustmentTests {
             }
             var start = pose
             if f > 0 {
-                start = RigidTransform(rotation: Rotation3(axis: SIMD3(1, 0.3, 0), angle: 0.0035) * pose.rotation, translation: pose.translation + SIMD3(0.001, -0.0006, 0.0003))
+                start = RigidTransform(
+                    rotation: Rotation3(axis: SIMD3(1, 0.3, 0), angle: 0.0035) * pose.rotation,
+                    translation: pose.translation + SIMD3(0.001, -0.0006, 0.0003))
             }
             keyframes.append(Keyframe(frameIndex: f, mapFromCamera: start, observations: observations))
         }
@@ -85,7 +88,9 @@ struct JointBundleAdjustmentTests {
         var truth = MarkerMap()
         for id in 0..<6 {
             let centre = SIMD3(0.02 * Double(id % 3) - 0.02, 0.02 * Double(id / 3) - 0.01, 0.3 + 0.005 * Double(id))
-            truth.corners[id] = [SIMD3(-0.007, 0.007, 0), SIMD3(0.007, 0.007, 0), SIMD3(0.007, -0.007, 0), SIMD3(-0.007, -0.007, 0)].map { $0 + centre }
+            truth.corners[id] = [SIMD3(-0.007, 0.007, 0), SIMD3(0.007, 0.007, 0), SIMD3(0.007, -0.007, 0), SIMD3(-0.007, -0.007, 0)].map {
+                $0 + centre
+            }
         }
         var keyframes: [Keyframe] = []
         for f in 0..<4 {
@@ -188,7 +193,8 @@ struct PrincipalPointCalibrationTests {
             }
             keyframes.append(Keyframe(frameIndex: f, mapFromCamera: pose, observations: observations))
         }
-        var map = MarkerMap(corners: Dictionary(uniqueKeysWithValues: keyframes[0].observations.map { ($0.id, $0.corners.map(keyframes[0].mapFromCamera.apply)) }))
+        var map = MarkerMap(
+            corners: Dictionary(uniqueKeysWithValues: keyframes[0].observations.map { ($0.id, $0.corners.map(keyframes[0].mapFromCamera.apply)) }))
         var joint = JointBundleAdjustment(iterations: 25)
         joint.estimatesFocal = true
         joint.estimatesPrincipalPoint = estimated

@@ -3,6 +3,7 @@ import Geometry
 import Imaging
 import Markers
 import Testing
+
 @testable import Reconstruction
 
 /// The sensor's depth noise as the reconstruction weighs it.
@@ -45,8 +46,9 @@ struct DepthNoiseModelTests {
             }
             var scratch: [SIMD3<Double>] = []
             let lifter = MarkerLifter(markerSide: 2 * h)
-            let out = lifter.lift([DetectedMarker(id: 1, corners: corners.map { k.project($0)! })], depth: depth,
-                                  colorIntrinsics: k, depthIntrinsics: k, scratch: &scratch)
+            let out = lifter.lift(
+                [DetectedMarker(id: 1, corners: corners.map { k.project($0)! })], depth: depth,
+                colorIntrinsics: k, depthIntrinsics: k, scratch: &scratch)
             return try #require(out.first)
         }
         let near = try lifted(distance: 0.35, tilt: 0), far = try lifted(distance: 1, tilt: 0), oblique = try lifted(distance: 1, tilt: 1.05)
@@ -80,7 +82,9 @@ struct NoiseAwareBundleAdjustmentTests {
     /// board's plane, after the joint adjustment of twelve views 0.2 px and 2.5 mm noisy, with
     /// the depth noise declared as it is or claimed to be 0.3 mm. Twelve views of a board leave
     /// about 0.1° of pose uncertainty from the pictures alone.
-    func refine(declaredDepthSigma: Double, depthNoise: Double = 0.0025, pixelNoise: Double = 0.2) -> (rotation: Double, position: Double, offPlane: Double) {
+    func refine(
+        declaredDepthSigma: Double, depthNoise: Double = 0.0025, pixelNoise: Double = 0.2
+    ) -> (rotation: Double, position: Double, offPlane: Double) {
         let truth = board()
         var rng = Xoshiro256(seed: 7)
         func gaussian() -> Double {

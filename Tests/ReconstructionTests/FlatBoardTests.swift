@@ -2,9 +2,9 @@ import Foundation
 import Geometry
 import Imaging
 import Markers
+import Reconstruction
 import Recording
 import Testing
-import Reconstruction
 
 /// A flat board of AprilTag 36h11 markers of known geometry, seen by a depth camera from
 /// poses that sweep ±35° around it: what calibrating with a printed board gives. The map of
@@ -17,8 +17,9 @@ struct FlatBoardTests {
     static let margin = 0.015
 
     static var layout: CapLayout {
-        CapLayout(name: "board-36h11", dictionaryName: "apriltag_36h11", markerSideMillimetres: side * 1000,
-                  markers: (0..<columns * rows).map { CapMarker(id: $0, region: .front) })
+        CapLayout(
+            name: "board-36h11", dictionaryName: "apriltag_36h11", markerSideMillimetres: side * 1000,
+            markers: (0..<columns * rows).map { CapMarker(id: $0, region: .front) })
     }
 
     /// Corners of marker `id` in the board frame (OpenCV order, z = 0), metres.
@@ -37,8 +38,9 @@ struct FlatBoardTests {
         let origin = SIMD2(-width / 2, -height / 2)
         for id in 0..<columns * rows {
             let c = corners(of: id)[0]
-            try renderer.draw(id: id, side: Int((side / pitch).rounded()),
-                              at: (Int(((c.x - origin.x) / pitch).rounded()), Int(((c.y - origin.y) / pitch).rounded())), into: &image)
+            try renderer.draw(
+                id: id, side: Int((side / pitch).rounded()),
+                at: (Int(((c.x - origin.x) / pitch).rounded()), Int(((c.y - origin.y) / pitch).rounded())), into: &image)
         }
         return (image, origin)
     }
@@ -182,7 +184,8 @@ struct FlatBoardTests {
         options.estimatesDistortion = true
         options.estimatesPrincipalPoint = true
         let unstated = try Reconstructor(layout: Self.layout, options: options).reconstruct(
-            frameCount: frames.count, frame: { i in
+            frameCount: frames.count,
+            frame: { i in
                 var f = frames[i]
                 (f.colorIntrinsics, f.depthIntrinsics) = (Self.k, Self.k)
                 return f

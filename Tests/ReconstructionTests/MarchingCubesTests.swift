@@ -1,6 +1,7 @@
 import Geometry
 import Imaging
 import Testing
+
 @testable import Reconstruction
 
 struct MarchingCubesTests {
@@ -10,10 +11,11 @@ struct MarchingCubesTests {
             let triangles = MarchingCubesTable.triangles[inside]
             #expect(!triangles.isEmpty && triangles.count % 3 == 0)
             // Exactly the edges with a sign change carry vertices.
-            let crossed = Set(MarchingCubesTable.edges.indices.filter { e in
-                let (a, b) = MarchingCubesTable.edges[e]
-                return (inside >> a & 1) != (inside >> b & 1)
-            })
+            let crossed = Set(
+                MarchingCubesTable.edges.indices.filter { e in
+                    let (a, b) = MarchingCubesTable.edges[e]
+                    return (inside >> a & 1) != (inside >> b & 1)
+                })
             #expect(Set(triangles) == crossed)
             // Inside the cube every directed edge of the polygon is matched by its reverse in
             // another triangle, or it lies on a cube face (an edge between two crossing points on

@@ -2,6 +2,7 @@ import Foundation
 import Geometry
 import Markers
 import Testing
+
 @testable import Reconstruction
 
 struct PhoneCheckTests {
@@ -11,7 +12,9 @@ struct PhoneCheckTests {
 
     /// A board map whose markers measure `scale` times their printed 20 mm, each off by a
     /// little (±0.05 %), seen in `keyframes` views with the focal length known to `focalSigma`.
-    func reconstruction(scale: Double, markers: Int = 12, keyframes: Int = 40, focalSigma: Double = 0.002, corrected: Bool = false)
+    func reconstruction(
+        scale: Double, markers: Int = 12, keyframes: Int = 40, focalSigma: Double = 0.002, corrected: Bool = false
+    )
         -> Reconstruction
     {
         var map = MarkerMap()

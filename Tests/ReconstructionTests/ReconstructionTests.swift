@@ -4,6 +4,7 @@ import Imaging
 import Markers
 import Recording
 import Testing
+
 @testable import Reconstruction
 
 /// Depth of a sphere seen from the origin, analytically, at every pixel.
@@ -31,7 +32,9 @@ struct GeometrySolverTests {
         #expect(abs(fit.scale - 1.02) < 1e-9)
         #expect(fit.rms < 1e-9)
         #expect((fit.transform.rotation.inverse * rotation).angle < 1e-9)
-        #expect(throws: GeometryError.self) { try RigidAlignment.fit(from: [SIMD3(0, 0, 0), SIMD3(1, 0, 0), SIMD3(2, 0, 0)], to: points.prefix(3).map { $0 }) }
+        #expect(throws: GeometryError.self) {
+            try RigidAlignment.fit(from: [SIMD3(0, 0, 0), SIMD3(1, 0, 0), SIMD3(2, 0, 0)], to: points.prefix(3).map { $0 })
+        }
     }
 
     @Test func eigenDecompositionOfSymmetricMatrix() {
@@ -75,8 +78,9 @@ struct MarkerLifterTests {
         #expect(lifted.count == 1 && lifted[0].fromDepth)
         for (a, b) in zip(lifted[0].corners, truth) { #expect(length(a - b) < 2e-5) }
         // Without depth the homography pose is exact on exact corners.
-        let blind = lifter.lift([detection], depth: DepthImage(width: k.width, height: k.height, repeating: .nan),
-                                colorIntrinsics: k, depthIntrinsics: k, scratch: &scratch)
+        let blind = lifter.lift(
+            [detection], depth: DepthImage(width: k.width, height: k.height, repeating: .nan),
+            colorIntrinsics: k, depthIntrinsics: k, scratch: &scratch)
         #expect(blind.count == 1 && !blind[0].fromDepth)
         for (a, b) in zip(blind[0].corners, truth) { #expect(length(a - b) < 1e-6) }
     }
@@ -142,7 +146,11 @@ struct RegistrationTests {
                 }
                 obs.append(MarkerObservation(id: id, pixels: Array(repeating: .zero, count: 4), corners: corners, fromDepth: true))
             }
-            keyframes.append(Keyframe(frameIndex: f, mapFromCamera: f == 0 ? pose : RigidTransform(rotation: pose.rotation, translation: pose.translation + SIMD3(0.002, 0, 0)), observations: obs))
+            keyframes.append(
+                Keyframe(
+                    frameIndex: f,
+                    mapFromCamera: f == 0 ? pose : RigidTransform(rotation: pose.rotation, translation: pose.translation + SIMD3(0.002, 0, 0)),
+                    observations: obs))
         }
         var refined = map
         BundleAdjustment().refine(keyframes: &keyframes, map: &refined)

@@ -2,6 +2,7 @@ import Foundation
 import Geometry
 import Recording
 import Testing
+
 @testable import Reconstruction
 
 /// The camera a reconstruction settled on and the views through it: which camera reads raw

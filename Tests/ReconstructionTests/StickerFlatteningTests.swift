@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Testing
+
 @testable import Reconstruction
 
 /// A cap of 70 mm radius seen as a fine height field (0.5 mm spacing) with five flat 14 mm

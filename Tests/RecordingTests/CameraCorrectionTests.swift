@@ -1,6 +1,7 @@
 import Geometry
 import Imaging
 import Testing
+
 @testable import Recording
 
 struct CameraCorrectionTests {

@@ -2,6 +2,7 @@ import Foundation
 import Geometry
 import Imaging
 import Testing
+
 @testable import Recording
 
 @Suite struct CameraFileTests {
@@ -55,8 +56,10 @@ import Testing
     }
 
     @Test func unknownCameraFilesNameTheAcceptedFormats() throws {
-        #expect(throws: TUMError.badCameraFile(
-            path: "k.json", reason: "it matches none of the formats read: \(TUMFormat.cameraFileFormats.joined(separator: "; "))")) {
+        #expect(
+            throws: TUMError.badCameraFile(
+                path: "k.json", reason: "it matches none of the formats read: \(TUMFormat.cameraFileFormats.joined(separator: "; "))")
+        ) {
             try TUMFormat.cameraFile(Array(#"{"focal": 500}"#.utf8), path: "k.json")
         }
         let message = TUMError.badCameraFile(path: "k.json", reason: "x").description

@@ -1,6 +1,7 @@
 import Foundation
 import Markers
 import Testing
+
 @testable import Recording
 
 @Suite struct CapLayoutHeaderTests {

@@ -1,6 +1,6 @@
-import Simulation
 import Geometry
 import Imaging
+import Simulation
 import Testing
 
 @testable import Recording

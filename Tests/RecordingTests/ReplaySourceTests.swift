@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import Recording
 
 /// A clock that only moves when the replay sleeps, so pacing is checked without waiting.
@@ -14,7 +15,11 @@ final class ManualClock: Sendable {
     var replayClock: ReplayClock {
         ReplayClock(
             elapsed: { self.state.withLock { $0.now } },
-            sleep: { duration in self.state.withLock { $0.now += duration; $0.sleeps.append(duration) } })
+            sleep: { duration in
+                self.state.withLock {
+                    $0.now += duration; $0.sleeps.append(duration)
+                }
+            })
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Recording
 
 struct ScanRoundTripTests {
@@ -31,7 +32,8 @@ struct ScanRoundTripTests {
         let original = fixture.frame(1)
         let read = try reader.frame(at: 1)
         #expect(sameBits(read.depth, original.depth))
-        let meanError = zip(read.color.pixels, original.color.pixels).map { abs(Int($0.g) - Int($1.g)) }
+        let meanError =
+            zip(read.color.pixels, original.color.pixels).map { abs(Int($0.g) - Int($1.g)) }
             .reduce(0, +) / original.color.count
         #expect(meanError <= 6)
     }

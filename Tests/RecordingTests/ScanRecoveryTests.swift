@@ -1,6 +1,7 @@
-import Geometry
 import Foundation
+import Geometry
 import Testing
+
 @testable import Recording
 
 /// Interrupted recordings and damaged files: what the reader can still deliver.

@@ -1,7 +1,8 @@
-import Simulation
 import Foundation
 import Geometry
 import Imaging
+import Simulation
+
 @testable import Recording
 
 /// Small deterministic recordings in a private temporary folder.

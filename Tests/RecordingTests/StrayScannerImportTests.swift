@@ -2,6 +2,7 @@ import Foundation
 import Geometry
 import Imaging
 import Testing
+
 @testable import Recording
 
 /// A Stray Scanner folder written the way the app writes it (`docs/import-formats.md`): a
@@ -113,8 +114,7 @@ struct StrayScannerImportTests {
                     if bytes.isEmpty { bytes = [0x2C] }
                 }
                 try Data(bytes).write(to: url)
-                do { try StrayScannerImporter().importFolder(stray.folder, to: out, options: .init(overwrite: true)) }
-                catch is StrayScannerError {}
+                do { try StrayScannerImporter().importFolder(stray.folder, to: out, options: .init(overwrite: true)) } catch is StrayScannerError {}
             }
             try Data(original).write(to: url)
         }

@@ -2,6 +2,7 @@ import Foundation
 import Geometry
 import Imaging
 import Testing
+
 @testable import Recording
 
 struct TUMTests {
@@ -106,8 +107,9 @@ struct TUMTests {
         // An existing scan is refused unless overwriting is asked for.
         #expect(throws: ScanFileError.self) { try TUMImporter().importFolder(folder, to: out) }
         // The last depth image is broken: the import fails after two frames were written.
-        let last = try #require(try String(contentsOf: folder.appendingPathComponent("depth.txt"), encoding: .utf8)
-            .split(separator: "\n").last { !$0.hasPrefix("#") }?.split(separator: " ").last)
+        let last = try #require(
+            try String(contentsOf: folder.appendingPathComponent("depth.txt"), encoding: .utf8)
+                .split(separator: "\n").last { !$0.hasPrefix("#") }?.split(separator: " ").last)
         try Data([1, 2, 3]).write(to: folder.appendingPathComponent(String(last)))
         #expect(throws: (any Error).self) { try TUMImporter().importFolder(folder, to: out, options: .init(overwrite: true)) }
         #expect(try Data(contentsOf: out) == before)

@@ -1,5 +1,6 @@
 import ReportKit
 import Testing
+
 @testable import Report
 
 @Suite("PDF writer")
@@ -93,9 +94,11 @@ struct PDFDocumentTests {
         #expect(PDFCanvas.wrap("Cephalometrically", width: 10, size: 10, font: .regular) == ["Cephalometrically"])
     }
 
-    @Test("numbers have no exponent and at most three decimals", arguments: [
-        (2.0, "2"), (1.5, "1.5"), (-0.0004, "0"), (841.89, "841.89"), (1e-7, "0"), (-12.3456, "-12.346"), (Double.nan, "0"),
-    ])
+    @Test(
+        "numbers have no exponent and at most three decimals",
+        arguments: [
+            (2.0, "2"), (1.5, "1.5"), (-0.0004, "0"), (841.89, "841.89"), (1e-7, "0"), (-12.3456, "-12.346"), (Double.nan, "0"),
+        ])
     func numbers(value: Double, written: String) {
         #expect(PDFNumber.format(value) == written)
     }

@@ -3,6 +3,7 @@ import Feedback
 import ReportKit
 import Simulation
 import Testing
+
 @testable import Report
 
 /// One measured simulator head, shared: measuring takes a moment in debug builds.
@@ -30,7 +31,8 @@ private func inputs(calliper: CalliperMeasurements? = nil, reference: ReferenceV
         calliper: calliper, reference: reference, timeline: timeline(), meshFile: "head.ply", notes: ["A note & more"])
 }
 
-private let truth = ReferenceValues(label: "Truth", cvai: 7, cvaMM: 9.5, diagonalAMM: 126, diagonalBMM: 135.5, lengthMM: 140, widthMM: 114.8, ci: 82, circumferenceMM: 405)
+private let truth = ReferenceValues(
+    label: "Truth", cvai: 7, cvaMM: 9.5, diagonalAMM: 126, diagonalBMM: 135.5, lengthMM: 140, widthMM: 114.8, ci: 82, circumferenceMM: 405)
 
 @Suite("Report content")
 struct ReportContentTests {
@@ -53,9 +55,11 @@ struct ReportContentTests {
         #expect(report.rows.allSatisfy { $0.values.count == 1 })
     }
 
-    @Test("two-decimal formatting rounds half away from zero and never shows -0.00", arguments: [
-        (6.666, "6.67"), (0.004, "0.00"), (-0.004, "0.00"), (-1.235, "-1.24"), (140, "140.00"),
-    ])
+    @Test(
+        "two-decimal formatting rounds half away from zero and never shows -0.00",
+        arguments: [
+            (6.666, "6.67"), (0.004, "0.00"), (-0.004, "0.00"), (-1.235, "-1.24"), (140, "140.00"),
+        ])
     func format(value: Double, text: String) {
         #expect(ClinicalReport.format(value) == text)
     }

@@ -4,6 +4,7 @@ import Geometry
 import ReportKit
 import Simulation
 import Testing
+
 @testable import Report
 
 /// A simulator head with a flat right back, measured and mapped once for all tests here.
@@ -66,8 +67,12 @@ struct ReportShapeTests {
         var later = shape
         later.posteriorSymmetryRatio += 3
         let visits = [
-            VisitPoint(date: Date(timeIntervalSince1970: 0), ageWeeks: 13, cvai: 9, ci: 92, circumferenceMM: 400, severity: .level4, isCurrent: false, shape: shape),
-            VisitPoint(date: Date(timeIntervalSince1970: 61 * day), ageWeeks: 13 + 61 / 7, cvai: 7, ci: 91, circumferenceMM: 410, severity: .level3, isCurrent: true, shape: later),
+            VisitPoint(
+                date: Date(timeIntervalSince1970: 0), ageWeeks: 13, cvai: 9, ci: 92, circumferenceMM: 400, severity: .level4, isCurrent: false,
+                shape: shape),
+            VisitPoint(
+                date: Date(timeIntervalSince1970: 61 * day), ageWeeks: 13 + 61 / 7, cvai: 7, ci: 91, circumferenceMM: 410, severity: .level3,
+                isCurrent: true, shape: later),
         ]
         let report = ClinicalReport(inputs(settings: ReportSettings(trendCharts: [.posteriorSymmetryRatio, .circumference]), visits: visits))
         let panels = try #require(report.trendPanels)
@@ -101,7 +106,8 @@ struct ReportShapeTests {
     @Test("random bytes never crash the settings reader", arguments: 0..<4)
     func fuzzSettings(seed: UInt64) {
         var random = SplitMix64(seed: seed)
-        let base = Array(#"{"shapeMeasures":true,"trendCharts":["cranialIndex"],"thresholds":{"choaCVAI":[3.5,6.25,8.75,11],"brachycephalyCI":[90,93,97]}}"#.utf8)
+        let base = Array(
+            #"{"shapeMeasures":true,"trendCharts":["cranialIndex"],"thresholds":{"choaCVAI":[3.5,6.25,8.75,11],"brachycephalyCI":[90,93,97]}}"#.utf8)
         for _ in 0..<300 {
             var bytes = base
             for _ in 0..<Int(random.next() % 4 + 1) {

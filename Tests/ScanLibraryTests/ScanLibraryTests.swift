@@ -64,8 +64,9 @@ struct ScanLibraryTests {
         try lib.saveAnnotations(annotations, in: a)
         try lib.saveAnnotations(AnnotationsRecord(headLandmarks), in: b)
         try lib.saveMeasurement(
-            MeasurementRecord(measurement: HeadMeasurement(diagonalA: 0.15, diagonalB: 0.14, length: 0.14, width: 0.12, perimeter: 0.43),
-                              landmarks: headLandmarks, measuredAt: may1), in: b)
+            MeasurementRecord(
+                measurement: HeadMeasurement(diagonalA: 0.15, diagonalB: 0.14, length: 0.14, width: 0.12, perimeter: 0.43),
+                landmarks: headLandmarks, measuredAt: may1), in: b)
         try lib.saveMesh(plyData: Data("ply\n".utf8), in: b)
 
         let entries = try lib.list().entries
@@ -149,11 +150,12 @@ struct ScanLibraryTests {
         let listing = try lib.list()
         #expect(listing.entries.map(\.session) == [good, bad])
         #expect(listing.entries[0].problems.isEmpty)
-        #expect(listing.entries[1].problems == [
-            .corruptDocument(session: bad.name.rawValue, file: "patient.json", reason: "not valid JSON"),
-            .corruptDocument(session: bad.name.rawValue, file: "annotations.json", reason: "not a JSON object"),
-            .corruptDocument(session: bad.name.rawValue, file: "rating.json", reason: "\"scanQuality\" has the wrong type"),
-        ])
+        #expect(
+            listing.entries[1].problems == [
+                .corruptDocument(session: bad.name.rawValue, file: "patient.json", reason: "not valid JSON"),
+                .corruptDocument(session: bad.name.rawValue, file: "annotations.json", reason: "not a JSON object"),
+                .corruptDocument(session: bad.name.rawValue, file: "rating.json", reason: "\"scanQuality\" has the wrong type"),
+            ])
         #expect(listing.strays.map(\.name) == ["3_2024-05-01T10-30-00_Scan", "photos", "readme.txt"])
         #expect(throws: ScanLibraryError.corruptDocument(session: bad.name.rawValue, file: "patient.json", reason: "not valid JSON")) {
             try lib.patient(in: bad)
@@ -167,7 +169,8 @@ struct ScanLibraryTests {
         defer { folder.cleanUp() }
         let lib = library(folder)
         let session = try lib.createSession(date: may1)
-        try write("""
+        try write(
+            """
             {"version":1,"landmarks":{},"tablet":{"model":"X","n":3},"note":"from a newer tool"}
             """, to: session.annotationsURL)
         var annotations = try #require(try lib.annotations(in: session))

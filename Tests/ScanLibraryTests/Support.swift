@@ -54,7 +54,11 @@ struct FailingFileSystem: FileSystem {
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
-    func next() -> Int { lock.withLock { value += 1; return value } }
+    func next() -> Int {
+        lock.withLock {
+            value += 1; return value
+        }
+    }
 }
 
 let utc = TimeZone(identifier: "UTC")!

@@ -19,7 +19,11 @@ final class Gate: PipelineSink, @unchecked Sendable {
     }
 
     func waitUntilGuiding() async {
-        await withCheckedContinuation { c in DispatchQueue.global().async { self.entered.wait(); c.resume() } }
+        await withCheckedContinuation { c in
+            DispatchQueue.global().async {
+                self.entered.wait(); c.resume()
+            }
+        }
     }
 
     func open() { semaphore.signal() }
@@ -46,7 +50,11 @@ final class HeldWriter: ScanFrameWriter, @unchecked Sendable {
     func close() throws { try inner.close() }
 
     func waitUntilWriting() async {
-        await withCheckedContinuation { c in DispatchQueue.global().async { self.entered.wait(); c.resume() } }
+        await withCheckedContinuation { c in
+            DispatchQueue.global().async {
+                self.entered.wait(); c.resume()
+            }
+        }
     }
 
     func open() { release.signal() }
@@ -91,7 +99,8 @@ struct LiveScanTests {
         defer { recordings.remove() }
         let tape = Tape()
         let writer = HeldWriter(try recordings.writer("lagging.hscan"))
-        let live = LiveScan(guide: try FrameGuide(layout: .standard, settings: FeedbackSettings(), sinks: [tape]), writer: writer, writerBacklogLimit: 3)
+        let live = LiveScan(
+            guide: try FrameGuide(layout: .standard, settings: FeedbackSettings(), sinks: [tape]), writer: writer, writerBacklogLimit: 3)
         let running = Task { try await live.run() }
         live.submit(recordings.frame(0))
         await writer.waitUntilWriting()

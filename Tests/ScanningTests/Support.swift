@@ -1,9 +1,9 @@
-import Simulation
 import Feedback
 import Foundation
 import Geometry
 import Recording
 import Scanning
+import Simulation
 
 /// Small synthetic recordings in a private temporary folder. The synthetic scene carries no
 /// cap, so the guide finds no markers and, after its debounce, asks to vibrate.

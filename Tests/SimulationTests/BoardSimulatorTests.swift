@@ -2,6 +2,7 @@ import Foundation
 import Geometry
 import Markers
 import Testing
+
 @testable import Simulation
 
 struct BoardSimulatorTests {
@@ -34,9 +35,15 @@ struct BoardSimulatorTests {
     }
 
     @Test func boardsThatCannotBePrintedAreRefused() {
-        #expect(throws: SimulationError.self) { try MarkerBoard(rows: 0, columns: 4, markerSide: 0.1, gap: 0.02, dictionaryName: "apriltag_36h11").validate() }
-        #expect(throws: SimulationError.self) { try MarkerBoard(rows: 30, columns: 30, markerSide: 0.01, gap: 0.002, dictionaryName: "4x4_50").validate() }
-        #expect(throws: SimulationError.self) { try MarkerBoard(rows: 2, columns: 2, markerSide: 0.01, gap: 0.002, dictionaryName: "no_such").validate() }
+        #expect(throws: SimulationError.self) {
+            try MarkerBoard(rows: 0, columns: 4, markerSide: 0.1, gap: 0.02, dictionaryName: "apriltag_36h11").validate()
+        }
+        #expect(throws: SimulationError.self) {
+            try MarkerBoard(rows: 30, columns: 30, markerSide: 0.01, gap: 0.002, dictionaryName: "4x4_50").validate()
+        }
+        #expect(throws: SimulationError.self) {
+            try MarkerBoard(rows: 2, columns: 2, markerSide: 0.01, gap: 0.002, dictionaryName: "no_such").validate()
+        }
         #expect(throws: SimulationError.self) { try BoardSimulator(BoardSimulator.Configuration(distance: 5)) }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Simulation
 
 /// The operator answers a direction in strokes with pauses, after a reaction time.

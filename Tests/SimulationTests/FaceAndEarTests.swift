@@ -40,7 +40,9 @@ struct FaceAndEarTests {
         #expect(nearest < 0.0001)
     }
 
-    @Test(arguments: [EarShape(), EarShape(scale: 0.85, tiltDegrees: 0, protrusionDegrees: 10), EarShape(scale: 1.2, tiltDegrees: 30, protrusionDegrees: 35)])
+    @Test(arguments: [
+        EarShape(), EarShape(scale: 0.85, tiltDegrees: 0, protrusionDegrees: 10), EarShape(scale: 1.2, tiltDegrees: 30, protrusionDegrees: 35),
+    ])
     func theTragionLiesInTheNotchBetweenTragusAndCrus(_ ear: EarShape) {
         let mm = 0.001 * ear.scale
         let theta = ear.tiltDegrees * Double.pi / 180
@@ -77,7 +79,10 @@ struct FaceAndEarTests {
 extension FaceAndEarTests {
     @Test func everyVertexIsFinite() throws {
         let head = try HeadModel(HeadParameters())
-        for (name, part) in [("skull", HeadMesh.skull(head)), ("left ear", HeadMesh.ear(head, side: -1)), ("right ear", HeadMesh.ear(head, side: 1)), ("nose", HeadMesh.nose(head))] {
+        for (name, part) in [
+            ("skull", HeadMesh.skull(head)), ("left ear", HeadMesh.ear(head, side: -1)), ("right ear", HeadMesh.ear(head, side: 1)),
+            ("nose", HeadMesh.nose(head)),
+        ] {
             let bad = part.vertices.filter { !($0.x.isFinite && $0.y.isFinite && $0.z.isFinite) }
             #expect(bad.isEmpty, "\(name): \(bad.count) of \(part.vertices.count) vertices not finite, e.g. \(bad.prefix(2))")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Testing
+
 @testable import Simulation
 
 struct HeadModelTests {

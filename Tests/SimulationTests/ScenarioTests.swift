@@ -1,6 +1,7 @@
 import Geometry
 import Markers
 import Testing
+
 @testable import Simulation
 
 /// Each scenario does what its name promises, checked on poses alone (no rendering).

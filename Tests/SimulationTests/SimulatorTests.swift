@@ -4,13 +4,16 @@ import Imaging
 import Markers
 import Recording
 import Testing
+
 @testable import Simulation
 
 /// A small camera (quarter resolution) keeps debug-build tests quick.
 let smallCamera = Simulator.trueDepthIntrinsics.scaled(toWidth: 320, height: 240)
 
-func simulator(_ scenario: Scenario = .ideal, seed: UInt64 = 5, seconds: Double = 1, sensor: SensorModel = .ideal,
-               camera: CameraIntrinsics = smallCamera) throws -> Simulator {
+func simulator(
+    _ scenario: Scenario = .ideal, seed: UInt64 = 5, seconds: Double = 1, sensor: SensorModel = .ideal,
+    camera: CameraIntrinsics = smallCamera
+) throws -> Simulator {
     try Simulator(.init(scenario: scenario, seed: seed, seconds: seconds, sensor: sensor, intrinsics: camera))
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ScanLibrary
 import Testing
+
 @testable import Upload
 
 @Suite struct ResearchCalendarTests {
@@ -40,16 +41,21 @@ import Testing
     }
 
     @Test func onlyWeekStartsPassAndEveryDateIsCoarsened() throws {
-        let document = try JSONDecoder().decode(JSONValue.self, from: Data("""
-            {"a": "2026-05-01T10:30:00Z", "b": [{"c": "2026-05-01T10:30:00.250Z"}], "d": "not a date", "e": 3}
-            """.utf8))
+        let document = try JSONDecoder().decode(
+            JSONValue.self,
+            from: Data(
+                """
+                {"a": "2026-05-01T10:30:00Z", "b": [{"c": "2026-05-01T10:30:00.250Z"}], "d": "not a date", "e": 3}
+                """.utf8))
         #expect(ResearchCalendar.preciseDate(in: document) == "2026-05-01T10:30:00Z")
         let coarse = ResearchCalendar.coarsened(document)
         #expect(ResearchCalendar.preciseDate(in: coarse) == nil)
-        #expect(coarse == .object([
-            "a": .string("2026-04-27T00:00:00Z"), "b": .array([.object(["c": .string("2026-04-27T00:00:00Z")])]), "d": .string("not a date"),
-            "e": .number(3),
-        ]))
+        #expect(
+            coarse
+                == .object([
+                    "a": .string("2026-04-27T00:00:00Z"), "b": .array([.object(["c": .string("2026-04-27T00:00:00Z")])]), "d": .string("not a date"),
+                    "e": .number(3),
+                ]))
         // A date in another format is refused, not passed over.
         #expect(ResearchCalendar.preciseDate(in: .string("2026-04-27")) == "2026-04-27")
         #expect(ResearchCalendar.preciseDate(in: .string("2026-04-27T00:00:00+00:00")) != nil)
@@ -58,8 +64,10 @@ import Testing
     @Test func researchNamesArePseudonymsOrNew() {
         #expect(ResearchFiles.problem(withSessionName: "1234567890123_2026-04-27T00-00-01_Scan") == nil)
         #expect(ResearchFiles.problem(withSessionName: "new_2026-04-27T00-00-01_Scan") == nil)
-        for bad in ["12_2026-04-27T00-00-01_Scan", "Mueller-Anna_2026-04-27T00-00-01_Scan", "new-Anna_2026-04-27T00-00-01_Scan",
-                    "1234567890123_2026-05-01T10-30-00_Scan", "0123456789012_2026-04-27T00-00-01_Scan"] {
+        for bad in [
+            "12_2026-04-27T00-00-01_Scan", "Mueller-Anna_2026-04-27T00-00-01_Scan", "new-Anna_2026-04-27T00-00-01_Scan",
+            "1234567890123_2026-05-01T10-30-00_Scan", "0123456789012_2026-04-27T00-00-01_Scan",
+        ] {
             #expect(ResearchFiles.problem(withSessionName: bad) != nil, "\(bad)")
         }
     }

@@ -1,7 +1,9 @@
+import Crypto
 import Foundation
-import Recording
 import HeadScanTesting
+import Recording
 import Testing
+
 @testable import Upload
 
 @Suite struct PseudonymiserTests {
@@ -43,7 +45,6 @@ import Testing
     }
 }
 
-import Crypto
 enum HMACCheck {
     static func mac(key: Data, message: String) -> Data {
         Data(HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: SymmetricKey(data: key)))

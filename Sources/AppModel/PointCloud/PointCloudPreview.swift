@@ -70,7 +70,8 @@ extension PointCloudPreview {
         let color = frame.color
         let width = depth.width, height = depth.height
         // The depth camera's model at the depth map's own size, whatever size it was given for.
-        let intrinsics = frame.depthIntrinsics.width == width && frame.depthIntrinsics.height == height
+        let intrinsics =
+            frame.depthIntrinsics.width == width && frame.depthIntrinsics.height == height
             ? frame.depthIntrinsics : frame.depthIntrinsics.scaled(toWidth: width, height: height)
         let step = Self.step(width: width, height: height, maxPoints: maxPoints)
         let columns = Array(Swift.stride(from: step / 2, to: width, by: step))

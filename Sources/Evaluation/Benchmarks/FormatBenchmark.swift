@@ -1,8 +1,8 @@
-import Simulation
 import Foundation
 import Geometry
 import Imaging
 import Recording
+import Simulation
 
 /// Runs the file-format benchmark: one thread, synthetic frames, a temporary file.
 public struct FormatBenchmark {

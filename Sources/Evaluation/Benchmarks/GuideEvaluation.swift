@@ -19,11 +19,15 @@ public enum GuideEvaluation {
         // 64 prepared frames of 60 markers on a grid that drifts; a few without depth.
         let prepared: [FrameObservation] = (0..<64).map { f in
             let dx = Double(f % 16) * 6 - 45
-            return FrameObservation(timestamp: 0, width: 640, height: 480, markers: (0..<60).map { i in
-                let x = 110 + Double(i % 10) * 42 + dx, y = 90 + Double(i / 10) * 50
-                let d: Float = (i + f) % 17 == 0 ? .nan : 0.33
-                return ObservedMarker(id: i, corners: [SIMD2(x, y), SIMD2(x + 18, y + 1), SIMD2(x + 17, y + 19), SIMD2(x - 1, y + 18)], depths: [d, 0.33, 0.33, 0.33])
-            })
+            return FrameObservation(
+                timestamp: 0, width: 640, height: 480,
+                markers: (0..<60).map { i in
+                    let x = 110 + Double(i % 10) * 42 + dx, y = 90 + Double(i / 10) * 50
+                    let d: Float = (i + f) % 17 == 0 ? .nan : 0.33
+                    return ObservedMarker(
+                        id: i, corners: [SIMD2(x, y), SIMD2(x + 18, y + 1), SIMD2(x + 17, y + 19), SIMD2(x - 1, y + 18)],
+                        depths: [d, 0.33, 0.33, 0.33])
+                })
         }
         var sink = 0
         let clock = ContinuousClock()
@@ -137,8 +141,8 @@ public struct ClosedLoopResult: Encodable {
         self.scenario = scenario
         self.follower = follower
         self.ignorer = ignorer
-        reductionPercent = ignorer.meanOutOfPositionSeconds > 0
+        reductionPercent =
+            ignorer.meanOutOfPositionSeconds > 0
             ? (1 - follower.meanOutOfPositionSeconds / ignorer.meanOutOfPositionSeconds) * 100 : 0
     }
 }
-

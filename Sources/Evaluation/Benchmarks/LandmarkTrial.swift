@@ -38,9 +38,11 @@ public struct LandmarkTrial: Codable {
         let simulator = try Simulator(.init(scenario: scenario, seed: seed, seconds: seconds, head: head))
         let session = try library.createSession(date: Date(timeIntervalSince1970: 1_767_225_600))
         let k = simulator.configuration.intrinsics
-        let writer = try ScanWriter(url: session.scanURL, header: ScanHeader(
-            device: "simulator (bench landmarks)", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
-            layout: simulator.configuration.layout, createdAt: Date(timeIntervalSince1970: 1_767_225_600)))
+        let writer = try ScanWriter(
+            url: session.scanURL,
+            header: ScanHeader(
+                device: "simulator (bench landmarks)", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
+                layout: simulator.configuration.layout, createdAt: Date(timeIntervalSince1970: 1_767_225_600)))
         var frames: [FrameTruth] = []
         while let simulated = simulator.nextFrame() {
             try writer.append(simulated.frame)

@@ -31,10 +31,11 @@ public enum MeasureEvaluation {
                 let head = try HeadModel(HeadParameters(cvai: target, flatSide: side))
                 let mesh = HeadMesh.make(head)
                 let m = try Cephalometer.measure(mesh, landmarks: head.landmarks).measurement
-                heads.append(MeasuredHead(
-                    side: side.rawValue, targetCVAI: target, modelCVAI: head.measurements.cvai, measuredCVAI: m.cvai,
-                    cvaiError: abs(m.cvai - head.measurements.cvai), modelCI: head.measurements.ci, measuredCI: m.ci,
-                    ciError: abs(m.ci - head.measurements.ci), flattenedSide: m.flattenedSide.rawValue))
+                heads.append(
+                    MeasuredHead(
+                        side: side.rawValue, targetCVAI: target, modelCVAI: head.measurements.cvai, measuredCVAI: m.cvai,
+                        cvaiError: abs(m.cvai - head.measurements.cvai), modelCI: head.measurements.ci, measuredCI: m.ci,
+                        ciError: abs(m.ci - head.measurements.ci), flattenedSide: m.flattenedSide.rawValue))
             }
         }
         return heads
@@ -78,4 +79,3 @@ public struct LandmarkSensitivity: Encodable {
     public var landmark: String
     public var worstCVAIChange: Double
 }
-

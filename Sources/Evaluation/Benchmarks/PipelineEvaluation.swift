@@ -30,9 +30,11 @@ public struct PipelineEvaluation: Sendable {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-pipeline-\(UUID().uuidString).hscan")
         defer { try? FileManager.default.removeItem(at: url) }
         let k = simulator.configuration.intrinsics
-        let writer = try ScanWriter(url: url, header: ScanHeader(
-            device: "simulator (bench pipeline)", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
-            capLayoutName: CapLayout.standard.name))
+        let writer = try ScanWriter(
+            url: url,
+            header: ScanHeader(
+                device: "simulator (bench pipeline)", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
+                capLayoutName: CapLayout.standard.name))
         let target: any ScanFrameWriter = writerFps.map { PacedWriter(writer, framesPerSecond: $0) } ?? writer
         let live = LiveScan(guide: try FrameGuide(layout: .standard, settings: FeedbackSettings()), writer: target, writerBacklogLimit: writerBacklog)
         let running = Task { try await live.run() }
@@ -96,8 +98,8 @@ public enum PeakMemory {
     /// Megabytes, from /proc/self/status on Linux; nil elsewhere.
     public static func megabytes() -> Double? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = Double(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "")
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Double(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "")
         else { return nil }
         return kilobytes / 1024
     }

@@ -21,8 +21,9 @@ public enum ShapeEvaluation {
             let m = try Cephalometer.measure(HeadMesh.make(head), landmarks: head.landmarks).measurement
             let t = head.measurements
             let truth = ShapeAssessment(
-                HeadMeasurement(diagonalA: t.diagonalAMM / 1000, diagonalB: t.diagonalBMM / 1000, length: t.lengthMM / 1000,
-                                width: t.widthMM / 1000, perimeter: t.circumferenceMM / 1000),
+                HeadMeasurement(
+                    diagonalA: t.diagonalAMM / 1000, diagonalB: t.diagonalBMM / 1000, length: t.lengthMM / 1000,
+                    width: t.widthMM / 1000, perimeter: t.circumferenceMM / 1000),
                 thresholds: thresholds)
             types[truth.type.rawValue, default: 0] += 1
             let ciBounds = thresholds.brachycephalyCI + [thresholds.dolichocephalyCI] + thresholds.specialistCI
@@ -35,8 +36,10 @@ public enum ShapeEvaluation {
             if got.type == truth.type, got.choaLevel == truth.choaLevel, got.brachycephaly == truth.brachycephaly {
                 matched += 1
             } else {
-                mismatches.append(String(format: "CI %.2f CVAI %.2f: truth %@ level %d, measured CI %.2f CVAI %.2f → %@ level %d",
-                                          t.ci, t.cvai, truth.type.rawValue, truth.choaLevel.rawValue, m.ci, m.cvai, got.type.rawValue, got.choaLevel.rawValue))
+                mismatches.append(
+                    String(
+                        format: "CI %.2f CVAI %.2f: truth %@ level %d, measured CI %.2f CVAI %.2f → %@ level %d",
+                        t.ci, t.cvai, truth.type.rawValue, truth.choaLevel.rawValue, m.ci, m.cvai, got.type.rawValue, got.choaLevel.rawValue))
             }
         }
         return .init(heads: heads, nearThreshold: nearThreshold, eligible: eligible, matched: matched, types: types, mismatches: mismatches)
@@ -81,10 +84,11 @@ public enum ShapeEvaluation {
         }
         let deepest = map.summary.deepestPointMM
         let deepestSide = deepest[0] > 0 ? "right" : "left"
-        return .init(plane: plane.rawValue, cvai: cvai, side: side.rawValue, modelDepthMM: depth * 1000, modelDepthAngleDegrees: at * 180 / Double.pi,
-                     mappedDepthMM: -map.summary.maximumInwardMM, mappedSide: deepestSide,
-                     mappedAngleDegrees: (atan2(deepest[1], deepest[0]) * 180 / Double.pi + 360).truncatingRemainder(dividingBy: 360),
-                     planeTiltDegrees: map.summary.planeTiltDegrees, planeOffsetMM: map.summary.planeOffsetMM)
+        return .init(
+            plane: plane.rawValue, cvai: cvai, side: side.rawValue, modelDepthMM: depth * 1000, modelDepthAngleDegrees: at * 180 / Double.pi,
+            mappedDepthMM: -map.summary.maximumInwardMM, mappedSide: deepestSide,
+            mappedAngleDegrees: (atan2(deepest[1], deepest[0]) * 180 / Double.pi + 360).truncatingRemainder(dividingBy: 360),
+            planeTiltDegrees: map.summary.planeTiltDegrees, planeOffsetMM: map.summary.planeOffsetMM)
     }
 }
 

@@ -13,7 +13,10 @@ public enum SimulationEvaluation {
         defer { try? FileManager.default.removeItem(at: url) }
         let k = simulator.configuration.intrinsics
         let writer = try ScanWriter(
-            url: url, header: ScanHeader(device: "simulator", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k, capLayoutName: CapLayout.standard.name),
+            url: url,
+            header: ScanHeader(
+                device: "simulator", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
+                capLayoutName: CapLayout.standard.name),
             options: .init(overwrite: true))
         let clock = ContinuousClock()
         var render = Duration.zero, write = Duration.zero, renderCPU = 0.0
@@ -35,9 +38,10 @@ public enum SimulationEvaluation {
             for target in [0, 3.5, 6.25, 8.75, 12] {
                 let head = try HeadModel(HeadParameters(cvai: target, flatSide: side))
                 guard let (measured, _) = MeshMeasurement.measure(HeadMesh.make(head), searchTop: 0.08) else { continue }
-                checks.append(HeadCheck(
-                    side: side.rawValue, targetCVAI: target, modelCVAI: head.measurements.cvai, measuredCVAI: measured.cvai,
-                    modelCI: head.measurements.ci, measuredCI: measured.ci))
+                checks.append(
+                    HeadCheck(
+                        side: side.rawValue, targetCVAI: target, modelCVAI: head.measurements.cvai, measuredCVAI: measured.cvai,
+                        modelCI: head.measurements.ci, measuredCI: measured.ci))
             }
         }
         return checks
@@ -53,4 +57,3 @@ public struct HeadCheck: Encodable {
     public var modelCI: Double
     public var measuredCI: Double
 }
-

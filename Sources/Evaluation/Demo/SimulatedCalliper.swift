@@ -1,5 +1,5 @@
-import Geometry
 import Cephalometry
+import Geometry
 import Recording
 import Simulation
 

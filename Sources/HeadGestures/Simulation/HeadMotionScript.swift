@@ -1,5 +1,5 @@
-import Geometry
 import Foundation
+import Geometry
 
 /// One step of a scripted head motion. Angles in degrees.
 public enum ScriptedMotion: Sendable, Hashable {

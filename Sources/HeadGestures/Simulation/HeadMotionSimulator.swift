@@ -69,7 +69,7 @@ public struct HeadMotionSimulator: Sendable {
     /// The exact offset of `pose` from the resting pose at the same pivot, eye distances.
     func idealOffset(face: SimulatedFace, pose: HeadPose) -> SIMD2<Double> {
         guard let now = exactPointer(face: face, pose: pose),
-              let rest = exactPointer(face: face, pose: HeadPose(pivot: pose.pivot))
+            let rest = exactPointer(face: face, pose: HeadPose(pivot: pose.pivot))
         else { return .zero }
         return (now.position - rest.position) / rest.eyeDistance
     }

@@ -55,13 +55,15 @@ public struct SimulatedFace: Sendable, Hashable {
     public func points(_ pose: HeadPose) -> (leftEye: SIMD3<Double>, rightEye: SIMD3<Double>, mouth: SIMD3<Double>) {
         // Facing the camera, the face lies toward −z and the person's left appears at +x.
         // Turning to one's left swings the face toward +x: a rotation by −yaw about y.
-        let rotation = Rotation3(axis: SIMD3(0, 1, 0), angle: -pose.yaw) * Rotation3(axis: SIMD3(1, 0, 0), angle: pose.pitch)
+        let rotation =
+            Rotation3(axis: SIMD3(0, 1, 0), angle: -pose.yaw) * Rotation3(axis: SIMD3(1, 0, 0), angle: pose.pitch)
             * Rotation3(axis: SIMD3(0, 0, 1), angle: pose.roll)
         func place(_ p: SIMD3<Double>) -> SIMD3<Double> { pose.pivot + rotation.apply(p) }
         return (
             place(SIMD3(eyeSpacing / 2, -eyeHeight, -eyeDepth)),
             place(SIMD3(-eyeSpacing / 2, -eyeHeight, -eyeDepth)),
-            place(SIMD3(0, mouthDrop, -mouthDepth)))
+            place(SIMD3(0, mouthDrop, -mouthDepth))
+        )
     }
 
     /// The landmarks the camera sees for `pose`, without noise, upright; nil when a point is

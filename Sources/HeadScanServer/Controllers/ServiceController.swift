@@ -6,7 +6,9 @@ struct ServiceController {
     func addRoutes(to group: RouterGroup<ServiceRequestContext>) {
         group.get("healthz") { _, _ in "ok" }
         group.get("openapi.yaml") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
+            Response(
+                status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
         }
     }
 }

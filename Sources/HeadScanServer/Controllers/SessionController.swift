@@ -22,9 +22,11 @@ struct SessionController {
         let principal = try context.requirePrincipal()
         let sessions = try await server.store.sessions.matching(try ResearchServer.filter(request, for: principal))
             .map { principal.mayDownload ? $0 : $0.withoutDigests }
-        server.trail.later(AuditEntry(
-            actor: principal.auditName, action: "list", detail: "\(sessions.count) sessions; \(LogText.label(request.uri.query ?? "", limit: 200))",
-            address: server.address(request, context)))
+        server.trail.later(
+            AuditEntry(
+                actor: principal.auditName, action: "list",
+                detail: "\(sessions.count) sessions; \(LogText.label(request.uri.query ?? "", limit: 200))",
+                address: server.address(request, context)))
         return try ResearchServer.json(SessionList(sessions: sessions))
     }
 
@@ -43,8 +45,9 @@ struct SessionController {
         guard UploadProtocol.isValidFileName(name), let file = session.files.first(where: { $0.name == name }) else {
             throw APIError(.notFound, "the session has no file named \"\(name.prefix(100))\"")
         }
-        try await server.store.audit(AuditEntry(
-            actor: principal.auditName, action: "download", sessionID: session.id, fileName: name, address: server.address(request, context)))
+        try await server.store.audit(
+            AuditEntry(
+                actor: principal.auditName, action: "download", sessionID: session.id, fileName: name, address: server.address(request, context)))
         return try await server.fileResponse(file, context: context, inline: request.uri.queryParameters.get("inline") == "1")
     }
 
@@ -60,8 +63,10 @@ struct SessionController {
         guard let mesh = session.files.first(where: { $0.name == name }) else {
             throw APIError(.notFound, view == "asymmetry" ? "the session has no asymmetry map; process it again" : "the session has no head mesh yet")
         }
-        try await server.store.audit(AuditEntry(
-            actor: principal.auditName, action: "view-mesh", sessionID: session.id, fileName: mesh.name, address: server.address(request, context)))
+        try await server.store.audit(
+            AuditEntry(
+                actor: principal.auditName, action: "view-mesh", sessionID: session.id, fileName: mesh.name, address: server.address(request, context)
+            ))
         return try await server.fileResponse(mesh, context: context, inline: true)
     }
 

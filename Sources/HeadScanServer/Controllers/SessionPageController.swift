@@ -18,9 +18,10 @@ struct SessionPageController {
         let researcher = try context.requireResearcher()
         let filter = try ResearchServer.filter(request)
         let sessions = try await server.store.sessions.matching(filter)
-        server.trail.later(AuditEntry(
-            actor: Principal.researcher(researcher).auditName, action: "list", detail: "\(sessions.count) sessions; \(request.uri.query ?? "")",
-            address: server.address(request, context)))
+        server.trail.later(
+            AuditEntry(
+                actor: Principal.researcher(researcher).auditName, action: "list", detail: "\(sessions.count) sessions; \(request.uri.query ?? "")",
+                address: server.address(request, context)))
         let values = Self.listValues(filter, query: request.uri.query ?? "").merging([
             "email": researcher.email, "canDownload": researcher.role == .downloader,
             "count": sessions.count, "sessions": sessions.map(ResearchServer.row),
@@ -43,8 +44,9 @@ struct SessionPageController {
     @Sendable func session(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let researcher = try context.requireResearcher()
         let session = try await server.visibleSession(context.parameters.get("id") ?? "", for: .researcher(researcher))
-        server.trail.later(AuditEntry(
-            actor: Principal.researcher(researcher).auditName, action: "view", sessionID: session.id, address: server.address(request, context)))
+        server.trail.later(
+            AuditEntry(
+                actor: Principal.researcher(researcher).auditName, action: "view", sessionID: session.id, address: server.address(request, context)))
         let values = ResearchServer.row(session).merging(sessionValues(session, for: researcher)) { _, new in new }
         return server.pages.render("session", values, request: request, secure: server.behindTLS)
     }

@@ -38,8 +38,9 @@ struct SignInController {
         _ = try await Self.checkedForm(request)
         if let token = ResearchServer.cookie(ResearchServer.cookieName, in: request) {
             if let researcher = try await server.store.webSessions.researcher(token: token) {
-                try await server.store.audit(AuditEntry(
-                    actor: Principal.researcher(researcher).auditName, action: "sign-out", address: server.address(request, context)))
+                try await server.store.audit(
+                    AuditEntry(
+                        actor: Principal.researcher(researcher).auditName, action: "sign-out", address: server.address(request, context)))
             }
             try await server.store.webSessions.delete(token)
         }

@@ -40,9 +40,10 @@ struct UploadController {
         let device = try context.requireDevice()
         _ = try await ResearchServer.body(request, limit: 1024)
         let status = try await server.uploads.complete(uploadID: context.parameters.get("id") ?? "", device: device)
-        try await server.store.audit(AuditEntry(
-            actor: Principal.device(device).auditName, action: "upload-complete", sessionID: status.sessionID,
-            address: server.address(request, context)))
+        try await server.store.audit(
+            AuditEntry(
+                actor: Principal.device(device).auditName, action: "upload-complete", sessionID: status.sessionID,
+                address: server.address(request, context)))
         return try ResearchServer.json(status)
     }
 }

@@ -70,7 +70,9 @@ public final class PostgresDatabase: SQLDatabase {
         // One migration at a time when several processes start together.
         var statements = [SQLStatement("SELECT pg_advisory_xact_lock(7305019)")]
         statements += Schema.statements(.postgres).map { SQLStatement($0) }
-        statements += SchemaUpgrades.columns(.postgres).map { SQLStatement("ALTER TABLE \($0.table) ADD COLUMN IF NOT EXISTS \($0.column) \($0.type)") }
+        statements += SchemaUpgrades.columns(.postgres).map {
+            SQLStatement("ALTER TABLE \($0.table) ADD COLUMN IF NOT EXISTS \($0.column) \($0.type)")
+        }
         statements += SchemaUpgrades.statements(.postgres).map { SQLStatement($0) }
         _ = try await transaction(statements)
     }

@@ -27,8 +27,11 @@ public final class SQLiteDatabase: SQLDatabase {
             var results: [[SQLRow]] = []
             try db.inTransaction(.immediate) {
                 results = try statements.map { statement in
-                    try Row.fetchAll(db, sql: statement.sql, arguments: StatementArguments(statement.arguments.map { Self.value($0) as (any DatabaseValueConvertible)? }))
-                        .map(Self.row)
+                    try Row.fetchAll(
+                        db, sql: statement.sql,
+                        arguments: StatementArguments(statement.arguments.map { Self.value($0) as (any DatabaseValueConvertible)? })
+                    )
+                    .map(Self.row)
                 }
                 return .commit
             }

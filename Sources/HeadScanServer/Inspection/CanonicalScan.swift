@@ -32,12 +32,15 @@ enum CanonicalScan {
             for index in 0..<reader.frameCount {
                 let frame: CopiedFrame
                 do {
-                    guard let time = reader.timestamp(at: index), time.isFinite else { throw ScanFileError.damagedFrame(index: index, reason: "no time") }
+                    guard let time = reader.timestamp(at: index), time.isFinite else {
+                        throw ScanFileError.damagedFrame(index: index, reason: "no time")
+                    }
                     frame = try reader.copiedFrame(at: index, timestamp: time - start) { bytes, isJPEG in
                         isJPEG ? try JPEGSegments.essential(bytes) : try PNGChunks.essential(bytes)
                     }
                 } catch {
-                    throw UploadInspector.refuse(name, "frame \(index) cannot be read (\(HelperError.summary(error))); upload the scan as HeadScan saved it")
+                    throw UploadInspector.refuse(
+                        name, "frame \(index) cannot be read (\(HelperError.summary(error))); upload the scan as HeadScan saved it")
                 }
                 try writer.append(frame)
             }
@@ -83,7 +86,8 @@ enum CanonicalScan {
         let words = text.split(separator: " ", omittingEmptySubsequences: false)
         guard (1...8).contains(words.count), text.utf8.count <= ResearchFiles.maximumLabelLength else { return "unknown" }
         let known = words.allSatisfy { word in
-            deviceWords.contains(String(word)) || word.wholeMatch(of: /\(?[0-9]{1,2}(st|nd|rd|th)?|[0-9]{1,2}(\.[0-9])?-inch|\([0-9]{1,2}(st|nd|rd|th)/) != nil
+            deviceWords.contains(String(word))
+                || word.wholeMatch(of: /\(?[0-9]{1,2}(st|nd|rd|th)?|[0-9]{1,2}(\.[0-9])?-inch|\([0-9]{1,2}(st|nd|rd|th)/) != nil
         }
         return known ? text : "unknown"
     }

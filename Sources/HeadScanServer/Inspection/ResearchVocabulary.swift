@@ -51,7 +51,8 @@ enum ResearchVocabulary {
     /// from the scan's start, so a clock time (1.7 billion seconds) is no time of a scan.
     static func implausible(_ timeline: FeedbackTimeline) -> String? {
         let range = 0...longestScanSeconds
-        let times = [timeline.duration] + [timeline.completedAt].compactMap { $0 } + timeline.segments.flatMap { [$0.start, $0.end] }
+        let times =
+            [timeline.duration] + [timeline.completedAt].compactMap { $0 } + timeline.segments.flatMap { [$0.start, $0.end] }
             + timeline.progress.map(\.time) + timeline.milestones.map(\.time)
         guard times.allSatisfy({ $0.isFinite && range.contains($0) }) else {
             return "a time in it is not seconds from the scan's start (0 to \(Int(longestScanSeconds)))"

@@ -31,7 +31,8 @@ enum UploadInspector {
             guard let rule = ResearchFiles.accepted[file.name] else {
                 throw APIError(
                     .unprocessableContent,
-                    "the file \(file.name.prefix(100)) is not accepted: a session for research holds only \(ResearchFiles.accepted.keys.sorted().joined(separator: ", ")); upload with the HeadScan client, which leaves the rest on the device")
+                    "the file \(file.name.prefix(100)) is not accepted: a session for research holds only \(ResearchFiles.accepted.keys.sorted().joined(separator: ", ")); upload with the HeadScan client, which leaves the rest on the device"
+                )
             }
             let limit = rule.kind == .mesh ? min(rule.maximumBytes, Int64(maximumMeshBytes)) : rule.maximumBytes
             guard file.size <= limit else {
@@ -61,7 +62,9 @@ enum UploadInspector {
     /// Writes a kept file and waits until it is on the disk (it is the only copy kept).
     static func write(_ data: Data, to url: URL, name: String) throws(APIError) {
         do {
-            guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else { throw CocoaError(.fileWriteUnknown) }
+            guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw CocoaError(.fileWriteUnknown)
+            }
             let handle = try FileHandle(forWritingTo: url)
             defer { try? handle.close() }
             try handle.write(contentsOf: data)
@@ -121,7 +124,9 @@ enum UploadInspector {
             guard consent.researchUse else {
                 throw APIError(.unprocessableContent, "the parent did not agree to research use of this session; it is not accepted")
             }
-            if let week = session.flatMap({ $0.date(in: TimeZone(identifier: "UTC") ?? .current) }), consent.decidedAt < ResearchCalendar.weekStart(week) {
+            if let week = session.flatMap({ $0.date(in: TimeZone(identifier: "UTC") ?? .current) }),
+                consent.decidedAt < ResearchCalendar.weekStart(week)
+            {
                 throw refuse(name, "it was recorded before the scan's week, so it is not this session's consent")
             }
             let typed = try consent.encodedAlone()
@@ -132,7 +137,10 @@ enum UploadInspector {
             do {
                 record = try ResearchPatientRecord.decode(from: data)
             } catch {
-                throw refuse(name, "it is not pseudonymised (\(Self.reason(error))); upload with the HeadScan client, which replaces the patient ID and birth date on the device")
+                throw refuse(
+                    name,
+                    "it is not pseudonymised (\(Self.reason(error))); upload with the HeadScan client, which replaces the patient ID and birth date on the device"
+                )
             }
             if let session, String(record.patientID) != session.id {
                 throw refuse(name, "its pseudonym is not the one in the session's name; upload with the HeadScan client")

@@ -23,8 +23,10 @@ struct AuthenticationMiddleware: RouterMiddleware {
             if devicesOnly, case .researcher = principal { throw APIError.devicesOnly }
             return try await next(request, context)
         } catch let error as APIError {
-            try await server.store.audit(AuditEntry(
-                actor: principal.auditName, action: "refused", detail: "\(action) \(error.status.code) \(request.uri.path.prefix(200))", address: address))
+            try await server.store.audit(
+                AuditEntry(
+                    actor: principal.auditName, action: "refused", detail: "\(action) \(error.status.code) \(request.uri.path.prefix(200))",
+                    address: address))
             throw error
         }
     }

@@ -10,7 +10,8 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The answer to an error no route turned into one.
     static func unexpected(_ error: any Error) -> APIError {
         if DiskSpace.isFull(error) { return StorageLimits.noSpace("this request") }
-        return APIError(.internalServerError, "the service could not finish this request; try again in a minute, and tell the administrator if it stays")
+        return APIError(
+            .internalServerError, "the service could not finish this request; try again in a minute, and tell the administrator if it stays")
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -29,7 +30,8 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         response.headers[.xContentTypeOptions] = "nosniff"
         if response.headers[.contentSecurityPolicy] == nil {
-            response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; style-src 'self'; frame-ancestors 'none'; form-action 'self'"
+            response.headers[.contentSecurityPolicy] =
+                "default-src 'self'; img-src 'self' data:; style-src 'self'; frame-ancestors 'none'; form-action 'self'"
         }
         // Not "no-referrer": under it browsers send `Origin: null` with the pages' own forms,
         // which the forgery check must refuse. Nothing is sent to other sites either way.

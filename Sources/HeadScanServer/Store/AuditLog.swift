@@ -48,8 +48,10 @@ extension Store {
                     INSERT INTO audit_log (id, at, actor, action, session_id, file_name, detail, address, prev_id, row_hash)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                    [.int(entry.id), .double(entry.at.timeIntervalSince1970), .text(entry.actor), .text(entry.action), SQLValue(entry.sessionID),
-                     SQLValue(entry.fileName), SQLValue(entry.detail), SQLValue(entry.address), .int(previousID), .text(hash)])
+                    [
+                        .int(entry.id), .double(entry.at.timeIntervalSince1970), .text(entry.actor), .text(entry.action), SQLValue(entry.sessionID),
+                        SQLValue(entry.fileName), SQLValue(entry.detail), SQLValue(entry.address), .int(previousID), .text(hash),
+                    ])
                 seal?.publish(id: entry.id, hash: hash)
                 return
             } catch {
@@ -61,7 +63,9 @@ extension Store {
     }
 
     /// Compatibility form of `audit(_:)`.
-    public func audit(actor: String, action: String, sessionID: String?, fileName: String?, detail: String? = nil, address: String? = nil) async throws {
+    public func audit(
+        actor: String, action: String, sessionID: String?, fileName: String?, detail: String? = nil, address: String? = nil
+    ) async throws {
         try await audit(AuditEntry(actor: actor, action: action, sessionID: sessionID, fileName: fileName, detail: detail, address: address))
     }
 
@@ -100,7 +104,9 @@ extension Store {
 
     /// A row's ID and stored hash, nil when there is no such row.
     public func auditLog(containing id: Int64) async throws -> (id: Int64, hash: String)? {
-        try await database.query("SELECT id, row_hash FROM audit_log WHERE id = ?", [.int(id)]).first.map { ($0["id"].int ?? 0, $0["row_hash"].text ?? "") }
+        try await database.query("SELECT id, row_hash FROM audit_log WHERE id = ?", [.int(id)]).first.map {
+            ($0["id"].int ?? 0, $0["row_hash"].text ?? "")
+        }
     }
 
     /// What `audit verify` found.
@@ -125,7 +131,9 @@ extension Store {
         let result = try await walkAudit()
         guard result.brokenAt == nil, let head = seal?.published() else { return result }
         guard let stored = try await auditLog(containing: head.id), stored.hash == head.hash else {
-            return broken(result, at: head.id, "the row the data folder names as the newest (\(head.id)) is missing or was rewritten: rows were cut off the end")
+            return broken(
+                result, at: head.id, "the row the data folder names as the newest (\(head.id)) is missing or was rewritten: rows were cut off the end"
+            )
         }
         return result
     }
@@ -159,8 +167,13 @@ extension Store {
                     return broken(result, at: entry.id, "the row follows row \(link), but the row before it is \(previousID): rows were deleted")
                 }
                 let keyed = stored.hasPrefix("k2:")
-                let expected = keyed ? rowHash(entry, previousID: previousID, previousHash: previousHash) : Self.rowHash(entry, previousID: previousID, previousHash: previousHash)
-                guard !keyed || seal != nil else { return broken(result, at: entry.id, "the row is keyed, but the data folder's audit.key is not at hand") }
+                let expected =
+                    keyed
+                    ? rowHash(entry, previousID: previousID, previousHash: previousHash)
+                    : Self.rowHash(entry, previousID: previousID, previousHash: previousHash)
+                guard !keyed || seal != nil else {
+                    return broken(result, at: entry.id, "the row is keyed, but the data folder's audit.key is not at hand")
+                }
                 guard expected == stored else {
                     return broken(result, at: entry.id, "the row's content does not match its hash: it was changed")
                 }
@@ -171,7 +184,8 @@ extension Store {
             }
         }
         if let firstKeyed, result.chained == 0 {
-            return broken(result, at: firstKeyed, "the log holds no keyed rows, but the data folder shows they were written from row \(firstKeyed) on")
+            return broken(
+                result, at: firstKeyed, "the log holds no keyed rows, but the data folder shows they were written from row \(firstKeyed) on")
         }
         result.headID = previousID
         result.headHash = previousHash

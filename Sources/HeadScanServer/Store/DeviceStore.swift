@@ -58,7 +58,8 @@ public struct DeviceStore: Sendable {
             """
             SELECT d.name, d.site, d.created_at, d.revoked_at, d.expires_at, (SELECT COUNT(*) FROM sessions s WHERE s.device_id = d.id) AS n
             FROM devices d ORDER BY d.name
-            """, []).map {
+            """, []
+        ).map {
             DeviceListing(
                 name: $0["name"].text ?? "", site: $0["site"].text ?? "", createdAt: Date(timeIntervalSince1970: $0["created_at"].double ?? 0),
                 revokedAt: $0["revoked_at"].double.map(Date.init(timeIntervalSince1970:)),
@@ -88,9 +89,13 @@ public struct DeviceStore: Sendable {
             UPDATE devices SET token_hash = ?, expires_at = COALESCE(?, expires_at)
             WHERE name = ? AND revoked_at IS NULL AND (? = 1 OR expires_at IS NULL OR expires_at > ?) RETURNING id
             """,
-            [.text(Store.tokenHash(token)), SQLValue(expiresAt?.timeIntervalSince1970), .text(name), .int(expiresAt == nil ? 0 : 1), .double(Store.now())])
+            [
+                .text(Store.tokenHash(token)), SQLValue(expiresAt?.timeIntervalSince1970), .text(name), .int(expiresAt == nil ? 0 : 1),
+                .double(Store.now()),
+            ])
         guard !rows.isEmpty else {
-            throw DatabaseError("no active device is named \(name) (a revoked device gets a new name with `device add`; an expired one needs --expires-in-days)")
+            throw DatabaseError(
+                "no active device is named \(name) (a revoked device gets a new name with `device add`; an expired one needs --expires-in-days)")
         }
         return token
     }

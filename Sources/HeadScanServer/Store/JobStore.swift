@@ -32,7 +32,8 @@ public struct JobStore: Sendable {
     public func renewLease(jobID: Int64, worker: String, lease: Double) async throws -> Bool {
         !(try await database.query(
             "UPDATE jobs SET lease_until = ? WHERE id = ? AND worker = ? AND state = 'running' RETURNING id",
-            [.double(Store.now() + lease), .int(jobID), .text(worker)]).isEmpty)
+            [.double(Store.now() + lease), .int(jobID), .text(worker)]
+        ).isEmpty)
     }
 
     /// Ends a job as done or failed (failed jobs are retried until the attempts are used up).

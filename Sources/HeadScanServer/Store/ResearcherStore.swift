@@ -66,7 +66,8 @@ public struct ResearcherStore: Sendable {
             throw DatabaseError("no researcher has the address \(email); `headscan-server researcher list` shows them")
         }
         _ = try await database.transaction([
-            SQLStatement("UPDATE researchers SET password_hash = ? WHERE id = ?", [.text(PasswordHashing.hash(password, cost: cost)), .int(researcher.id)]),
+            SQLStatement(
+                "UPDATE researchers SET password_hash = ? WHERE id = ?", [.text(PasswordHashing.hash(password, cost: cost)), .int(researcher.id)]),
             SQLStatement("DELETE FROM web_sessions WHERE researcher_id = ?", [.int(researcher.id)]),
         ])
     }

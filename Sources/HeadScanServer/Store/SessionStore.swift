@@ -118,14 +118,19 @@ public struct SessionStore: Sendable {
         var statements: [SQLStatement] = []
         for file in files {
             statements.append(SQLStatement("DELETE FROM session_files WHERE session_id = ? AND name = ?", [.text(sessionID), .text(file.name)]))
-            statements.append(SQLStatement(
-                "INSERT INTO session_files (session_id, name, size, sha256) VALUES (?, ?, ?, ?)",
-                [.text(sessionID), .text(file.name), .int(file.size), .text(file.sha256)]))
+            statements.append(
+                SQLStatement(
+                    "INSERT INTO session_files (session_id, name, size, sha256) VALUES (?, ?, ?, ?)",
+                    [.text(sessionID), .text(file.name), .int(file.size), .text(file.sha256)]))
         }
-        statements.append(SQLStatement(
-            "UPDATE sessions SET measured = ?, cvai = ?, ci = ?, circumference_mm = ?, rating = COALESCE(?, rating) WHERE id = ?",
-            [.int(values.measured ? 1 : 0), SQLValue(values.cvai), SQLValue(values.ci), SQLValue(values.circumferenceMM), SQLValue(values.rating),
-             .text(sessionID)]))
+        statements.append(
+            SQLStatement(
+                "UPDATE sessions SET measured = ?, cvai = ?, ci = ?, circumference_mm = ?, rating = COALESCE(?, rating) WHERE id = ?",
+                [
+                    .int(values.measured ? 1 : 0), SQLValue(values.cvai), SQLValue(values.ci), SQLValue(values.circumferenceMM),
+                    SQLValue(values.rating),
+                    .text(sessionID),
+                ]))
         _ = try await database.transaction(statements)
     }
 }

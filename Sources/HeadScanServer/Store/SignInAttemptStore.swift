@@ -10,7 +10,8 @@ public struct SignInAttemptStore: Sendable {
     func failures(subject: String, since: Double) async throws -> (count: Int, oldest: Double?) {
         let row = try await database.query(
             "SELECT COUNT(*) AS n, MIN(at) AS oldest FROM sign_in_failures WHERE subject = ? AND at > ?",
-            [.text(subject), .double(since)]).first
+            [.text(subject), .double(since)]
+        ).first
         return (Int(row?["n"].int ?? 0), row?["oldest"].double)
     }
 

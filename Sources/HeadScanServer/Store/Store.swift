@@ -39,14 +39,17 @@ public struct Store: Sendable {
     /// A new random token with a readable prefix.
     static func newToken(prefix: String) -> String {
         let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        return prefix + bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        return prefix
+            + bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 
     /// Rows per table: tests compare it before and after requests that must change nothing.
     public func tableCounts() async throws -> [String: Int64] {
         var counts: [String: Int64] = [:]
-        for table in ["devices", "researchers", "uploads", "chunks", "sessions", "session_files", "jobs", "audit_log", "web_sessions", "sign_in_failures"] {
+        for table in [
+            "devices", "researchers", "uploads", "chunks", "sessions", "session_files", "jobs", "audit_log", "web_sessions", "sign_in_failures",
+        ] {
             counts[table] = try await database.query("SELECT COUNT(*) AS n FROM \(table)", []).first?["n"].int ?? -1
         }
         return counts

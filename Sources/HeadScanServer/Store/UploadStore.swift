@@ -51,8 +51,10 @@ public struct UploadStore: Sendable {
             INSERT INTO uploads (id, device_id, session_name, manifest, chunk_size, state, session_id, created_at, touched_at)
             VALUES (?, ?, ?, ?, ?, 'open', NULL, ?, ?) ON CONFLICT (device_id, session_name) DO NOTHING
             """,
-            [.text(UUID().uuidString.lowercased()), .int(deviceID), .text(request.sessionName), .text(manifest), .int(Int64(request.chunkSize)),
-             .double(Store.now()), .double(Store.now())])
+            [
+                .text(UUID().uuidString.lowercased()), .int(deviceID), .text(request.sessionName), .text(manifest), .int(Int64(request.chunkSize)),
+                .double(Store.now()), .double(Store.now()),
+            ])
         return try await find(deviceID: deviceID, sessionName: request.sessionName)
     }
 
@@ -97,7 +99,8 @@ public struct UploadStore: Sendable {
     /// Deletes unfinished uploads untouched since `before`; returns their IDs.
     public func deleteAbandoned(before: Double) async throws -> [String] {
         let ids = try await database.query(
-            "SELECT id FROM uploads WHERE state = 'open' AND COALESCE(touched_at, created_at) < ?", [.double(before)]).compactMap { $0["id"].text }
+            "SELECT id FROM uploads WHERE state = 'open' AND COALESCE(touched_at, created_at) < ?", [.double(before)]
+        ).compactMap { $0["id"].text }
         for id in ids { try await delete(id: id) }
         return ids
     }
@@ -135,19 +138,23 @@ public struct UploadStore: Sendable {
                 INSERT INTO sessions (id, upload_id, device_id, name, site, recorded_at, uploaded_at, measured, cvai, ci, circumference_mm, rating)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                [.text(sessionID), .text(upload.id), .int(device.id), .text(upload.sessionName), .text(device.site), .text(recordedAt),
-                 .double(now), .int(values.measured ? 1 : 0), SQLValue(values.cvai), SQLValue(values.ci), SQLValue(values.circumferenceMM),
-                 SQLValue(values.rating)]),
+                [
+                    .text(sessionID), .text(upload.id), .int(device.id), .text(upload.sessionName), .text(device.site), .text(recordedAt),
+                    .double(now), .int(values.measured ? 1 : 0), SQLValue(values.cvai), SQLValue(values.ci), SQLValue(values.circumferenceMM),
+                    SQLValue(values.rating),
+                ]),
         ]
         for file in files {
-            statements.append(SQLStatement(
-                "INSERT INTO session_files (session_id, name, size, sha256) VALUES (?, ?, ?, ?)",
-                [.text(sessionID), .text(file.name), .int(file.size), .text(file.sha256)]))
+            statements.append(
+                SQLStatement(
+                    "INSERT INTO session_files (session_id, name, size, sha256) VALUES (?, ?, ?, ?)",
+                    [.text(sessionID), .text(file.name), .int(file.size), .text(file.sha256)]))
         }
         statements.append(SQLStatement("DELETE FROM chunks WHERE upload_id = ?", [.text(upload.id)]))
         if needsProcessing {
-            statements.append(SQLStatement(
-                "INSERT INTO jobs (session_id, state, attempts, updated_at) VALUES (?, 'queued', 0, ?)", [.text(sessionID), .double(now)]))
+            statements.append(
+                SQLStatement(
+                    "INSERT INTO jobs (session_id, state, attempts, updated_at) VALUES (?, 'queued', 0, ?)", [.text(sessionID), .double(now)]))
         }
         do {
             _ = try await database.transaction(statements)

@@ -16,11 +16,11 @@ struct AngleSpeedGate {
         angles.indices.map { k in
             let before = k > 0 ? Optional(k - 1) : nil, after = k + 1 < angles.count ? Optional(k + 1) : nil
             switch (before, after) {
-            case let (b?, a?):
+            case (let b?, let a?):
                 let e1 = excess(k, b, times, angles), e2 = excess(k, a, times, angles)
                 return e1.sign == e2.sign && min(abs(e1), abs(e2)) > 1
-            case let (b?, nil): return endSpike(k, neighbour: b, beyond: b - 1, times, angles)
-            case let (nil, a?): return endSpike(k, neighbour: a, beyond: a + 1, times, angles)
+            case (let b?, nil): return endSpike(k, neighbour: b, beyond: b - 1, times, angles)
+            case (nil, let a?): return endSpike(k, neighbour: a, beyond: a + 1, times, angles)
             case (nil, nil): return false
             }
         }

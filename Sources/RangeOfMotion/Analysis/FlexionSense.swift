@@ -13,7 +13,7 @@ enum FlexionSense {
         var votes = 0
         for leg in legs {
             guard let sine = KneeAngle.bendSine(hip: leg.hip.position, knee: leg.knee.position, ankle: leg.ankle.position),
-                  abs(sine) > threshold || isDeeplyBent(leg)
+                abs(sine) > threshold || isDeeplyBent(leg)
             else { continue }
             votes += sine > 0 ? 1 : -1
         }

@@ -36,8 +36,8 @@ struct FrameGates {
             return .hipOrder
         }
         if let limit = settings.maximumHyperextension, let sense = flexionSense,
-           let angle = KneeAngle.onFlexionSide(hip: pose.hip, knee: pose.knee, ankle: pose.ankle, flexionSense: sense),
-           angle > 180 + limit
+            let angle = KneeAngle.onFlexionSide(hip: pose.hip, knee: pose.knee, ankle: pose.ankle, flexionSense: sense),
+            angle > 180 + limit
         {
             return .bendsBackward
         }

@@ -16,8 +16,8 @@ struct LegSwapGate {
     func passes(_ poses: [LegPose], flexionSense: Int?) -> [Bool] {
         let both = poses.map { pose -> (Double, Double)? in
             guard let hip = pose.otherHip, let knee = pose.otherKnee, let ankle = pose.otherAnkle,
-                  let measured = KneeAngle.onFlexionSide(hip: pose.hip, knee: pose.knee, ankle: pose.ankle, flexionSense: flexionSense),
-                  let other = KneeAngle.onFlexionSide(hip: hip, knee: knee, ankle: ankle, flexionSense: flexionSense)
+                let measured = KneeAngle.onFlexionSide(hip: pose.hip, knee: pose.knee, ankle: pose.ankle, flexionSense: flexionSense),
+                let other = KneeAngle.onFlexionSide(hip: hip, knee: knee, ankle: ankle, flexionSense: flexionSense)
             else { return nil }
             return (measured, other)
         }

@@ -1,4 +1,5 @@
 import Geometry
+
 /// Measures a knee's range of motion from the poses of one video: gates each frame, reads
 /// the knee angle, smooths it over time and takes its smallest and largest value.
 public struct RangeOfMotionAnalyzer: Sendable {
@@ -108,7 +109,7 @@ public struct RangeOfMotionAnalyzer: Sendable {
     private func extremes(_ frames: [FrameResult], legs: [FrameLegs?]) -> (minimum: ExtremeFrame, maximum: ExtremeFrame)? {
         let passed = frames.filter(\.passed)
         guard let low = passed.min(by: { $0.smoothedAngle! < $1.smoothedAngle! }),
-              let high = passed.max(by: { $0.smoothedAngle! < $1.smoothedAngle! })
+            let high = passed.max(by: { $0.smoothedAngle! < $1.smoothedAngle! })
         else { return nil }
         func extreme(_ f: FrameResult) -> ExtremeFrame {
             func distance(_ g: FrameResult) -> Double { abs(g.smoothedAngle! - f.smoothedAngle!) }

@@ -40,9 +40,11 @@ extension RangeOfMotionSettings {
         case nil, "default": self.init()
         case "original": self = .originalGates
         case let other?:
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath + [SettingKey("gates")],
-                debugDescription: "gates \"\(other)\" is unknown: \"original\" (the original app's posture rules, for a standing patient) or \"default\""))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath + [SettingKey("gates")],
+                    debugDescription:
+                        "gates \"\(other)\" is unknown: \"original\" (the original app's posture rules, for a standing patient) or \"default\""))
         }
         try Self.schema.decode(decoder, into: &self, unknown: Self.unknownSetting)
     }

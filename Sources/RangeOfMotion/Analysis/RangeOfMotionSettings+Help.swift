@@ -5,7 +5,8 @@ extension RangeOfMotionSettings {
         "framesPerSecond": "frames sampled per second of video",
         "minimumConfidence": "the lowest confidence of hip, knee and ankle must be above it",
         "rejectOutsidePicture": "reject a frame whose hip, knee or ankle lies outside the picture",
-        "lateralOrderTolerance": "thigh lengths a left joint may lie left of its right partner (0: the strict rule for a patient facing the camera; an original-app rule, off by default)",
+        "lateralOrderTolerance":
+            "thigh lengths a left joint may lie left of its right partner (0: the strict rule for a patient facing the camera; an original-app rule, off by default)",
         "kneeAnkleOrder": "the knee lies above the ankle, or the ankle behind it by behindMargin (an original-app rule for standing, off by default)",
         "behindMargin": "thigh lengths the ankle must lie behind the knee when it is above it",
         "hipAboveKneeAndAnkle": "the hip lies above knee and ankle (an original-app rule for standing, off by default)",
@@ -14,9 +15,12 @@ extension RangeOfMotionSettings {
         "legSwapMargin": "degrees by which exchanged legs must fit the neighbouring frames better to reject a frame",
         "segmentLengthTolerance": "share by which thigh and shank may differ from their running median",
         "segmentLengthWindow": "frames in that running median",
-        "maximumAngularSpeed": "degrees per second a knee can turn: a frame further than this from both neighbouring frames, on one side of both, is rejected",
-        "correctSlant": "undo the slant of a camera off the leg's side before reading angles, finding the leg's plane from the thigh's and shank's constant lengths and, where the pose model found it, the other hip",
-        "fieldOfView": "the camera's field of view across the picture's longer side, degrees, for the slant correction (a phone's main camera: about 69)",
+        "maximumAngularSpeed":
+            "degrees per second a knee can turn: a frame further than this from both neighbouring frames, on one side of both, is rejected",
+        "correctSlant":
+            "undo the slant of a camera off the leg's side before reading angles, finding the leg's plane from the thigh's and shank's constant lengths and, where the pose model found it, the other hip",
+        "fieldOfView":
+            "the camera's field of view across the picture's longer side, degrees, for the slant correction (a phone's main camera: about 69)",
         "smoothingWindow": "frames in the running median of the angle (1: none)",
         "extremeBand": "degrees within the extreme whose frames give the smallest and largest angle (0: the single frame)",
         "extremeMiddleMean": "average those frames over their middle half (false: their median, as the original gates did)",

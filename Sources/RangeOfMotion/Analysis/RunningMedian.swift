@@ -1,4 +1,5 @@
 import Geometry
+
 /// Medians over sliding windows: robust to a single wild value, unlike a mean.
 enum RunningMedian {
     /// Each value replaced by the median of the `window` values centred on it; near the

@@ -1,5 +1,5 @@
-import Geometry
 import Foundation
+import Geometry
 
 /// Undoes the slant of a camera that does not look exactly at the leg's side. The leg moves
 /// in one plane; seen at a slant, the picture shows that plane foreshortened and in

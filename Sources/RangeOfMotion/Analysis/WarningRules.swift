@@ -1,5 +1,5 @@
-import Geometry
 import Foundation
+import Geometry
 
 /// The warnings of a finished analysis.
 struct WarningRules {

@@ -58,7 +58,8 @@ public struct PoseFrame: Sendable, Equatable, Codable {
             guard let keypoint = CocoKeypoint(rawValue: name) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .keypoints, in: c,
-                    debugDescription: "unknown keypoint \"\(name)\"; COCO's names are \(CocoKeypoint.allCases.map(\.rawValue).joined(separator: ", "))")
+                    debugDescription:
+                        "unknown keypoint \"\(name)\"; COCO's names are \(CocoKeypoint.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             keypoints[keypoint] = point
         }

@@ -1,5 +1,5 @@
-import Geometry
 import Foundation
+import Geometry
 
 /// The pose model's typical mistakes, put into simulated frames so the gates can be tested.
 public enum PoseCorruption: String, Sendable, CaseIterable, Codable, Hashable {
@@ -38,4 +38,3 @@ public enum PoseCorruption: String, Sendable, CaseIterable, Codable, Hashable {
         }
     }
 }
-

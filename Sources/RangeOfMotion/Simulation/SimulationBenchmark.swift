@@ -36,9 +36,10 @@ public struct SimulationBenchmark: Sendable {
         let total = cases.count * videosPerView
         var figures: [ViewFigures] = []
         for (c, (posture, view)) in cases.enumerated() {
-            figures.append(try measure(posture: posture, view: view, simulation: simulation, settings: settings) {
-                progress(c * videosPerView + $0, total)
-            })
+            figures.append(
+                try measure(posture: posture, view: view, simulation: simulation, settings: settings) {
+                    progress(c * videosPerView + $0, total)
+                })
         }
         return figures
     }
@@ -48,9 +49,10 @@ public struct SimulationBenchmark: Sendable {
     public func originalGates(progress: (Int, Int) -> Void = { _, _ in }) throws(RangeOfMotionError) -> [ViewFigures] {
         var figures: [ViewFigures] = []
         for (c, posture) in postures.enumerated() {
-            figures.append(try measure(posture: posture, view: 0, simulation: simulation, settings: .originalGates) {
-                progress(c * videosPerView + $0, postures.count * videosPerView)
-            })
+            figures.append(
+                try measure(posture: posture, view: 0, simulation: simulation, settings: .originalGates) {
+                    progress(c * videosPerView + $0, postures.count * videosPerView)
+                })
         }
         return figures
     }
@@ -66,7 +68,10 @@ public struct SimulationBenchmark: Sendable {
             var s = simulation
             s.noisePixels = noisePixels
             s.biasPixels = offset
-            figures.append(try measure(posture: .standing, view: 0, simulation: s, settings: settings) { progress(c * videosPerView + $0, cases.count * videosPerView) })
+            figures.append(
+                try measure(posture: .standing, view: 0, simulation: s, settings: settings) {
+                    progress(c * videosPerView + $0, cases.count * videosPerView)
+                })
         }
         return figures
     }

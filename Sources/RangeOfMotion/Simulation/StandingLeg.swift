@@ -125,7 +125,8 @@ public struct StandingLeg: Sendable, Equatable {
         let turn = pelvisTurnDegrees * .pi / 180
         let otherHip = hip + dimensions.hipSpacing * SIMD3(lateral * sin(turn), -lateral * cos(turn), 0)
         let (otherKnee, otherAnkle) = leg(from: otherHip, hipFlexion: otherThigh, kneeFlexion: otherFlexion, abduction: -lateral * 2)
-        return LegJoints3D(hip: hip, knee: knee, ankle: ankle, otherHip: otherHip, otherKnee: otherKnee, otherAnkle: otherAnkle, trueAngle: 180 - kneeFlexion)
+        return LegJoints3D(
+            hip: hip, knee: knee, ankle: ankle, otherHip: otherHip, otherKnee: otherKnee, otherAnkle: otherAnkle, trueAngle: 180 - kneeFlexion)
     }
 
     /// Knee and ankle of a leg hanging from `hip`: the thigh tilted forward by the hip

@@ -75,7 +75,9 @@ public struct RangeOfMotionStore: Sendable {
 
     /// A patient ID names a folder: letters, digits, '-' and '_', at most 64.
     public static func validate(patientID: String) throws(RangeOfMotionError) {
-        let allowed = patientID.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" }
+        let allowed = patientID.unicodeScalars.allSatisfy {
+            ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_"
+        }
         guard !patientID.isEmpty, patientID.count <= 64, allowed else { throw .invalidPatientID(patientID) }
     }
 

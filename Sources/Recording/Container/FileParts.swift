@@ -30,8 +30,10 @@ enum FileHeader {
             throw ScanFileError.truncatedHeader(path: file.path)
         }
         let (version, length) = prefix.withUnsafeBytes { raw in
-            (raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self).littleEndian,
-             Int(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self).littleEndian))
+            (
+                raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self).littleEndian,
+                Int(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self).littleEndian)
+            )
         }
         guard version <= ScanFormat.version else {
             throw ScanFileError.newerVersion(

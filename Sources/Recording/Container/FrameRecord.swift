@@ -4,7 +4,9 @@ import Imaging
 /// Turns a frame into a record payload and back: timestamp, camera models, colour, depth.
 enum FrameRecord {
     /// Encodes a frame's payload.
-    static func encode(_ frame: RGBDFrame, colorCodec: ColorCodec, imageCodec: any ImageCodec)
+    static func encode(
+        _ frame: RGBDFrame, colorCodec: ColorCodec, imageCodec: any ImageCodec
+    )
         throws -> [UInt8]
     {
         let color: [UInt8]
@@ -52,7 +54,9 @@ enum FrameRecord {
     }
 
     /// Decodes a payload; errors name the frame `index`.
-    static func decode(_ payload: [UInt8], index: Int, imageCodec: any ImageCodec) throws
+    static func decode(
+        _ payload: [UInt8], index: Int, imageCodec: any ImageCodec
+    ) throws
         -> RGBDFrame
     {
         try payload.withUnsafeBytes { raw in
@@ -109,7 +113,9 @@ enum FrameRecord {
         writer.append(UInt32(clamping: intrinsics.height))
     }
 
-    private static func readIntrinsics(_ reader: inout ByteReader) throws(ByteReaderError)
+    private static func readIntrinsics(
+        _ reader: inout ByteReader
+    ) throws(ByteReaderError)
         -> CameraIntrinsics
     {
         CameraIntrinsics(

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Everything that can go wrong reading or writing a scan file, in words a user can act on.
 public enum ScanFileError: Error, Equatable, CustomStringConvertible {
     /// The file could not be opened or created.

@@ -83,8 +83,9 @@ public final class ScanReader: Sendable {
     public func verify(progress: (Int) -> Void = { _ in }) -> [ScanFileError] {
         var problems: [ScanFileError] = []
         for index in 0..<frameCount {
-            do { _ = try payload(at: index) } catch let error as ScanFileError { problems.append(error) }
-            catch { problems.append(.damagedFrame(index: index, reason: "\(error)")) }
+            do { _ = try payload(at: index) } catch let error as ScanFileError { problems.append(error) } catch {
+                problems.append(.damagedFrame(index: index, reason: "\(error)"))
+            }
             progress(index + 1)
         }
         return problems

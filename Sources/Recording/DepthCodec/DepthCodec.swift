@@ -30,7 +30,8 @@ public enum DepthCodec {
             var header = DepthCodecHeader(
                 mode: analysis.mode, width: depth.width, height: depth.height, nanBits: analysis.nanBits, payloadCount: 0)
             if analysis.mode != .raw,
-                let payload = compressed(pixels, analysis: analysis, width: depth.width, height: depth.height) {
+                let payload = compressed(pixels, analysis: analysis, width: depth.width, height: depth.height)
+            {
                 header.payloadCount = payload.count
                 header.append(to: &out)
                 out.append(contentsOf: payload)

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Why a compressed depth map could not be read.
 public enum DepthCodecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The bytes do not start like compressed depth at all.

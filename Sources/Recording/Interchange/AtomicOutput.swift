@@ -9,8 +9,11 @@ func writeAtomically<T>(_ output: URL, _ body: (URL) throws -> T) throws -> T {
         let result = try body(partial)
         // rename(2) replaces the old file in one step: a reader sees the old scan or the new one.
         guard rename(partial.path, output.path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [
-                NSLocalizedDescriptionKey: "cannot move the new scan into place at \(output.path): \(String(cString: strerror(errno)))"])
+            throw CocoaError(
+                .fileWriteUnknown,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "cannot move the new scan into place at \(output.path): \(String(cString: strerror(errno)))"
+                ])
         }
         return result
     } catch {

@@ -41,7 +41,8 @@ public enum PortableFloatMap {
             let source = at + (h - 1 - row) * w * 4
             for column in 0..<w {
                 let o = source + column * 4
-                let word = littleEndian
+                let word =
+                    littleEndian
                     ? UInt32(bytes[o]) | UInt32(bytes[o + 1]) << 8 | UInt32(bytes[o + 2]) << 16 | UInt32(bytes[o + 3]) << 24
                     : UInt32(bytes[o + 3]) | UInt32(bytes[o + 2]) << 8 | UInt32(bytes[o + 1]) << 16 | UInt32(bytes[o]) << 24
                 values[row * w + column] = Float(bitPattern: word)
@@ -64,6 +65,5 @@ public enum PortableFloatMap {
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
-
 
 }

@@ -53,13 +53,16 @@ public struct StrayScannerImporter {
         else {
             throw StrayScannerError.badFile(
                 path: "camera_matrix.csv",
-                reason: "its centre (\(matrix.cx), \(matrix.cy)) does not fit \(referenceSize.width)x\(referenceSize.height) frames; give the size it belongs to with --reference-size")
+                reason:
+                    "its centre (\(matrix.cx), \(matrix.cy)) does not fit \(referenceSize.width)x\(referenceSize.height) frames; give the size it belongs to with --reference-size"
+            )
         }
         let firstDepth = try depthImage(folder, depths[0], scale: depthScale, confidence: nil)
         let depthK = colorK.scaled(toWidth: firstDepth.width, height: firstDepth.height)
         let start = times[0] ?? 0
         // The app's times count from the phone's start-up; the file's date is when it was recorded.
-        let recorded = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("odometry.csv").path))?[.modificationDate] as? Date
+        let recorded =
+            (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("odometry.csv").path))?[.modificationDate] as? Date
         let header = ScanHeader(
             device: "Stray Scanner import", appVersion: HeadScanVersion.current, colorIntrinsics: colorK, depthIntrinsics: depthK,
             capLayoutName: "unknown", createdAt: recorded ?? Date(), metadata: ["source": folder.lastPathComponent])
@@ -79,8 +82,9 @@ public struct StrayScannerImporter {
                 guard let time = times[index] else {
                     throw StrayScannerError.badFile(path: "odometry.csv", reason: "it has no time for frame \(index)")
                 }
-                try writer.append(RGBDFrame(
-                    timestamp: time - start, color: color, depth: depth, colorIntrinsics: colorK, depthIntrinsics: depthK))
+                try writer.append(
+                    RGBDFrame(
+                        timestamp: time - start, color: color, depth: depth, colorIntrinsics: colorK, depthIntrinsics: depthK))
                 progress(index + 1, count)
             }
             try writer.close()

@@ -27,7 +27,8 @@ public struct TUMExporter {
         try prepare(folder)
         let start = reader.header.createdAt.timeIntervalSince1970
         var lists = (rgb: header("color"), depth: header("depth"), pairs: "")
-        var trajectory = "# ground truth trajectory\n# file: 'headscan export', poses of the reconstruction's keyframes\n# timestamp tx ty tz qx qy qz qw\n"
+        var trajectory =
+            "# ground truth trajectory\n# file: 'headscan export', poses of the reconstruction's keyframes\n# timestamp tx ty tz qx qy qz qw\n"
         var skipped: [ScanFileError] = []
         for (index, result) in reader.frames().enumerated() {
             defer { progress(index + 1, reader.frameCount) }

@@ -75,7 +75,8 @@ public enum TUMFormat {
             let (width, height) = try size()
             let k1 = number("k1") ?? 0, k2 = number("k2") ?? 0
             guard abs(k1) < 1, abs(k2) < 1 else {
-                throw .badCameraFile(path: path, reason: "k1 and k2 are OpenCV's radial terms, each between -1 and 1 (a phone's are a few hundredths)")
+                throw .badCameraFile(
+                    path: path, reason: "k1 and k2 are OpenCV's radial terms, each between -1 and 1 (a phone's are a few hundredths)")
             }
             let k = CameraIntrinsics(
                 fx: fx, fy: fy, cx: cx, cy: cy, width: width, height: height, distortion: RadialDistortion(k1: k1, k2: k2))

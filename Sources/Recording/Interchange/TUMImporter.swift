@@ -49,9 +49,10 @@ public struct TUMImporter {
             for (index, pair) in pairs.enumerated() {
                 let color = try imageCodec.decodeAny(try read(folder, pair.rgb))
                 let depth = try depthImage(try read(folder, pair.depth), path: pair.depth, scale: scale, floatScale: floatDepthScale)
-                try writer.append(RGBDFrame(
-                    timestamp: pair.time - start, color: color, depth: depth,
-                    colorIntrinsics: header.colorIntrinsics, depthIntrinsics: header.depthIntrinsics))
+                try writer.append(
+                    RGBDFrame(
+                        timestamp: pair.time - start, color: color, depth: depth,
+                        colorIntrinsics: header.colorIntrinsics, depthIntrinsics: header.depthIntrinsics))
                 progress(index + 1, pairs.count)
             }
             try writer.close()

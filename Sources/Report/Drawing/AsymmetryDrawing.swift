@@ -52,7 +52,8 @@ public enum AsymmetryDrawing {
         d.text(labels.above, x: topWidth / 2, y: top - 4, size: 8, color: grey, anchor: .middle)
         d.text(labels.behind, x: topWidth + gap + topWidth / 2, y: top - 4, size: 8, color: grey, anchor: .middle)
         for (x, label) in [(0.0, labels.left), (topWidth, labels.right), (topWidth + gap, labels.left), (2 * topWidth + gap, labels.right)] {
-            d.text(label, x: x, y: top + max(topHeight, backHeight) + 9, size: 7.5, color: grey, anchor: x == 0 || x == topWidth + gap ? .start : .end)
+            d.text(
+                label, x: x, y: top + max(topHeight, backHeight) + 9, size: 7.5, color: grey, anchor: x == 0 || x == topWidth + gap ? .start : .end)
         }
         legend(&d, y: top + max(topHeight, backHeight) + 16, width: d.size.x, labels: labels)
         return d

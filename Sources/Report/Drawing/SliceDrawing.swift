@@ -27,10 +27,12 @@ enum SliceDrawing {
         d.line(p(slice.diagonalA.front), p(slice.diagonalA.back), Stroke(diagonalA, width: 0.9))
         d.line(p(slice.diagonalB.front), p(slice.diagonalB.back), Stroke(diagonalB, width: 0.9))
         let m = slice.measurement
-        d.text("A " + ClinicalReport.format(m.diagonalAMM) + " mm", x: p(slice.diagonalA.front).x - 1, y: p(slice.diagonalA.front).y - 2,
-               size: 7, color: diagonalA, anchor: .end, bold: true)
-        d.text("B " + ClinicalReport.format(m.diagonalBMM) + " mm", x: p(slice.diagonalB.front).x + 1, y: p(slice.diagonalB.front).y - 2,
-               size: 7, color: diagonalB, bold: true)
+        d.text(
+            "A " + ClinicalReport.format(m.diagonalAMM) + " mm", x: p(slice.diagonalA.front).x - 1, y: p(slice.diagonalA.front).y - 2,
+            size: 7, color: diagonalA, anchor: .end, bold: true)
+        d.text(
+            "B " + ClinicalReport.format(m.diagonalBMM) + " mm", x: p(slice.diagonalB.front).x + 1, y: p(slice.diagonalB.front).y - 2,
+            size: 7, color: diagonalB, bold: true)
         let grey = RGBColor(hex: 0x666666)
         d.text("front", x: p(SIMD2(0, maxY)).x, y: 7, size: 6.5, color: grey, anchor: .middle)
         d.text("left", x: 1.5, y: p(.zero).y - 1.5, size: 6.5, color: grey)

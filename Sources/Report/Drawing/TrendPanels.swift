@@ -23,7 +23,8 @@ enum TrendPanels {
     /// Months from weeks (a mean month is 30.44 days).
     static func months(weeks: Double) -> Double { weeks * 7 / 30.4375 }
 
-    private static func panel(_ d: inout Drawing, _ visits: [VisitPoint], _ measure: TrendMeasure, x0: Double, y0: Double, width: Double, byAge: Bool) {
+    private static func panel(_ d: inout Drawing, _ visits: [VisitPoint], _ measure: TrendMeasure, x0: Double, y0: Double, width: Double, byAge: Bool)
+    {
         let label = RGBColor(hex: 0x555555), ink = RGBColor(hex: 0x1F4E79)
         let first = visits[0].date
         func time(_ v: VisitPoint) -> Double {
@@ -31,7 +32,8 @@ enum TrendPanels {
         }
         let points = visits.compactMap { v in measure.value(v).map { (t: time(v), value: $0, current: v.isCurrent) } }
         guard let tMin = points.map(\.t).min(), let tMax = points.map(\.t).max(),
-              let vMin = points.map(\.value).min(), let vMax = points.map(\.value).max() else { return }
+            let vMin = points.map(\.value).min(), let vMax = points.map(\.value).max()
+        else { return }
         let pad = max((vMax - vMin) * 0.25, abs(vMax) * 0.01, 0.5)
         let low = vMin - pad, high = vMax + pad
         let left = x0 + 26, right = x0 + width - 4
@@ -50,7 +52,9 @@ enum TrendPanels {
         let axis = byAge ? String(format: "age %.1f–%.1f months", tMin, tMax) : String(format: "%.1f months", tMax - tMin)
         d.text(axis, x: left, y: y0 + panelHeight + 9, size: 6.5, color: label)
         if let rate = perMonth(points.map { ($0.t, $0.value) }) {
-            d.text(String(format: "%+.2f%@ per month", rate, unit.isEmpty ? "" : " " + unit), x: right, y: y0 + panelHeight + 18, size: 6.5, color: label, anchor: .end)
+            d.text(
+                String(format: "%+.2f%@ per month", rate, unit.isEmpty ? "" : " " + unit), x: right, y: y0 + panelHeight + 18, size: 6.5,
+                color: label, anchor: .end)
         }
     }
 

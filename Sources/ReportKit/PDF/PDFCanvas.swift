@@ -38,7 +38,12 @@ public struct PDFCanvas: Sendable {
         color: RGBColor = .black, anchor: TextAnchor = .start
     ) {
         let width = font.width(of: string, size: size)
-        let left = switch anchor { case .start: x; case .middle: x - width / 2; case .end: x - width }
+        let left =
+            switch anchor {
+            case .start: x;
+            case .middle: x - width / 2;
+            case .end: x - width
+            }
         emit("\(rgb(color)) rg BT /\(font.resourceName) \(n(size)) Tf \(point(SIMD2(left, y))) Td \(PDFString.literal(string)) Tj ET")
     }
 
@@ -100,12 +105,13 @@ public struct PDFCanvas: Sendable {
     private mutating func paint(_ ops: String, stroke: Stroke?, fill: RGBColor?) {
         if let stroke { setStroke(stroke) }
         if let fill { emit("\(rgb(fill)) rg") }
-        let operator_ = switch (stroke != nil, fill != nil) {
-        case (true, true): "B"
-        case (true, false): "S"
-        default: "f"
-        }
-        emit("\(ops) \(operator_)")
+        let paintOperator =
+            switch (stroke != nil, fill != nil) {
+            case (true, true): "B"
+            case (true, false): "S"
+            default: "f"
+            }
+        emit("\(ops) \(paintOperator)")
     }
 
     private mutating func setStroke(_ stroke: Stroke) {

@@ -40,7 +40,8 @@ public struct PDFDocument: Sendable {
         let box = "[0 0 \(PDFNumber.format(pageSize.x)) \(PDFNumber.format(pageSize.y))]"
         for (index, content) in pages.enumerated() {
             let page = pageIDs[index]
-            writer.add(page, "<< /Type /Page /Parent 2 0 R /MediaBox \(box) /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents \(page + 1) 0 R >>")
+            writer.add(
+                page, "<< /Type /Page /Parent 2 0 R /MediaBox \(box) /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents \(page + 1) 0 R >>")
             writer.addStream(page + 1, content)
         }
         return writer.finish(root: 1, info: 5)

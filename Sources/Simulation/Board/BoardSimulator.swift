@@ -75,8 +75,10 @@ public final class BoardSimulator {
         stickers = board.stickers
         frameCount = max(1, Int((configuration.seconds * Simulator.frameRate).rounded()))
         var rng = Xoshiro256(seed: configuration.seed)
-        tremor = (SmoothNoise(rng: &rng, lowest: 0.5, highest: 3), SmoothNoise(rng: &rng, lowest: 0.5, highest: 3),
-                  SmoothNoise(rng: &rng, lowest: 0.5, highest: 3))
+        tremor = (
+            SmoothNoise(rng: &rng, lowest: 0.5, highest: 3), SmoothNoise(rng: &rng, lowest: 0.5, highest: 3),
+            SmoothNoise(rng: &rng, lowest: 0.5, highest: 3)
+        )
         aim = (SmoothNoise(rng: &rng), SmoothNoise(rng: &rng))
         roll = SmoothNoise(rng: &rng)
         let dictionary = try MarkerDictionary.named(board.dictionaryName)
@@ -125,8 +127,10 @@ public final class BoardSimulator {
             noiseSeed: configuration.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index))
         let k = configuration.recordedIntrinsics
         let frame = RGBDFrame(timestamp: t, color: color, depth: depth, colorIntrinsics: k, depthIntrinsics: k)
-        return SimulatedFrame(frame: frame, truth: FrameTruth(
-            index: index, timestamp: t, meshFromCamera: pose.matrixRowMajor, markers: visibleMarkers(cameraFromBoard: pose.inverse)))
+        return SimulatedFrame(
+            frame: frame,
+            truth: FrameTruth(
+                index: index, timestamp: t, meshFromCamera: pose.matrixRowMajor, markers: visibleMarkers(cameraFromBoard: pose.inverse)))
     }
 
     /// Markers wholly inside the picture (a flat board hides none of its own).

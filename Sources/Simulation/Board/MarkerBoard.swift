@@ -57,9 +57,10 @@ public struct MarkerBoard: Sendable, Equatable {
         for row in 0..<rows {
             for column in 0..<columns {
                 let c = origin + SIMD2(Double(column) * pitch, -Double(row) * pitch)
-                out.append(MarkerSticker(
-                    id: firstID + row * columns + column, region: .front, centre: SIMD3(c.x, c.y, 0), normal: SIMD3(0, 0, 1),
-                    right: SIMD3(1, 0, 0), up: SIMD3(0, 1, 0), side: markerSide))
+                out.append(
+                    MarkerSticker(
+                        id: firstID + row * columns + column, region: .front, centre: SIMD3(c.x, c.y, 0), normal: SIMD3(0, 0, 1),
+                        right: SIMD3(1, 0, 0), up: SIMD3(0, 1, 0), side: markerSide))
             }
         }
         return out

@@ -23,15 +23,19 @@ public struct MarkerSticker: Sendable, Equatable {
     /// bottom-right, bottom-left as printed.
     public var corners: [SIMD3<Double>] {
         let h = side / 2
-        return [centre - right * h + up * h, centre + right * h + up * h,
-                centre + right * h - up * h, centre - right * h - up * h]
+        return [
+            centre - right * h + up * h, centre + right * h + up * h,
+            centre + right * h - up * h, centre - right * h - up * h,
+        ]
     }
 
     /// Corners of the paper around it, which adds a white margin of one cell on every side.
     func paperCorners(cells: Int) -> [SIMD3<Double>] {
         let h = side / 2 * Double(cells + 2) / Double(cells)
-        return [centre - right * h + up * h, centre + right * h + up * h,
-                centre + right * h - up * h, centre - right * h - up * h]
+        return [
+            centre - right * h + up * h, centre + right * h + up * h,
+            centre + right * h - up * h, centre - right * h - up * h,
+        ]
     }
 }
 
@@ -67,9 +71,11 @@ public struct Cap: Sendable {
             let spots = Self.spots(in: region)
             guard free.count <= spots.count else {
                 throw .invalidCap(
-                    "\(free.count) markers without a placement on the \(region) region; the cap has room for \(spots.count) (give the others a placement)")
+                    "\(free.count) markers without a placement on the \(region) region; the cap has room for \(spots.count) (give the others a placement)"
+                )
             }
-            let chosen = placed.map { ($0, (phi: $0.placement!.azimuthDegrees * deg, psi: $0.placement!.elevationDegrees * deg)) }
+            let chosen =
+                placed.map { ($0, (phi: $0.placement!.azimuthDegrees * deg, psi: $0.placement!.elevationDegrees * deg)) }
                 + zip(free, spots).map { ($0, $1) }
             for (marker, spot) in chosen where !dropped.contains(marker.id) {
                 stickers.append(Self.sticker(id: marker.id, region: region, at: spot, on: head, side: layout.side(of: marker.id)))
@@ -89,12 +95,13 @@ public struct Cap: Sendable {
             }
             return spots
         }
-        let centre: Double = switch region {
-        case .right: 0
-        case .front: 90
-        case .left: 180
-        default: 270
-        }
+        let centre: Double =
+            switch region {
+            case .right: 0
+            case .front: 90
+            case .left: 180
+            default: 270
+            }
         let rings: [(psi: Double, offset: Double)] = [(-4, 11.25), (14, 0), (30, 11.25)]
         let steps: [Double] = [-45, -22.5, 0, 22.5]
         var spots: [(phi: Double, psi: Double)] = []
@@ -108,7 +115,9 @@ public struct Cap: Sendable {
     }
 
     /// A sticker tangent to the head at a spot, its top edge facing the crown.
-    static func sticker(id: Int, region: HeadRegion, at spot: (phi: Double, psi: Double), on head: HeadModel, side: Double)
+    static func sticker(
+        id: Int, region: HeadRegion, at spot: (phi: Double, psi: Double), on head: HeadModel, side: Double
+    )
         -> MarkerSticker
     {
         let normal = head.surfaceNormal(phi: spot.phi, psi: spot.psi)

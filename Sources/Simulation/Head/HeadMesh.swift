@@ -114,7 +114,8 @@ public enum HeadMesh {
                 add(v(i, j), v(i + 1, j + 1), v(i, j + 1), facing: outward)
             }
         }
-        let border = (0..<(columns - 1)).map { v($0, 0) } + (0..<(rows - 1)).map { v(columns - 1, $0) }
+        let border =
+            (0..<(columns - 1)).map { v($0, 0) } + (0..<(rows - 1)).map { v(columns - 1, $0) }
             + (1..<columns).reversed().map { v($0, rows - 1) } + (1..<rows).reversed().map { v(0, $0) }
         let centre = Int32(mesh.vertices.count)
         mesh.vertices.append(mesh.vertices[Int(v(columns / 2, rows / 2))] - outward * 0.006)

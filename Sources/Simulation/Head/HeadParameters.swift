@@ -1,4 +1,5 @@
 import Foundation
+
 /// Which side of the back of the head is flattened.
 public enum FlatSide: String, Sendable, Codable, CaseIterable {
     case left, right

@@ -39,7 +39,8 @@ struct InfantMotion {
         let rotation = Rotation3(
             yaw: 0.05 * scale * yaw.value(at: t) + turnAngle, pitch: 0.04 * scale * pitch.value(at: t),
             roll: 0.03 * scale * roll.value(at: t))
-        let offset = SIMD3(shift.0.value(at: t), shift.1.value(at: t), shift.2.value(at: t)) * (0.006 * scale)
+        let offset =
+            SIMD3(shift.0.value(at: t), shift.1.value(at: t), shift.2.value(at: t)) * (0.006 * scale)
             + bodyShift(at: t)
         return RigidTransform(rotation: rotation, translation: Self.pivot - rotation.apply(Self.pivot) + offset)
     }

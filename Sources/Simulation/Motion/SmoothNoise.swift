@@ -1,5 +1,5 @@
-import Geometry
 import Foundation
+import Geometry
 import Recording
 
 /// A smooth, seeded random signal in −1...1: a sum of three slow sines with random

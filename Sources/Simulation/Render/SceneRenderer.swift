@@ -36,7 +36,9 @@ final class SceneRenderer {
     }
 
     /// Any scene whose `.paper(i)` triangles show `stickers[i]`.
-    init(geometry: SceneGeometry, stickers: [MarkerSticker], dictionary: MarkerDictionary, intrinsics: CameraIntrinsics, sensor: SensorModel)
+    init(
+        geometry: SceneGeometry, stickers: [MarkerSticker], dictionary: MarkerDictionary, intrinsics: CameraIntrinsics, sensor: SensorModel
+    )
         throws
     {
         self.intrinsics = intrinsics.pinhole
@@ -112,29 +114,31 @@ final class SceneRenderer {
         rasterizer.face.withUnsafeBufferPointer { faces in
             rasterizer.depth.withUnsafeBufferPointer { depth in
                 rays.withUnsafeBufferPointer { rays in
-                  rayScales.withUnsafeBufferPointer { rayScales in
-                    out.withUnsafeMutableBufferPointer { out in
-                        roomDepth.withUnsafeMutableBufferPointer { roomDepth in
-                            for i in 0..<count {
-                                let ray = SIMD3(rays[i].x, rays[i].y, 1)
-                                let f = Int(faces[i])
-                                guard f >= 0 else {
-                                    let direction = toWorldX * ray.x + toWorldY * ray.y + toWorldZ
-                                    let hit = Palette.room(origin: eye, direction: direction)
-                                    roomDepth[i] = Float(hit.distance)
-                                    out[i] = hit.colour * 0.8
-                                    continue
+                    rayScales.withUnsafeBufferPointer { rayScales in
+                        out.withUnsafeMutableBufferPointer { out in
+                            roomDepth.withUnsafeMutableBufferPointer { roomDepth in
+                                for i in 0..<count {
+                                    let ray = SIMD3(rays[i].x, rays[i].y, 1)
+                                    let f = Int(faces[i])
+                                    guard f >= 0 else {
+                                        let direction = toWorldX * ray.x + toWorldY * ray.y + toWorldZ
+                                        let hit = Palette.room(origin: eye, direction: direction)
+                                        roomDepth[i] = Float(hit.distance)
+                                        out[i] = hit.colour * 0.8
+                                        continue
+                                    }
+                                    let plane = planes[f]
+                                    let light = Self.light(
+                                        normal: SIMD3(plane.x, plane.y, plane.z), ray: ray, rayScale: rayScales[i], ceiling: ceiling)
+                                    let point = ray * Double(depth[i])
+                                    out[i] =
+                                        light
+                                        * albedo(
+                                            of: materials[f], at: point, pixel: i, headFromCamera: headFromCamera, stickers: stickerPlanes)
                                 }
-                                let plane = planes[f]
-                                let light = Self.light(
-                                    normal: SIMD3(plane.x, plane.y, plane.z), ray: ray, rayScale: rayScales[i], ceiling: ceiling)
-                                let point = ray * Double(depth[i])
-                                out[i] = light * albedo(
-                                    of: materials[f], at: point, pixel: i, headFromCamera: headFromCamera, stickers: stickerPlanes)
                             }
                         }
                     }
-                  }
                 }
             }
         }

@@ -76,7 +76,9 @@ enum SensorNoise {
                 }
             }
         }
-        if sensor.edgeStep.isFinite { removeEdges(&depth, trueDepth: trueDepth, roomDepth: roomDepth, faces: faces, width: width, height: height, step: sensor.edgeStep) }
+        if sensor.edgeStep.isFinite {
+            removeEdges(&depth, trueDepth: trueDepth, roomDepth: roomDepth, faces: faces, width: width, height: height, step: sensor.edgeStep)
+        }
         return DepthImage(width: width, height: height, pixels: depth)
     }
 
@@ -140,26 +142,26 @@ enum MotionBlur {
         let source = colour
         let weight = 1 / Float(taps + 1)
         source.withUnsafeBufferPointer { source in
-          relative.withUnsafeBufferPointer { relative in
-            colour.withUnsafeMutableBufferPointer { colour in
-                for y in 0..<height {
-                    let rowInside = y >= reach.y && y < height - reach.y
-                    for x in 0..<width {
-                        var sum = SIMD3<Float>.zero
-                        let i = y * width + x
-                        if rowInside, x >= reach.x, x < width - reach.x {
-                            // Every tap lies inside the picture: no clamping needed.
-                            for r in relative { sum += source[i + r] }
-                        } else {
-                            for o in offsets {
-                                sum += source[min(height - 1, max(0, y + o.y)) * width + min(width - 1, max(0, x + o.x))]
+            relative.withUnsafeBufferPointer { relative in
+                colour.withUnsafeMutableBufferPointer { colour in
+                    for y in 0..<height {
+                        let rowInside = y >= reach.y && y < height - reach.y
+                        for x in 0..<width {
+                            var sum = SIMD3<Float>.zero
+                            let i = y * width + x
+                            if rowInside, x >= reach.x, x < width - reach.x {
+                                // Every tap lies inside the picture: no clamping needed.
+                                for r in relative { sum += source[i + r] }
+                            } else {
+                                for o in offsets {
+                                    sum += source[min(height - 1, max(0, y + o.y)) * width + min(width - 1, max(0, x + o.x))]
+                                }
                             }
+                            colour[i] = sum * weight
                         }
-                        colour[i] = sum * weight
                     }
                 }
             }
-          }
         }
     }
 }

@@ -1,10 +1,11 @@
 import Geometry
+import Imaging
+
 #if canImport(Darwin)
 import Darwin
 #else
 import Glibc
 #endif
-import Imaging
 
 /// Where a camera ray first meets the scene.
 struct SurfaceHit {

@@ -5,5 +5,8 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure speed and size (build with -c release for meaningful figures).",
-        subcommands: [FormatBenchCommand.self, SimulationBenchCommand.self, FeedbackBenchCommand.self, MeasureBenchCommand.self, PipelineBenchCommand.self, ShapeBenchCommand.self, LandmarksBenchCommand.self])
+        subcommands: [
+            FormatBenchCommand.self, SimulationBenchCommand.self, FeedbackBenchCommand.self, MeasureBenchCommand.self, PipelineBenchCommand.self,
+            ShapeBenchCommand.self, LandmarksBenchCommand.self,
+        ])
 }

@@ -45,7 +45,10 @@ struct FeedbackBenchCommand: ParsableCommand {
 
     @OptionGroup var outputOptions: OutputOptions
 
-    @Option(help: "Folder to write one CSV per closed-loop run into: per frame the raw and published position, markers detected and truly visible, and the steering.")
+    @Option(
+        help:
+            "Folder to write one CSV per closed-loop run into: per frame the raw and published position, markers detected and truly visible, and the steering."
+    )
     var trace: String?
 
     func run() throws {
@@ -55,8 +58,10 @@ struct FeedbackBenchCommand: ParsableCommand {
             let scenario = try Scenario.named(String(name))
             var follower = [LoopRun](), ignorer = [LoopRun]()
             for seed in 1...UInt64(seeds) {
-                follower.append(try GuideEvaluation.closedLoop(scenario, follow: true, seed: seed, seconds: seconds, render: render, traceFolder: trace))
-                ignorer.append(try GuideEvaluation.closedLoop(scenario, follow: false, seed: seed, seconds: seconds, render: render, traceFolder: trace))
+                follower.append(
+                    try GuideEvaluation.closedLoop(scenario, follow: true, seed: seed, seconds: seconds, render: render, traceFolder: trace))
+                ignorer.append(
+                    try GuideEvaluation.closedLoop(scenario, follow: false, seed: seed, seconds: seconds, render: render, traceFolder: trace))
             }
             loops.append(ClosedLoopResult(scenario: scenario.rawValue, follower: .init(follower), ignorer: .init(ignorer)))
         }
@@ -85,8 +90,9 @@ struct FeedbackBenchResult: TextReport {
                     + (s.meanCompletionSeconds.map { String(format: " (at %.1f s)", $0) } ?? "")
                     + String(format: ", progress %.0f %%", s.meanProgressPercent)
             }
-            lines.append("\(r.scenario): follower \(describe(r.follower)); ignorer \(describe(r.ignorer)); "
-                + String(format: "%.0f %% less time out of position", r.reductionPercent))
+            lines.append(
+                "\(r.scenario): follower \(describe(r.follower)); ignorer \(describe(r.ignorer)); "
+                    + String(format: "%.0f %% less time out of position", r.reductionPercent))
         }
         return lines.joined(separator: "\n")
     }

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Evaluation
 import Cephalometry
+import Evaluation
 import Foundation
 import Geometry
 import Processing
@@ -62,7 +62,10 @@ struct LandmarksBenchCommand: ParsableCommand {
     @Option(help: "Keep each scan's library (recording, mesh, results) in this folder, one folder per scan, to open in the replay.")
     var keep: String?
 
-    @Option(help: "Measure again the scans kept earlier with --keep in this folder, without scanning: after a change to the landmark search, the figures in seconds per head rather than minutes. The other options must name the same heads as when they were kept.")
+    @Option(
+        help:
+            "Measure again the scans kept earlier with --keep in this folder, without scanning: after a change to the landmark search, the figures in seconds per head rather than minutes. The other options must name the same heads as when they were kept."
+    )
     var reuse: String?
 
     @OptionGroup var outputOptions: OutputOptions
@@ -122,10 +125,14 @@ extension LandmarksBenchResult: TextReport {
         var lines = ["Automatic landmarks on \(heads) simulated scans: found on \(found)"]
         for name in ["nasion", "noseTip", "leftTragion", "rightTragion"] {
             guard let l = landmarks[name] else { continue }
-            lines.append(String(format: "  %-13@ median %.2f mm, worst %.2f mm, %d of %d within 2 mm", name as NSString, l.medianMM, l.maxMM, l.within2MM, heads))
+            lines.append(
+                String(
+                    format: "  %-13@ median %.2f mm, worst %.2f mm, %d of %d within 2 mm", name as NSString, l.medianMM, l.maxMM, l.within2MM, heads))
         }
         if let m = cvai.medianErrorAutomatic, let w = cvai.maxErrorAutomatic {
-            lines.append(String(format: "CVAI with automatic landmarks: median error %.2f, worst %.2f points; %d of %d within 0.3", m, w, cvai.within03, heads))
+            lines.append(
+                String(format: "CVAI with automatic landmarks: median error %.2f, worst %.2f points; %d of %d within 0.3", m, w, cvai.within03, heads)
+            )
         } else {
             lines.append("CVAI with automatic landmarks: no head measured")
         }
@@ -133,11 +140,16 @@ extension LandmarksBenchResult: TextReport {
             lines.append(String(format: "CVAI with simulated picks:     median error %.2f, worst %.2f points", m, w))
         }
         if let t = cvai.maxErrorTrueLandmarks, let d = cvai.maxDifferenceFromTrueLandmarks {
-            lines.append(String(format: "CVAI with the true landmarks on the same reconstructions: worst error %.2f; automatic differs from it by at most %.2f", t, d))
+            lines.append(
+                String(
+                    format: "CVAI with the true landmarks on the same reconstructions: worst error %.2f; automatic differs from it by at most %.2f",
+                    t, d))
         }
         if let r = repeatability {
             func figure(_ v: Double?) -> String { v.map { String(format: "%.2f", $0) } ?? "none" }
-            lines.append("Repeatability over \(r.spreadsAutomatic.count) heads: CVAI spread per head at most \(figure(r.maxSpreadAutomatic)) points with automatic landmarks, \(figure(r.maxSpreadPicks)) with picks")
+            lines.append(
+                "Repeatability over \(r.spreadsAutomatic.count) heads: CVAI spread per head at most \(figure(r.maxSpreadAutomatic)) points with automatic landmarks, \(figure(r.maxSpreadPicks)) with picks"
+            )
             if r.unmeasuredAutomatic > 0 { lines.append("  \(r.unmeasuredAutomatic) repeated scans not measured automatically") }
             lines += r.failures.map { "  not measured: repeated \($0)" }
         }

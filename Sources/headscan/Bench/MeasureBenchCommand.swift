@@ -63,8 +63,9 @@ struct MeasureBenchResult: TextReport {
         }
         lines += table.lines
         lines.append("worst CVAI error \(f(worstCVAIError)) (target 0.2), worst CI error \(f(worstCIError)) (target 0.5)")
-        lines.append("landmark ±2 mm, worst CVAI change: " + sensitivity.map { "\($0.landmark) \(f($0.worstCVAIChange))" }.joined(separator: ", ")
-            + "; worst \(f(worstSensitivity)) (target < 0.5)")
+        lines.append(
+            "landmark ±2 mm, worst CVAI change: " + sensitivity.map { "\($0.landmark) \(f($0.worstCVAIChange))" }.joined(separator: ", ")
+                + "; worst \(f(worstSensitivity)) (target < 0.5)")
         return lines.joined(separator: "\n")
     }
 }

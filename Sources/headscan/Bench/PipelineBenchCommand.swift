@@ -65,13 +65,18 @@ struct PipelineBenchCommand: AsyncParsableCommand {
 extension PipelineBenchResult: TextReport {
     var text: String {
         [
-            String(format: "%.0f s at %.0f frames/s: %d frames from the camera, %d written, %d in the file (%d damaged, %d missing), %.0f MB",
-                   seconds, fps, submitted, written, fileFrames, damagedFrames, missingFrames, megabytes),
-            String(format: "guide: %d frames guided, %d skipped for newer ones (%.1f %%)", guided, skippedByGuide,
-                   100 * Double(skippedByGuide) / Double(max(1, submitted))),
-            String(format: "guide latency (arrival to verdict): median %.1f ms, p95 %.1f ms, max %.1f ms", guideLatencyMedianMS, guideLatencyP95MS, guideLatencyMaxMS),
-            String(format: "writer%@: backlog at most %d frames, %d frames not written because it lagged; camera ticks late by at most %.1f ms",
-                   writerFps.map { String(format: " held to %.0f frames/s", $0) } ?? "", writerBacklogMax, droppedForWriter, cameraLateMaxMS),
+            String(
+                format: "%.0f s at %.0f frames/s: %d frames from the camera, %d written, %d in the file (%d damaged, %d missing), %.0f MB",
+                seconds, fps, submitted, written, fileFrames, damagedFrames, missingFrames, megabytes),
+            String(
+                format: "guide: %d frames guided, %d skipped for newer ones (%.1f %%)", guided, skippedByGuide,
+                100 * Double(skippedByGuide) / Double(max(1, submitted))),
+            String(
+                format: "guide latency (arrival to verdict): median %.1f ms, p95 %.1f ms, max %.1f ms", guideLatencyMedianMS, guideLatencyP95MS,
+                guideLatencyMaxMS),
+            String(
+                format: "writer%@: backlog at most %d frames, %d frames not written because it lagged; camera ticks late by at most %.1f ms",
+                writerFps.map { String(format: " held to %.0f frames/s", $0) } ?? "", writerBacklogMax, droppedForWriter, cameraLateMaxMS),
             peakMegabytes.map { String(format: "peak resident memory %.0f MB", $0) } ?? "peak resident memory: not known on this system",
         ].joined(separator: "\n")
     }

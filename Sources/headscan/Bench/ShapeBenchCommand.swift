@@ -1,6 +1,6 @@
 import ArgumentParser
-import Evaluation
 import Cephalometry
+import Evaluation
 import Foundation
 import Geometry
 import Simulation

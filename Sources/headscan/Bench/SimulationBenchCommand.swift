@@ -48,11 +48,16 @@ struct SimulationBenchResult: TextReport {
     var worstCVAIError: Double
 
     var text: String {
-        var lines = [String(
-            format: "render: %.1f frames/s (%.1f per CPU second), render + write: %.1f frames/s (%d frames, one core)",
-            renderFPS, renderCPUFPS, simulateAndWriteFPS, frames)]
+        var lines = [
+            String(
+                format: "render: %.1f frames/s (%.1f per CPU second), render + write: %.1f frames/s (%d frames, one core)",
+                renderFPS, renderCPUFPS, simulateAndWriteFPS, frames)
+        ]
         for h in heads {
-            lines.append(String(format: "%@ target CVAI %5.2f: model %.4f, mesh %.4f; CI model %.2f, mesh %.2f", h.side, h.targetCVAI, h.modelCVAI, h.measuredCVAI, h.modelCI, h.measuredCI))
+            lines.append(
+                String(
+                    format: "%@ target CVAI %5.2f: model %.4f, mesh %.4f; CI model %.2f, mesh %.2f", h.side, h.targetCVAI, h.modelCVAI,
+                    h.measuredCVAI, h.modelCI, h.measuredCI))
         }
         lines.append(String(format: "worst |mesh − target| CVAI: %.4f", worstCVAIError))
         return lines.joined(separator: "\n")

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Evaluation
 import Cephalometry
+import Evaluation
 import Foundation
 import Geometry
 import Processing
@@ -109,12 +109,16 @@ struct DemoCommand: ParsableCommand {
             annotations = try SimulatedPicks.annotations(simulator, frames: scan.frames, scan: session.scanURL, seed: seed)
         }
 
-        log.step(2, patient == nil ? "Patient data: a new patient ID and simulated calliper values" : "Patient data: a further visit and simulated calliper values")
+        log.step(
+            2,
+            patient == nil
+                ? "Patient data: a new patient ID and simulated calliper values" : "Patient data: a further visit and simulated calliper values")
         let calliper = SimulatedCalliper.measure(simulator.head.measurements, seed: seed)
         let patientID = try patient ?? library.nextFreePatientID()
         // A new simulated patient is 16 weeks old; further visits keep the birth date given first.
         let birth = patient == nil ? visitDate.addingTimeInterval(-16 * 7 * 86_400) : nil
-        session = try library.savePatient(PatientRecord(patientID: patientID, calliper: calliper, enteredAt: visitDate, birthDate: birth), in: session)
+        session = try library.savePatient(
+            PatientRecord(patientID: patientID, calliper: calliper, enteredAt: visitDate, birthDate: birth), in: session)
         try save(scan.timeline, as: ClinicalReportWriter.timelineFileName, in: session)
         try save(simulator.truth(frames: scan.frames, meshFile: "truth.ply"), as: SessionFolder.truthFileName, in: session)
         try Data(PLY.encode(simulator.mesh, comment: "HeadScan simulated head, metres, head frame"))
@@ -130,7 +134,8 @@ struct DemoCommand: ParsableCommand {
         var options = ProcessingOptions()
         let truth = try folder.truthReference()
         options.reportReference = truth?.reference
-        options.reportNotes = (truth.map { [$0.note] } ?? [])
+        options.reportNotes =
+            (truth.map { [$0.note] } ?? [])
             + ["Demo: the calliper values are simulated hand measurements (the true values with typical calliper and tape error)."]
         var staged = StagedProgressBar("  processing")
         let result = try SessionProcessor(library: library, options: options)

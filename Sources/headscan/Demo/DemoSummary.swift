@@ -13,8 +13,10 @@ struct DemoLog {
         let c = simulator.configuration
         let m = simulator.head.measurements
         say("HeadScan demo: a simulated infant, scanned, reconstructed and measured")
-        say(String(format: "Head: CVAI %.2f %% (%@ side flat), cranial index %.1f, circumference %.0f mm; scenario %@, seed %llu, %.0f s",
-                   m.cvai, c.head.flatSide.rawValue, m.ci, m.circumferenceMM, c.scenario.rawValue, c.seed, c.seconds))
+        say(
+            String(
+                format: "Head: CVAI %.2f %% (%@ side flat), cranial index %.1f, circumference %.0f mm; scenario %@, seed %llu, %.0f s",
+                m.cvai, c.head.flatSide.rawValue, m.ci, m.circumferenceMM, c.scenario.rawValue, c.seed, c.seconds))
     }
 
     func step(_ number: Int, _ text: String) { say("[\(number)/4] \(text)") }
@@ -22,15 +24,19 @@ struct DemoLog {
     func scanned(_ scan: GuidedScan.Outcome) {
         let t = scan.timeline
         let completion = t.completedAt.map { String(format: "completed at %.1f s", $0) } ?? "not completed"
-        say(String(format: "      %d frames; in position %.0f %% of the time; %@; markers not seen: %@",
-                   scan.frames.count, 100 * t.seconds(in: .ideal) / max(t.duration, 1e-9), completion,
-                   t.missingMarkers.isEmpty ? "none" : t.missingMarkers.map(String.init).joined(separator: ", ")))
+        say(
+            String(
+                format: "      %d frames; in position %.0f %% of the time; %@; markers not seen: %@",
+                scan.frames.count, 100 * t.seconds(in: .ideal) / max(t.duration, 1e-9), completion,
+                t.missingMarkers.isEmpty ? "none" : t.missingMarkers.map(String.init).joined(separator: ", ")))
     }
 
     func patient(_ id: Int, session: ScanSession) { say("      patient ID \(id); session \(session.url.path)") }
 
     func rescan(_ missing: [Landmark]) {
-        say("      the replay shows \(missing.map(\.rawValue).joined(separator: " and ")) in no usable frame: the therapist scans again, for the whole time")
+        say(
+            "      the replay shows \(missing.map(\.rawValue).joined(separator: " and ")) in no usable frame: the therapist scans again, for the whole time"
+        )
     }
 
     func picked(_ annotations: AnnotationsRecord) {
@@ -39,10 +45,15 @@ struct DemoLog {
 
     func reconstructed(_ r: ProcessingResult, mapRMS: Double) {
         let s = r.statistics
-        say(String(format: "      %d keyframes, %d markers mapped (%.2f mm RMS from the truth), mesh of %d triangles",
-                   s.keyframes, s.markersMapped, mapRMS, s.triangles))
-        say("      landmarks: " + Landmark.allCases.compactMap { l in
-            r.estimates[l].map { String(format: "%@ spread %.1f mm", l.rawValue, $0.spreadMM) } }.joined(separator: ", "))
+        say(
+            String(
+                format: "      %d keyframes, %d markers mapped (%.2f mm RMS from the truth), mesh of %d triangles",
+                s.keyframes, s.markersMapped, mapRMS, s.triangles))
+        say(
+            "      landmarks: "
+                + Landmark.allCases.compactMap { l in
+                    r.estimates[l].map { String(format: "%@ spread %.1f mm", l.rawValue, $0.spreadMM) }
+                }.joined(separator: ", "))
     }
 
     private func say(_ text: String) {
@@ -83,12 +94,15 @@ struct DemoSummary: TextReport {
     ) {
         let m = result.measurement
         self.session = session.url.path
-        measured = Values(cvai: m.cvai, cvaMM: m.cvaMM, ci: m.ci, circumferenceMM: m.circumferenceMM, diagonalAMM: m.diagonalAMM,
-                          diagonalBMM: m.diagonalBMM, lengthMM: m.lengthMM, widthMM: m.widthMM, severityLevel: m.severityLevel.rawValue)
-        calliper = Values(cvai: c.cvai, cvaMM: c.cvaMM, ci: c.ci, circumferenceMM: c.circumferenceMM ?? .nan, diagonalAMM: c.diagonalAMM,
-                          diagonalBMM: c.diagonalBMM, lengthMM: c.lengthMM, widthMM: c.widthMM, severityLevel: c.severityLevel.rawValue)
-        truth = Values(cvai: t.cvai, cvaMM: t.cvaMM, ci: t.ci, circumferenceMM: t.circumferenceMM, diagonalAMM: t.diagonalAMM,
-                       diagonalBMM: t.diagonalBMM, lengthMM: t.lengthMM, widthMM: t.widthMM, severityLevel: SeverityLevel(cvai: t.cvai).rawValue)
+        measured = Values(
+            cvai: m.cvai, cvaMM: m.cvaMM, ci: m.ci, circumferenceMM: m.circumferenceMM, diagonalAMM: m.diagonalAMM,
+            diagonalBMM: m.diagonalBMM, lengthMM: m.lengthMM, widthMM: m.widthMM, severityLevel: m.severityLevel.rawValue)
+        calliper = Values(
+            cvai: c.cvai, cvaMM: c.cvaMM, ci: c.ci, circumferenceMM: c.circumferenceMM ?? .nan, diagonalAMM: c.diagonalAMM,
+            diagonalBMM: c.diagonalBMM, lengthMM: c.lengthMM, widthMM: c.widthMM, severityLevel: c.severityLevel.rawValue)
+        truth = Values(
+            cvai: t.cvai, cvaMM: t.cvaMM, ci: t.ci, circumferenceMM: t.circumferenceMM, diagonalAMM: t.diagonalAMM,
+            diagonalBMM: t.diagonalBMM, lengthMM: t.lengthMM, widthMM: t.widthMM, severityLevel: SeverityLevel(cvai: t.cvai).rawValue)
         cvaiError = m.cvai - t.cvai
         scanCompletedSeconds = scan.timeline.completedAt
         secondsInPosition = scan.timeline.seconds(in: .ideal)
@@ -114,9 +128,10 @@ struct DemoSummary: TextReport {
             table.add([name] + [measured, calliper, truth].map { String(format: "%.2f", $0[keyPath: key]) })
         }
         table.add(["CHOA level"] + [measured, calliper, truth].map { "\($0.severityLevel)" })
-        var lines = [""] + table.lines + [
-            String(format: "3D CVAI is %.2f points from the truth, with landmarks picked on the frames (±2 px) and lifted into 3D.", cvaiError),
-        ]
+        var lines =
+            [""] + table.lines + [
+                String(format: "3D CVAI is %.2f points from the truth, with landmarks picked on the frames (±2 px) and lifted into 3D.", cvaiError)
+            ]
         lines += warnings.map { "warning: \($0)" }
         lines += [
             "",

@@ -51,7 +51,9 @@ struct GesturesBenchCommand: ParsableCommand {
         var result = GesturesBenchResult(sessions: sessions, seconds: seconds, noisePixels: noise, dropoutRate: dropouts)
         var progress = ProgressBar("gestures bench")
         var allFrames: [[FaceFrame]] = []
-        let scored: [(scenario: GestureScenario, mode: GestureMode)] = [(.mixed, .discrete), (.mixed, .continuous), (.varied, .discrete), (.varied, .continuous)]
+        let scored: [(scenario: GestureScenario, mode: GestureMode)] = [
+            (.mixed, .discrete), (.mixed, .continuous), (.varied, .discrete), (.varied, .continuous),
+        ]
         let total = scored.count * sessions + sessions
         for (n, (scenario, mode)) in scored.enumerated() {
             var settings = GestureSettings()
@@ -152,9 +154,10 @@ struct ModeResult: Encodable {
 
     init(scores: [String: EventScore], delays: DelayCount, scriptedGestures: Int) {
         func kind(_ s: EventScore) -> Kind {
-            Kind(precision: s.precision, recall: s.recall, truePositives: s.truePositives, falsePositives: s.falsePositives,
-                 falseNegatives: s.falseNegatives, within3Frames: s.within(3), maxFrameError: s.maxFrameError, meanFrameError: s.meanFrameError,
-                 medianFrameError: s.medianFrameError)
+            Kind(
+                precision: s.precision, recall: s.recall, truePositives: s.truePositives, falsePositives: s.falsePositives,
+                falseNegatives: s.falseNegatives, within3Frames: s.within(3), maxFrameError: s.maxFrameError, meanFrameError: s.meanFrameError,
+                medianFrameError: s.medianFrameError)
         }
         kinds = scores.mapValues(kind)
         overall = kind(scores.values.reduce(into: EventScore()) { $0.add($1) })
@@ -175,13 +178,17 @@ struct GesturesBenchResult: TextReport {
     var framesPerSecond = 0.0
 
     var text: String {
-        var lines = [String(format: "Head gestures on %d simulated %.0f s sessions (%.1f px landmark noise, %.0f %% dropouts, 30 fps):",
-                            sessions, seconds, noisePixels, dropoutRate * 100)]
+        var lines = [
+            String(
+                format: "Head gestures on %d simulated %.0f s sessions (%.1f px landmark noise, %.0f %% dropouts, 30 fps):",
+                sessions, seconds, noisePixels, dropoutRate * 100)
+        ]
         let order = ["discrete", "continuous", "varied discrete", "varied continuous"]
         for (name, mode) in modes.sorted(by: { (order.firstIndex(of: $0.key) ?? 9) < (order.firstIndex(of: $1.key) ?? 9) }) {
-            lines.append(name.hasPrefix("varied")
-                ? "\(name) mode: nods and shakes of every speed and size people use, \(mode.scriptedGestures) scripted gestures"
-                : "\(name) mode: \(mode.scriptedGestures) scripted gestures")
+            lines.append(
+                name.hasPrefix("varied")
+                    ? "\(name) mode: nods and shakes of every speed and size people use, \(mode.scriptedGestures) scripted gestures"
+                    : "\(name) mode: \(mode.scriptedGestures) scripted gestures")
             var table = TextTable(
                 [
                     .left("event", 22), .right("precision", 9), .right("recall", 8), .right("within 3 frames", 17), .right("max error", 11),
@@ -195,7 +202,9 @@ struct GesturesBenchResult: TextReport {
                 ])
             }
             lines += table.lines
-            lines.append("  later than 3 frames: \(mode.lateBeyond3Frames.late), of them \(mode.lateBeyond3Frames.lateAtDropouts) with the face missed in between")
+            lines.append(
+                "  later than 3 frames: \(mode.lateBeyond3Frames.late), of them \(mode.lateBeyond3Frames.lateAtDropouts) with the face missed in between"
+            )
         }
         lines.append("resting (\(sessions / 2) × \(Int(seconds)) s, \(noisePixels) px noise): \(restFalseEvents) gesture events")
         lines.append("leaning in and out (\(sessions / 2) × \(Int(seconds)) s): \(approachFalseEvents) gesture events")

@@ -17,16 +17,19 @@ struct GesturesOutput: TextReport {
     var text: String {
         var lines = events.map(\.text)
         if let c = calibration {
-            lines.append(String(
-                format: "calibrated at %.2f s: centre (%.1f, %.1f) px, eye distance %.1f px (%d calibrations, %d restarts)",
-                c.t, c.centre[0], c.centre[1], c.eyeDistance, c.calibrations, c.restarts))
+            lines.append(
+                String(
+                    format: "calibrated at %.2f s: centre (%.1f, %.1f) px, eye distance %.1f px (%d calibrations, %d restarts)",
+                    c.t, c.centre[0], c.centre[1], c.eyeDistance, c.calibrations, c.restarts))
         } else {
             lines.append("never calibrated: no steady face in \(frames.frames) frames")
         }
-        lines.append("\(frames.frames) frames: \(frames.analysed) analysed, \(frames.withoutFace) without a face, "
-            + "\(frames.degenerate) unusable, \(frames.skippedByRate) skipped for the detection rate, \(frames.badTime) out of order")
+        lines.append(
+            "\(frames.frames) frames: \(frames.analysed) analysed, \(frames.withoutFace) without a face, "
+                + "\(frames.degenerate) unusable, \(frames.skippedByRate) skipped for the detection rate, \(frames.badTime) out of order")
         let counts = Dictionary(grouping: events.filter { $0.type != "moved" }, by: \.type).mapValues(\.count)
-        lines.append("events: " + (counts.isEmpty ? "none" : counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
+        lines.append(
+            "events: " + (counts.isEmpty ? "none" : counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
         return lines.joined(separator: "\n")
     }
 }

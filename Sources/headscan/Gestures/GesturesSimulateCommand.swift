@@ -81,8 +81,9 @@ struct GesturesSimulateCommand: ParsableCommand {
         }
         let kinds = Dictionary(grouping: session.truth, by: \.type).mapValues(\.count).sorted { $0.key < $1.key }
         print("\(session.stream.frames.count) frames (\(String(format: "%.1f", session.stream.script.seconds)) s) → \(out)")
-        print("true events: " + (kinds.isEmpty ? "none" : kinds.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-            + (truth.map { " → \($0)" } ?? ""))
+        print(
+            "true events: " + (kinds.isEmpty ? "none" : kinds.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                + (truth.map { " → \($0)" } ?? ""))
     }
 
     private func write(_ data: Data, to path: String) throws {

@@ -16,7 +16,9 @@ extension RangeOfMotionSummary: TextReport {
         } else {
             lines.append("\(a.side.rawValue) knee\(sideNote): not measured, the video is refused")
         }
-        lines.append("  frames passed   \(q.framesPassed) of \(q.framesTotal) (\(Int((q.passedShare * 100).rounded())) %), needed \(Int((q.requiredShare * 100).rounded())) %: \(a.accepted ? "accepted" : "refused")")
+        lines.append(
+            "  frames passed   \(q.framesPassed) of \(q.framesTotal) (\(Int((q.passedShare * 100).rounded())) %), needed \(Int((q.requiredShare * 100).rounded())) %: \(a.accepted ? "accepted" : "refused")"
+        )
         if !q.rejectionPhrases.isEmpty { lines.append("  rejected        " + q.rejectionPhrases.joined(separator: ", ")) }
         if !a.accepted { lines.append("  " + QualitySummary.refusalAdvice) }
         lines += a.warnings.map { "warning: \($0.message)" }

@@ -42,7 +42,10 @@ struct RomBenchCommand: ParsableCommand {
     @Option(help: "Simulated videos per posture and view angle.")
     var videos = 40
 
-    @Option(help: "Number of the first video. Each video draws its patient, motion and camera from its number, so --first-video 40 measures a fresh set of videos: figures that hold only on one set were tuned to it.")
+    @Option(
+        help:
+            "Number of the first video. Each video draws its patient, motion and camera from its number, so --first-video 40 measures a fresh set of videos: figures that hold only on one set were tuned to it."
+    )
     var firstVideo = 0
 
     @Option(help: "Settings to measure with: a JSON file or inline JSON, as for rom analyze (e.g. '{\"correctSlant\": false}').")
@@ -90,26 +93,42 @@ struct RomBenchResult: TextReport {
     var text: String {
         func f(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", v) }
         func p(_ share: Double) -> String { String(format: "%.1f %%", share * 100) }
-        var lines = ["\(views.first?.videos ?? 0) videos per posture and view from video \(firstVideo), \(framesPerVideo) frames each; keypoint noise \(f(noisePixels, 1)) px, \(p(corruptedShare)) of frames spoiled"]
+        var lines = [
+            "\(views.first?.videos ?? 0) videos per posture and view from video \(firstVideo), \(framesPerVideo) frames each; keypoint noise \(f(noisePixels, 1)) px, \(p(corruptedShare)) of frames spoiled"
+        ]
         for v in views {
             lines.append("")
-            lines.append("\(v.posture.rawValue), view \(Int(v.viewDegrees))° off the side (\(v.mirroredVideos) mirrored): \(v.acceptedVideos)/\(v.videos) videos accepted, \(v.notSideOnWarnings) warned 'not from the side'")
-            lines.append("  angle error   median \(f(v.medianError))°, p95 \(f(v.p95Error))°   (before smoothing \(f(v.medianRawError))°, \(f(v.p95RawError))°)")
+            lines.append(
+                "\(v.posture.rawValue), view \(Int(v.viewDegrees))° off the side (\(v.mirroredVideos) mirrored): \(v.acceptedVideos)/\(v.videos) videos accepted, \(v.notSideOnWarnings) warned 'not from the side'"
+            )
+            lines.append(
+                "  angle error   median \(f(v.medianError))°, p95 \(f(v.p95Error))°   (before smoothing \(f(v.medianRawError))°, \(f(v.p95RawError))°)"
+            )
             lines.append("  min angle     median \(f(v.minAngleMedianError))°, worst \(f(v.minAngleWorstError))°")
-            lines.append("  max angle     median \(f(v.maxAngleMedianError))°, worst \(f(v.maxAngleWorstError))°   both within 3°: \(p(v.extremesWithin3Degrees))")
-            lines.append("  gates         clean frames passed \(p(v.cleanPassShare)); spoiled rejected \(p(v.corruptedRejectedShare)) (\(v.corruptedFrames)), harmful rejected \(p(v.harmfulRejectedShare)) (\(v.harmfulFrames))")
-            lines.append("  by mistake    " + v.rejectedShareByCorruption.sorted { $0.key < $1.key }.map { "\($0.key) \(p($0.value))" }.joined(separator: ", "))
+            lines.append(
+                "  max angle     median \(f(v.maxAngleMedianError))°, worst \(f(v.maxAngleWorstError))°   both within 3°: \(p(v.extremesWithin3Degrees))"
+            )
+            lines.append(
+                "  gates         clean frames passed \(p(v.cleanPassShare)); spoiled rejected \(p(v.corruptedRejectedShare)) (\(v.corruptedFrames)), harmful rejected \(p(v.harmfulRejectedShare)) (\(v.harmfulFrames))"
+            )
+            lines.append(
+                "  by mistake    " + v.rejectedShareByCorruption.sorted { $0.key < $1.key }.map { "\($0.key) \(p($0.value))" }.joined(separator: ", ")
+            )
             lines.append("  time          \(f(v.secondsPerVideo * 1000, 3)) ms per video")
         }
         lines.append("")
         lines.append("original gates, from the side:  accepted  clean passed  spoiled rejected  worst min/max")
         for v in originalGates {
-            lines.append("  \(v.posture.rawValue.padding(toLength: 30, withPad: " ", startingAt: 0))\(v.acceptedVideos)/\(v.videos)     \(p(v.cleanPassShare))       \(p(v.corruptedRejectedShare))           \(v.acceptedVideos > 0 ? "\(f(v.minAngleWorstError))° / \(f(v.maxAngleWorstError))°" : "none accepted")")
+            lines.append(
+                "  \(v.posture.rawValue.padding(toLength: 30, withPad: " ", startingAt: 0))\(v.acceptedVideos)/\(v.videos)     \(p(v.cleanPassShare))       \(p(v.corruptedRejectedShare))           \(v.acceptedVideos > 0 ? "\(f(v.minAngleWorstError))° / \(f(v.maxAngleWorstError))°" : "none accepted")"
+            )
         }
         lines.append("")
         lines.append("standing, from the side: noise  offset   median   p95     worst min/max   clean passed  accepted")
         for v in sensitivity {
-            lines.append("                         \(f(v.noisePixels, 1)) px \(f(v.offsetPixels, 1)) px   \(f(v.medianError))°   \(f(v.p95Error))°   \(f(v.minAngleWorstError))° / \(f(v.maxAngleWorstError))°   \(p(v.cleanPassShare))       \(v.acceptedVideos)/\(v.videos)")
+            lines.append(
+                "                         \(f(v.noisePixels, 1)) px \(f(v.offsetPixels, 1)) px   \(f(v.medianError))°   \(f(v.p95Error))°   \(f(v.minAngleWorstError))° / \(f(v.maxAngleWorstError))°   \(p(v.cleanPassShare))       \(v.acceptedVideos)/\(v.videos)"
+            )
         }
         return lines.joined(separator: "\n")
     }

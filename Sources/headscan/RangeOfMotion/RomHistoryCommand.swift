@@ -71,7 +71,9 @@ struct HistoryOutput: TextReport {
     }
 
     var text: String {
-        var table = TextTable([.left("date", 20), .left("side", 5, gap: 2), .left("neutral-0", 10, gap: 2), .left("frames", 13, gap: 2), .left("source", gap: 2)])
+        var table = TextTable([
+            .left("date", 20), .left("side", 5, gap: 2), .left("neutral-0", 10, gap: 2), .left("frames", 13, gap: 2), .left("source", gap: 2),
+        ])
         for m in measurements {
             table.add([m.date, m.side, m.neutralZero ?? "refused", "\(m.framesPassed)/\(m.framesTotal) frames", m.source])
         }

@@ -19,7 +19,8 @@ enum RomInput {
     /// Settings from inline JSON or a file, checked.
     static func settings(_ argument: String?) throws -> RangeOfMotionSettings {
         guard let argument else { return RangeOfMotionSettings() }
-        let data = argument.trimmingCharacters(in: .whitespaces).hasPrefix("{")
+        let data =
+            argument.trimmingCharacters(in: .whitespaces).hasPrefix("{")
             ? Data(argument.utf8) : try read(argument, what: "settings")
         let settings: RangeOfMotionSettings
         do {

@@ -87,7 +87,9 @@ struct RomSimulateCommand: ParsableCommand {
             try write(encoder.encode(SimulationTruth(video, posture: posture, view: view)), to: truth)
         }
         let nz = NeutralZero(minAngle: video.trueMinimum, maxAngle: video.trueMaximum)
-        print("wrote \(out): \(video.poses.frames.count) frames of the \(side.rawValue) knee, \(posture.rawValue)\(mirrored ? ", mirrored" : ""), true extension/flexion \(nz.notation)")
+        print(
+            "wrote \(out): \(video.poses.frames.count) frames of the \(side.rawValue) knee, \(posture.rawValue)\(mirrored ? ", mirrored" : ""), true extension/flexion \(nz.notation)"
+        )
     }
 
     private func write(_ data: Data, to path: String) throws {

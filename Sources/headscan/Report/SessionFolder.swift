@@ -47,9 +47,11 @@ struct SessionFolder {
             throw ToolError("\(url.path) cannot be read: \(error)")
         }
         let m = truth.measurements
-        return (ReferenceValues(
-            label: "Truth (simulation)", cvai: m.cvai, cvaMM: m.cvaMM, diagonalAMM: m.diagonalAMM, diagonalBMM: m.diagonalBMM,
-            lengthMM: m.lengthMM, widthMM: m.widthMM, ci: m.ci, circumferenceMM: m.circumferenceMM),
-                "Simulated scan: the truth column is the simulated head's exact geometry.")
+        return (
+            ReferenceValues(
+                label: "Truth (simulation)", cvai: m.cvai, cvaMM: m.cvaMM, diagonalAMM: m.diagonalAMM, diagonalBMM: m.diagonalBMM,
+                lengthMM: m.lengthMM, widthMM: m.widthMM, ci: m.ci, circumferenceMM: m.circumferenceMM),
+            "Simulated scan: the truth column is the simulated head's exact geometry."
+        )
     }
 }

@@ -4,9 +4,10 @@ enum SettingsHelp {
     /// "key (default): what it does; …" in the order of `keys`. Optional settings that are
     /// off by default show "off"; enumerations show `choices` with the default first.
     static func list(defaults: Any, keys: [String], explanations: [String: String], choices: [String: [String]] = [:]) -> String {
-        let values = Dictionary(uniqueKeysWithValues: Mirror(reflecting: defaults).children.compactMap { child in
-            child.label.map { ($0, describe(child.value)) }
-        })
+        let values = Dictionary(
+            uniqueKeysWithValues: Mirror(reflecting: defaults).children.compactMap { child in
+                child.label.map { ($0, describe(child.value)) }
+            })
         return keys.map { key in
             let value = choices[key].map { $0.joined(separator: " | ") } ?? values[key] ?? "?"
             return explanations[key].map { "\(key) (\(value)): \($0)" } ?? "\(key) (\(value))"

@@ -25,7 +25,9 @@ enum ShapeLines {
             lines += a.specialistReasons.map { "specialist      \($0)" }
         }
         if let m = asymmetry {
-            lines.append("asymmetry map   deepest \(f(-m.maximumInwardMM)) mm flatter, largest \(f(m.maximumOutwardMM)) mm fuller, RMS \(f(m.rmsAboveReferenceMM)) mm; plane tilted \(String(format: "%.1f", m.planeTiltDegrees))°")
+            lines.append(
+                "asymmetry map   deepest \(f(-m.maximumInwardMM)) mm flatter, largest \(f(m.maximumOutwardMM)) mm fuller, RMS \(f(m.rmsAboveReferenceMM)) mm; plane tilted \(String(format: "%.1f", m.planeTiltDegrees))°"
+            )
         }
         return lines
     }

@@ -47,7 +47,8 @@ import Upload
         let password = try await harness.researcher("r@example.org")
         try await harness.app().test(.router) { client in
             for _ in 0..<5 {
-                #expect(try await client.execute(uri: "/api/sessions", method: .get, headers: basic("r@example.org", "guess")).status == .unauthorized)
+                #expect(
+                    try await client.execute(uri: "/api/sessions", method: .get, headers: basic("r@example.org", "guess")).status == .unauthorized)
             }
             // Now even the right password waits, and says how long.
             let locked = try await client.execute(uri: "/api/sessions", method: .get, headers: basic("r@example.org", password))
@@ -133,7 +134,8 @@ import Upload
             try await harness.store.researchers.setPassword(email: "a@example.org", password: "a new long password", cost: 4)
             #expect(try await client.execute(uri: "/api/sessions", method: .get, headers: [.cookie: cookieA]).status == .unauthorized)
             #expect(try await client.execute(uri: "/api/sessions", method: .get, headers: basic("a@example.org", password)).status == .unauthorized)
-            #expect(try await client.execute(uri: "/api/sessions", method: .get, headers: basic("a@example.org", "a new long password")).status == .ok)
+            #expect(
+                try await client.execute(uri: "/api/sessions", method: .get, headers: basic("a@example.org", "a new long password")).status == .ok)
 
             try await harness.store.researchers.remove(email: "b@example.org")
             #expect(try await client.execute(uri: "/api/sessions", method: .get, headers: [.cookie: cookieB]).status == .unauthorized)
@@ -145,7 +147,8 @@ import Upload
     /// Signs in through the page; returns the session cookie.
     static func signIn(_ client: some TestClientProtocol, _ email: String, _ password: String) async throws -> String {
         let form = try await FormSession.open(client)
-        let body = "email=\(email.replacingOccurrences(of: "@", with: "%40"))&password=\(password.replacingOccurrences(of: " ", with: "+"))&csrf=\(form.token)"
+        let body =
+            "email=\(email.replacingOccurrences(of: "@", with: "%40"))&password=\(password.replacingOccurrences(of: " ", with: "+"))&csrf=\(form.token)"
         let login = try await client.execute(uri: "/login", method: .post, headers: form.headers, body: ByteBuffer(string: body))
         return try #require(login.headers[.setCookie]?.split(separator: ";").first.map(String.init))
     }

@@ -33,7 +33,9 @@ import Upload
         let harness = try await Harness.make(backend)
         defer { Task { await harness.close() } }
         _ = try await harness.store.researchers.add(email: "anna@example.org", password: "correct horse battery", role: .viewer, cost: 4)
-        for email in ["  anna@example.org", "anna@example.org ", "<script>@x", "anna@example", "an na@example.org", "anna@@example.org", "anna@example.org\n"] {
+        for email in [
+            "  anna@example.org", "anna@example.org ", "<script>@x", "anna@example", "an na@example.org", "anna@@example.org", "anna@example.org\n",
+        ] {
             await #expect(throws: DatabaseError.self, "\(email)") {
                 try await harness.store.researchers.add(email: email, password: "correct horse battery", role: .viewer, cost: 4)
             }
@@ -56,7 +58,9 @@ import Upload
         let fixture = try SessionFixture()
         defer { fixture.remove() }
         try await harness.app().test(.router) { client in
-            let id = try #require(try await rawUpload(client, token: token, package: try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)).sessionID)
+            let id = try #require(
+                try await rawUpload(client, token: token, package: try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser))
+                    .sessionID)
             for uri in ["/api/sessions", "/api/sessions/\(id)"] {
                 let seen = String(buffer: try await client.execute(uri: uri, method: .get, headers: basic("viewer@example.org", viewer)).body)
                 let full = String(buffer: try await client.execute(uri: uri, method: .get, headers: basic("dl@example.org", downloader)).body)
@@ -69,11 +73,13 @@ import Upload
     @Test func documentsAreBoundToTheirSession() throws {
         let name = try SessionName(parsing: "1234567890123_2026-04-27T00-00-01_Scan")
         var patient = ResearchPatientRecord(
-            pseudonym: 1_234_567_890_124, calliper: CalliperMeasurements(lengthMM: 140, widthMM: 120, diagonalAMM: 150, diagonalBMM: 145), age: .weeks(12))
+            pseudonym: 1_234_567_890_124, calliper: CalliperMeasurements(lengthMM: 140, widthMM: 120, diagonalAMM: 150, diagonalBMM: 145),
+            age: .weeks(12))
         #expect(throws: APIError.self) { _ = try UploadInspector.canonical(PatientRecord.fileName, data: try patient.encodedAlone(), session: name) }
         patient.patientID = 1_234_567_890_123
         #expect(throws: Never.self) { _ = try UploadInspector.canonical(PatientRecord.fileName, data: try patient.encodedAlone(), session: name) }
-        let earlier = ConsentRecord(researchUse: true, decidedAt: Date(timeIntervalSince1970: 1_776_643_200), recordedBy: "test")  // the Monday before
+        // the Monday before
+        let earlier = ConsentRecord(researchUse: true, decidedAt: Date(timeIntervalSince1970: 1_776_643_200), recordedBy: "test")
         #expect(throws: APIError.self) { _ = try UploadInspector.canonical(ConsentRecord.fileName, data: try earlier.encodedAlone(), session: name) }
         let same = ConsentRecord(researchUse: true, decidedAt: Date(timeIntervalSince1970: 1_777_248_000), recordedBy: "test")
         #expect(throws: Never.self) { _ = try UploadInspector.canonical(ConsentRecord.fileName, data: try same.encodedAlone(), session: name) }

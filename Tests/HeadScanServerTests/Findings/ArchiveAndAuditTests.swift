@@ -52,7 +52,9 @@ import ZIPFoundation
         let fixture = try SessionFixture()
         defer { fixture.remove() }
         try await harness.app().test(.router) { client in
-            let id = try #require(try await rawUpload(client, token: token, package: try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)).sessionID)
+            let id = try #require(
+                try await rawUpload(client, token: token, package: try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser))
+                    .sessionID)
             let mesh = try await client.execute(uri: "/api/sessions/\(id)/mesh", method: .get, headers: basic("v@example.org", viewer))
             #expect(mesh.status == .forbidden)
             let page = String(buffer: try await client.execute(uri: "/sessions/\(id)", method: .get, headers: basic("v@example.org", viewer)).body)
@@ -63,7 +65,8 @@ import ZIPFoundation
 
     /// Drops the append-only triggers, as whoever owns the database can.
     static func dropTriggers(_ harness: Harness, _ backend: Backend) async throws {
-        let statements = backend == .sqlite
+        let statements =
+            backend == .sqlite
             ? ["DROP TRIGGER audit_log_no_update", "DROP TRIGGER audit_log_no_delete"]
             : ["DROP TRIGGER audit_log_no_change ON audit_log", "DROP TRIGGER audit_log_no_truncate ON audit_log"]
         for statement in statements { _ = try await harness.store.database.query(statement, []) }
@@ -73,7 +76,9 @@ import ZIPFoundation
         // Writers from many tasks at once still make one chain.
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<count {
-                group.addTask { try await harness.store.audit(AuditEntry(actor: "researcher:r\(index)@example.org", action: "list", address: "10.0.0.\(index)")) }
+                group.addTask {
+                    try await harness.store.audit(AuditEntry(actor: "researcher:r\(index)@example.org", action: "list", address: "10.0.0.\(index)"))
+                }
             }
             try await group.waitForAll()
         }
@@ -129,7 +134,8 @@ import ZIPFoundation
             var entry = row
             if index == 5 { entry.address = "10.9.9.9" }
             let hash = unkeyed.rowHash(entry, previousID: rows[index - 1].id, previousHash: previousHash)
-            _ = try await harness.store.database.query("UPDATE audit_log SET address = ?, row_hash = ? WHERE id = ?", [SQLValue(entry.address), .text(hash), .int(row.id)])
+            _ = try await harness.store.database.query(
+                "UPDATE audit_log SET address = ?, row_hash = ? WHERE id = ?", [SQLValue(entry.address), .text(hash), .int(row.id)])
             previousHash = hash
         }
         let rewritten = try await harness.store.verifyAudit()

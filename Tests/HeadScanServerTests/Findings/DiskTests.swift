@@ -53,12 +53,16 @@ import Upload
                 let bytes = try SessionPackage.read(scan, offset: Int64(index * 1024), length: scan.manifest.chunkLength(index, chunkSize: 1024))
                 var headers = bearer(token)
                 headers[.chunkChecksum] = Digest.sha256(bytes)
-                return try await client.execute(uri: "/api/uploads/\(open.uploadID)/files/scan.hscan/chunks/\(index)", method: .put, headers: headers, body: ByteBuffer(bytes: bytes)).status
+                return try await client.execute(
+                    uri: "/api/uploads/\(open.uploadID)/files/scan.hscan/chunks/\(index)", method: .put, headers: headers,
+                    body: ByteBuffer(bytes: bytes)
+                ).status
             }
             #expect(try await put(0) == .ok)
             free.withLock { $0 = 1 << 20 }
             #expect(try await put(1) == .serviceUnavailable)
-            let status = try decode(UploadStatus.self, try await client.execute(uri: "/api/uploads/\(open.uploadID)", method: .get, headers: bearer(token)))
+            let status = try decode(
+                UploadStatus.self, try await client.execute(uri: "/api/uploads/\(open.uploadID)", method: .get, headers: bearer(token)))
             #expect(status.received["scan.hscan"] == [0])
 
             // The rest arrives; completing on a full disk waits and keeps every chunk.
@@ -67,7 +71,8 @@ import Upload
             free.withLock { $0 = 1 << 20 }
             let waiting = try await client.execute(uri: "/api/uploads/\(open.uploadID)/complete", method: .post, headers: bearer(token))
             #expect(waiting.status == .serviceUnavailable)
-            let kept = try decode(UploadStatus.self, try await client.execute(uri: "/api/uploads/\(open.uploadID)", method: .get, headers: bearer(token)))
+            let kept = try decode(
+                UploadStatus.self, try await client.execute(uri: "/api/uploads/\(open.uploadID)", method: .get, headers: bearer(token)))
             #expect(kept.state == .open && kept.received.values.map(\.count).reduce(0, +) > 0)
             free.withLock { $0 = 100 << 20 }
             let done = try await client.execute(uri: "/api/uploads/\(open.uploadID)/complete", method: .post, headers: bearer(token))
@@ -95,7 +100,8 @@ import Upload
             let big = try SessionFixture(patientID: 9, scanBytes: 100_000)
             defer { big.remove() }
             let other = try await harness.device("phone-b").1
-            #expect(try await create(client, other, try SessionPackage(folder: big.folder, pseudonymiser: testPseudonymiser)).status == .contentTooLarge)
+            #expect(
+                try await create(client, other, try SessionPackage(folder: big.folder, pseudonymiser: testPseudonymiser)).status == .contentTooLarge)
         }
     }
 

@@ -65,7 +65,8 @@ import Upload
         defer { Task { await harness.close() } }
         let password = try await harness.researcher("r@example.org")
         try await harness.app().test(.router) { client in
-            let page = try await client.execute(uri: "/sessions?site=%22%CC%81%3E%3Cscript%3E", method: .get, headers: basic("r@example.org", password))
+            let page = try await client.execute(
+                uri: "/sessions?site=%22%CC%81%3E%3Cscript%3E", method: .get, headers: basic("r@example.org", password))
             let html = String(buffer: page.body)
             #expect(!html.contains("<script>"))
             #expect(html.contains("&quot;\u{301}&gt;&lt;script&gt;"))
@@ -83,7 +84,8 @@ import Upload
             try await rawUpload(client, token: token, package: try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser))
             let open = try SessionFixture(patientID: 77)
             defer { open.remove() }
-            try await rawUpload(client, token: token, package: try SessionPackage(folder: open.folder, pseudonymiser: testPseudonymiser), completing: false)
+            try await rawUpload(
+                client, token: token, package: try SessionPackage(folder: open.folder, pseudonymiser: testPseudonymiser), completing: false)
         }
         let walker = try #require(FileManager.default.enumerator(at: harness.data, includingPropertiesForKeys: nil))
         var checked = 0

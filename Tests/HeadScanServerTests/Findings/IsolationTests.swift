@@ -39,18 +39,22 @@ import ZIPFoundation
         let fixture = try SessionFixture(extra: ["annotations.json": Data(#"{"version": 2, "landmarks": {}}"#.utf8)])
         defer { fixture.remove() }
         let id = try await harness.app().test(.router) { client in
-            try #require(try await rawUpload(client, token: token, package: try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)).sessionID)
+            try #require(
+                try await rawUpload(client, token: token, package: try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser))
+                    .sessionID)
         }
         try await Application(router: crashingServer.router()).test(.router) { client in
             // The download names the session it could not export, and why.
-            let export = try await client.execute(uri: "/api/sessions/\(id)/download?format=tum", method: .get, headers: basic("r@example.org", password))
+            let export = try await client.execute(
+                uri: "/api/sessions/\(id)/download?format=tum", method: .get, headers: basic("r@example.org", password))
             #expect(export.status == .ok)
             let archive = try Archive(data: Data(export.body.readableBytesView), accessMode: .read)
             var leftOut = Data()
             _ = try archive.extract(try #require(archive["left-out.txt"])) { leftOut.append($0) }
             #expect(String(decoding: leftOut, as: UTF8.self).contains("the export stopped on it"))
             #expect(archive.map(\.path).sorted() == ["left-out.txt", "sessions.json"])
-            #expect(try await client.execute(uri: "/api/sessions/\(id)/download", method: .get, headers: basic("r@example.org", password)).status == .ok)
+            #expect(
+                try await client.execute(uri: "/api/sessions/\(id)/download", method: .get, headers: basic("r@example.org", password)).status == .ok)
             #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
 
             var worker = ProcessingWorker(store: harness.store, blobs: harness.server.blobs, name: "w")
@@ -74,7 +78,8 @@ import ZIPFoundation
         let package = try SessionPackage(folder: recorded.folder, pseudonymiser: testPseudonymiser)
         try await harness.app().test(.router) { client in
             let id = try #require(try await rawUpload(client, token: token, package: package, chunkSize: 1 << 20).sessionID)
-            let export = try await client.execute(uri: "/api/sessions/\(id)/download?format=tum", method: .get, headers: basic("r@example.org", password))
+            let export = try await client.execute(
+                uri: "/api/sessions/\(id)/download?format=tum", method: .get, headers: basic("r@example.org", password))
             #expect(export.status == .ok, "\(String(buffer: export.body))")
             let archive = try Archive(data: Data(export.body.readableBytesView), accessMode: .read)
             #expect(archive["clinic-a/\(package.sessionName)-\(id)/rgb.txt"] != nil)

@@ -4,9 +4,9 @@ import Foundation
 import Geometry
 import HTTPTypes
 import HeadScanTesting
-import Imaging
 import Hummingbird
 import HummingbirdTesting
+import Imaging
 import Logging
 import NIOCore
 import Processing
@@ -122,21 +122,26 @@ import Upload
         let good = [UInt8](try Data(contentsOf: url))
         var damagedFrame = good
         damagedFrame[good.count / 2] ^= 0xFF
-        let variants: [[UInt8]] = [Array(good.prefix(40)), Array("HSCAN\r\n\u{1A}".utf8) + [9, 9, 9, 9], damagedFrame, Array(good.prefix(good.count / 2))]
+        let variants: [[UInt8]] = [
+            Array(good.prefix(40)), Array("HSCAN\r\n\u{1A}".utf8) + [9, 9, 9, 9], damagedFrame, Array(good.prefix(good.count / 2)),
+        ]
         let refused = Locked(0)
         for (index, bytes) in variants.enumerated() {
             let (package, fixture) = try Self.package(replacing: ScanSession.scanFileName, with: Data(bytes))
             defer { fixture.remove() }
             try await harness.app().test(.router) { client in
                 let create = CreateUploadRequest(sessionName: package.sessionName, chunkSize: 1 << 16, files: package.manifest)
-                let status = try decode(UploadStatus.self, try await client.execute(uri: "/api/uploads", method: .post, headers: bearer(token), body: try json(create)))
+                let status = try decode(
+                    UploadStatus.self, try await client.execute(uri: "/api/uploads", method: .post, headers: bearer(token), body: try json(create)))
                 for item in package.items {
                     for chunk in 0..<item.manifest.chunkCount(chunkSize: 1 << 16) {
-                        let piece = try SessionPackage.read(item, offset: Int64(chunk) << 16, length: item.manifest.chunkLength(chunk, chunkSize: 1 << 16))
+                        let piece = try SessionPackage.read(
+                            item, offset: Int64(chunk) << 16, length: item.manifest.chunkLength(chunk, chunkSize: 1 << 16))
                         var headers = bearer(token)
                         headers[.chunkChecksum] = Digest.sha256(piece)
                         _ = try await client.execute(
-                            uri: "/api/uploads/\(status.uploadID)/files/\(item.manifest.name)/chunks/\(chunk)", method: .put, headers: headers, body: ByteBuffer(bytes: piece))
+                            uri: "/api/uploads/\(status.uploadID)/files/\(item.manifest.name)/chunks/\(chunk)", method: .put, headers: headers,
+                            body: ByteBuffer(bytes: piece))
                     }
                 }
                 let done = try await client.execute(uri: "/api/uploads/\(status.uploadID)/complete", method: .post, headers: bearer(token))
@@ -196,7 +201,9 @@ import Upload
         // The same key spelt with an escape is the same key.
         let escaped = #"{"a": 1, "\u0061": 2}"#
         #expect(throws: StrictJSON.Problem.duplicateKey("a")) { try StrictJSON.check(Data(escaped.utf8)) }
-        #expect(throws: StrictJSON.Problem.tooDeep) { try StrictJSON.check(Data((String(repeating: "[", count: 100) + String(repeating: "]", count: 100)).utf8)) }
+        #expect(throws: StrictJSON.Problem.tooDeep) {
+            try StrictJSON.check(Data((String(repeating: "[", count: 100) + String(repeating: "]", count: 100)).utf8))
+        }
         for valid in [#"{"a": [1, -2.5e3, true, null, "x\n\u00e9"], "b": {"a": 1}}"#, "[]", "0"] {
             #expect(throws: Never.self) { try StrictJSON.check(Data(valid.utf8)) }
         }
@@ -208,7 +215,8 @@ import Upload
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(consent.utf8).write(to: folder.appendingPathComponent("in"))
         #expect(throws: APIError.self) {
-            _ = try UploadInspector.inspect(ConsentRecord.fileName, at: folder.appendingPathComponent("in"), writingTo: folder.appendingPathComponent("out"))
+            _ = try UploadInspector.inspect(
+                ConsentRecord.fileName, at: folder.appendingPathComponent("in"), writingTo: folder.appendingPathComponent("out"))
         }
     }
 
@@ -297,9 +305,10 @@ import Upload
     /// What the app records keeps its meaning: the settings it writes, every device name that
     /// is a model's, and the mesh's colours.
     @Test func whatTheAppWritesSurvivesTheVocabularies() throws {
-        let entries = Dictionary(uniqueKeysWithValues: Mirror(reflecting: FeedbackSettings()).children.compactMap { child in
-            child.label.map { ($0, "\(child.value)") }
-        })
+        let entries = Dictionary(
+            uniqueKeysWithValues: Mirror(reflecting: FeedbackSettings()).children.compactMap { child in
+                child.label.map { ($0, "\(child.value)") }
+            })
         #expect(!entries.isEmpty && CanonicalScan.settings(entries) == entries)
         for device in ["iPhone", "iPad", "iPhone 13 Pro", "iPhone 15 Pro Max", "iPad Pro 11-inch (3rd generation)", "simulator (headscan demo)"] {
             #expect(CanonicalScan.device(device) == device)
@@ -319,7 +328,8 @@ import Upload
         try record.encodedAlone().write(to: fixture.folder.appendingPathComponent(MeasurementRecord.fileName))
         // The service's copy: pseudonymised, as the worker's scratch folder holds it.
         let package = try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("work-\(UUID().uuidString)/\(package.sessionName)", isDirectory: true)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "work-\(UUID().uuidString)/\(package.sessionName)", isDirectory: true)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch.deletingLastPathComponent()) }
         for item in package.items { try kept(item).write(to: scratch.appendingPathComponent(item.manifest.name)) }

@@ -23,11 +23,15 @@ import Upload
     static func seeds() throws -> [String: Data] {
         let fixture = try ResearchSessionSeeds.fixture()
         defer { fixture.remove() }
-        var files = Dictionary(uniqueKeysWithValues: try ResearchSessionSeeds.files(try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)).map { ($0.name, $0.data) })
+        var files = Dictionary(
+            uniqueKeysWithValues: try ResearchSessionSeeds.files(try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)).map {
+                ($0.name, $0.data)
+            })
         // Every optional field filled, so that mutations reach it.
         var measurement = try MeasurementRecord.decode(from: try #require(files[MeasurementRecord.fileName]))
         measurement.landmarksSource = .picksAndAutomatic
-        let found = DetectedLandmark(point: [0, 0.07, 0], normal: [0, 1, 0], confidence: 0.8, evidence: "nose stands 12.5 mm out of the face", bestFrames: [1, 2])
+        let found = DetectedLandmark(
+            point: [0, 0.07, 0], normal: [0, 1, 0], confidence: 0.8, evidence: "nose stands 12.5 mm out of the face", bestFrames: [1, 2])
         measurement.automaticLandmarks = AutomaticLandmarks(nasion: found, noseTip: found, leftTragion: found, rightTragion: found)
         measurement.landmarkEstimates = [.nasion: LandmarkEstimate(points: [[0, 0.07, 0], [0, 0.0702, 0]], residuals: [0.1, nil])]
         files[MeasurementRecord.fileName] = try measurement.encodedAlone()
@@ -104,8 +108,10 @@ struct HostileMutator {
 
     /// Strings, paths and numbers that name a person or a time, wherever a value goes.
     var payloads: [JSONValue] {
-        [.string(text), .string("../../../headscan.sqlite"), .string("../../../blobs/9b/" + String(repeating: "9b", count: 32)),
-         .number(1_777_281_000), .string("2026-01-15T10:31:07Z"), .string("Anna Mueller, " + text)]
+        [
+            .string(text), .string("../../../headscan.sqlite"), .string("../../../blobs/9b/" + String(repeating: "9b", count: 32)),
+            .number(1_777_281_000), .string("2026-01-15T10:31:07Z"), .string("Anna Mueller, " + text),
+        ]
     }
 
     mutating func document(_ seed: Data) -> Data {
@@ -181,7 +187,8 @@ struct HostileMutator {
 
     /// A key written with a \u escape, alone or beside its plain spelling.
     mutating func escapingKey(_ seed: Data, _ value: JSONValue) -> Data {
-        guard case .object(let fields) = value, let key = fields.keys.sorted().randomElement(using: &random), let first = key.unicodeScalars.first else { return seed }
+        guard case .object(let fields) = value, let key = fields.keys.sorted().randomElement(using: &random), let first = key.unicodeScalars.first
+        else { return seed }
         let escaped = String(format: "\\u%04x", first.value) + String(key.unicodeScalars.dropFirst())
         var textForm = String(decoding: encode(value), as: UTF8.self)
         if below(2) == 0 {
@@ -210,8 +217,10 @@ struct HostileMutator {
         case 4: header.insert("comment HeadScan reconstruction, metres\r\(text)", at: 2)
         case 5: header.insert("comment HeadScan reconstruction, metres\u{85}\(text)", at: 2)
         case 6:
-            extraElement = (["element \(["note", "Mustermann", "x"][below(3)]) \(textBytes.count)", "property uchar value"],
-                            textBytes.map(String.init).joined(separator: "\n"), textBytes)
+            extraElement = (
+                ["element \(["note", "Mustermann", "x"][below(3)]) \(textBytes.count)", "property uchar value"],
+                textBytes.map(String.init).joined(separator: "\n"), textBytes
+            )
         case 7: vertexProperties.append("property uchar \(["red", "note", "quality"][below(3)])")
         default: trailer = textBytes
         }
@@ -224,7 +233,8 @@ struct HostileMutator {
         header.append("end_header")
         var bytes = Array((header.joined(separator: "\n") + "\n").utf8)
         let extraValue = vertexProperties.count > 3 ? UInt8(ascii: "M") : nil
-        let extraFirst = extraElement.map { header.firstIndex(of: $0.header[0]) ?? 0 < header.firstIndex(of: "element face \(faces.count)") ?? 0 } ?? false
+        let extraFirst =
+            extraElement.map { header.firstIndex(of: $0.header[0]) ?? 0 < header.firstIndex(of: "element face \(faces.count)") ?? 0 } ?? false
         if ascii {
             var lines = vertices.map { "\($0.x) \($0.y) \($0.z)" + (extraValue.map { " \($0)" } ?? "") }
             if let extraElement, extraFirst { lines.append(extraElement.ascii) }

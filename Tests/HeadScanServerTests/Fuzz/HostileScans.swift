@@ -31,7 +31,8 @@ enum HostileScans {
     /// A small frame whose pixels and depth depend on `index`.
     static func frame(_ index: Int, time: Double) -> RGBDFrame {
         let camera = CameraIntrinsics(fx: 30, fy: 30, cx: 16, cy: 12, width: 32, height: 24)
-        let color = RGBAImage(width: 32, height: 24, pixels: (0..<(32 * 24)).map { RGBA8(r: UInt8(($0 * 7 + index * 31) % 256), g: UInt8($0 % 200), b: 90) })
+        let color = RGBAImage(
+            width: 32, height: 24, pixels: (0..<(32 * 24)).map { RGBA8(r: UInt8(($0 * 7 + index * 31) % 256), g: UInt8($0 % 200), b: 90) })
         let depth = DepthImage(width: 32, height: 24, pixels: (0..<(32 * 24)).map { 0.3 + Float(($0 + index) % 17) * 0.001 })
         return RGBDFrame(timestamp: time, color: color, depth: depth, colorIntrinsics: camera, depthIntrinsics: camera)
     }

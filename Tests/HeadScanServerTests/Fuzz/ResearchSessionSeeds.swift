@@ -22,13 +22,15 @@ enum ResearchSessionSeeds {
         var timeline = FeedbackTimeline()
         timeline.duration = 42
         timeline.milestones = [.init(time: 20, percent: 50)]
-        return try SessionFixture(patientID: patientID, scanBytes: 3000, extra: [
-            AnnotationsRecord.fileName: try annotations.encodedAlone(),
-            MeasurementRecord.fileName: SessionFixture.measurement(cvai: 6),
-            RatingRecord.fileName: SessionFixture.rating(4),
-            ReconstructionRecord.fileName: try reconstruction.encodedAlone(),
-            ClinicalReportWriter.timelineFileName: try JSONEncoder().encode(timeline),
-        ])
+        return try SessionFixture(
+            patientID: patientID, scanBytes: 3000,
+            extra: [
+                AnnotationsRecord.fileName: try annotations.encodedAlone(),
+                MeasurementRecord.fileName: SessionFixture.measurement(cvai: 6),
+                RatingRecord.fileName: SessionFixture.rating(4),
+                ReconstructionRecord.fileName: try reconstruction.encodedAlone(),
+                ClinicalReportWriter.timelineFileName: try JSONEncoder().encode(timeline),
+            ])
     }
 
     /// A `reconstruction.json` as the device writes it, with week-start times.

@@ -26,7 +26,9 @@ import Upload
             let url = folder.appendingPathComponent(file.name)
             try file.data.write(to: url)
             let kept = folder.appendingPathComponent("kept-" + file.name)
-            #expect(throws: Never.self, "\(file.name) as the client sends it") { _ = try UploadInspector.inspect(file.name, at: url, writingTo: kept) }
+            #expect(throws: Never.self, "\(file.name) as the client sends it") {
+                _ = try UploadInspector.inspect(file.name, at: url, writingTo: kept)
+            }
             var mutator = DocumentMutator(seed: 0xF022 + UInt64(index))
             var refused = 0
             for round in 0..<Self.mutationsPerFile {
@@ -60,7 +62,8 @@ import Upload
                 var changed = package
                 let data = mutated[round]
                 let index = try #require(changed.items.firstIndex { $0.manifest.name == target.name })
-                changed.items[index] = .init(manifest: ManifestFile(name: target.name, size: Int64(data.count), sha256: Digest.sha256(data)), source: .data(data))
+                changed.items[index] = .init(
+                    manifest: ManifestFile(name: target.name, size: Int64(data.count), sha256: Digest.sha256(data)), source: .data(data))
                 let before = try await harness.state()
                 let outcome = try await Self.upload(client, token: token, package: changed)
                 if outcome == .ok {
@@ -118,19 +121,23 @@ import Upload
         let package = try SessionPackage(folder: fixture.folder, pseudonymiser: testPseudonymiser)
         try await harness.app().test(.router) { client in
             let create = CreateUploadRequest(sessionName: package.sessionName, chunkSize: 1024, files: package.manifest)
-            let open = try decode(UploadStatus.self, try await client.execute(uri: "/api/uploads", method: .post, headers: bearer(token), body: try json(create)))
+            let open = try decode(
+                UploadStatus.self, try await client.execute(uri: "/api/uploads", method: .post, headers: bearer(token), body: try json(create)))
             var mutator = DocumentMutator(seed: 0xC4C4)
             let scan = try #require(package.items.first { $0.manifest.name == "scan.hscan" })
             let chunk = try SessionPackage.read(scan, offset: 0, length: 1024)
             // The right request goes through amid the noise, and again (same bytes) later.
             var valid = bearer(token)
             valid[.chunkChecksum] = Digest.sha256(chunk)
-            let first = try await client.execute(uri: "/api/uploads/\(open.uploadID)/files/scan.hscan/chunks/0", method: .put, headers: valid, body: ByteBuffer(bytes: chunk))
+            let first = try await client.execute(
+                uri: "/api/uploads/\(open.uploadID)/files/scan.hscan/chunks/0", method: .put, headers: valid, body: ByteBuffer(bytes: chunk))
             #expect(first.status == .ok)
             for round in 0..<Self.requestRounds(backend) {
                 let before = try await harness.state()
                 let ids = [open.uploadID, open.uploadID, UUID().uuidString.lowercased(), "x", String(repeating: "a", count: 36), "../../etc"]
-                let names = ["scan.hscan", "scan.hscan", "consent.json", "report.html", "..%2f..%2fx", "", String(repeating: "n", count: 300), "scan.hscan%00"]
+                let names = [
+                    "scan.hscan", "scan.hscan", "consent.json", "report.html", "..%2f..%2fx", "", String(repeating: "n", count: 300), "scan.hscan%00",
+                ]
                 let indices = ["0", "1", "-1", "99999999999999999999", "0x1", "", "1e3", " 0", "00", "2"]
                 var body = chunk
                 if mutator.below(3) == 0 { body = mutator.mutateBytes(chunk) }
@@ -144,7 +151,9 @@ import Upload
                 let id = ids[mutator.below(ids.count)]
                 let response: TestResponse
                 if mutator.below(5) == 0 {
-                    response = try await client.execute(uri: "/api/uploads/\(id)/complete", method: .post, headers: headers, body: ByteBuffer(bytes: body.prefix(mutator.below(2000))))
+                    response = try await client.execute(
+                        uri: "/api/uploads/\(id)/complete", method: .post, headers: headers, body: ByteBuffer(bytes: body.prefix(mutator.below(2000)))
+                    )
                 } else {
                     let uri = "/api/uploads/\(id)/files/\(names[mutator.below(names.count)])/chunks/\(indices[mutator.below(indices.count)])"
                     response = try await client.execute(uri: uri, method: .put, headers: headers, body: ByteBuffer(bytes: body))
