@@ -8,10 +8,9 @@ import Report
 import ReportKit
 import ScanLibrary
 
-/// The clinical report of one measured session, built from what the library holds: the mesh
-/// and landmarks are measured again exactly as `headscan measure` does, so the report's values
-/// are those of `measure --json` for the same files; earlier measured visits of the patient
-/// give the trend.
+/// The clinical report of one measured session: a function of the measured session it is
+/// given (processing hands on what it measured; everyone else loads it, see `MeasuredSession`),
+/// the clinic's report settings and the patient's earlier measured visits, which give the trend.
 public struct ClinicalReportWriter {
     /// Files written beside the session's other files.
     public static let htmlFileName = "report.html", pdfFileName = "report.pdf"
@@ -32,18 +31,11 @@ public struct ClinicalReportWriter {
     /// The report's content; `reference` adds a column (such as a simulation's truth) and
     /// `notes` are added to the ones the session gives.
     public func content(
-        reference: ReferenceValues? = nil, notes extra: [String] = []
+        _ measured: MeasuredSession, reference: ReferenceValues? = nil, notes extra: [String] = []
     ) throws
         -> (report: ClinicalReport, slice: MeasuredSlice, mesh: TriangleMesh, asymmetry: AsymmetryMap?)
     {
-        guard let record = try library.measurement(in: session) else {
-            throw ProcessingReportError.notMeasured(session.name.rawValue)
-        }
-        // Always the session's own mesh: `meshFile` is what a document from elsewhere says, and
-        // following it would open any file its path reaches.
-        let meshURL = session.meshURL
-        let mesh = try PLY.decode([UInt8](Data(contentsOf: meshURL)))
-        let slice = try Self.measured(mesh, record)
+        let (record, mesh, slice) = (measured.record, measured.mesh, measured.slice)
         let settings = try reportSettings()
         var mapNotes: [String] = []
         var asymmetry: AsymmetryMap?
@@ -62,21 +54,11 @@ public struct ClinicalReportWriter {
             calliper: patient?.calliper,
             reference: reference,
             timeline: try optionalJSON(FeedbackTimeline.self, Self.timelineFileName),
-            meshFile: meshURL.lastPathComponent,
+            meshFile: session.meshURL.lastPathComponent,
             notes: Self.landmarkNotes(record) + cameraNotes() + mapNotes + extra,
             visits: try visits(patient, current: slice.measurement),
             asymmetry: asymmetry, settings: settings)
         return (ClinicalReport(inputs), slice, mesh, asymmetry)
-    }
-
-    /// The record's mesh measured again as it was measured (the same settings, so the same
-    /// figures to the last digit), with every warning the record carries (those of how its
-    /// landmarks were chosen, which the mesh alone does not give).
-    static func measured(_ mesh: TriangleMesh, _ record: MeasurementRecord) throws -> MeasuredSlice {
-        var slice = try Cephalometer.measure(mesh, landmarks: record.landmarks, options: record.measuredWith)
-        let recorded = record.measurement.warnings
-        slice.measurement.warnings = recorded + slice.measurement.warnings.filter { !recorded.contains($0) }
-        return slice
     }
 
     /// The clinic's report settings from the library's folder, or the defaults.
@@ -90,14 +72,17 @@ public struct ClinicalReportWriter {
         }
     }
 
-    /// Writes `report.html` and `report.pdf` into `folder` (the session by default).
+    /// Writes `report.html` and `report.pdf` into `folder` (the session by default) for
+    /// `measured`, loaded from the session when not given.
     @discardableResult
     public func write(
-        to folder: URL? = nil, reference: ReferenceValues? = nil, notes: [String] = [], now: Date = Date()
+        _ measured: MeasuredSession? = nil, to folder: URL? = nil, reference: ReferenceValues? = nil, notes: [String] = [],
+        now: Date = Date()
     ) throws
         -> (html: URL, pdf: URL, slice: MeasuredSlice, assessment: ShapeAssessment, asymmetry: AsymmetrySummary?)
     {
-        let (report, slice, mesh, asymmetry) = try content(reference: reference, notes: notes)
+        let measured = try measured ?? MeasuredSession.load(library: library, session: session)
+        let (report, slice, mesh, asymmetry) = try content(measured, reference: reference, notes: notes)
         let target = folder ?? session.url
         let html = target.appendingPathComponent(Self.htmlFileName)
         let pdf = target.appendingPathComponent(Self.pdfFileName)

@@ -153,10 +153,15 @@ public struct SessionProcessor: Sendable {
                 measurement: slice.measurement, calliper: calliper, landmarks: landmarks, measuredAt: options.clock(), landmarksSource: source,
                 landmarkEstimates: estimates,
                 automaticLandmarks: try? automatic.get(), options: options.measurement), in: session)
+        // The record as saved (its dates as the file keeps them), with what was just measured:
+        // the report measures nothing again.
+        guard let saved = try library.measurement(in: session) else { throw ProcessingReportError.notMeasured(session.name.rawValue) }
 
         progress(ProcessingProgress(stage: .report, done: 0, total: 1))
         let written = try ClinicalReportWriter(library: library, session: session)
-            .write(reference: options.reportReference, notes: options.reportNotes, now: options.clock())
+            .write(
+                MeasuredSession(record: saved, mesh: mesh, slice: slice), reference: options.reportReference, notes: options.reportNotes,
+                now: options.clock())
         var result = ProcessingResult(
             measurement: written.slice.measurement, calliper: calliper, landmarks: landmarks, estimates: estimates,
             landmarksSource: source, reconstructed: reconstructed, statistics: record.statistics, html: written.html, pdf: written.pdf)

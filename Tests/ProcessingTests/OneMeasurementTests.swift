@@ -20,7 +20,9 @@ import Testing
         options.measurement.lowestHeight = 0.035
         let result = try SessionProcessor(library: fixture.library, options: options).process(fixture.session)
         let stored = try #require(try fixture.library.measurement(in: fixture.session))
-        let report = try ClinicalReportWriter(library: fixture.library, session: fixture.session).content()
+        // Loaded as the report command and the service's worker load it: measured again from the files.
+        let loaded = try MeasuredSession.load(library: fixture.library, session: fixture.session)
+        let report = try ClinicalReportWriter(library: fixture.library, session: fixture.session).content(loaded)
 
         #expect(result.measurement.sliceHeightMM >= 35)
         #expect(stored.options == options.measurement)

@@ -190,7 +190,8 @@ import Upload
         try record.encodedAlone().write(to: fixture.folder.appendingPathComponent(MeasurementRecord.fileName))
         let library = ScanLibrary(root: fixture.root)
         let session = try library.session(named: fixture.folder.lastPathComponent)
-        let (report, _, mesh, _) = try ClinicalReportWriter(library: library, session: session).content()
+        let measured = try MeasuredSession.load(library: library, session: session)
+        let (report, _, mesh, _) = try ClinicalReportWriter(library: library, session: session).content(measured)
         #expect(mesh.vertices.count == head.vertices.count)
         #expect(report.meshFile == ScanSession.meshFileName)
     }
