@@ -160,6 +160,7 @@ let package = Package(
             ]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "SettingsSchemaTests", dependencies: ["SettingsSchema"]),
+        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"]),
         .testTarget(name: "ReconstructionTests", dependencies: ["Reconstruction", "Geometry", "Markers", "Recording", "Imaging"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Geometry"]),
         .testTarget(name: "MarkersTests", dependencies: ["Markers", "Imaging", "Geometry"]),

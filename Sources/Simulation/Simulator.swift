@@ -35,6 +35,8 @@ public final class Simulator {
         /// paper, depth is unchanged. Chosen from its own random stream, so the rest of the
         /// scan is the same as without it.
         public var unreadableFrames: Double
+        /// How badly the cap sits (hair under it, riding up, stickers lost); perfect by default.
+        public var capFit = CapFit.perfect
         /// The sensor's imperfections.
         public var sensor: SensorModel
         /// The camera model (640x480 TrueDepth by default).
@@ -105,19 +107,25 @@ public final class Simulator {
         self.configuration = configuration
         head = try HeadModel(configuration.head)
         var rng = Xoshiro256(seed: configuration.seed)
-        let dropCount = min(configuration.droppedMarkers ?? configuration.scenario.droppedMarkerCount, configuration.layout.markers.count)
+        guard configuration.capFit.isValid else { throw SimulationError.invalidCap("hair must be 0–10 mm and the share of lost stickers 0–1") }
+        let lost = Int((configuration.capFit.lostShare * Double(configuration.layout.markers.count)).rounded())
+        let dropCount = min(
+            max(lost, configuration.droppedMarkers ?? configuration.scenario.droppedMarkerCount), configuration.layout.markers.count)
         var ids = configuration.layout.ids
         var dropped = Set<Int>()
         for _ in 0..<dropCount { dropped.insert(ids.remove(at: rng.below(ids.count))) }
-        cap = try Cap(layout: configuration.layout, head: head, dropped: dropped)
+        let fit = configuration.capFit
+        let hair = fit.hairMillimetres > 0 ? HairField(heightMillimetres: fit.hairMillimetres, seed: configuration.seed) : nil
+        cap = try Cap(layout: configuration.layout, head: head, dropped: dropped, hair: hair, ridesUp: fit.ridesUp)
         let skull = HeadMesh.skull(head)
         mesh = HeadMesh.make(head)
+        let seen = hair.map { [mesh, head] in HeadMesh.lifted(mesh, of: head, by: $0) } ?? mesh
         frameCount = max(1, Int((configuration.seconds * Self.frameRate).rounded()))
         unreadable = Self.spells(share: configuration.unreadableFrames, frameCount: frameCount, seed: configuration.seed)
         operatorPath = OperatorPath(scenario: configuration.scenario, duration: configuration.seconds, rng: &rng)
         infant = InfantMotion(scenario: configuration.scenario, duration: configuration.seconds, rng: &rng)
         renderer = try SceneRenderer(
-            headMesh: mesh, skullFaceCount: skull.faces.count, cap: cap, intrinsics: configuration.intrinsics,
+            headMesh: seen, skullFaceCount: skull.faces.count, cap: cap, intrinsics: configuration.intrinsics,
             sensor: configuration.sensor)
     }
 

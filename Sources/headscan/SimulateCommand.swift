@@ -73,6 +73,15 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Share of frames (0-1), in half-second spells, whose markers cannot be read (blank stickers; depth unchanged).")
     var unreadableFrames: Double = 0
 
+    @Option(help: "Hair under the cap: the cap stands off the skull by up to this many millimetres, unevenly (0-10; an infant's hair 0-3).")
+    var hairMm: Double = 0
+
+    @Flag(help: "A cap too small that rides up: its lowest ring of stickers (forehead, ears, neck) is folded under.")
+    var capRidesUp = false
+
+    @Option(help: "Share of the stickers (0-1) that fell off, e.g. 0.33 for a third.")
+    var lostShare: Double = 0
+
     @OptionGroup var colorOptions: ColorOptions
 
     @OptionGroup var cap: CapOption
@@ -83,6 +92,8 @@ struct SimulateCommand: ParsableCommand {
     func validate() throws {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in 0...600") }
         guard unreadableFrames >= 0, unreadableFrames <= 1 else { throw ValidationError("--unreadable-frames must be in 0...1") }
+        guard hairMm >= 0, hairMm <= 10 else { throw ValidationError("--hair-mm must be in 0...10") }
+        guard lostShare >= 0, lostShare <= 1 else { throw ValidationError("--lost-share must be in 0...1") }
         guard (out == nil) != (library == nil) else { throw ValidationError("give either --out FILE or --library DIR") }
         if library != nil, truth != nil { throw ValidationError("--library keeps the truth in the session (truth.json); drop --truth") }
     }
@@ -97,6 +108,7 @@ struct SimulateCommand: ParsableCommand {
         configuration.recordedPrincipalShift = camera.shift ?? .zero
         configuration.intrinsics.distortion = camera.distortion ?? .none
         configuration.recordsDistortion = !camera.distortionUnrecorded
+        configuration.capFit = CapFit(hairMillimetres: hairMm, ridesUp: capRidesUp, lostShare: lostShare)
         let simulator = try Simulator(configuration)
         let scanLibrary = library.map { ScanLibrary(root: fileURL($0)) }
         let session = try scanLibrary?.createSession(date: Date())
@@ -134,7 +146,13 @@ struct SimulateCommand: ParsableCommand {
             metadata: [
                 "scenario": scenario.rawValue, "seed": "\(seed)", "cvai": "\(cvai)", "flatSide": flatSide.rawValue,
                 "unreadableFrames": "\(unreadableFrames)", "droppedMarkers": "\(simulator.cap.dropped.count)",
-            ])
+            ].merging(capFitMetadata(simulator)) { old, _ in old })
+    }
+
+    /// The cap's fit, only when it is not perfect (so a perfect cap's recording stays as it was).
+    private func capFitMetadata(_ simulator: Simulator) -> [String: String] {
+        guard simulator.configuration.capFit != .perfect else { return [:] }
+        return ["hairMillimetres": "\(hairMm)", "capRidesUp": "\(capRidesUp)", "foldedMarkers": "\(simulator.cap.folded.count)"]
     }
 
     private func writeTruth(_ simulator: Simulator, frames: [FrameTruth], to url: URL) throws {

@@ -51,17 +51,25 @@ public struct Cap: Sendable {
     public let stickers: [MarkerSticker]
     /// IDs of markers that fell off.
     public let dropped: [Int]
+    /// IDs of markers folded under a cap that rides up: on the cap, never seen.
+    public let folded: [Int]
     /// Height of the cap's lower edge in the head frame (above ears and brows), metres.
     public static let lowerEdge = 0.012
     /// How far stickers stand off the fabric: the thickness of label paper, metres.
     static let standOff = 0.0001
 
-    /// Places `layout` on `head`, leaving out `dropped` IDs.
+    /// Places `layout` on `head`, leaving out `dropped` IDs; `hair` lifts the stickers off the
+    /// skull, and a cap that `ridesUp` has its lowest ring folded under (left out as well).
     public init(layout: CapLayout, head: HeadModel, dropped: Set<Int> = []) throws(SimulationError) {
+        try self.init(layout: layout, head: head, dropped: dropped, hair: nil, ridesUp: false)
+    }
+
+    init(layout: CapLayout, head: HeadModel, dropped: Set<Int>, hair: HairField?, ridesUp: Bool) throws(SimulationError) {
         do { try layout.validate() } catch { throw .invalidCap("\(error)") }
         self.layout = layout
         self.dropped = layout.ids.filter(dropped.contains)
         var stickers: [MarkerSticker] = []
+        var folded: [Int] = []
         let deg = Double.pi / 180
         for region in HeadRegion.allCases {
             // Markers with a placement in the layout sit there; the others take the region's
@@ -78,10 +86,16 @@ public struct Cap: Sendable {
                 placed.map { ($0, (phi: $0.placement!.azimuthDegrees * deg, psi: $0.placement!.elevationDegrees * deg)) }
                 + zip(free, spots).map { ($0, $1) }
             for (marker, spot) in chosen where !dropped.contains(marker.id) {
-                stickers.append(Self.sticker(id: marker.id, region: region, at: spot, on: head, side: layout.side(of: marker.id)))
+                guard !(ridesUp && spot.psi < 0) else {
+                    folded.append(marker.id)
+                    continue
+                }
+                stickers.append(
+                    Self.sticker(id: marker.id, region: region, at: spot, on: head, side: layout.side(of: marker.id), hair: hair))
             }
         }
         self.stickers = stickers.sorted { $0.id < $1.id }
+        self.folded = folded.sorted()
     }
 
     /// Marker positions of a region as (outline angle, elevation) in radians.
@@ -116,12 +130,13 @@ public struct Cap: Sendable {
 
     /// A sticker tangent to the head at a spot, its top edge facing the crown.
     static func sticker(
-        id: Int, region: HeadRegion, at spot: (phi: Double, psi: Double), on head: HeadModel, side: Double
+        id: Int, region: HeadRegion, at spot: (phi: Double, psi: Double), on head: HeadModel, side: Double, hair: HairField? = nil
     )
         -> MarkerSticker
     {
         let normal = head.surfaceNormal(phi: spot.phi, psi: spot.psi)
-        let centre = head.surfacePoint(phi: spot.phi, psi: spot.psi) + normal * standOff
+        let skin = head.surfacePoint(phi: spot.phi, psi: spot.psi)
+        let centre = skin + normal * (standOff + (hair?.standOff(toward: skin) ?? 0))
         // On the crown "toward the crown" is undefined; there the top edge faces forward.
         let toward = spot.psi > 1.5 ? SIMD3<Double>(0, 1, 0) : SIMD3<Double>(0, 0, 1)
         let up = normalized(toward - normal * dot(toward, normal))

@@ -1,0 +1,132 @@
+import Cephalometry
+import Foundation
+import Geometry
+import Processing
+import Recording
+import ScanLibrary
+import Simulation
+
+/// A cap that sits badly, as one benchmark case: a name and the fit it makes.
+public struct CapCondition: Sendable, Equatable {
+    public var name: String
+    public var fit: CapFit
+
+    public init(name: String, fit: CapFit) {
+        self.name = name
+        self.fit = fit
+    }
+
+    /// The field test's problems the simulator makes, and the perfect cap beside them.
+    public static let all: [CapCondition] = [
+        CapCondition(name: "perfect", fit: .perfect),
+        CapCondition(name: "hair-3mm", fit: CapFit(hairMillimetres: 3)),
+        CapCondition(name: "rides-up", fit: CapFit(ridesUp: true)),
+        CapCondition(name: "third-lost", fit: CapFit(lostShare: 1.0 / 3)),
+    ]
+}
+
+/// One simulated scan under a cap condition, processed as `headscan process` does without
+/// picks, against the truth: CVAI and the skull surface, or the refusal's words.
+public struct CapTrial: Codable, Sendable {
+    public var condition: String
+    public var scenario: String
+    public var seed: UInt64
+    public var trueCVAI: Double
+    public var cvai: Double?
+    /// Mean distance of the reconstructed surface under the cap from the true skull, mm.
+    public var surfaceMeanMM: Double?
+    /// Why the scan was not measured, in the words the therapist would read.
+    public var refusal: String?
+
+    public var cvaiError: Double? { cvai.map { abs($0 - trueCVAI) } }
+
+    public init(
+        condition: String, scenario: String, seed: UInt64, trueCVAI: Double, cvai: Double? = nil, surfaceMeanMM: Double? = nil,
+        refusal: String? = nil
+    ) {
+        self.condition = condition
+        self.scenario = scenario
+        self.seed = seed
+        self.trueCVAI = trueCVAI
+        self.cvai = cvai
+        self.surfaceMeanMM = surfaceMeanMM
+        self.refusal = refusal
+    }
+
+    /// Simulates, reconstructs and measures one scan.
+    public static func run(condition: CapCondition, scenario: Scenario, seed: UInt64, head: HeadParameters, seconds: Double) throws -> CapTrial {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cap-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = ScanLibrary(root: folder)
+        var configuration = Simulator.Configuration(scenario: scenario, seed: seed, seconds: seconds, head: head)
+        configuration.capFit = condition.fit
+        let simulator = try Simulator(configuration)
+        let session = try library.createSession(date: Date(timeIntervalSince1970: 1_767_225_600))
+        let k = simulator.configuration.intrinsics
+        let writer = try ScanWriter(
+            url: session.scanURL,
+            header: ScanHeader(
+                device: "simulator (bench cap)", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
+                layout: simulator.configuration.layout, createdAt: Date(timeIntervalSince1970: 1_767_225_600)))
+        while let frame = simulator.nextFrame() { try writer.append(frame.frame) }
+        try writer.close()
+        var trial = CapTrial(
+            condition: condition.name, scenario: scenario.rawValue, seed: seed, trueCVAI: simulator.head.measurements.cvai)
+        do {
+            trial.cvai = try SessionProcessor(library: library).process(session).measurement.cvai
+            trial.surfaceMeanMM = try surfaceError(session: session, library: library, simulator: simulator)
+        } catch {
+            trial.refusal = "\(error)"
+        }
+        return trial
+    }
+
+    /// The reconstructed surface above the cap's edge, carried into the head frame by the marker
+    /// map's fit onto the cap, against the true skull: the mean distance, mm.
+    static func surfaceError(session: ScanSession, library: ScanLibrary, simulator: Simulator) throws -> Double? {
+        guard let fit = try TruthAlignment.mapOntoCap(session: session, library: library, simulator: simulator),
+            let grid = ClosestPointGrid(simulator.mesh, cellSize: 0.005)
+        else { return nil }
+        let mesh = try PLY.decode([UInt8](Data(contentsOf: session.meshURL)))
+        let distances = mesh.vertices.map(fit.transform.apply).filter { $0.z > Cap.lowerEdge + 0.01 }.compactMap {
+            grid.closest(to: $0, maximumDistance: 0.01)?.distance
+        }
+        return distances.isEmpty ? nil : distances.reduce(0, +) / Double(distances.count) * 1000
+    }
+}
+
+/// What `bench cap` reports: per condition and scenario, the share of scans measured, their
+/// CVAI and surface errors, and every refusal.
+public struct CapBenchResult: Encodable {
+    public struct Group: Encodable {
+        public var condition: String
+        public var scenario: String
+        public var scans: Int
+        public var measured: Int
+        public var cvaiErrorMedian: Double?
+        public var cvaiErrorMax: Double?
+        public var within03: Int
+        public var surfaceMeanMM: Double?
+        public var surfaceWorstMM: Double?
+        public var refusals: [String]
+    }
+
+    public var groups: [Group]
+    public var trials: [CapTrial]
+
+    public init(trials: [CapTrial]) {
+        self.trials = trials
+        var keys: [String] = []
+        for trial in trials where !keys.contains(trial.condition + "/" + trial.scenario) { keys.append(trial.condition + "/" + trial.scenario) }
+        groups = keys.map { key in
+            let group = trials.filter { $0.condition + "/" + $0.scenario == key }
+            let errors = group.compactMap(\.cvaiError), surfaces = group.compactMap(\.surfaceMeanMM)
+            return Group(
+                condition: group[0].condition, scenario: group[0].scenario, scans: group.count, measured: errors.count,
+                cvaiErrorMedian: errors.isEmpty ? nil : Statistics.median(errors), cvaiErrorMax: errors.max(),
+                within03: errors.count { $0 <= 0.3 },
+                surfaceMeanMM: surfaces.isEmpty ? nil : surfaces.reduce(0, +) / Double(surfaces.count), surfaceWorstMM: surfaces.max(),
+                refusals: group.compactMap { t in t.refusal.map { "seed \(t.seed): \($0)" } })
+        }
+    }
+}

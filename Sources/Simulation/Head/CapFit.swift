@@ -1,0 +1,61 @@
+import Foundation
+import Geometry
+
+/// How badly the cap sits: the field test's problems, each off by default (a perfect cap).
+///
+/// - Hair under the fabric lifts the cap off the skull by up to `hairMillimetres`, unevenly
+///   (a smooth, seeded field over the head): the stickers and the fabric the depth camera sees
+///   stand off the skull, which the truth keeps.
+/// - A cap too small rides up: its lowest ring of stickers, over the forehead, the ears and
+///   the neck, is folded under and cannot be read.
+/// - `lostShare` of the stickers fell off.
+public struct CapFit: Sendable, Equatable {
+    /// Most the cap stands off the skull, millimetres (0 to 3 for an infant's hair).
+    public var hairMillimetres: Double
+    /// Whether the lowest ring of stickers is folded under.
+    public var ridesUp: Bool
+    /// Share of the stickers (0...1) that fell off.
+    public var lostShare: Double
+
+    public init(hairMillimetres: Double = 0, ridesUp: Bool = false, lostShare: Double = 0) {
+        self.hairMillimetres = hairMillimetres
+        self.ridesUp = ridesUp
+        self.lostShare = lostShare
+    }
+
+    /// A cap as it should sit.
+    public static let perfect = CapFit()
+
+    /// Whether the fit is possible: hair 0 to 10 mm, a share in 0...1.
+    public var isValid: Bool {
+        (0...10).contains(hairMillimetres) && (0...1).contains(lostShare)
+    }
+}
+
+/// Where hair lifts the cap: a smooth field over the directions from the head's centre, from
+/// 0 to its height, seeded so that one seed gives one head of hair.
+struct HairField: Sendable {
+    /// Most stand-off, metres.
+    let height: Double
+    private let waves: [(direction: SIMD3<Double>, phase: Double)]
+
+    init(heightMillimetres: Double, seed: UInt64) {
+        height = heightMillimetres / 1000
+        var random = Xoshiro256(seed: seed, stream: 0x4A12)
+        waves = (0..<4).map { _ in
+            let d = SIMD3(Double(random.gaussian()), Double(random.gaussian()), Double(random.gaussian()))
+            let n = (d * d).sum().squareRoot()
+            return (n > 0 ? d / n * 3 : SIMD3(3, 0, 0), random.unitDouble() * 2 * Double.pi)
+        }
+    }
+
+    /// The stand-off toward `direction` (any length), metres: waves of about a third of the
+    /// head's circumference, mapped into 0...height.
+    func standOff(toward direction: SIMD3<Double>) -> Double {
+        let n = (direction * direction).sum().squareRoot()
+        guard height > 0, n > 0 else { return 0 }
+        let unit = direction / n
+        let sum = waves.reduce(0.0) { $0 + sin(($1.direction * unit).sum() + $1.phase) }
+        return height * min(1, max(0, 0.5 + 0.5 * sum / 2))
+    }
+}
