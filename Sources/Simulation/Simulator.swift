@@ -116,7 +116,9 @@ public final class Simulator {
         for _ in 0..<dropCount { dropped.insert(ids.remove(at: rng.below(ids.count))) }
         let fit = configuration.capFit
         let hair = fit.hairMillimetres > 0 ? HairField(heightMillimetres: fit.hairMillimetres, seed: configuration.seed) : nil
-        cap = try Cap(layout: configuration.layout, head: head, dropped: dropped, hair: hair, ridesUp: fit.ridesUp)
+        var fitted = try Cap(layout: configuration.layout, head: head, dropped: dropped, hair: hair, ridesUp: fit.ridesUp)
+        try fitted.damage(share: fit.damagedShare, seed: configuration.seed)
+        cap = fitted
         let skull = HeadMesh.skull(head)
         mesh = HeadMesh.make(head)
         let seen = hair.map { [mesh, head] in HeadMesh.lifted(mesh, of: head, by: $0) } ?? mesh

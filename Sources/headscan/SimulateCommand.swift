@@ -82,6 +82,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Share of the stickers (0-1) that fell off, e.g. 0.33 for a third.")
     var lostShare: Double = 0
 
+    @Option(help: "Share of the stickers left (0-1) whose print is smeared, torn or creased.")
+    var damagedShare: Double = 0
+
     @OptionGroup var colorOptions: ColorOptions
 
     @OptionGroup var cap: CapOption
@@ -94,6 +97,7 @@ struct SimulateCommand: ParsableCommand {
         guard unreadableFrames >= 0, unreadableFrames <= 1 else { throw ValidationError("--unreadable-frames must be in 0...1") }
         guard hairMm >= 0, hairMm <= 10 else { throw ValidationError("--hair-mm must be in 0...10") }
         guard lostShare >= 0, lostShare <= 1 else { throw ValidationError("--lost-share must be in 0...1") }
+        guard damagedShare >= 0, damagedShare <= 1 else { throw ValidationError("--damaged-share must be in 0...1") }
         guard (out == nil) != (library == nil) else { throw ValidationError("give either --out FILE or --library DIR") }
         if library != nil, truth != nil { throw ValidationError("--library keeps the truth in the session (truth.json); drop --truth") }
     }
@@ -108,7 +112,7 @@ struct SimulateCommand: ParsableCommand {
         configuration.recordedPrincipalShift = camera.shift ?? .zero
         configuration.intrinsics.distortion = camera.distortion ?? .none
         configuration.recordsDistortion = !camera.distortionUnrecorded
-        configuration.capFit = CapFit(hairMillimetres: hairMm, ridesUp: capRidesUp, lostShare: lostShare)
+        configuration.capFit = CapFit(hairMillimetres: hairMm, ridesUp: capRidesUp, lostShare: lostShare, damagedShare: damagedShare)
         let simulator = try Simulator(configuration)
         let scanLibrary = library.map { ScanLibrary(root: fileURL($0)) }
         let session = try scanLibrary?.createSession(date: Date())
@@ -152,7 +156,10 @@ struct SimulateCommand: ParsableCommand {
     /// The cap's fit, only when it is not perfect (so a perfect cap's recording stays as it was).
     private func capFitMetadata(_ simulator: Simulator) -> [String: String] {
         guard simulator.configuration.capFit != .perfect else { return [:] }
-        return ["hairMillimetres": "\(hairMm)", "capRidesUp": "\(capRidesUp)", "foldedMarkers": "\(simulator.cap.folded.count)"]
+        return [
+            "hairMillimetres": "\(hairMm)", "capRidesUp": "\(capRidesUp)", "foldedMarkers": "\(simulator.cap.folded.count)",
+            "damagedMarkers": "\(simulator.cap.stickers.count { $0.damage != nil })",
+        ]
     }
 
     private func writeTruth(_ simulator: Simulator, frames: [FrameTruth], to url: URL) throws {

@@ -69,3 +69,30 @@ struct CapFitTests {
         #expect(throws: SimulationError.self) { try simulator(CapFit(lostShare: 1.5)) }
     }
 }
+
+@Suite("Damaged stickers")
+struct StickerDamageTests {
+    @Test func aThirdOfTheStickersAreSmearedTornOrCreased() throws {
+        var configuration = Simulator.Configuration(seed: 4, seconds: 0.1)
+        configuration.capFit = CapFit(damagedShare: 1.0 / 3)
+        let damaged = try Simulator(configuration)
+        let kinds = damaged.cap.stickers.compactMap(\.damage?.kind)
+        #expect(kinds.count == Int((Double(damaged.cap.stickers.count) / 3).rounded()))
+        #expect(Set(kinds) == Set(StickerDamage.Kind.allCases))
+        let plain = try Simulator(Simulator.Configuration(seed: 4, seconds: 0.1))
+        #expect(damaged.cap.stickers.map(\.centre) == plain.cap.stickers.map(\.centre))
+    }
+
+    @Test func aTornCornerShowsTheFabricAndASmearInksPaper() {
+        var random = Xoshiro256(seed: 1)
+        let side = 8
+        let ink: (Int, Int) -> Bool = { row, column in row >= 1 && column >= 1 && row <= 6 && column <= 6 && (row + column) % 2 == 0 }
+        let torn = StickerDamage.make(.torn, side: side, isInk: ink, random: &random)
+        #expect(torn.cells.values.allSatisfy { $0 == .fabric } && torn.cells.count >= 6)
+        let smeared = StickerDamage.make(.smeared, side: side, isInk: ink, random: &random)
+        #expect(!smeared.cells.isEmpty && smeared.cells.values.allSatisfy { $0 == .ink })
+        #expect(smeared.cells.keys.allSatisfy { !ink($0 / side, $0 % side) }, "a smear inks only paper that was white")
+        let creased = StickerDamage.make(.creased, side: side, isInk: ink, random: &random)
+        #expect(creased.cells.count == side - 2)
+    }
+}

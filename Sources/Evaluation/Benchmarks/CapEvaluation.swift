@@ -22,6 +22,7 @@ public struct CapCondition: Sendable, Equatable {
         CapCondition(name: "hair-3mm", fit: CapFit(hairMillimetres: 3)),
         CapCondition(name: "rides-up", fit: CapFit(ridesUp: true)),
         CapCondition(name: "third-lost", fit: CapFit(lostShare: 1.0 / 3)),
+        CapCondition(name: "third-damaged", fit: CapFit(damagedShare: 1.0 / 3)),
     ]
 }
 

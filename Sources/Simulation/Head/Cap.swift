@@ -18,6 +18,8 @@ public struct MarkerSticker: Sendable, Equatable {
     public var up: SIMD3<Double>
     /// Side of the black square, metres.
     public var side: Double
+    /// What became of its print (smeared, torn, creased); nil for a clean sticker.
+    public var damage: StickerDamage?
 
     /// The four outer corners of the black square in OpenCV's order: top-left, top-right,
     /// bottom-right, bottom-left as printed.
@@ -48,7 +50,7 @@ public struct Cap: Sendable {
     /// The layout the cap carries.
     public let layout: CapLayout
     /// The markers still on the cap.
-    public let stickers: [MarkerSticker]
+    public internal(set) var stickers: [MarkerSticker]
     /// IDs of markers that fell off.
     public let dropped: [Int]
     /// IDs of markers folded under a cap that rides up: on the cap, never seen.

@@ -8,7 +8,8 @@ import Geometry
 ///   stand off the skull, which the truth keeps.
 /// - A cap too small rides up: its lowest ring of stickers, over the forehead, the ears and
 ///   the neck, is folded under and cannot be read.
-/// - `lostShare` of the stickers fell off.
+/// - `lostShare` of the stickers fell off, and `damagedShare` of the rest have a smeared, torn
+///   or creased print.
 public struct CapFit: Sendable, Equatable {
     /// Most the cap stands off the skull, millimetres (0 to 3 for an infant's hair).
     public var hairMillimetres: Double
@@ -16,11 +17,14 @@ public struct CapFit: Sendable, Equatable {
     public var ridesUp: Bool
     /// Share of the stickers (0...1) that fell off.
     public var lostShare: Double
+    /// Share of the stickers left (0...1) whose print is smeared, torn or creased, a third each.
+    public var damagedShare: Double
 
-    public init(hairMillimetres: Double = 0, ridesUp: Bool = false, lostShare: Double = 0) {
+    public init(hairMillimetres: Double = 0, ridesUp: Bool = false, lostShare: Double = 0, damagedShare: Double = 0) {
         self.hairMillimetres = hairMillimetres
         self.ridesUp = ridesUp
         self.lostShare = lostShare
+        self.damagedShare = damagedShare
     }
 
     /// A cap as it should sit.
@@ -28,7 +32,7 @@ public struct CapFit: Sendable, Equatable {
 
     /// Whether the fit is possible: hair 0 to 10 mm, a share in 0...1.
     public var isValid: Bool {
-        (0...10).contains(hairMillimetres) && (0...1).contains(lostShare)
+        (0...10).contains(hairMillimetres) && (0...1).contains(lostShare) && (0...1).contains(damagedShare)
     }
 }
 

@@ -104,7 +104,8 @@ final class SceneRenderer {
         let stickerPlanes = stickers.map { sticker -> StickerPlane in
             let corners = sticker.paperCorners(cells: markerCells + 2).map(cameraFromHead.apply)
             return StickerPlane(
-                origin: corners[0], right: corners[1] - corners[0], down: corners[3] - corners[0], intrinsics: intrinsics)
+                origin: corners[0], right: corners[1] - corners[0], down: corners[3] - corners[0], intrinsics: intrinsics,
+                damage: sticker.damage)
         }
         var out = [SIMD3<Float>](repeating: .zero, count: count)
         var roomDepth = [Float](repeating: .infinity, count: count)
@@ -184,8 +185,9 @@ final class SceneRenderer {
         // The plane maps the pixel's sample grid projectively, so the 16 samples lie inside the
         // quadrilateral of the 4 outer ones: when those share one cell, or all lie off one side
         // of the paper, so do the other 12, and the 16-sample average is known at once.
+        let damage = plane.damage
         if let a = sample(0, 0), let b = sample(3, 0), let c = sample(0, 3), let d = sample(3, 3),
-            let uniform = uniformPaper(a, b, c, d, cells: cells, code: code)
+            let uniform = uniformPaper(a, b, c, d, cells: cells, code: code, damage: damage)
         {
             return uniform
         }
@@ -194,9 +196,11 @@ final class SceneRenderer {
             for sx in 0..<4 {
                 guard let (u, v) = sample(sx, sy) else { continue }
                 guard u >= 0, u < 1, v >= 0, v < 1 else { continue }
-                inside += 1
                 let column = Int(u * Double(cells)), row = Int(v * Double(cells))
-                if !blankStickers, isInk(row: row, column: column, code: code) { ink += 1 }
+                let look = damage?.look(row: row, column: column, side: cells)
+                if look == .fabric { continue }
+                inside += 1
+                if !blankStickers, look == .ink || isInk(row: row, column: column, code: code) { ink += 1 }
             }
         }
         let paperShare = Float(inside) / 16, inkShare = Float(ink) / 16
@@ -207,7 +211,8 @@ final class SceneRenderer {
     /// one side of it; nil when the pixel straddles an edge and needs every sample.
     @inline(__always)
     private func uniformPaper(
-        _ a: (Double, Double), _ b: (Double, Double), _ c: (Double, Double), _ d: (Double, Double), cells: Int, code: UInt64
+        _ a: (Double, Double), _ b: (Double, Double), _ c: (Double, Double), _ d: (Double, Double), cells: Int, code: UInt64,
+        damage: StickerDamage?
     ) -> SIMD3<Float>? {
         let uLow = min(min(a.0, b.0), min(c.0, d.0)), uHigh = max(max(a.0, b.0), max(c.0, d.0))
         let vLow = min(min(a.1, b.1), min(c.1, d.1)), vHigh = max(max(a.1, b.1), max(c.1, d.1))
@@ -216,7 +221,9 @@ final class SceneRenderer {
         let n = Double(cells)
         let column = Int(uLow * n), row = Int(vLow * n)
         guard Int(uHigh * n) == column, Int(vHigh * n) == row else { return nil }
-        return !blankStickers && isInk(row: row, column: column, code: code) ? Palette.ink : Palette.paperWhite
+        let look = damage?.look(row: row, column: column, side: cells)
+        if look == .fabric { return Palette.fabric }
+        return !blankStickers && (look == .ink || isInk(row: row, column: column, code: code)) ? Palette.ink : Palette.paperWhite
     }
 
     /// Whether a cell of the paper (white margin, black border, code bits) is printed black.
@@ -236,10 +243,15 @@ struct StickerPlane {
     private let u: SIMD3<Double>
     private let v: SIMD3<Double>
     private let w: SIMD3<Double>
+    /// What became of the sticker's print.
+    let damage: StickerDamage?
 
     /// The paper spanned from its top-left corner `origin` by `right` and `down`, all in the
     /// camera frame.
-    init(origin: SIMD3<Double>, right: SIMD3<Double>, down: SIMD3<Double>, intrinsics k: CameraIntrinsics) {
+    init(
+        origin: SIMD3<Double>, right: SIMD3<Double>, down: SIMD3<Double>, intrinsics k: CameraIntrinsics, damage: StickerDamage? = nil
+    ) {
+        self.damage = damage
         // Along the ray r = ((x − cx)/fx, (y − cy)/fy, 1) the plane n·p = n·origin is met at
         // p = r (n·origin)/(n·r), whose coordinate across is (p − origin)·right/|right|², a
         // ratio of two linear functions of r; likewise down.

@@ -12,7 +12,8 @@ struct CapBenchCommand: ParsableCommand {
         discussion: """
             Simulates --heads heads (length 120–160 mm, cranial index 72–98, CVAI 0–15 %) under \
             each cap condition (a perfect cap, 3 mm of hair under it, a cap that rides up and \
-            folds its lowest ring of stickers under, a third of the stickers lost), ideal and \
+            folds its lowest ring of stickers under, a third of the stickers lost, a third \
+            smeared, torn or creased), ideal and \
             restless, processes each as `headscan process` does without picks, and compares \
             CVAI and the skull surface under the cap (mean distance after the marker map's fit \
             onto the cap) with the truth. Refused scans are listed with the words they gave.
@@ -31,7 +32,7 @@ struct CapBenchCommand: ParsableCommand {
     @Option(help: "Seed of the heads and scans.")
     var seed: UInt64 = 31
 
-    @Option(help: "Only these conditions, comma-separated (perfect, hair-3mm, rides-up, third-lost).")
+    @Option(help: "Only these conditions, comma-separated (perfect, hair-3mm, rides-up, third-lost, third-damaged).")
     var conditions: String?
 
     @OptionGroup var outputOptions: OutputOptions
