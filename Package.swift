@@ -64,6 +64,8 @@ let package = Package(
                 .linkedLibrary("png16", .when(platforms: [.linux])),
                 .linkedLibrary("jpeg", .when(platforms: [.linux])),
             ]),
+        // A helper process that dies with the service (prctl is variadic C).
+        .target(name: "CProcessControl"),
         .target(name: "Geometry"),
         // The JSON form the three products' settings share: partial files, misspelt names refused.
         .target(name: "SettingsSchema"),
@@ -134,7 +136,7 @@ let package = Package(
         .target(
             name: "HeadScanServer",
             dependencies: [
-                "Upload", "ScanLibrary", "Processing", "Recording", "Geometry", "Cephalometry", "Feedback",
+                "Upload", "ScanLibrary", "Processing", "Recording", "Geometry", "Cephalometry", "Feedback", "CProcessControl",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),

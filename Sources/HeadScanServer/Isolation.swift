@@ -1,3 +1,4 @@
+import CProcessControl
 import Foundation
 
 #if canImport(Glibc)
@@ -53,6 +54,7 @@ public struct Isolation: Sendable {
                 process.standardOutput = output
                 process.standardError = errors
                 process.standardInput = FileHandle.nullDevice
+                process.environment = Self.helperEnvironment(ProcessInfo.processInfo.environment)
                 try process.run()
                 running.withLock { $0 = process }
                 let timedOut = Locked(false)
@@ -95,11 +97,36 @@ public struct Isolation: Sendable {
         }
     }
 
+    /// Name of the variable that tells a helper its parent's process number.
+    static let parentVariable = "HEADSCAN_HELPER_PARENT"
+
+    /// The service's environment for a helper, with two changes. The runtime's crash reporter
+    /// is off: a helper that faults (or finds its reader gone) would otherwise spend seconds of
+    /// processor time symbolicating its binary, which a crafted upload could ask for again and
+    /// again and which a restart of the service paid once per orphaned helper. And the helper
+    /// learns its parent, so that it can stop when the service stops.
+    static func helperEnvironment(_ inherited: [String: String]) -> [String: String] {
+        var environment = inherited
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment[parentVariable] = String(getpid())
+        return environment
+    }
+
     /// The helper's last line on standard error, cleaned for the log (printable ASCII, short).
     static func lastLine(_ data: Data) -> String {
         let text = String(decoding: data.suffix(2000), as: UTF8.self)
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         return LogText.label(lines.last ?? "", limit: 160)
+    }
+
+    /// Writes a helper's answer to standard output; a reader that is gone (the service stopped)
+    /// ends the helper quietly instead of faulting.
+    public static func answer(_ data: Data) {
+        do {
+            try FileHandle.standardOutput.write(contentsOf: data)
+        } catch {
+            exit(3)
+        }
     }
 
     /// Reads to the end, keeping at most `limit` bytes (the rest is drained so the writer ends).
@@ -122,8 +149,16 @@ public enum HelperLimits {
     public static let processorSeconds: UInt64 = 900
 
     /// Applies the limits to the calling process, and a lower scheduling priority, so that the
-    /// service's own answers come first when uploads are being checked.
+    /// service's own answers come first when uploads are being checked. A helper started by the
+    /// service also dies with it: nobody would read its answer, and it would compete with the
+    /// restarted service for the processor. (The kernel signals when the *thread* that started
+    /// the helper ends; `Isolation.run` starts it from a thread that waits for it.)
     public static func apply(memoryBytes: UInt64 = memoryBytes, processorSeconds: UInt64 = processorSeconds) {
+        if let parent = ProcessInfo.processInfo.environment[Isolation.parentVariable].flatMap({ Int32($0) }),
+            hs_die_with_parent(parent) == 1
+        {
+            exit(3)
+        }
         var memory = rlimit(rlim_cur: rlim_t(memoryBytes), rlim_max: rlim_t(memoryBytes))
         var cpu = rlimit(rlim_cur: rlim_t(processorSeconds), rlim_max: rlim_t(processorSeconds + 5))
         #if canImport(Glibc)

@@ -383,7 +383,7 @@ struct TUMExportCommand: AsyncParsableCommand {
         HelperLimits.apply()
         let result = try IsolatedWork.tumExport(
             blobsRoot: URL(fileURLWithPath: blobs), sessionFile: URL(fileURLWithPath: session), folder: URL(fileURLWithPath: folder))
-        FileHandle.standardOutput.write(result)
+        Isolation.answer(result)
     }
 }
 
@@ -398,7 +398,7 @@ struct ProcessFolderCommand: AsyncParsableCommand {
         HelperLimits.apply()
         do {
             let values = try IsolatedWork.processFolder(URL(fileURLWithPath: folder, isDirectory: true))
-            FileHandle.standardOutput.write(try JSONEncoder().encode(values))
+            Isolation.answer(try JSONEncoder().encode(values))
         } catch {
             // Only the error's kind: its text may quote the session's files.
             FileHandle.standardError.write(Data("processing stopped: \(IsolatedWork.summary(error))\n".utf8))
@@ -420,6 +420,6 @@ struct InspectUploadCommand: AsyncParsableCommand {
     func run() async throws {
         umask(0o077)
         HelperLimits.apply()
-        FileHandle.standardOutput.write(IsolatedWork.inspect(names: name, folder: URL(fileURLWithPath: folder, isDirectory: true), session: session))
+        Isolation.answer(IsolatedWork.inspect(names: name, folder: URL(fileURLWithPath: folder, isDirectory: true), session: session))
     }
 }

@@ -1,0 +1,10 @@
+#ifndef HS_PROCESS_H
+#define HS_PROCESS_H
+
+/// Asks the kernel to kill the calling process when the thread that started it ends (Linux:
+/// PR_SET_PDEATHSIG with SIGKILL; elsewhere nothing is asked). Returns 0 when the parent is
+/// still `expected_parent` (or it is 0), 1 when the parent is already gone, -1 when the kernel
+/// refused.
+int hs_die_with_parent(int expected_parent);
+
+#endif
