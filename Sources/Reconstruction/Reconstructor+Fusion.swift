@@ -24,9 +24,10 @@ extension Reconstructor {
     }
 
     /// Stage 3: the keyframes' depth fused into a sparse TSDF around the cap's sphere, the
-    /// pinhole frames read with the settled `camera`.
+    /// pinhole frames read with the settled `camera`. When the head is tracked, the keyframes'
+    /// poses become the ones the surface gave.
     func fuse(
-        _ keyframes: [Keyframe], map: MarkerMap, camera: SettledCamera, frame: (Int) throws -> RGBDFrame?,
+        _ keyframes: inout [Keyframe], map: MarkerMap, camera: SettledCamera, frame: (Int) throws -> RGBDFrame?,
         concurrentFrame: (@Sendable (Int) throws -> RGBDFrame?)?, stats: inout ReconstructionStatistics,
         progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
     ) throws -> (TSDFVolume, FusionRegion) {
@@ -39,6 +40,13 @@ extension Reconstructor {
         // With a source several threads may read, a few keyframes at a time are decoded on
         // every thread; they are fused one by one in order either way.
         let batchSize = concurrentFrame == nil ? 1 : max(1, options.threads) * 2
+        // Where the head stands against the cap's markers: identity while the cap holds still.
+        var correction = RigidTransform.identity
+        var tracking = options.tracksHead ? HeadTrackingReport() : nil
+        // The head's rigid part: the vault under the cap and the upper face and ears, not the
+        // jaw, the neck or the bodies below.
+        let trackedRegion = map.fittedSphere().map { FusionRegion(centre: $0.centre, radius: $0.radius * 1.2) } ?? region
+        var fused = 0
         for start in stride(from: 0, to: keyframes.count, by: batchSize) {
             let batch = Array(keyframes[start..<min(start + batchSize, keyframes.count)])
             let frames = SlotBuffer<RGBDFrame?>(count: batch.count, repeating: nil)
@@ -53,13 +61,40 @@ extension Reconstructor {
                 progress(ReconstructionProgress(stage: .fusion, done: start + k, total: keyframes.count))
                 if isCancelled() { throw ReconstructionError.cancelled }
                 guard let f = frames[k].map(camera.reading) else { continue }
+                var pose = correction * keyframe.mapFromCamera
+                if tracking != nil, fused >= options.headTrackingWarmup {
+                    if let placed = SurfaceRegistration().register(
+                        depth: f.depth, intrinsics: f.depthIntrinsics, predicted: pose, volume: volume, region: trackedRegion)
+                    {
+                        // While the cap holds still its markers place a frame better than the
+                        // surface does: the correction changes only when the surface moves the
+                        // head by more than its own scatter.
+                        // A new correction must fit clearly better than the last one: a cap
+                        // that slides is followed keyframe by keyframe, a stray fit is not taken.
+                        let change = placed.worldFromCamera * pose.inverse
+                        if HeadTrackingReport.size(of: change, about: region.centre).millimetres > HeadTrackingReport.holdMillimetres,
+                            placed.improves
+                        {
+                            pose = placed.worldFromCamera
+                            correction = pose * keyframe.mapFromCamera.inverse
+                            tracking?.keyframesMoved += 1
+                        }
+                        tracking?.keyframesTracked += 1
+                    } else {
+                        tracking?.keyframesUntracked += 1
+                    }
+                    tracking?.record(correction, about: region.centre, frame: keyframe.frameIndex)
+                }
+                fused += 1
+                keyframes[start + k].mapFromCamera = pose
                 let integrationStart = clock.now
                 defer { integration += clock.now - integrationStart }
                 volume.integrate(
-                    depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: keyframe.mapFromCamera, region: region,
+                    depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: pose, region: region,
                     color: options.fuseColor ? f.color : nil, colorIntrinsics: f.colorIntrinsics)
             }
         }
+        stats.headTracking = tracking
         stats.voxelBlocks = volume.blockCount
         stats.volumeBytes = volume.memoryBytes
         stats.stageSeconds["fusionIntegration"] = integration.seconds

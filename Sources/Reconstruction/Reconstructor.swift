@@ -77,7 +77,7 @@ public struct Reconstructor: Sendable {
         }
         let (volume, region) = try timed(.fusion, &stats) {
             try fuse(
-                keyframes, map: map, camera: camera, frame: pinholeFrame, concurrentFrame: concurrentFrame, stats: &$0, progress: progress,
+                &keyframes, map: map, camera: camera, frame: pinholeFrame, concurrentFrame: concurrentFrame, stats: &$0, progress: progress,
                 isCancelled: isCancelled)
         }
         let mesh = try timed(.meshing, &stats) { stats in

@@ -88,8 +88,13 @@ public final class Simulator {
     public let head: HeadModel
     /// The head's surface (skull, ears, nose) in the head frame: the true mesh.
     public let mesh: TriangleMesh
-    /// The cap on the head.
+    /// The cap on the head, as it was put on.
     public let cap: Cap
+    /// How the cap moves on the head during the scan, when it does.
+    private let capMotion: CapMotion?
+    private let hair: HairField?
+    /// The stickers where they are in the current frame.
+    private var stickersNow: [MarkerSticker]
     /// Number of frames in the scan.
     public let frameCount: Int
     /// Index of the next frame.
@@ -119,6 +124,9 @@ public final class Simulator {
         var fitted = try Cap(layout: configuration.layout, head: head, dropped: dropped, hair: hair, ridesUp: fit.ridesUp)
         try fitted.damage(share: fit.damagedShare, seed: configuration.seed)
         cap = fitted
+        stickersNow = fitted.stickers
+        self.hair = hair
+        capMotion = fit.moves ? CapMotion(fit: fit, ids: fitted.stickers.map(\.id), duration: configuration.seconds, seed: configuration.seed) : nil
         let skull = HeadMesh.skull(head)
         mesh = HeadMesh.make(head)
         let seen = hair.map { [mesh, head] in HeadMesh.lifted(mesh, of: head, by: $0) } ?? mesh
@@ -137,6 +145,10 @@ public final class Simulator {
         guard let (index, t, worldFromCamera, worldFromHead) = step(steering) else { return nil }
         let blur = previous.map { motion(from: $0, to: (worldFromCamera, worldFromHead)) } ?? .zero
         previous = (worldFromCamera, worldFromHead)
+        if let capMotion {
+            stickersNow = capMotion.stickers(of: cap, at: t, on: head, hair: hair)
+            renderer.move(stickersNow)
+        }
         let (color, depth) = renderer.render(
             worldFromCamera: worldFromCamera, worldFromHead: worldFromHead, bodyShift: infant.bodyShift(at: t), blur: blur,
             noiseSeed: configuration.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index), blankStickers: unreadable.contains(index))
@@ -147,7 +159,8 @@ public final class Simulator {
             frame: frame,
             truth: FrameTruth(
                 index: index, timestamp: t, meshFromCamera: meshFromCamera.matrixRowMajor,
-                markers: unreadable.contains(index) ? [] : visibleMarkers(cameraFromMesh: meshFromCamera.inverse, depth: renderer.trueDepth)))
+                markers: unreadable.contains(index) ? [] : visibleMarkers(cameraFromMesh: meshFromCamera.inverse, depth: renderer.trueDepth),
+                capTurnDegrees: capTurn(at: t)))
     }
 
     /// Half-second spells covering `share` of the frames, picked without replacement.
@@ -170,10 +183,15 @@ public final class Simulator {
     public func advance(steering: Steering = .none) -> FrameTruth? {
         guard let (index, t, worldFromCamera, worldFromHead) = step(steering) else { return nil }
         previous = nil
+        if let capMotion { stickersNow = capMotion.stickers(of: cap, at: t, on: head, hair: hair) }
         let meshFromCamera = worldFromHead.inverse * worldFromCamera
         return FrameTruth(
             index: index, timestamp: t, meshFromCamera: meshFromCamera.matrixRowMajor,
-            markers: visibleMarkers(cameraFromMesh: meshFromCamera.inverse, depth: nil))
+            markers: visibleMarkers(cameraFromMesh: meshFromCamera.inverse, depth: nil), capTurnDegrees: capTurn(at: t))
+    }
+
+    private func capTurn(at t: Double) -> Double? {
+        capMotion.map { $0.slideRadians * $0.slideShare(at: t) * 180 / Double.pi }
     }
 
     private func step(_ steering: Steering) -> (Int, Double, RigidTransform, RigidTransform)? {
@@ -189,7 +207,7 @@ public final class Simulator {
     /// buffer is given, not hidden.
     private func visibleMarkers(cameraFromMesh: RigidTransform, depth: [Float]? = nil) -> [MarkerTruth] {
         let k = configuration.intrinsics
-        return cap.stickers.compactMap { sticker in
+        return stickersNow.compactMap { sticker in
             guard let truth = MarkerTruth(sticker, cameraFromMesh: cameraFromMesh, intrinsics: k) else { return nil }
             if let depth {
                 let centre = cameraFromMesh.apply(sticker.centre)
@@ -216,7 +234,8 @@ public final class Simulator {
         return (q - p) * 0.5
     }
 
-    /// Truth for the whole scan, given the frames' truth.
+    /// Truth for the whole scan, given the frames' truth; its markers are where the stickers
+    /// sat when the scan started (a cap that moves carries them elsewhere later).
     public func truth(frames: [FrameTruth], meshFile: String) -> ScanTruth {
         let markers = cap.stickers.map { s in
             MarkerCorners3D(id: s.id, region: s.region.rawValue, corners: s.corners.map { [$0.x, $0.y, $0.z] })

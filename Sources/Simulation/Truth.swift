@@ -43,6 +43,17 @@ public struct FrameTruth: Sendable, Codable, Equatable {
     /// Markers visible in the frame: in front of the camera, facing it, inside the picture
     /// and not hidden behind anything.
     public var markers: [MarkerTruth]
+    /// How far the cap has turned on the head since the scan started, degrees; absent when
+    /// the cap holds still.
+    public var capTurnDegrees: Double?
+
+    public init(index: Int, timestamp: Double, meshFromCamera: [Double], markers: [MarkerTruth], capTurnDegrees: Double? = nil) {
+        self.index = index
+        self.timestamp = timestamp
+        self.meshFromCamera = meshFromCamera
+        self.markers = markers
+        self.capTurnDegrees = capTurnDegrees
+    }
 }
 
 /// A marker's corners in the head frame.

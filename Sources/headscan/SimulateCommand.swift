@@ -85,6 +85,15 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Share of the stickers left (0-1) whose print is smeared, torn or creased.")
     var damagedShare: Double = 0
 
+    @Option(
+        help:
+            "The cap slides on the head once, in the middle of the scan, turning by this many degrees over 1.5 s (0-20; 8 moves a sticker about 10 mm)."
+    )
+    var capSlideDeg: Double = 0
+
+    @Option(help: "The fabric stretches: stickers of the lower rings move against each other by up to this many millimetres (0-10).")
+    var capStretchMm: Double = 0
+
     @OptionGroup var colorOptions: ColorOptions
 
     @OptionGroup var cap: CapOption
@@ -98,6 +107,8 @@ struct SimulateCommand: ParsableCommand {
         guard hairMm >= 0, hairMm <= 10 else { throw ValidationError("--hair-mm must be in 0...10") }
         guard lostShare >= 0, lostShare <= 1 else { throw ValidationError("--lost-share must be in 0...1") }
         guard damagedShare >= 0, damagedShare <= 1 else { throw ValidationError("--damaged-share must be in 0...1") }
+        guard capSlideDeg >= 0, capSlideDeg <= 20 else { throw ValidationError("--cap-slide-deg must be in 0...20") }
+        guard capStretchMm >= 0, capStretchMm <= 10 else { throw ValidationError("--cap-stretch-mm must be in 0...10") }
         guard (out == nil) != (library == nil) else { throw ValidationError("give either --out FILE or --library DIR") }
         if library != nil, truth != nil { throw ValidationError("--library keeps the truth in the session (truth.json); drop --truth") }
     }
@@ -112,7 +123,9 @@ struct SimulateCommand: ParsableCommand {
         configuration.recordedPrincipalShift = camera.shift ?? .zero
         configuration.intrinsics.distortion = camera.distortion ?? .none
         configuration.recordsDistortion = !camera.distortionUnrecorded
-        configuration.capFit = CapFit(hairMillimetres: hairMm, ridesUp: capRidesUp, lostShare: lostShare, damagedShare: damagedShare)
+        configuration.capFit = CapFit(
+            hairMillimetres: hairMm, ridesUp: capRidesUp, lostShare: lostShare, damagedShare: damagedShare, slideDegrees: capSlideDeg,
+            stretchMillimetres: capStretchMm)
         let simulator = try Simulator(configuration)
         let scanLibrary = library.map { ScanLibrary(root: fileURL($0)) }
         let session = try scanLibrary?.createSession(date: Date())
@@ -158,7 +171,8 @@ struct SimulateCommand: ParsableCommand {
         guard simulator.configuration.capFit != .perfect else { return [:] }
         return [
             "hairMillimetres": "\(hairMm)", "capRidesUp": "\(capRidesUp)", "foldedMarkers": "\(simulator.cap.folded.count)",
-            "damagedMarkers": "\(simulator.cap.stickers.count { $0.damage != nil })",
+            "damagedMarkers": "\(simulator.cap.stickers.count { $0.damage != nil })", "capSlideDegrees": "\(capSlideDeg)",
+            "capStretchMillimetres": "\(capStretchMm)",
         ]
     }
 

@@ -23,6 +23,8 @@ public struct CapCondition: Sendable, Equatable {
         CapCondition(name: "rides-up", fit: CapFit(ridesUp: true)),
         CapCondition(name: "third-lost", fit: CapFit(lostShare: 1.0 / 3)),
         CapCondition(name: "third-damaged", fit: CapFit(damagedShare: 1.0 / 3)),
+        CapCondition(name: "slides", fit: CapFit(slideDegrees: 8)),
+        CapCondition(name: "stretches", fit: CapFit(stretchMillimetres: 3)),
     ]
 }
 
@@ -38,6 +40,12 @@ public struct CapTrial: Codable, Sendable {
     public var surfaceMeanMM: Double?
     /// Why the scan was not measured, in the words the therapist would read.
     public var refusal: String?
+    /// Where tracking the head against its surface found it, when it ran: the largest shift
+    /// from where the markers put it (mm) and the second at which the cap was seen to move.
+    public var headShiftMM: Double?
+    public var capMovedAtSeconds: Double?
+    /// When the simulated cap started to slide, seconds.
+    public var capSlideStartSeconds: Double?
 
     public var cvaiError: Double? { cvai.map { abs($0 - trueCVAI) } }
 
@@ -55,7 +63,10 @@ public struct CapTrial: Codable, Sendable {
     }
 
     /// Simulates, reconstructs and measures one scan.
-    public static func run(condition: CapCondition, scenario: Scenario, seed: UInt64, head: HeadParameters, seconds: Double) throws -> CapTrial {
+    public static func run(
+        condition: CapCondition, scenario: Scenario, seed: UInt64, head: HeadParameters, seconds: Double,
+        processing: ProcessingOptions = .init()
+    ) throws -> CapTrial {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cap-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let library = ScanLibrary(root: folder)
@@ -69,13 +80,22 @@ public struct CapTrial: Codable, Sendable {
             header: ScanHeader(
                 device: "simulator (bench cap)", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
                 layout: simulator.configuration.layout, createdAt: Date(timeIntervalSince1970: 1_767_225_600)))
-        while let frame = simulator.nextFrame() { try writer.append(frame.frame) }
+        var slideStart: Double?
+        while let frame = simulator.nextFrame() {
+            try writer.append(frame.frame)
+            if slideStart == nil, (frame.truth.capTurnDegrees ?? 0) > 0 { slideStart = frame.truth.timestamp }
+        }
         try writer.close()
         var trial = CapTrial(
             condition: condition.name, scenario: scenario.rawValue, seed: seed, trueCVAI: simulator.head.measurements.cvai)
+        trial.capSlideStartSeconds = slideStart
         do {
-            trial.cvai = try SessionProcessor(library: library).process(session).measurement.cvai
+            trial.cvai = try SessionProcessor(library: library, options: processing).process(session).measurement.cvai
             trial.surfaceMeanMM = try surfaceError(session: session, library: library, simulator: simulator)
+            if let record = try? library.document(ReconstructionRecord.self, in: session), let tracking = record.statistics.headTracking {
+                trial.headShiftMM = tracking.largestShiftMillimetres
+                trial.capMovedAtSeconds = tracking.capMovedAtFrame.map { Double($0) / Simulator.frameRate }
+            }
         } catch {
             trial.refusal = "\(error)"
         }

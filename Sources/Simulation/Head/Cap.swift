@@ -57,6 +57,8 @@ public struct Cap: Sendable {
     public let folded: [Int]
     /// Height of the cap's lower edge in the head frame (above ears and brows), metres.
     public static let lowerEdge = 0.012
+    /// Where each sticker sits: azimuth and elevation (radians) of its spot on the head, by ID.
+    let spots: [Int: SIMD2<Double>]
     /// How far stickers stand off the fabric: the thickness of label paper, metres.
     static let standOff = 0.0001
 
@@ -72,6 +74,7 @@ public struct Cap: Sendable {
         self.dropped = layout.ids.filter(dropped.contains)
         var stickers: [MarkerSticker] = []
         var folded: [Int] = []
+        var placedSpots: [Int: SIMD2<Double>] = [:]
         let deg = Double.pi / 180
         for region in HeadRegion.allCases {
             // Markers with a placement in the layout sit there; the others take the region's
@@ -94,10 +97,12 @@ public struct Cap: Sendable {
                 }
                 stickers.append(
                     Self.sticker(id: marker.id, region: region, at: spot, on: head, side: layout.side(of: marker.id), hair: hair))
+                placedSpots[marker.id] = SIMD2(spot.phi, spot.psi)
             }
         }
         self.stickers = stickers.sorted { $0.id < $1.id }
         self.folded = folded.sorted()
+        self.spots = placedSpots
     }
 
     /// Marker positions of a region as (outline angle, elevation) in radians.

@@ -10,6 +10,10 @@ import Geometry
 ///   the neck, is folded under and cannot be read.
 /// - `lostShare` of the stickers fell off, and `damagedShare` of the rest have a smeared, torn
 ///   or creased print.
+/// - The cap slides on the head by `slideDegrees` once during the scan, over 1.5 s (as when the
+///   infant rubs against the parent's shoulder): every sticker moves over the skull with it.
+/// - The fabric stretches: the stickers of the lower rings move against each other by up to
+///   `stretchMillimetres`, each on its own slow rhythm.
 public struct CapFit: Sendable, Equatable {
     /// Most the cap stands off the skull, millimetres (0 to 3 for an infant's hair).
     public var hairMillimetres: Double
@@ -19,20 +23,35 @@ public struct CapFit: Sendable, Equatable {
     public var lostShare: Double
     /// Share of the stickers left (0...1) whose print is smeared, torn or creased, a third each.
     public var damagedShare: Double
+    /// How far the cap turns on the head when it slides, degrees (8° moves a sticker about
+    /// 10 mm over an infant's skull).
+    public var slideDegrees: Double
+    /// Most a lower sticker moves against its neighbours as the fabric stretches, millimetres.
+    public var stretchMillimetres: Double
 
-    public init(hairMillimetres: Double = 0, ridesUp: Bool = false, lostShare: Double = 0, damagedShare: Double = 0) {
+    public init(
+        hairMillimetres: Double = 0, ridesUp: Bool = false, lostShare: Double = 0, damagedShare: Double = 0, slideDegrees: Double = 0,
+        stretchMillimetres: Double = 0
+    ) {
         self.hairMillimetres = hairMillimetres
         self.ridesUp = ridesUp
         self.lostShare = lostShare
         self.damagedShare = damagedShare
+        self.slideDegrees = slideDegrees
+        self.stretchMillimetres = stretchMillimetres
     }
+
+    /// Whether the stickers move on the head during the scan.
+    public var moves: Bool { slideDegrees > 0 || stretchMillimetres > 0 }
 
     /// A cap as it should sit.
     public static let perfect = CapFit()
 
-    /// Whether the fit is possible: hair 0 to 10 mm, a share in 0...1.
+    /// Whether the fit is possible: hair 0 to 10 mm, a share in 0...1, a slide of at most 20°
+    /// and a stretch of at most 10 mm.
     public var isValid: Bool {
         (0...10).contains(hairMillimetres) && (0...1).contains(lostShare) && (0...1).contains(damagedShare)
+            && (0...20).contains(slideDegrees) && (0...10).contains(stretchMillimetres)
     }
 }
 

@@ -21,7 +21,11 @@ enum Material: Equatable {
 /// bodies (fixed in the room), with a material per triangle.
 struct SceneGeometry {
     /// Vertices in the head frame: skull, ears, nose and sticker paper.
-    let headVertices: [SIMD3<Double>]
+    private(set) var headVertices: [SIMD3<Double>]
+    /// Where the stickers' paper corners start among `headVertices` (four per sticker).
+    private var paperStart = 0
+    /// Marker cells across a sticker's paper, its white border included.
+    private var paperCells = 6
     /// Vertices in the world frame: the infant's body and the parent.
     let worldVertices: [SIMD3<Double>]
     /// All triangles; indices count head vertices first, then world vertices.
@@ -34,6 +38,8 @@ struct SceneGeometry {
         var materials = [Material](repeating: .head, count: skullFaceCount)
         materials += [Material](repeating: .skin, count: headMesh.faces.count - skullFaceCount)
         let cells = (try? cap.layout.dictionary().markerSize).map { $0 + 2 } ?? 6
+        paperStart = headMesh.vertices.count
+        paperCells = cells
         for (index, sticker) in cap.stickers.enumerated() {
             let c = sticker.paperCorners(cells: cells)
             let base = Int32(head.vertices.count)
@@ -76,6 +82,15 @@ struct SceneGeometry {
         worldVertices = []
         self.faces = faces
         self.materials = materials
+    }
+
+    /// Moves the stickers' paper to where `stickers` (the cap's, in the same order) now are.
+    mutating func place(_ stickers: [MarkerSticker]) {
+        for (index, sticker) in stickers.enumerated() {
+            let base = paperStart + 4 * index
+            guard base + 4 <= headVertices.count else { return }
+            for (k, corner) in sticker.paperCorners(cells: paperCells).enumerated() { headVertices[base + k] = corner }
+        }
     }
 
     /// All vertices in the camera frame for one pose of head and camera.

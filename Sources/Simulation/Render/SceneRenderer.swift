@@ -16,8 +16,8 @@ final class SceneRenderer {
     /// The lens's distortion, applied last.
     let lens: CameraIntrinsics
     let sensor: SensorModel
-    private let geometry: SceneGeometry
-    private let stickers: [MarkerSticker]
+    private var geometry: SceneGeometry
+    private var stickers: [MarkerSticker]
     private let codes: [UInt64]
     private let markerCells: Int
     private let dictionary: MarkerDictionary
@@ -59,6 +59,13 @@ final class SceneRenderer {
         }
         self.rays = rays
         rayScales = rays.map { 1 / ($0.x * $0.x + $0.y * $0.y + 1).squareRoot() }
+    }
+
+    /// Moves the stickers (the same IDs in the same order) to where the cap now holds them.
+    func move(_ moved: [MarkerSticker]) {
+        guard moved.count == stickers.count else { return }
+        stickers = moved
+        geometry.place(moved)
     }
 
     /// Nearest true depth per pixel from the last render (infinity where only the room is).

@@ -2,18 +2,20 @@ import ArgumentParser
 import Evaluation
 import Foundation
 import Geometry
+import Processing
 import Simulation
 
 /// `headscan bench cap`: scans under a cap that sits badly, measured as today's pipeline does.
 struct CapBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cap",
-        abstract: "Benchmark scans under a bad cap: hair under it, riding up, a third of the stickers lost.",
+        abstract: "Benchmark scans under a bad cap: hair under it, riding up, stickers lost or damaged, sliding, stretching.",
         discussion: """
             Simulates --heads heads (length 120–160 mm, cranial index 72–98, CVAI 0–15 %) under \
             each cap condition (a perfect cap, 3 mm of hair under it, a cap that rides up and \
             folds its lowest ring of stickers under, a third of the stickers lost, a third \
-            smeared, torn or creased), ideal and \
+            smeared, torn or creased, a cap that slides 8° in the middle of the scan, fabric \
+            that stretches by 3 mm), ideal and \
             restless, processes each as `headscan process` does without picks, and compares \
             CVAI and the skull surface under the cap (mean distance after the marker map's fit \
             onto the cap) with the truth. Refused scans are listed with the words they gave.
@@ -32,8 +34,11 @@ struct CapBenchCommand: ParsableCommand {
     @Option(help: "Seed of the heads and scans.")
     var seed: UInt64 = 31
 
-    @Option(help: "Only these conditions, comma-separated (perfect, hair-3mm, rides-up, third-lost, third-damaged).")
+    @Option(help: "Only these conditions, comma-separated (perfect, hair-3mm, rides-up, third-lost, third-damaged, slides, stretches).")
     var conditions: String?
+
+    @Flag(help: "Also place every keyframe by the head's own surface, so that a cap moving on the head does not move the skull.")
+    var trackHead = false
 
     @OptionGroup var outputOptions: OutputOptions
 
@@ -58,10 +63,14 @@ struct CapBenchCommand: ParsableCommand {
         var bar = ProgressBar("Scanning")
         let total = chosen.count * 2 * heads
         for condition in chosen {
+            var processing = ProcessingOptions()
+            processing.reconstruction.tracksHead = trackHead
             for scenario in [Scenario.ideal, .restless] {
                 for (index, head) in drawn.enumerated() {
                     trials.append(
-                        try CapTrial.run(condition: condition, scenario: scenario, seed: seed &+ UInt64(index), head: head, seconds: seconds))
+                        try CapTrial.run(
+                            condition: condition, scenario: scenario, seed: seed &+ UInt64(index), head: head, seconds: seconds,
+                            processing: processing))
                     bar.update(trials.count, of: total)
                 }
             }

@@ -1,0 +1,126 @@
+import Foundation
+import Geometry
+import Imaging
+
+/// Places a depth frame on the surface fused so far: the pose that puts its points on the
+/// volume's zero crossing (Gauss–Newton on the interpolated signed distance, as in tracking
+/// against a signed distance function), robust to points that do not belong (Huber), and held to
+/// the predicted pose in the directions the surface does not fix (the back of a round head turns
+/// about its centre without changing shape), so that the answer never wanders where the
+/// geometry says nothing.
+struct SurfaceRegistration: Sendable {
+    /// Every how many pixels, across and down, a depth point is taken.
+    var pixelStep = 4
+    var iterations = 10
+    /// Residual at which a point's weight starts to fall, metres (about the sensor's noise).
+    var huber = 0.0015
+    /// How far the prediction may be off: the prior's scale in rotation (radians) and
+    /// translation (metres). Where the surface fixes a direction it outweighs the prior by far.
+    var priorRotation = 3.0 * Double.pi / 180
+    var priorTranslation = 0.004
+    /// Fewest points that must land on the surface for an answer.
+    var minimumPoints = 400
+
+    struct Result: Sendable {
+        /// The frame's pose, camera to volume.
+        var worldFromCamera: RigidTransform
+        /// Points on the surface at the end.
+        var points: Int
+        /// Root mean square of their distances to the surface, metres.
+        var rms: Double
+        /// The same two at the predicted pose.
+        var predictedPoints: Int
+        var predictedRMS: Double
+
+        /// Whether the surface fits the frame clearly better where it placed it than where it
+        /// was predicted: more points on it, or closer by more than the interpolation's own
+        /// scatter (0.2 mm).
+        var improves: Bool {
+            Double(points) > 1.1 * Double(predictedPoints) || (rms < 0.8 * predictedRMS && predictedRMS - rms > 0.0002)
+        }
+    }
+
+    /// Registers `depth` (a pinhole frame) starting from `predicted`, using only points inside
+    /// `region`; nil when too few points meet the fused surface.
+    func register(
+        depth: DepthImage, intrinsics k: CameraIntrinsics, predicted: RigidTransform, volume: TSDFVolume, region: FusionRegion
+    ) -> Result? {
+        let points = samples(depth, intrinsics: k, near: predicted, region: region)
+        guard points.count >= minimumPoints else { return nil }
+        let centre = region.centre
+        var pose = predicted
+        // The increment from the prediction: rotation vector about `centre`, then translation.
+        var total = [Double](repeating: 0, count: 6)
+        var last: (points: Int, rms: Double) = (0, .infinity)
+        var first: (points: Int, rms: Double)?
+        for _ in 0..<iterations {
+            var h = [Double](repeating: 0, count: 36), b = [Double](repeating: 0, count: 6)
+            var used = 0, squares = 0.0
+            for p in points {
+                let w = pose.apply(p)
+                guard let (r, g) = volume.signedDistance(at: w), (g * g).sum() > 0.25 else { continue }
+                let q = w - centre
+                let a = cross(q, g)
+                let j = [a.x, a.y, a.z, g.x, g.y, g.z]
+                let weight = abs(r) <= huber ? 1 : huber / abs(r)
+                for row in 0..<6 {
+                    b[row] += weight * j[row] * r
+                    for column in row..<6 { h[row * 6 + column] += weight * j[row] * j[column] }
+                }
+                used += 1
+                squares += r * r
+            }
+            guard used >= minimumPoints else { return nil }
+            last = (used, (squares / Double(used)).squareRoot())
+            if first == nil { first = last }
+            // The data in units of the sensor's noise; the prior pulls the total increment back.
+            let noise = 1 / (huber * huber)
+            for row in 0..<6 {
+                b[row] *= noise
+                for column in row..<6 { h[row * 6 + column] *= noise }
+                for column in 0..<row { h[row * 6 + column] = h[column * 6 + row] }
+                let prior = row < 3 ? 1 / (priorRotation * priorRotation) : 1 / (priorTranslation * priorTranslation)
+                h[row * 6 + row] += prior
+                b[row] += prior * total[row]
+            }
+            guard let step = Cholesky.solve(&h, b.map { -$0 }, 6), step.allSatisfy(\.isFinite) else { return nil }
+            for i in 0..<6 { total[i] += step[i] }
+            pose = Self.moved(pose, by: step, about: centre)
+            let rotation = (step[0] * step[0] + step[1] * step[1] + step[2] * step[2]).squareRoot()
+            let translation = (step[3] * step[3] + step[4] * step[4] + step[5] * step[5]).squareRoot()
+            if rotation < 1e-5, translation < 1e-5 { break }
+        }
+        return Result(
+            worldFromCamera: pose, points: last.points, rms: last.rms, predictedPoints: first?.points ?? 0, predictedRMS: first?.rms ?? .infinity)
+    }
+
+    /// The frame's depth points (camera frame) that the prediction puts inside the region.
+    func samples(
+        _ depth: DepthImage, intrinsics k: CameraIntrinsics, near predicted: RigidTransform, region: FusionRegion
+    )
+        -> [SIMD3<Double>]
+    {
+        var points: [SIMD3<Double>] = []
+        points.reserveCapacity(depth.width * depth.height / (pixelStep * pixelStep))
+        for y in stride(from: pixelStep / 2, to: depth.height, by: pixelStep) {
+            for x in stride(from: pixelStep / 2, to: depth.width, by: pixelStep) {
+                let z = Double(depth.pixels[y * depth.width + x])
+                guard z.isFinite, z > 0 else { continue }
+                let p = k.unproject(SIMD2(Double(x), Double(y)), depth: z)
+                guard region.contains(predicted.apply(p)) else { continue }
+                points.append(p)
+            }
+        }
+        return points
+    }
+
+    /// `pose` turned by the rotation vector `step[0..<3]` about `centre`, then shifted by
+    /// `step[3..<6]`.
+    static func moved(_ pose: RigidTransform, by step: [Double], about centre: SIMD3<Double>) -> RigidTransform {
+        let omega = SIMD3(step[0], step[1], step[2])
+        let angle = length(omega)
+        let turn = angle > 0 ? Rotation3(axis: omega / angle, angle: angle) : .identity
+        let about = RigidTransform(rotation: turn, translation: centre - turn.apply(centre) + SIMD3(step[3], step[4], step[5]))
+        return about * pose
+    }
+}

@@ -1,0 +1,42 @@
+import Geometry
+
+extension TSDFVolume {
+    /// The fused signed distance at `p` (metres, positive in front of the surface) and its
+    /// gradient, interpolated trilinearly between the eight voxels around it; nil where any of
+    /// them was never seen or lies in the truncated band's far end (no surface within reach).
+    func signedDistance(at p: SIMD3<Double>) -> (distance: Double, gradient: SIMD3<Double>)? {
+        let g = p / voxelSize
+        let base = g.rounded(.down)
+        let f = g - base
+        guard let bx = Int32(exactly: base.x), let by = Int32(exactly: base.y), let bz = Int32(exactly: base.z) else { return nil }
+        var values = SIMD8<Double>()
+        var lastBlock = SIMD3<Int32>(repeating: .min), lastIndex: Int32 = -1
+        for corner in 0..<8 {
+            let v = SIMD3<Int32>(bx + Int32(corner & 1), by + Int32(corner >> 1 & 1), bz + Int32(corner >> 2))
+            let blockCoord = v &>> 3
+            if blockCoord != lastBlock {
+                guard let index = blockIndex[blockCoord] else { return nil }
+                lastBlock = blockCoord
+                lastIndex = index
+            }
+            let local = v & 7
+            let n = Int(lastIndex) * Self.blockVoxels + Int(local.x) + 8 * Int(local.y) + 64 * Int(local.z)
+            guard weights[n] > 0 else { return nil }
+            let d = Double(distances[n])
+            guard abs(d) < 0.99 else { return nil }
+            values[corner] = d
+        }
+        // Trilinear value and its derivative along each axis.
+        let (x, y, z) = (f.x, f.y, f.z)
+        func lerp(_ a: Double, _ b: Double, _ t: Double) -> Double { a + (b - a) * t }
+        let c00 = lerp(values[0], values[1], x), c10 = lerp(values[2], values[3], x)
+        let c01 = lerp(values[4], values[5], x), c11 = lerp(values[6], values[7], x)
+        let c0 = lerp(c00, c10, y), c1 = lerp(c01, c11, y)
+        let value = lerp(c0, c1, z)
+        let dz = c1 - c0
+        let dy = lerp(c10 - c00, c11 - c01, z)
+        let dx = lerp(lerp(values[1] - values[0], values[3] - values[2], y), lerp(values[5] - values[4], values[7] - values[6], y), z)
+        let scale = truncation / voxelSize
+        return (value * truncation, SIMD3(dx, dy, dz) * scale)
+    }
+}
