@@ -7,6 +7,9 @@ public struct HeadTrackingReport: Sendable, Codable, Equatable {
     public var keyframesTracked = 0
     /// Keyframes at which the correction changed (the cap moved on the head).
     public var keyframesMoved = 0
+    /// Keyframes a second pass placed elsewhere on the whole surface (those fused while the
+    /// cap was moving).
+    public var keyframesPlacedAgain = 0
     /// Keyframes the surface could not place (too few points on it), fused where the markers
     /// and the last correction put them.
     public var keyframesUntracked = 0

@@ -32,21 +32,61 @@ extension Reconstructor {
         progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
     ) throws -> (TSDFVolume, FusionRegion) {
         guard let region = fusionRegion(map) else { throw ReconstructionError.noUsableMarkers(framesSeen: stats.framesExamined) }
-        let volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: options.fuseColor)
+        var volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: options.fuseColor)
         volume.threads = options.threads
         // Integration alone (without reading the frames), to compare with other fusion code.
         let clock = ContinuousClock()
         var integration = Duration.zero
-        // With a source several threads may read, a few keyframes at a time are decoded on
-        // every thread; they are fused one by one in order either way.
-        let batchSize = concurrentFrame == nil ? 1 : max(1, options.threads) * 2
-        // Where the head stands against the cap's markers: identity while the cap holds still.
-        var correction = RigidTransform.identity
-        var tracking = options.tracksHead ? HeadTrackingReport() : nil
         // The head's rigid part: the vault under the cap and the upper face and ears, not the
         // jaw, the neck or the bodies below.
-        let trackedRegion = map.fittedSphere().map { FusionRegion(centre: $0.centre, radius: $0.radius * 1.2) } ?? region
-        var fused = 0
+        let tracker =
+            options.tracksHead
+            ? HeadTracker(
+                region: region, trackedRegion: map.fittedSphere().map { FusionRegion(centre: $0.centre, radius: $0.radius * 1.2) } ?? region,
+                warmup: options.headTrackingWarmup, threads: options.threads) : nil
+        func fuseAll(into target: TSDFVolume, pose: (Int, RGBDFrame) -> RigidTransform) throws {
+            try forEachKeyframe(keyframes, camera: camera, frame: frame, concurrentFrame: concurrentFrame, isCancelled: isCancelled) { k, f in
+                progress(ReconstructionProgress(stage: .fusion, done: k, total: keyframes.count))
+                let placed = pose(k, f)
+                keyframes[k].mapFromCamera = placed
+                let integrationStart = clock.now
+                defer { integration += clock.now - integrationStart }
+                target.integrate(
+                    depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: placed, region: region,
+                    color: options.fuseColor ? f.color : nil, colorIntrinsics: f.colorIntrinsics)
+                tracker?.integrate(depth: f.depth, intrinsics: f.depthIntrinsics, pose: placed)
+            }
+        }
+        try fuseAll(into: volume) { k, f in
+            tracker?.place(keyframes[k].mapFromCamera, depth: f.depth, intrinsics: f.depthIntrinsics, fine: volume, frame: keyframes[k].frameIndex)
+                ?? keyframes[k].mapFromCamera
+        }
+        // The cap moved: the keyframes fused while it was moving lagged behind it. Each is placed
+        // again on the whole surface (both sides of the move now in it) and all are fused anew.
+        if let tracker, tracker.report.keyframesMoved > 0 {
+            let first = volume
+            volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: options.fuseColor)
+            volume.threads = options.threads
+            tracker.startAgain()
+            try fuseAll(into: volume) { k, f in
+                tracker.refine(keyframes[k].mapFromCamera, depth: f.depth, intrinsics: f.depthIntrinsics, on: first)
+            }
+        }
+        stats.headTracking = tracker?.report
+        stats.voxelBlocks = volume.blockCount
+        stats.volumeBytes = volume.memoryBytes
+        stats.stageSeconds["fusionIntegration"] = integration.seconds
+        return (volume, region)
+    }
+
+    /// Calls `body` with every keyframe's pinhole frame read with the settled `camera`, in order.
+    /// With a source several threads may read, a few keyframes at a time are decoded on every
+    /// thread; they are handed on one by one in order either way.
+    func forEachKeyframe(
+        _ keyframes: [Keyframe], camera: SettledCamera, frame: (Int) throws -> RGBDFrame?,
+        concurrentFrame: (@Sendable (Int) throws -> RGBDFrame?)?, isCancelled: () -> Bool, body: (Int, RGBDFrame) throws -> Void
+    ) throws {
+        let batchSize = concurrentFrame == nil ? 1 : max(1, options.threads) * 2
         for start in stride(from: 0, to: keyframes.count, by: batchSize) {
             let batch = Array(keyframes[start..<min(start + batchSize, keyframes.count)])
             let frames = SlotBuffer<RGBDFrame?>(count: batch.count, repeating: nil)
@@ -57,47 +97,11 @@ extension Reconstructor {
             } else {
                 frames[0] = try? frame(batch[0].frameIndex)
             }
-            for (k, keyframe) in batch.enumerated() {
-                progress(ReconstructionProgress(stage: .fusion, done: start + k, total: keyframes.count))
+            for k in batch.indices {
                 if isCancelled() { throw ReconstructionError.cancelled }
                 guard let f = frames[k].map(camera.reading) else { continue }
-                var pose = correction * keyframe.mapFromCamera
-                if tracking != nil, fused >= options.headTrackingWarmup {
-                    if let placed = SurfaceRegistration().register(
-                        depth: f.depth, intrinsics: f.depthIntrinsics, predicted: pose, volume: volume, region: trackedRegion)
-                    {
-                        // While the cap holds still its markers place a frame better than the
-                        // surface does: the correction changes only when the surface moves the
-                        // head by more than its own scatter.
-                        // A new correction must fit clearly better than the last one: a cap
-                        // that slides is followed keyframe by keyframe, a stray fit is not taken.
-                        let change = placed.worldFromCamera * pose.inverse
-                        if HeadTrackingReport.size(of: change, about: region.centre).millimetres > HeadTrackingReport.holdMillimetres,
-                            placed.improves
-                        {
-                            pose = placed.worldFromCamera
-                            correction = pose * keyframe.mapFromCamera.inverse
-                            tracking?.keyframesMoved += 1
-                        }
-                        tracking?.keyframesTracked += 1
-                    } else {
-                        tracking?.keyframesUntracked += 1
-                    }
-                    tracking?.record(correction, about: region.centre, frame: keyframe.frameIndex)
-                }
-                fused += 1
-                keyframes[start + k].mapFromCamera = pose
-                let integrationStart = clock.now
-                defer { integration += clock.now - integrationStart }
-                volume.integrate(
-                    depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: pose, region: region,
-                    color: options.fuseColor ? f.color : nil, colorIntrinsics: f.colorIntrinsics)
+                try body(start + k, f)
             }
         }
-        stats.headTracking = tracking
-        stats.voxelBlocks = volume.blockCount
-        stats.volumeBytes = volume.memoryBytes
-        stats.stageSeconds["fusionIntegration"] = integration.seconds
-        return (volume, region)
     }
 }

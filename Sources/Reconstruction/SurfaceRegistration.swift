@@ -33,11 +33,8 @@ struct SurfaceRegistration: Sendable {
         var predictedRMS: Double
 
         /// Whether the surface fits the frame clearly better where it placed it than where it
-        /// was predicted: more points on it, or closer by more than the interpolation's own
-        /// scatter (0.2 mm).
-        var improves: Bool {
-            Double(points) > 1.1 * Double(predictedPoints) || (rms < 0.8 * predictedRMS && predictedRMS - rms > 0.0002)
-        }
+        /// was predicted.
+        var improves: Bool { SurfaceRegistration.improves(points, rms, over: predictedPoints, predictedRMS) }
     }
 
     /// Registers `depth` (a pinhole frame) starting from `predicted`, using only points inside
@@ -92,6 +89,29 @@ struct SurfaceRegistration: Sendable {
         }
         return Result(
             worldFromCamera: pose, points: last.points, rms: last.rms, predictedPoints: first?.points ?? 0, predictedRMS: first?.rms ?? .infinity)
+    }
+
+    /// Whether a fit with `points` on the surface at `rms` is clearly better than one with
+    /// `otherPoints` at `otherRMS`: more points on it, or closer by more than the
+    /// interpolation's own scatter (0.2 mm).
+    static func improves(_ points: Int, _ rms: Double, over otherPoints: Int, _ otherRMS: Double) -> Bool {
+        Double(points) > 1.1 * Double(otherPoints) || (rms < 0.8 * otherRMS && otherRMS - rms > 0.0002)
+    }
+
+    /// How well the frame lies on the surface at `pose`: the points within reach of it and
+    /// their root mean square distance, metres.
+    func agreement(
+        depth: DepthImage, intrinsics k: CameraIntrinsics, pose: RigidTransform, volume: TSDFVolume, region: FusionRegion
+    )
+        -> (points: Int, rms: Double)
+    {
+        var used = 0, squares = 0.0
+        for p in samples(depth, intrinsics: k, near: pose, region: region) {
+            guard let (r, _) = volume.signedDistance(at: pose.apply(p)) else { continue }
+            used += 1
+            squares += r * r
+        }
+        return (used, used > 0 ? (squares / Double(used)).squareRoot() : .infinity)
     }
 
     /// The frame's depth points (camera frame) that the prediction puts inside the region.

@@ -63,6 +63,13 @@ struct ReconstructCommand: ParsableCommand {
     @Option(help: "Voxel size in millimetres.")
     var voxelMM = 1.0
 
+    @Flag(
+        help: """
+            Experimental: also place every keyframe on the head's own surface, so that a cap that slides on the head \
+            moves its markers and not the fused skull; says when the cap moved.
+            """)
+    var trackHead = false
+
     @Flag(help: "Fuse colour and write vertex colours (PLY only).")
     var colors = false
 
@@ -112,6 +119,7 @@ struct ReconstructCommand: ParsableCommand {
         options.jointBundleIterations = jointIterations
         options.estimatesFocalLength = !fixedFocal
         options.fuseSurface = !mapOnly
+        options.tracksHead = trackHead
         if keepStickers { options.stickerFlattening = nil }
         options.camera = try camera.map { path in
             try TUMFormat.cameraFile(Array(try Data(contentsOf: fileURL(path))), path: path).color
@@ -157,6 +165,7 @@ struct ReconstructCommand: ParsableCommand {
                     + "(\(String(format: "%.3f", s.reprojectionRMSPixelsInitial)) px before the bundle adjustment)")
             if let rms = report.mapRMSMillimetres { print(String(format: "Map vs truth: %.3f mm RMS after similarity alignment", rms)) }
             if let out { print("Mesh: \(s.vertices) vertices, \(s.triangles) triangles → \(out)") }
+            if let tracking = s.headTracking { print(Report.describe(tracking)) }
             print(
                 String(
                     format: "Time: %.1f s (%@)", report.seconds,
@@ -183,6 +192,8 @@ private struct Report: Encodable {
     var stickersFlattened: Int?
     var stickerLiftMeanMillimetres: Double?
     var stickerLiftMaxMillimetres: Double?
+    /// What following the head on its own surface found (with --track-head).
+    var headTracking: HeadTrackingReport?
 
     init(statistics s: ReconstructionStatistics) {
         framesTotal = s.framesTotal
@@ -205,5 +216,17 @@ private struct Report: Encodable {
         stickersFlattened = s.stickers?.stickersFlattened
         stickerLiftMeanMillimetres = s.stickers.map { $0.meanLift * 1000 }
         stickerLiftMaxMillimetres = s.stickers.map { $0.maxLift * 1000 }
+        headTracking = s.headTracking
+    }
+
+    /// The head tracking's finding in words.
+    static func describe(_ tracking: HeadTrackingReport) -> String {
+        let placed =
+            "Head tracking: \(tracking.keyframesTracked) keyframes placed on the surface, \(tracking.keyframesUntracked) by their markers alone"
+        guard let frame = tracking.capMovedAtFrame else { return placed + "; the cap held still." }
+        return placed
+            + String(
+                format: "; the cap moved on the head at frame %d (%.0f mm at the most; %d keyframes placed again).", frame,
+                tracking.largestShiftMillimetres, tracking.keyframesPlacedAgain)
     }
 }
