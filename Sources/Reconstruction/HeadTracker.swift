@@ -49,10 +49,12 @@ final class HeadTracker {
         report.keyframesTracked += 1
         let before = fineStep.agreement(depth: depth, intrinsics: intrinsics, pose: predicted, volume: fine, region: trackedRegion)
         let change = placed.worldFromCamera * predicted.inverse
+        let found = placed.worldFromCamera * markerPose.inverse
         if HeadTrackingReport.size(of: change, about: region.centre).millimetres > HeadTrackingReport.holdMillimetres,
+            HeadTrackingReport.size(of: found, about: region.centre).millimetres <= HeadTrackingReport.mostCapMovementMillimetres,
             SurfaceRegistration.improves(placed.points, placed.rms, over: before.points, before.rms)
         {
-            correction = placed.worldFromCamera * markerPose.inverse
+            correction = found
             report.keyframesMoved += 1
         }
         report.record(correction, about: region.centre, frame: frame)
@@ -61,13 +63,19 @@ final class HeadTracker {
 
     /// A keyframe placed in the first pass, placed again on the whole surface that pass fused:
     /// moved when the surface fits it clearly better elsewhere.
-    func refine(_ pose: RigidTransform, depth: DepthImage, intrinsics: CameraIntrinsics, on surface: TSDFVolume) -> RigidTransform {
+    func refine(
+        _ pose: RigidTransform, markerPose: RigidTransform, depth: DepthImage, intrinsics: CameraIntrinsics, on surface: TSDFVolume
+    )
+        -> RigidTransform
+    {
         let fineStep = SurfaceRegistration()
         guard let placed = fineStep.register(depth: depth, intrinsics: intrinsics, predicted: pose, volume: surface, region: trackedRegion)
         else { return pose }
         let before = fineStep.agreement(depth: depth, intrinsics: intrinsics, pose: pose, volume: surface, region: trackedRegion)
         let change = placed.worldFromCamera * pose.inverse
+        let found = placed.worldFromCamera * markerPose.inverse
         guard HeadTrackingReport.size(of: change, about: region.centre).millimetres > HeadTrackingReport.holdMillimetres,
+            HeadTrackingReport.size(of: found, about: region.centre).millimetres <= HeadTrackingReport.mostCapMovementMillimetres,
             SurfaceRegistration.improves(placed.points, placed.rms, over: before.points, before.rms)
         else { return pose }
         report.keyframesPlacedAgain += 1

@@ -28,6 +28,10 @@ public struct HeadTrackingReport: Sendable, Codable, Equatable {
     /// A change of the correction smaller than this (millimetres on the head-sized sphere) is
     /// the surface's scatter, not the cap moving: the correction holds.
     public static let holdMillimetres = 1.0
+    /// Most a cap can move on an infant's head, millimetres on the head-sized sphere (about
+    /// 15°: further and it would cover the eyes or bare the crown); a registration that moves
+    /// the head further than this from its markers has found something else.
+    public static let mostCapMovementMillimetres = 20.0
     /// The radius on which a turn is counted as a shift.
     static let headRadius = 0.07
 

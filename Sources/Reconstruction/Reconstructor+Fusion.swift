@@ -57,6 +57,7 @@ extension Reconstructor {
                 tracker?.integrate(depth: f.depth, intrinsics: f.depthIntrinsics, pose: placed)
             }
         }
+        let originalPoses = keyframes.map(\.mapFromCamera)
         try fuseAll(into: volume) { k, f in
             tracker?.place(keyframes[k].mapFromCamera, depth: f.depth, intrinsics: f.depthIntrinsics, fine: volume, frame: keyframes[k].frameIndex)
                 ?? keyframes[k].mapFromCamera
@@ -65,11 +66,13 @@ extension Reconstructor {
         // again on the whole surface (both sides of the move now in it) and all are fused anew.
         if let tracker, tracker.report.keyframesMoved > 0 {
             let first = volume
+            let markerPoses = originalPoses
             volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: options.fuseColor)
             volume.threads = options.threads
             tracker.startAgain()
             try fuseAll(into: volume) { k, f in
-                tracker.refine(keyframes[k].mapFromCamera, depth: f.depth, intrinsics: f.depthIntrinsics, on: first)
+                tracker.refine(
+                    keyframes[k].mapFromCamera, markerPose: markerPoses[k], depth: f.depth, intrinsics: f.depthIntrinsics, on: first)
             }
         }
         stats.headTracking = tracker?.report
