@@ -12,6 +12,8 @@ public struct MeasurementWarning: Sendable, Codable, Equatable, CustomStringConv
         case landmarksDisagree
         /// A landmark was found on the head, but its feature was faint.
         case uncertainLandmark
+        /// Some of the cap's stickers were never seen (fallen off, folded under or unreadable).
+        case stickersMissing
     }
 
     /// The kind of doubt.

@@ -145,6 +145,7 @@ public struct SessionProcessor: Sendable {
         progress(ProcessingProgress(stage: .measuring, done: 0, total: 1))
         var slice = try Cephalometer.measure(mesh, landmarks: landmarks, options: options.measurement)
         slice.measurement.warnings += chosen.warnings
+        if let stickers = CapCoverage.warning(seen: record.markers.count, of: layout.markers.count) { slice.measurement.warnings.append(stickers) }
         let calliper = try library.patient(in: session).map { try CalliperComparison(slice.measurement, calliper: $0.calliper) }
         let source = chosen.source
         if isCancelled() { throw ProcessingError.cancelled }
