@@ -16,7 +16,8 @@ public enum CapCoverage {
         let what = "\(stickers) never seen (fallen off, folded under, unreadable or not filmed)"
         if Double(seen) >= enoughShare * Double(total) {
             return MeasurementWarning(
-                .stickersMissing, "\(what); the other \(seen) were enough to place the scan. Check the cap and replace any missing stickers before the next scan.")
+                .stickersMissing,
+                "\(what); the other \(seen) were enough to place the scan. Check the cap and replace any missing stickers before the next scan.")
         }
         return MeasurementWarning(
             .stickersMissing,
