@@ -8,7 +8,10 @@ extension TSDFVolume {
         let g = p / voxelSize
         let base = g.rounded(.down)
         let f = g - base
-        guard let bx = Int32(exactly: base.x), let by = Int32(exactly: base.y), let bz = Int32(exactly: base.z) else { return nil }
+        // Far outside any volume (or not a number): no surface there, and no index overflows.
+        guard (base.x.magnitude < 1e9) && (base.y.magnitude < 1e9) && (base.z.magnitude < 1e9),
+            let bx = Int32(exactly: base.x), let by = Int32(exactly: base.y), let bz = Int32(exactly: base.z)
+        else { return nil }
         var values = SIMD8<Double>()
         var lastBlock = SIMD3<Int32>(repeating: .min), lastIndex: Int32 = -1
         for corner in 0..<8 {

@@ -71,6 +71,9 @@ struct SurfaceRegistrationTests {
         }
         #expect(volume.signedDistance(at: SIMD3(0, 0, 0)) == nil, "far inside: no surface within reach")
         #expect(volume.signedDistance(at: SIMD3(0.3, 0, 0)) == nil, "never seen")
+        for odd in [SIMD3(Double.nan, 0, 0), SIMD3(0, .infinity, 0), SIMD3(0, 0, 3e6), SIMD3(-2.147483648e6, 0, 0)] {
+            #expect(volume.signedDistance(at: odd) == nil, "no surface and no trap at \(odd)")
+        }
     }
 
     @Test func aFrameOffByAFewMillimetresAndDegreesIsPutBack() throws {
