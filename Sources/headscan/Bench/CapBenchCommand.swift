@@ -40,6 +40,9 @@ struct CapBenchCommand: ParsableCommand {
     @Flag(help: "Also place every keyframe by the head's own surface, so that a cap moving on the head does not move the skull.")
     var trackHead = false
 
+    @Option(help: "Trials run side by side (each scan still uses every core where it can); the figures do not depend on it.")
+    var jobs = 2
+
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -54,26 +57,38 @@ struct CapBenchCommand: ParsableCommand {
     }
 
     func run() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         let chosen =
             conditions.map { names in CapCondition.all.filter { names.split(separator: ",").map(String.init).contains($0.name) } }
             ?? CapCondition.all
         var random = SplitMix64(seed: seed)
         let drawn = (0..<heads).map { _ in LandmarkTrial.drawHead(&random) }
-        var trials: [CapTrial] = []
-        var bar = ProgressBar("Scanning")
-        let total = chosen.count * 2 * heads
-        for condition in chosen {
-            var processing = ProcessingOptions()
-            processing.reconstruction.tracksHead = trackHead
-            for scenario in [Scenario.ideal, .restless] {
-                for (index, head) in drawn.enumerated() {
-                    trials.append(
+        let processing = {
+            var options = ProcessingOptions()
+            options.reconstruction.tracksHead = trackHead
+            return options
+        }()
+        let cases = chosen.flatMap { condition in
+            [Scenario.ideal, .restless].flatMap { scenario in drawn.indices.map { (condition: condition, scenario: scenario, index: $0) } }
+        }
+        // Trials are independent and seeded: run side by side, they give the same figures.
+        let results = TrialSlots(count: cases.count)
+        let (jobs, seed, seconds) = (self.jobs, self.seed, self.seconds)
+        DispatchQueue.concurrentPerform(iterations: min(jobs, cases.count)) { worker in
+            for k in stride(from: worker, to: cases.count, by: jobs) {
+                let c = cases[k]
+                results.record(
+                    k,
+                    Result {
                         try CapTrial.run(
-                            condition: condition, scenario: scenario, seed: seed &+ UInt64(index), head: head, seconds: seconds,
-                            processing: processing))
-                    bar.update(trials.count, of: total)
-                }
+                            condition: c.condition, scenario: c.scenario, seed: seed &+ UInt64(c.index), head: drawn[c.index],
+                            seconds: seconds, processing: processing)
+                    })
             }
+        }
+        let trials = try results.slots.map { slot -> CapTrial in
+            guard let slot else { throw ValidationError("a trial did not run") }
+            return try slot.get()
         }
         try outputOptions.emit(CapBenchResult(trials: trials))
     }
@@ -94,5 +109,23 @@ extension CapBenchResult: TextReport {
         }
         return (table.lines + groups.flatMap { g in g.refusals.map { "refused (\(g.condition), \(g.scenario)): \($0)" } })
             .joined(separator: "\n")
+    }
+}
+
+/// One place per trial, filled by whichever worker ran it, and the progress bar.
+private final class TrialSlots: @unchecked Sendable {
+    private(set) var slots: [Result<CapTrial, any Error>?]
+    private var done = 0
+    private var bar = ProgressBar("Scanning")
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func record(_ index: Int, _ result: Result<CapTrial, any Error>) {
+        lock.lock()
+        defer { lock.unlock() }
+        slots[index] = result
+        done += 1
+        bar.update(done, of: slots.count)
     }
 }
