@@ -73,19 +73,8 @@ public struct CapTrial: Codable, Sendable {
         var configuration = Simulator.Configuration(scenario: scenario, seed: seed, seconds: seconds, head: head)
         configuration.capFit = condition.fit
         let simulator = try Simulator(configuration)
-        let session = try library.createSession(date: Date(timeIntervalSince1970: 1_767_225_600))
-        let k = simulator.configuration.intrinsics
-        let writer = try ScanWriter(
-            url: session.scanURL,
-            header: ScanHeader(
-                device: "simulator (bench cap)", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
-                layout: simulator.configuration.layout, createdAt: Date(timeIntervalSince1970: 1_767_225_600)))
-        var slideStart: Double?
-        while let frame = simulator.nextFrame() {
-            try writer.append(frame.frame)
-            if slideStart == nil, (frame.truth.capTurnDegrees ?? 0) > 0 { slideStart = frame.truth.timestamp }
-        }
-        try writer.close()
+        let (session, frames) = try SimulatedRecording.record(simulator, into: library, device: "simulator (bench cap)")
+        let slideStart = frames.first { ($0.capTurnDegrees ?? 0) > 0 }?.timestamp
         var trial = CapTrial(
             condition: condition.name, scenario: scenario.rawValue, seed: seed, trueCVAI: simulator.head.measurements.cvai)
         trial.capSlideStartSeconds = slideStart

@@ -36,19 +36,7 @@ public struct LandmarkTrial: Codable {
         defer { if keep == nil { try? FileManager.default.removeItem(at: folder) } }
         let library = ScanLibrary(root: folder)
         let simulator = try Simulator(.init(scenario: scenario, seed: seed, seconds: seconds, head: head))
-        let session = try library.createSession(date: Date(timeIntervalSince1970: 1_767_225_600))
-        let k = simulator.configuration.intrinsics
-        let writer = try ScanWriter(
-            url: session.scanURL,
-            header: ScanHeader(
-                device: "simulator (bench landmarks)", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
-                layout: simulator.configuration.layout, createdAt: Date(timeIntervalSince1970: 1_767_225_600)))
-        var frames: [FrameTruth] = []
-        while let simulated = simulator.nextFrame() {
-            try writer.append(simulated.frame)
-            frames.append(simulated.truth)
-        }
-        try writer.close()
+        let (session, frames) = try SimulatedRecording.record(simulator, into: library, device: "simulator (bench landmarks)")
 
         var trial = LandmarkTrial(simulator: simulator, scenario: scenario)
         trial.measureAutomatic(library: library, session: session, simulator: simulator)
