@@ -9,7 +9,7 @@ upload throughput and the p95 latency of the listing API under that load.
 
 Uses only Python's standard library; the protocol is the one in /openapi.yaml.
 """
-import argparse, base64, hashlib, http.client, json, os, random, shutil, signal, statistics
+import argparse, atexit, base64, hashlib, http.client, json, os, random, shutil, signal, statistics
 import struct, subprocess, sys, tempfile, threading, time, zlib
 
 CHUNK = 1 << 20
@@ -185,6 +185,10 @@ def main():
     options = parser.parse_args()
 
     data = tempfile.mkdtemp(prefix="headscan-load-")
+    if not options.keep:
+        # Each run writes a few gigabytes: they go whether the run ends, fails or is stopped.
+        atexit.register(shutil.rmtree, data, ignore_errors=True)
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     server = Server(os.path.abspath(options.server_binary), data, options.database, options.port)
     tokens = []
     for index in range(options.clients):
@@ -286,8 +290,6 @@ def main():
     }, indent=2))
     for problem in problems[:20]:
         print("problem:", problem, file=sys.stderr)
-    if not options.keep:
-        shutil.rmtree(data, ignore_errors=True)
     sys.exit(1 if problems else 0)
 
 

@@ -4,7 +4,7 @@ import Observation
 
 /// A kind of feedback the scan guide gives.
 public enum FeedbackKind: String, Sendable, CaseIterable {
-    case vibration, tooClose, direction, noHead, progress, done, doneMissing, regionMissing, capture
+    case vibration, tooClose, direction, noHead, progress, done, doneMissing, regionMissing, capture, capTooHigh
 }
 
 /// One entry of the instructions: what the feedback means and what to do.
@@ -56,6 +56,7 @@ public final class ScanInstructionsModel {
         case .doneMissing: .doneMissing(3)
         case .regionMissing: .regionMissing(.back)
         case .capture: .capture([.leftEar, .face])
+        case .capTooHigh: .capTooHigh
         }
     }
 
@@ -71,6 +72,7 @@ public final class ScanInstructionsModel {
             case .doneMissing: (.instrDoneMissingTitle, .instrDoneMissingAction, .instrDoneMissingText)
             case .regionMissing: (.instrRegionTitle, .instrRegionAction, .instrRegionText)
             case .capture: (.instrCaptureTitle, .instrCaptureAction, .instrCaptureText)
+            case .capTooHigh: (.instrCapTooHighTitle, .instrCapTooHighAction, .instrCapTooHighText)
             }
         let demo = kind == .vibration ? s(.instrDemoVibration) : s(.instrDemoSpeech)
         return InstructionEntry(id: kind, title: s(keys.0), action: s(keys.1), description: s(keys.2), demoTitle: demo)

@@ -71,6 +71,9 @@ public enum StringKey: String, Sendable, CaseIterable {
     case homeTestSoundPhrase
     case homeThermalWarning
     case homeTitle
+    case instrCapTooHighAction
+    case instrCapTooHighText
+    case instrCapTooHighTitle
     case instrCaptureAction
     case instrCaptureText
     case instrCaptureTitle

@@ -14,6 +14,10 @@ public struct MeasurementWarning: Sendable, Codable, Equatable, CustomStringConv
         case uncertainLandmark
         /// Some of the cap's stickers were never seen (fallen off, folded under or unreadable).
         case stickersMissing
+        /// The cap sat too high: its lowest ring of stickers was never seen.
+        case capSitsHigh
+        /// The cap moved on the head during the scan (found by tracking the head's surface).
+        case capMoved
     }
 
     /// The kind of doubt.

@@ -30,6 +30,8 @@ public enum Phrase: Sendable, Hashable {
     case regionMissing(HeadRegion)
     /// These parts below the cap were never in the picture.
     case capture([HeadFeature])
+    /// The cap sits too high: its lowest ring of markers is not seen.
+    case capTooHigh
 
     /// A stable machine-readable name, e.g. `movePhone.left-up`.
     public var key: String {
@@ -43,6 +45,7 @@ public enum Phrase: Sendable, Hashable {
         case .doneMissing(let n): "doneMissing.\(n)"
         case .regionMissing(let r): "regionMissing.\(r.rawValue)"
         case .capture(let f): "capture.\(f.map(\.rawValue).joined(separator: "+"))"
+        case .capTooHigh: "capTooHigh"
         }
     }
 }

@@ -29,6 +29,9 @@ public struct Phrasebook: Sendable {
                 ? names.joined()
                 : names.dropLast().joined(separator: ", ") + (de ? " und " : " and ") + names.last!
             return de ? "Bitte noch \(list) aufnehmen" : "Please also capture \(list)"
+        case .capTooHigh:
+            return de
+                ? "Die Mütze sitzt zu hoch, bitte über Stirn und Ohren ziehen" : "The cap sits too high, pull it down over the forehead and ears"
         }
     }
 

@@ -40,6 +40,8 @@ public enum DecisionSubject: String, Sendable, Codable, CaseIterable {
     case reminder
     /// The operator was told which region is missing.
     case regionGuidance
+    /// The operator was told the cap sits too high.
+    case capFit
 }
 
 public struct Decision: Sendable, Codable, Equatable {
@@ -92,6 +94,9 @@ public struct ScanGuide: Sendable {
     /// Whether the slot's marker sits right above an ear: only those tell an ear faces the camera.
     private let isEarSlot: [Bool]
     private let regionTotals: [Int]
+    /// The cap's lower edge, to notice a cap that rides up.
+    private let edgeRings: CapEdgeRings?
+    private var capFitSpoken = false
     private var seen: [Bool]
     private var seenCount = 0
     private var regionSeen: [Int]
@@ -145,6 +150,7 @@ public struct ScanGuide: Sendable {
         let ears = Set(layout.earMarkers(.left) + layout.earMarkers(.right))
         isEarSlot = layout.markers.map { ears.contains($0.id) }
         regionTotals = totals
+        edgeRings = layout.edgeRings
         seen = [Bool](repeating: false, count: layout.markers.count)
         regionSeen = [Int](repeating: 0, count: totals.count)
     }
@@ -195,6 +201,7 @@ public struct ScanGuide: Sendable {
         publish(raw, step: &step)
         announceProgress(step: &step)
         if settings.requireEarsAndFace { checkFeatures(markers, frame: frame) }
+        if !paused { checkCapFit(step: &step) }
         let stalled = t - lastNewMarkerTime >= settings.stallSeconds
         checkCompletion(stalled: stalled, step: &step)
         if !completed, !paused { guidePosition(stalled: stalled, step: &step) }
@@ -331,6 +338,22 @@ public struct ScanGuide: Sendable {
             step.events.append(.reminder(missingFeatures))
             step.events.append(.speak(.capture(missingFeatures), .reminder))
         }
+    }
+
+    /// A cap that rides up is said once, as soon as the ring above its edge has been filmed
+    /// all round and its edge still not: the therapist can pull it down before going on.
+    private mutating func checkCapFit(step: inout Step) {
+        guard !capFitSpoken, let rings = edgeRings else { return }
+        let seenIDs = Set(layout.markers.indices.filter { seen[$0] }.map { layout.markers[$0].id })
+        guard rings.ridesUp(seen: seenIDs) else { return }
+        capFitSpoken = true
+        let edge = rings.lowest.filter(seenIDs.contains).count
+        let above = rings.above.filter(seenIDs.contains).count
+        step.decide(
+            .capFit, from: "", to: "tooHigh",
+            reason: "\(above) of \(rings.above.count) markers of the ring above the cap's edge seen, \(edge) of the \(rings.lowest.count) of its edge"
+        )
+        step.events.append(.speak(.capTooHigh, .reminder))
     }
 
     /// Vibration and position speech, and region guidance when progress stalls while the

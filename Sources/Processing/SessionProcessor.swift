@@ -139,13 +139,14 @@ public struct SessionProcessor: Sendable {
             reader: reader, locator: try FrameLocator(map: record.map, keyframes: record.keyframePoses, layout: layout), mesh: mesh,
             camera: camera)
         let estimates = try lifter.estimates(annotations) { progress(ProcessingProgress(stage: .landmarks, done: $0, total: $1)) }
-        let chosen = try LandmarkChoice(picked: estimates, automatic: automatic, liftedFromFrames: annotations.needsLifting)
+        let seen = Set(record.markers.keys.compactMap { Int($0) })
+        let chosen = try Self.choose(estimates, automatic, liftedFromFrames: annotations.needsLifting, seen: seen, layout: layout)
         let landmarks = chosen.landmarks
 
         progress(ProcessingProgress(stage: .measuring, done: 0, total: 1))
         var slice = try Cephalometer.measure(mesh, landmarks: landmarks, options: options.measurement)
         slice.measurement.warnings += chosen.warnings
-        if let stickers = CapCoverage.warning(seen: record.markers.count, of: layout.markers.count) { slice.measurement.warnings.append(stickers) }
+        slice.measurement.warnings += capWarnings(record, seen: seen, layout: layout, reader: reader)
         let calliper = try library.patient(in: session).map { try CalliperComparison(slice.measurement, calliper: $0.calliper) }
         let source = chosen.source
         if isCancelled() { throw ProcessingError.cancelled }
@@ -170,6 +171,41 @@ public struct SessionProcessor: Sendable {
         result.asymmetry = written.asymmetry
         result.automatic = try? automatic.get()
         return result
+    }
+
+    /// The landmarks to measure with; a refusal says when the cap rode up, the likeliest reason
+    /// the ears or the face were not found.
+    private static func choose(
+        _ estimates: [Landmark: LandmarkEstimate], _ automatic: Result<AutomaticLandmarks, CephalometryError>, liftedFromFrames: Bool,
+        seen: Set<Int>, layout: CapLayout
+    ) throws(ProcessingError) -> LandmarkChoice {
+        let choice = Result { () throws(ProcessingError) in
+            try LandmarkChoice(picked: estimates, automatic: automatic, liftedFromFrames: liftedFromFrames)
+        }
+        switch choice {
+        case .success(let chosen): return chosen
+        case .failure(.landmarksNotFound(let missing, let reason)):
+            let advice = CapFitAdvice.ridesUp(seen: seen, layout: layout).map { "; \($0)" } ?? ""
+            throw .landmarksNotFound(missing, reason: reason + advice)
+        case .failure(let error): throw error
+        }
+    }
+
+    /// What the scan tells about the cap: stickers missing, a cap that rode up or moved.
+    private func capWarnings(
+        _ record: ReconstructionRecord, seen: Set<Int>, layout: CapLayout, reader: ScanReader
+    )
+        -> [MeasurementWarning]
+    {
+        let start = reader.timestamp(at: 0)
+        let moved = CapFitAdvice.movedWarning(record.statistics.headTracking) { frame in
+            guard let start, let t = reader.timestamp(at: frame) else { return nil }
+            return t - start
+        }
+        return [
+            CapCoverage.warning(seen: record.markers.count, of: layout.markers.count),
+            CapFitAdvice.ridesUpWarning(seen: seen, layout: layout), moved,
+        ].compactMap { $0 }
     }
 
     /// The stored reconstruction when it was made from this very recording, else a new one.

@@ -1,0 +1,39 @@
+import Cephalometry
+import Markers
+import Reconstruction
+
+/// What the scan tells about how the cap sat, in words the therapist acts on: a cap that rode
+/// up, and a cap that moved on the head.
+public enum CapFitAdvice {
+    /// The sentence on a cap whose lowest ring was (nearly) never seen while the ring above
+    /// it was; nil when the cap sat low enough or the layout does not say where its rings are.
+    public static func ridesUp(seen: Set<Int>, layout: CapLayout) -> String? {
+        guard let rings = layout.edgeRings, rings.ridesUp(seen: seen) else { return nil }
+        let shown = rings.lowest.filter(seen.contains).count
+        let edge = shown == 0 ? "none" : "only \(shown)"
+        return "the cap sat too high: \(edge) of the \(rings.lowest.count) stickers of its lowest ring (over the forehead, ears and neck) "
+            + "were seen, though the ring above them was, so the views of the ears and the face were placed by fewer stickers. "
+            + "Pull the cap down over the forehead and ears before the next scan, or use a bigger cap if it will not stay"
+    }
+
+    /// The warning for a measured scan whose cap rode up.
+    public static func ridesUpWarning(seen: Set<Int>, layout: CapLayout) -> MeasurementWarning? {
+        ridesUp(seen: seen, layout: layout).map { MeasurementWarning(.capSitsHigh, capitalised($0) + ".") }
+    }
+
+    /// The warning for a scan whose head tracking found the cap moving: when (seconds into
+    /// the scan, from `time`) and how far, and what was done; nil when it held still or the
+    /// head was not tracked.
+    public static func movedWarning(_ report: HeadTrackingReport?, time: (Int) -> Double?) -> MeasurementWarning? {
+        guard let report, let frame = report.capMovedAtFrame else { return nil }
+        let when = time(frame).map { String(format: "about %.0f s into the scan", $0) } ?? "at frame \(frame)"
+        let far = String(format: "by about %.0f mm (%.0f°)", report.largestShiftMillimetres, report.largestTurnDegrees)
+        return MeasurementWarning(
+            .capMoved,
+            "The cap moved on the head \(when), \(far). The frames after it were placed by the head's own surface, "
+                + "so the measurement follows the head, not the cap; check the head's surface in the replay, "
+                + "and make sure the cap fits snugly before the next scan.")
+    }
+
+    private static func capitalised(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
+}

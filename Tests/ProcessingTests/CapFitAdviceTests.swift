@@ -1,0 +1,57 @@
+import Cephalometry
+import Markers
+import Reconstruction
+import Testing
+
+@testable import Processing
+
+/// What the therapist reads when the cap rode up or moved on the head.
+@Suite("The cap's fit in words")
+struct CapFitAdviceTests {
+    private let layout = CapLayout.standard
+
+    @Test func aCapWhoseEdgeWasNeverSeenSatTooHigh() throws {
+        let rings = try #require(layout.edgeRings)
+        let seen = Set(layout.ids).subtracting(rings.lowest)
+        let warning = try #require(CapFitAdvice.ridesUpWarning(seen: seen, layout: layout))
+        #expect(warning.kind == .capSitsHigh)
+        #expect(warning.message.hasPrefix("The cap sat too high: none of the 16 stickers of its lowest ring"))
+        #expect(warning.message.contains("Pull the cap down over the forehead and ears"))
+        #expect(warning.message.hasSuffix("will not stay."))
+    }
+
+    @Test func aFewEdgeStickersSeenAreCounted() throws {
+        let rings = try #require(layout.edgeRings)
+        let seen = Set(layout.ids).subtracting(rings.lowest.dropFirst(2))
+        let text = try #require(CapFitAdvice.ridesUp(seen: seen, layout: layout))
+        #expect(text.hasPrefix("the cap sat too high: only 2 of the 16"))
+    }
+
+    @Test func aCapThatSatLowSaysNothing() {
+        #expect(CapFitAdvice.ridesUpWarning(seen: Set(layout.ids), layout: layout) == nil)
+        #expect(CapFitAdvice.ridesUpWarning(seen: Set(layout.ids.filter { $0 % 3 != 0 }), layout: layout) == nil)
+    }
+
+    @Test func aCapThatMovedSaysWhenHowFarAndWhatWasDone() throws {
+        var report = HeadTrackingReport()
+        report.capMovedAtFrame = 420
+        report.largestShiftMillimetres = 8.4
+        report.largestTurnDegrees = 5.2
+        let warning = try #require(CapFitAdvice.movedWarning(report) { Double($0) / 30 })
+        #expect(warning.kind == .capMoved)
+        #expect(warning.message.hasPrefix("The cap moved on the head about 14 s into the scan, by about 8 mm (5°)."))
+        #expect(warning.message.contains("placed by the head's own surface"))
+    }
+
+    @Test func aCapThatHeldStillOrAnUntrackedHeadSaysNothing() {
+        #expect(CapFitAdvice.movedWarning(HeadTrackingReport()) { _ in 0 } == nil)
+        #expect(CapFitAdvice.movedWarning(nil) { _ in 0 } == nil)
+    }
+
+    @Test func withoutTimesTheFrameIsNamed() throws {
+        var report = HeadTrackingReport()
+        report.capMovedAtFrame = 7
+        let warning = try #require(CapFitAdvice.movedWarning(report) { _ in nil })
+        #expect(warning.message.contains("at frame 7"))
+    }
+}
