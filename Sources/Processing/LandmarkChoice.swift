@@ -13,8 +13,11 @@ struct LandmarkChoice {
     /// Picks and found landmarks this far apart (metres) deserve a second look.
     static let disagreement = 0.003
 
+    /// The landmarks from the picks and the search; `refusalAdvice` is added to the reason when
+    /// the search could not find the landmarks that were not picked.
     init(
-        picked: [Landmark: LandmarkEstimate], automatic: Result<AutomaticLandmarks, CephalometryError>, liftedFromFrames: Bool
+        picked: [Landmark: LandmarkEstimate], automatic: Result<AutomaticLandmarks, CephalometryError>, liftedFromFrames: Bool,
+        refusalAdvice: String? = nil
     )
         throws(ProcessingError)
     {
@@ -49,7 +52,9 @@ struct LandmarkChoice {
         guard missing.isEmpty, let nasion = points[.nasion], let tip = points[.noseTip], let left = points[.leftTragion],
             let right = points[.rightTragion]
         else {
-            if case .failure(let error) = automatic { throw .landmarksNotFound(missing, reason: error.description) }
+            if case .failure(let error) = automatic {
+                throw .landmarksNotFound(missing, reason: error.description + (refusalAdvice.map { "; \($0)" } ?? ""))
+            }
             throw .missingPicks(missing)
         }
         landmarks = HeadLandmarks(nasion: nasion, noseTip: tip, leftTragion: left, rightTragion: right)

@@ -140,7 +140,10 @@ public struct SessionProcessor: Sendable {
             camera: camera)
         let estimates = try lifter.estimates(annotations) { progress(ProcessingProgress(stage: .landmarks, done: $0, total: $1)) }
         let seen = Set(record.markers.keys.compactMap { Int($0) })
-        let chosen = try Self.choose(estimates, automatic, liftedFromFrames: annotations.needsLifting, seen: seen, layout: layout)
+        // A cap that rode up is the likeliest reason the ears or the face were not found.
+        let chosen = try LandmarkChoice(
+            picked: estimates, automatic: automatic, liftedFromFrames: annotations.needsLifting,
+            refusalAdvice: CapFitAdvice.ridesUp(seen: seen, layout: layout))
         let landmarks = chosen.landmarks
 
         progress(ProcessingProgress(stage: .measuring, done: 0, total: 1))
@@ -171,24 +174,6 @@ public struct SessionProcessor: Sendable {
         result.asymmetry = written.asymmetry
         result.automatic = try? automatic.get()
         return result
-    }
-
-    /// The landmarks to measure with; a refusal says when the cap rode up, the likeliest reason
-    /// the ears or the face were not found.
-    private static func choose(
-        _ estimates: [Landmark: LandmarkEstimate], _ automatic: Result<AutomaticLandmarks, CephalometryError>, liftedFromFrames: Bool,
-        seen: Set<Int>, layout: CapLayout
-    ) throws(ProcessingError) -> LandmarkChoice {
-        let choice = Result { () throws(ProcessingError) in
-            try LandmarkChoice(picked: estimates, automatic: automatic, liftedFromFrames: liftedFromFrames)
-        }
-        switch choice {
-        case .success(let chosen): return chosen
-        case .failure(.landmarksNotFound(let missing, let reason)):
-            let advice = CapFitAdvice.ridesUp(seen: seen, layout: layout).map { "; \($0)" } ?? ""
-            throw .landmarksNotFound(missing, reason: reason + advice)
-        case .failure(let error): throw error
-        }
     }
 
     /// What the scan tells about the cap: stickers missing, a cap that rode up or moved.

@@ -59,6 +59,17 @@ struct LandmarkChoiceTests {
         }
     }
 
+    @Test func aRefusalCarriesTheCapsAdvice() {
+        let failed: Result<AutomaticLandmarks, CephalometryError> = .failure(.unusableMesh("the left ear shows no notch"))
+        #expect(
+            throws: ProcessingError.landmarksNotFound(
+                [.noseTip, .nasion, .leftTragion, .rightTragion],
+                reason: "cannot measure this mesh: the left ear shows no notch; the cap sat too high")
+        ) {
+            try LandmarkChoice(picked: [:], automatic: failed, liftedFromFrames: false, refusalAdvice: "the cap sat too high")
+        }
+    }
+
     @Test func aPickNearAFoundLandmarkSnapsOntoItInFramesWhosePoseIsKnown() throws {
         let k = CameraIntrinsics(fx: 500, fy: 500, cx: 320, cy: 240, width: 640, height: 480)
         var found = Self.found
