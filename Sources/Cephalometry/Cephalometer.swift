@@ -82,40 +82,19 @@ public enum Cephalometer {
         }
         func perimeter(at z: Double) -> Double { contour(at: z)?.polygon.perimeter ?? 0 }
 
-        var best: (z: Double, length: Double)?
-        var z = max(options.lowestHeight, slicer.lowest)
-        while z < slicer.highest {
-            let length = perimeter(at: z)
-            if length > best?.length ?? 0 { best = (z, length) }
-            z += options.step
-        }
-        guard let coarse = best else {
+        guard
+            let peak = peak(
+                from: max(options.lowestHeight, slicer.lowest), floor: options.lowestHeight, to: slicer.highest, step: options.step,
+                perimeter)
+        else {
             throw .noContour(
                 "no slice above the reference plane surrounds the midpoint of the tragions; check the landmarks belong to this mesh and both are in metres"
             )
         }
-        // The outline length is smooth and single-peaked near its maximum.
-        var low = max(options.lowestHeight, coarse.z - options.step), high = min(slicer.highest, coarse.z + options.step)
-        let ratio = (5.0.squareRoot() - 1) / 2
-        var a = high - ratio * (high - low), b = low + ratio * (high - low)
-        var la = perimeter(at: a), lb = perimeter(at: b)
-        for _ in 0..<30 {
-            if la > lb {
-                high = b; b = a; lb = la
-                a = high - ratio * (high - low); la = perimeter(at: a)
-            } else {
-                low = a; a = b; la = lb
-                b = low + ratio * (high - low); lb = perimeter(at: b)
-            }
-        }
-        var height = (low + high) / 2
-        var outline = contour(at: height)
-        if (outline?.polygon.perimeter ?? 0) < coarse.length {
-            height = coarse.z
-            outline = contour(at: height)
-        }
+        let height = peak.height
+        let outline = contour(at: height)
         guard let outline else {
-            throw .noContour("the outline vanished while refining its height; the mesh may be badly broken near \(mm(coarse.z)) mm")
+            throw .noContour("the outline vanished while refining its height; the mesh may be badly broken near \(mm(height)) mm")
         }
 
         if outline.bridgedLength > options.reportedGap {
@@ -155,16 +134,54 @@ public enum Cephalometer {
         }
         let diagonalA = try diagonal(diagonalADirection, name: "A")
         let diagonalB = try diagonal(diagonalBDirection, name: "B")
-        let measurement = HeadMeasurement(
-            diagonalA: distance(diagonalA.front, diagonalA.back), diagonalB: distance(diagonalB.front, diagonalB.back),
-            length: outline.polygon.extent(along: SIMD2(0, 1)), width: outline.polygon.extent(along: SIMD2(1, 0)),
-            perimeter: outline.polygon.chordPerimeter(chord: Self.tapeChord), sliceHeight: height, warnings: warnings)
-        var measured = measurement
+        let a = distance(diagonalA.front, diagonalA.back), b = distance(diagonalB.front, diagonalB.back)
+        let length = outline.polygon.extent(along: SIMD2(0, 1)), width = outline.polygon.extent(along: SIMD2(1, 0))
+        let circumference = outline.polygon.chordPerimeter(chord: Self.tapeChord)
+        var measured = HeadMeasurement(
+            diagonalA: a, diagonalB: b, length: length, width: width, perimeter: circumference, sliceHeight: height, warnings: warnings)
+        let longest = ConventionMeasures(
+            .longestOutline, sliceHeight: height, diagonalA: a, diagonalB: b, length: length, width: width, perimeter: circumference)
+        measured.conventions = conventions(slicer: slicer, longest: longest, options: options)
         measured.shape = shapeMeasures(
             slicer: slicer, outline: outline, frame: frame, landmarks: landmarks, options: options, warnings: &measured.warnings)
         return MeasuredSlice(
             measurement: measured, frame: frame, height: height, contour: outline,
             diagonalA: diagonalA, diagonalB: diagonalB)
+    }
+
+    /// The height between `start` and `end` where `f` is largest: scanned in `step`s, then
+    /// refined by golden-section search within a step of the best (never below `floor`), as
+    /// the outline's length and extents are smooth and single-peaked near their maximum; the
+    /// scanned best when refining found less. Nil when `f` is nowhere above 0.
+    static func peak(
+        from start: Double, floor: Double, to end: Double, step: Double, _ f: (Double) -> Double
+    ) -> (
+        height: Double, value: Double
+    )? {
+        var best: (z: Double, value: Double)?
+        var z = start
+        while z < end {
+            let value = f(z)
+            if value > best?.value ?? 0 { best = (z, value) }
+            z += step
+        }
+        guard let coarse = best else { return nil }
+        var low = max(floor, coarse.z - step), high = min(end, coarse.z + step)
+        let ratio = (5.0.squareRoot() - 1) / 2
+        var a = high - ratio * (high - low), b = low + ratio * (high - low)
+        var fa = f(a), fb = f(b)
+        for _ in 0..<30 {
+            if fa > fb {
+                high = b; b = a; fb = fa
+                a = high - ratio * (high - low); fa = f(a)
+            } else {
+                low = a; a = b; fa = fb
+                b = low + ratio * (high - low); fb = f(b)
+            }
+        }
+        let height = (low + high) / 2
+        let refined = f(height)
+        return refined < coarse.value ? (coarse.z, coarse.value) : (height, refined)
     }
 
     /// The 3D measures beyond the slice's diagonals and extents.

@@ -53,6 +53,9 @@ public struct HeadMeasurement: Sendable, Codable, Equatable {
     /// Volumes, symmetry ratios and the other 3D measures; nil in records measured before
     /// HeadScan reported them.
     public var shape: ShapeMeasures?
+    /// The slice measures under every convention clinics use (the first is the one above);
+    /// nil in records measured before HeadScan reported them.
+    public var conventions: [ConventionMeasures]?
 
     /// Measures from the diagonals, extents and perimeter, all in metres.
     public init(

@@ -56,7 +56,7 @@ public struct ClinicalReportWriter {
             timeline: try optionalJSON(FeedbackTimeline.self, Self.timelineFileName),
             meshFile: session.meshURL.lastPathComponent,
             notes: Self.landmarkNotes(record) + cameraNotes() + mapNotes + extra,
-            visits: try visits(patient, current: slice.measurement),
+            visits: try visits(patient, current: slice.measurement, by: settings.convention),
             asymmetry: asymmetry, settings: settings)
         return (ClinicalReport(inputs), slice, mesh, asymmetry)
     }
@@ -193,13 +193,19 @@ public struct ClinicalReportWriter {
     }
 
     /// The patient's measured visits up to this one, oldest first.
-    private func visits(_ patient: PatientRecord?, current: HeadMeasurement) throws -> [VisitPoint] {
+    /// Each by `convention` where its measurement carries it, so the trend compares like with like.
+    private func visits(
+        _ patient: PatientRecord?, current measured: HeadMeasurement, by convention: SliceConvention
+    ) throws
+        -> [VisitPoint]
+    {
+        let current = measured.by(convention)
         guard let patient, let today = session.name.date(in: library.timeZone) else { return [] }
         let earlier = try library.visits(ofPatient: patient.patientID, excluding: session).filter { $0.date < today }
         let birth = earlier.first?.birthDate ?? patient.birthDate
         func age(_ date: Date) -> Double? { birth.map { date.timeIntervalSince($0) / (7 * 24 * 3600) } }
         var points = earlier.compactMap { v in
-            v.measurement.map {
+            v.measurement.map { $0.by(convention) }.map {
                 VisitPoint(
                     date: v.date, ageWeeks: age(v.date), cvai: $0.cvai, ci: $0.ci, circumferenceMM: $0.circumferenceMM,
                     severity: $0.severityLevel, isCurrent: false, shape: $0.shape)

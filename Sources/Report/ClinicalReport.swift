@@ -128,7 +128,9 @@ public struct ClinicalReport: Sendable {
 
     /// Lays out the report from its inputs.
     public init(_ inputs: ReportInputs) {
-        let m = inputs.slice.measurement
+        let measured = inputs.slice.measurement
+        let convention = measured.shownConvention(inputs.settings.convention)
+        let m = measured.by(convention)
         patient = inputs.patient
         scan = inputs.scan
         severity = m.severityLevel
@@ -152,7 +154,7 @@ public struct ClinicalReport: Sendable {
                 + (inputs.asymmetry == nil ? "" : " and the asymmetry map's colours in asymmetry.ply")
                 + "; open it with MeshLab, CloudCompare, Blender or a Mac's Preview. Measure it again with: headscan measure \(inputs.meshFile) --landmarks measurement.json"
         ]
-        notes = inputs.notes
+        notes = Self.conventionLines(measured, shown: convention) + inputs.notes
         warnings = m.warnings.map(\.message)
         trend = inputs.visits.count >= 2 ? TrendDrawing.make(inputs.visits) : nil
         visitLines = inputs.visits.count >= 2 ? Self.visitLines(inputs.visits) : []
@@ -185,6 +187,21 @@ public struct ClinicalReport: Sendable {
             case .plagiocephalyWithDolichocephaly: "Positional plagiocephaly with dolichocephaly."
             }
         return name
+    }
+
+    /// Which convention the 3D values are given by, and CVAI by the others, so that a number
+    /// compared with a calliper or another scanner is compared like with like.
+    static func conventionLines(_ m: HeadMeasurement, shown: SliceConvention) -> [String] {
+        guard let all = m.conventions, let values = all.first(where: { $0.convention == shown }) else { return [] }
+        let others = all.filter { $0.convention != shown }.map { "\($0.convention) \(format($0.cvai)) %" }
+        let slice =
+            shown == .calliper
+            ? "the longest outline's distances less what a calliper reads shorter (\(format(CalliperBias.published.lengthMM)) mm)"
+            : "the slice \(format(values.sliceHeightMM)) mm above the plane through the tragions and nasion"
+        var line =
+            "3D values by the \(shown) (\(slice)); CVAI divided by the longer diagonal (by the shorter: \(format(values.cvaiShorterDiagonal)) %)."
+        if !others.isEmpty { line += " CVAI by the \(others.joined(separator: ", by the "))." }
+        return [line]
     }
 
     /// What the asymmetry map's colours mean.

@@ -49,23 +49,27 @@ public struct ReportSettings: Sendable, Codable, Equatable {
     public var trendCharts: [TrendMeasure]
     /// The thresholds for the deformity type and severity.
     public var thresholds: ShapeThresholds
+    /// The convention the report's slice values (CVAI, CI, diagonals, circumference, CHOA
+    /// level) are given by; the others are named beside it.
+    public var convention: SliceConvention
 
     /// Everything shown, four charts, the published thresholds.
     public init(
         shapeMeasures: Bool = true, asymmetryMap: Bool = true,
         trendCharts: [TrendMeasure] = [.cranialIndex, .circumference, .posteriorSymmetryRatio, .cranialVolume],
-        thresholds: ShapeThresholds = .init()
+        thresholds: ShapeThresholds = .init(), convention: SliceConvention = .longestOutline
     ) {
         self.shapeMeasures = shapeMeasures
         self.asymmetryMap = asymmetryMap
         self.trendCharts = trendCharts
         self.thresholds = thresholds
+        self.convention = convention
     }
 
     /// The name of the settings file in a scan library's folder.
     public static let fileName = "report-settings.json"
 
-    private enum CodingKeys: String, CodingKey { case shapeMeasures, asymmetryMap, trendCharts, thresholds }
+    private enum CodingKeys: String, CodingKey { case shapeMeasures, asymmetryMap, trendCharts, thresholds, convention }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -74,7 +78,8 @@ public struct ReportSettings: Sendable, Codable, Equatable {
             shapeMeasures: try c.decodeIfPresent(Bool.self, forKey: .shapeMeasures) ?? d.shapeMeasures,
             asymmetryMap: try c.decodeIfPresent(Bool.self, forKey: .asymmetryMap) ?? d.asymmetryMap,
             trendCharts: try c.decodeIfPresent([TrendMeasure].self, forKey: .trendCharts) ?? d.trendCharts,
-            thresholds: try c.decodeIfPresent(ShapeThresholds.self, forKey: .thresholds) ?? d.thresholds)
+            thresholds: try c.decodeIfPresent(ShapeThresholds.self, forKey: .thresholds) ?? d.thresholds,
+            convention: try c.decodeIfPresent(SliceConvention.self, forKey: .convention) ?? d.convention)
     }
 
     /// Reads and checks a settings file.
@@ -84,8 +89,9 @@ public struct ReportSettings: Sendable, Codable, Equatable {
             settings = try JSONDecoder().decode(ReportSettings.self, from: data)
         } catch {
             let names = TrendMeasure.allCases.map(\.rawValue).joined(separator: ", ")
+            let conventions = SliceConvention.allCases.map(\.rawValue).joined(separator: ", ")
             throw ReportSettingsError(
-                "not a report settings JSON object; give any of shapeMeasures, asymmetryMap (true/false), trendCharts (from \(names)) and thresholds (\(error))"
+                "not a report settings JSON object; give any of shapeMeasures, asymmetryMap (true/false), trendCharts (from \(names)), thresholds and convention (one of \(conventions)) (\(error))"
             )
         }
         do {

@@ -181,6 +181,7 @@ struct MeasureReport: TextReport {
                 "calliper        CVAI \(f(c.calliperCVAI)) % (3D − calliper \(f(c.cvaiDifference))), CI \(f(c.calliperCI)) (\(f(c.ciDifference))), severity \(c.severityAgrees ? "agrees" : "differs: level \(c.calliperSeverityLevel.rawValue)")"
             )
         }
+        lines += ConventionLines.lines(m.conventions)
         lines += ShapeLines.lines(shape: m.shape, assessment: assessment, asymmetry: asymmetry)
         lines += m.warnings.map { "warning: \($0.message)" }
         return lines.joined(separator: "\n")

@@ -111,6 +111,8 @@ struct ProcessOutput: TextReport {
     var reconstructed: Bool
     var calliper: CalliperComparison?
     var shape: ShapeMeasures?
+    /// The slice measures under every convention clinics use.
+    var conventions: [ConventionMeasures]?
     var assessment: ShapeAssessment?
     var asymmetry: AsymmetrySummary?
     var warnings: [String]
@@ -138,6 +140,7 @@ struct ProcessOutput: TextReport {
         reconstructed = r.reconstructed
         calliper = r.calliper
         shape = m.shape
+        conventions = m.conventions
         assessment = r.assessment
         asymmetry = r.asymmetry
         warnings = m.warnings.map(\.message)
@@ -173,6 +176,7 @@ struct ProcessOutput: TextReport {
         if let c = calliper {
             lines.append("calliper        CVAI \(f(c.calliperCVAI)) % (3D − calliper \(f(c.cvaiDifference)))")
         }
+        lines += ConventionLines.lines(conventions)
         lines += ShapeLines.lines(shape: shape, assessment: assessment, asymmetry: asymmetry)
         lines += warnings.map { "warning: \($0)" }
         lines += ["Report: \(report)", "        \(pdf)"]

@@ -20,6 +20,9 @@ struct Superellipsoid {
     var forward = 0.006
     var equator = 0.025
     var height = 0.085
+    /// How much longer (front to back) the slices grow per head height above the equator:
+    /// with it the head is longest higher up than it is widest, so the conventions' slices part.
+    var lengthGrowth = 0.0
 
     /// Landmarks on the reference plane z = 0 with the frame of this description.
     var landmarks: HeadLandmarks {
@@ -34,12 +37,15 @@ struct Superellipsoid {
         return u >= 1 ? 0 : pow(1 - pow(u, m), 1 / m)
     }
 
+    /// The half-length's scale at height z.
+    func lengthScale(_ z: Double) -> Double { scale(z) * (1 + lengthGrowth * (z - equator) / height) }
+
     /// Whether (x, y) lies inside the slice at height z.
     func inside(_ p: SIMD2<Double>, z: Double) -> Bool {
         let s = scale(z)
         guard s > 0 else { return false }
         let y = p.y - forward, x = p.x - shear * y
-        return pow(abs(x / (a * s)), n) + pow(abs(y / (b * s)), n) < 1
+        return pow(abs(x / (a * s)), n) + pow(abs(y / (b * lengthScale(z))), n) < 1
     }
 
     /// Distance from `origin` along unit `u` to the slice's boundary, by bisection.
@@ -55,7 +61,7 @@ struct Superellipsoid {
     /// Half the chord of the unsheared slice at Y (metres from the slice centre, forward).
     func halfChord(_ y: Double, z: Double) -> Double {
         let s = scale(z)
-        let v = abs(y) / (b * s)
+        let v = abs(y) / (b * lengthScale(z))
         return v >= 1 ? 0 : a * s * pow(1 - pow(v, n), 1 / n)
     }
 
@@ -65,9 +71,9 @@ struct Superellipsoid {
         let s = scale(z)
         guard s > 0 else { return .zero }
         var areas = SIMD4<Double>.zero
-        let dy = 2 * b * s / Double(strips)
+        let dy = 2 * b * lengthScale(z) / Double(strips)
         for k in 0..<strips {
-            let y = -b * s + (Double(k) + 0.5) * dy
+            let y = -b * lengthScale(z) + (Double(k) + 0.5) * dy
             let w = halfChord(y, z: z), mid = shear * y
             let right = max(0, min(2 * w, w + mid)), left = 2 * w - right
             let front = y + forward >= 0
@@ -91,7 +97,7 @@ struct Superellipsoid {
         return (0..<samples).map { i in
             let t = (Double(i) + phase) / Double(samples) * 2 * Double.pi
             let x = a * s * copysign(pow(abs(cos(t)), 2 / n), cos(t))
-            let y = b * s * copysign(pow(abs(sin(t)), 2 / n), sin(t))
+            let y = b * lengthScale(z) * copysign(pow(abs(sin(t)), 2 / n), sin(t))
             return SIMD2(x + shear * y, y + forward)
         }
     }

@@ -82,17 +82,51 @@ struct ReportShapeTests {
         #expect(panels.texts.contains(String(format: "%+.2f mm per month", 10 / 61 * 30.4375)))
     }
 
+    @Test("the report leads with the clinic's convention and names the others")
+    func conventions() throws {
+        let all = try #require(head.slice.measurement.conventions)
+        let greatest = try #require(all.first { $0.convention == .greatestLength })
+        let own = ClinicalReport(inputs())
+        #expect(own.rows.first { $0.name == "CVAI" }?.values.first == ClinicalReport.format(head.slice.measurement.cvai))
+        #expect(own.notes.first?.hasPrefix("3D values by the longest outline (the slice ") == true)
+        #expect(own.notes.first?.contains("CVAI by the level of greatest length \(ClinicalReport.format(greatest.cvai)) %") == true)
+
+        let chosen = ClinicalReport(inputs(settings: ReportSettings(convention: .greatestLength)))
+        #expect(chosen.rows.first { $0.name == "CVAI" }?.values.first == ClinicalReport.format(greatest.cvai))
+        #expect(chosen.rows.first { $0.name == "Circumference" }?.values.first == ClinicalReport.format(greatest.circumferenceMM))
+        #expect(chosen.notes.first?.hasPrefix("3D values by the level of greatest length") == true)
+        #expect(chosen.severity == greatest.severityLevel)
+        let page = HTMLReport.render(chosen)
+        #expect(page.contains("3D values by the level of greatest length"))
+
+        let calliper = ClinicalReport(inputs(settings: ReportSettings(convention: .calliper)))
+        #expect(calliper.notes.first?.contains("less what a calliper reads shorter") == true)
+    }
+
+    @Test("a measurement from before the conventions is shown as it was measured")
+    func oldRecords() {
+        var old = head.slice
+        old.measurement.conventions = nil
+        let report = ClinicalReport(
+            ReportInputs(patient: [], scan: [], slice: old, meshFile: "head.ply", settings: ReportSettings(convention: .greatestLength)))
+        #expect(report.rows.first { $0.name == "CVAI" }?.values.first == ClinicalReport.format(old.measurement.cvai))
+        #expect(!report.notes.contains { $0.hasPrefix("3D values by") })
+    }
+
     @Test("report settings files are read with every key optional and refused with a reason")
     func settingsFiles() throws {
         let partial = try ReportSettings.decode(json: Data(#"{"asymmetryMap":false,"thresholds":{"dolichocephalyCI":74}}"#.utf8))
         #expect(partial.asymmetryMap == false && partial.shapeMeasures)
         #expect(partial.thresholds.dolichocephalyCI == 74 && partial.thresholds.choaCVAI == [3.5, 6.25, 8.75, 11])
+        #expect(partial.convention == .longestOutline)
+        #expect(try ReportSettings.decode(json: Data(#"{"convention":"greatestLength"}"#.utf8)).convention == .greatestLength)
         for (json, reason) in [
             (#"{"trendCharts":["height"]}"#, "trendCharts"),
             (#"{"thresholds":{"choaCVAI":[3.5,3,8,11]}}"#, "choaCVAI"),
             (#"{"trendCharts":["cranialIndex","circumference","cranialVolume","cranialHeight","radialSymmetryIndex"]}"#, "at most 4"),
             (#"{"thresholds":{"dolichocephalyCI":95}}"#, "dolichocephalyCI"),
             ("[1,2]", "report settings"),
+            (#"{"convention":"level3"}"#, "longestOutline, greatestLength, calliper"),
         ] {
             #expect(throws: ReportSettingsError.self) { try ReportSettings.decode(json: Data(json.utf8)) }
             do {
