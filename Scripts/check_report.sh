@@ -106,6 +106,14 @@ for name, value in values.items():
     in_html = re.search(r"<th>" + re.escape(name) + r"[^<]*(<span[^>]*>[^<]*</span>)?</th><td>" + re.escape(shown) + "</td>", html) is not None
     print(f"{name:14s} measure --json {shown:>8s}   PDF {'ok' if in_pdf else 'MISSING'}   HTML {'ok' if in_html else 'MISSING'}")
     if not (in_pdf and in_html): failures.append(f"{name} {shown} not in both reports")
+# The interval needs the landmarks' uncertainties, which only processing knows.
+interval = json.load(open(f"{session}/measurement.json"))["measurement"].get("intervals", {}).get("cvai")
+if interval is None:
+    failures.append("measurement.json carries no CVAI interval")
+else:
+    shown = f"{interval['low']:.2f}–{interval['high']:.2f}"
+    if shown not in text or shown not in html: failures.append(f"the report lacks CVAI's interval {shown}")
+    print(f"CVAI interval  {shown}")
 trend = json.load(open(f"{out}/trend.json"))
 visits = [json.load(open(f"{out}/{name}.json")) for name in ("visit1", "visit2", "demo")]
 measured = [v for v in trend["visits"] if v["measured"]]

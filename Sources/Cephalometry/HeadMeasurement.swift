@@ -56,6 +56,9 @@ public struct HeadMeasurement: Sendable, Codable, Equatable {
     /// The slice measures under every convention clinics use (the first is the one above);
     /// nil in records measured before HeadScan reported them.
     public var conventions: [ConventionMeasures]?
+    /// The 95 % intervals of CVAI, CVA, CI and circumference (longest outline), when the
+    /// landmarks' and the surface's uncertainties were known (a processed session).
+    public var intervals: MeasurementIntervals?
 
     /// Measures from the diagonals, extents and perimeter, all in metres.
     public init(

@@ -18,6 +18,8 @@ public struct MeasurementWarning: Sendable, Codable, Equatable, CustomStringConv
         case capSitsHigh
         /// The cap moved on the head during the scan (found by tracking the head's surface).
         case capMoved
+        /// CVAI's 95 % interval reaches across a boundary of the severity scale.
+        case intervalStraddlesLevel
     }
 
     /// The kind of doubt.

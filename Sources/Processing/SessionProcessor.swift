@@ -150,6 +150,14 @@ public struct SessionProcessor: Sendable {
         var slice = try Cephalometer.measure(mesh, landmarks: landmarks, options: options.measurement)
         slice.measurement.warnings += chosen.warnings
         slice.measurement.warnings += capWarnings(record, seen: seen, layout: layout, reader: reader)
+        let uncertainty = UncertaintyModel.uncertainty(estimates: estimates, found: try? automatic.get(), statistics: record.statistics)
+        if let intervals = Cephalometer.intervals(slice, mesh: mesh, landmarks: landmarks, uncertainty: uncertainty, options: options.measurement) {
+            slice.measurement.intervals = intervals
+            let boundaries = [3.5, 6.25, 8.75, 11.0]
+            if let straddles = UncertaintyModel.straddleWarning(cvai: slice.measurement.cvai, interval: intervals.cvai, boundaries: boundaries) {
+                slice.measurement.warnings.append(straddles)
+            }
+        }
         let calliper = try library.patient(in: session).map { try CalliperComparison(slice.measurement, calliper: $0.calliper) }
         let source = chosen.source
         if isCancelled() { throw ProcessingError.cancelled }

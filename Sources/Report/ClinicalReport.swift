@@ -137,6 +137,13 @@ public struct ClinicalReport: Sendable {
         flattenedSide = m.flattenedSide.rawValue
         columns = ["3D scan"] + (inputs.calliper == nil ? [] : ["Calliper"]) + (inputs.reference.map { [$0.label] } ?? [])
         rows = Self.rows(m, calliper: inputs.calliper, reference: inputs.reference)
+        // The intervals are of the longest outline's values.
+        if convention == .longestOutline, let intervals = m.intervals, let i = rows.firstIndex(where: { $0.name == "CVAI" }) {
+            let interval = Self.format(intervals.cvai.low) + "–" + Self.format(intervals.cvai.high)
+            rows.insert(
+                ReportValueRow(name: "CVAI 95 % interval", unit: "%", values: [interval] + Array(repeating: nil, count: columns.count - 1)),
+                at: i + 1)
+        }
         if inputs.settings.shapeMeasures, let shape = m.shape {
             rows += Self.shapeRows(shape, columns: columns.count)
         }

@@ -113,6 +113,8 @@ struct ProcessOutput: TextReport {
     var shape: ShapeMeasures?
     /// The slice measures under every convention clinics use.
     var conventions: [ConventionMeasures]?
+    /// The 95 % intervals of CVAI, CVA, CI and circumference.
+    var intervals: MeasurementIntervals?
     var assessment: ShapeAssessment?
     var asymmetry: AsymmetrySummary?
     var warnings: [String]
@@ -141,6 +143,7 @@ struct ProcessOutput: TextReport {
         calliper = r.calliper
         shape = m.shape
         conventions = m.conventions
+        intervals = m.intervals
         assessment = r.assessment
         asymmetry = r.asymmetry
         warnings = m.warnings.map(\.message)
@@ -151,7 +154,8 @@ struct ProcessOutput: TextReport {
     var text: String {
         func f(_ v: Double) -> String { String(format: "%.2f", v) }
         var lines = [
-            "CVAI            \(f(cvai)) %   (CHOA \(severityLevel))",
+            "CVAI            \(f(cvai)) %" + (intervals.map { " (95 % interval \(f($0.cvai.low))–\(f($0.cvai.high)))" } ?? "")
+                + "   (CHOA \(severityLevel))",
             "CVA             \(f(cvaMM)) mm, flattened side: \(flattenedSide)",
             "diagonal A / B  \(f(diagonalAMM)) / \(f(diagonalBMM)) mm",
             "cranial index   \(f(ci))   (length \(f(lengthMM)) mm, width \(f(widthMM)) mm)",

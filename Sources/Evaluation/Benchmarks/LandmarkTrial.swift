@@ -19,6 +19,9 @@ public struct LandmarkTrial: Codable {
     public var cvaiPicks: Double?
     /// CVAI of the same reconstruction measured with the true landmarks: what landmarks alone cannot improve.
     public var cvaiTrueLandmarks: Double?
+    /// CVAI's 95 % intervals as processing stated them, with found landmarks and with picks.
+    public var cvaiIntervalAutomatic: ValueInterval?
+    public var cvaiIntervalPicks: ValueInterval?
     public var failure: String?
     public var confidences: [String: Double]
 
@@ -43,7 +46,7 @@ public struct LandmarkTrial: Codable {
         let picks = try SimulatedPicks.annotations(simulator, frames: frames, scan: session.scanURL, seed: seed)
         if picks.isComplete {
             try library.saveAnnotations(picks, in: session)
-            trial.cvaiPicks = try? SessionProcessor(library: library).process(session).measurement.cvai
+            trial.measurePicks(library: library, session: session)
         }
         return trial
     }
@@ -62,7 +65,7 @@ public struct LandmarkTrial: Codable {
         trial.measureAutomatic(library: library, session: session, simulator: simulator)
         if let picks {
             try library.saveAnnotations(picks, in: session)
-            trial.cvaiPicks = try? SessionProcessor(library: library).process(session).measurement.cvai
+            trial.measurePicks(library: library, session: session)
         }
         return trial
     }
@@ -81,6 +84,7 @@ public struct LandmarkTrial: Codable {
         do {
             let result = try processor.process(session)
             cvaiAutomatic = result.measurement.cvai
+            cvaiIntervalAutomatic = result.measurement.intervals?.cvai
             if let found = result.automatic {
                 let headFromMesh = try Self.headFromMeshTransform(library: library, session: session, simulator: simulator)
                 let truth = simulator.head.landmarks
@@ -99,6 +103,13 @@ public struct LandmarkTrial: Codable {
         } catch {
             failure = "\(error)"
         }
+    }
+
+    /// Processes the session with its picks.
+    private mutating func measurePicks(library: ScanLibrary, session: ScanSession) {
+        let measurement = (try? SessionProcessor(library: library).process(session))?.measurement
+        cvaiPicks = measurement?.cvai
+        cvaiIntervalPicks = measurement?.intervals?.cvai
     }
 
     /// The rigid transform that puts the reconstruction's marker map onto the true cap.

@@ -1,3 +1,4 @@
+import Cephalometry
 import Geometry
 
 /// What `bench landmarks` reports.
@@ -43,6 +44,27 @@ public struct LandmarksBenchResult: Codable {
     public var landmarks: [String: Landmark]
     public var cvai: CVAI
     public var repeatability: Repeatability?
+    /// How often CVAI's stated 95 % interval holds the true CVAI, over every scan measured
+    /// (the heads and the repeated heads), with found landmarks and with picks.
+    public var coverage: [String: Coverage]
+
+    /// How often intervals held the truth, and how wide they were.
+    public struct Coverage: Codable {
+        public var scans: Int
+        public var containing: Int
+        public var share: Double?
+        public var medianWidth: Double?
+        public var maxWidth: Double?
+
+        init(_ cases: [(interval: ValueInterval, truth: Double)]) {
+            scans = cases.count
+            containing = cases.count { $0.interval.contains($0.truth) }
+            share = cases.isEmpty ? nil : Double(containing) / Double(cases.count)
+            let widths = cases.map { $0.interval.high - $0.interval.low }
+            medianWidth = widths.isEmpty ? nil : Statistics.median(widths)
+            maxWidth = widths.max()
+        }
+    }
 
     public init(trials: [LandmarkTrial], repeated: [[LandmarkTrial]]) {
         heads = trials.count
@@ -64,6 +86,11 @@ public struct LandmarksBenchResult: Codable {
             maxErrorAutomatic: automatic.max(), medianErrorAutomatic: automatic.isEmpty ? nil : Statistics.median(automatic),
             within03: automatic.count { $0 <= 0.3 }, maxErrorPicks: picks.max(), medianErrorPicks: picks.isEmpty ? nil : Statistics.median(picks),
             maxErrorTrueLandmarks: trueLandmarks.max(), maxDifferenceFromTrueLandmarks: difference.max())
+        let every = trials + repeated.joined()
+        coverage = [
+            "automatic": Coverage(every.compactMap { t in t.cvaiIntervalAutomatic.map { ($0, t.trueCVAI) } }),
+            "picks": Coverage(every.compactMap { t in t.cvaiIntervalPicks.map { ($0, t.trueCVAI) } }),
+        ]
         if !repeated.isEmpty {
             func spread(_ values: [Double]) -> Double? {
                 guard values.count >= 2, let high = values.max(), let low = values.min() else { return nil }
