@@ -199,12 +199,17 @@ public final class ResultsModel {
             ResultRow(
                 name: "CVAI", value: strings.decimal(m.cvai, digits: 2) + " %",
                 calliper: calliper.map { strings.decimal($0.calliperCVAI, digits: 2) + " %" }),
+            m.intervals.map {
+                ResultRow(
+                    name: strings(.resultsCVAIInterval),
+                    value: strings.decimal($0.cvai.low, digits: 2) + "–" + strings.decimal($0.cvai.high, digits: 2) + " %", calliper: nil)
+            },
             ResultRow(name: "CVA", value: mm(m.cvaMM)!, calliper: mm(c?.cvaMM)),
             ResultRow(name: strings(.resultsDiagonalA), value: mm(m.diagonalAMM)!, calliper: mm(c?.diagonalAMM)),
             ResultRow(name: strings(.resultsDiagonalB), value: mm(m.diagonalBMM)!, calliper: mm(c?.diagonalBMM)),
             ResultRow(name: strings(.resultsCranialIndex), value: strings.decimal(m.ci), calliper: calliper.map { strings.decimal($0.calliperCI) }),
             ResultRow(name: strings(.resultsCircumference), value: mm(m.circumferenceMM)!, calliper: mm(c?.circumferenceMM ?? nil)),
-        ]
+        ].compactMap { $0 }
         severityLevel = m.severityLevel.rawValue
         severity = strings(.resultsSeverity, String(m.severityLevel.rawValue), strings(.resultsFlattened, m.flattenedSide.rawValue))
         calliperVerdict = calliper.map {

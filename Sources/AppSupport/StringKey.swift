@@ -177,6 +177,7 @@ public enum StringKey: String, Sendable, CaseIterable {
     case resultsDiagonalB
     case resultsCranialIndex
     case resultsCircumference
+    case resultsCVAIInterval
     case resultsVolume
     case resultsPosteriorSymmetry
     case resultsAnteriorSymmetry

@@ -31,6 +31,21 @@ public struct MeasurementIntervals: Sendable, Codable, Equatable {
     public var landmarkSigmaMM: [String: Double]
     public var surfaceSigmaMM: Double
     public var scaleSigma: Double
+
+    public init(
+        level: Double, cvai: ValueInterval, cvaMM: ValueInterval, ci: ValueInterval, circumferenceMM: ValueInterval, samples: Int,
+        landmarkSigmaMM: [String: Double], surfaceSigmaMM: Double, scaleSigma: Double
+    ) {
+        self.level = level
+        self.cvai = cvai
+        self.cvaMM = cvaMM
+        self.ci = ci
+        self.circumferenceMM = circumferenceMM
+        self.samples = samples
+        self.landmarkSigmaMM = landmarkSigmaMM
+        self.surfaceSigmaMM = surfaceSigmaMM
+        self.scaleSigma = scaleSigma
+    }
 }
 
 /// What is known about the measurement's inputs: each landmark's standard deviation per axis,

@@ -77,6 +77,26 @@ struct ResultsModelTests {
         #expect(reopened.phase == .measured && reopened.rows == model.rows)
     }
 
+    @Test func aStoredIntervalShowsUnderCVAI() throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let session = try lib.savedSession(id: 6)
+        var measurement = FakeProcessing.measurement
+        measurement.intervals = MeasurementIntervals(
+            level: 0.95, cvai: ValueInterval(low: 6.1, high: 7.25), cvaMM: ValueInterval(low: 9, high: 11), ci: ValueInterval(low: 81, high: 83),
+            circumferenceMM: ValueInterval(low: 418, high: 422), samples: 48, landmarkSigmaMM: [:], surfaceSigmaMM: 0.05, scaleSigma: 0)
+        try lib.library.saveMeasurement(
+            MeasurementRecord(
+                measurement: measurement,
+                landmarks: HeadLandmarks(
+                    nasion: SIMD3(0, 0.07, 0), noseTip: SIMD3(0, 0.09, -0.02), leftTragion: SIMD3(-0.06, 0, 0), rightTragion: SIMD3(0.06, 0, 0)),
+                measuredAt: Date()), in: session)
+        let model = ResultsModel(
+            session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings())
+        #expect(model.rows.map(\.name).prefix(3) == ["CVAI", "CVAI 95 % interval", "CVA"])
+        #expect(model.rows[1].value == "6.10–7.25 %")
+    }
+
     @Test func cancellingStopsProcessingAndSaysNothingChanged() async throws {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }
