@@ -18,6 +18,8 @@ public struct MeasurementWarning: Sendable, Codable, Equatable, CustomStringConv
         case capSitsHigh
         /// The cap moved on the head during the scan (found by tracking the head's surface).
         case capMoved
+        /// Many frames were left out because too few stickers could be read in them.
+        case framesUnplaced
         /// CVAI's 95 % interval reaches across a boundary of the severity scale.
         case intervalStraddlesLevel
     }

@@ -35,5 +35,22 @@ public enum CapFitAdvice {
                 + "and make sure the cap fits snugly before the next scan.")
     }
 
+    /// A share of examined frames left out above which the therapist hears of it.
+    public static let unplacedShare = 0.1
+
+    /// The warning for a scan whose frames could not all be placed: every frame is placed by
+    /// the cap's stickers, so one with too few readable ones is left out, and what it alone
+    /// showed of the head is missing; nil when nearly all were placed.
+    public static func unplacedWarning(_ statistics: ReconstructionStatistics) -> MeasurementWarning? {
+        let examined = statistics.framesExamined, left = statistics.framesRejected
+        guard examined > 0, Double(left) >= unplacedShare * Double(examined) else { return nil }
+        let share = Int((Double(left) / Double(examined) * 100).rounded())
+        return MeasurementWarning(
+            .framesUnplaced,
+            "\(left) of the \(examined) frames examined (\(share) %) were left out: too few of the cap's stickers could be read in them, "
+                + "and no frame is placed without them. What only those frames showed of the head is missing from its surface; "
+                + "check the surface in the replay, and keep the stickers in view (or mend the cap) next time.")
+    }
+
     private static func capitalised(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
 }

@@ -197,7 +197,7 @@ public struct SessionProcessor: Sendable {
         }
         return [
             CapCoverage.warning(seen: record.markers.count, of: layout.markers.count),
-            CapFitAdvice.ridesUpWarning(seen: seen, layout: layout), moved,
+            CapFitAdvice.ridesUpWarning(seen: seen, layout: layout), moved, CapFitAdvice.unplacedWarning(record.statistics),
         ].compactMap { $0 }
     }
 

@@ -54,4 +54,17 @@ struct CapFitAdviceTests {
         let warning = try #require(CapFitAdvice.movedWarning(report) { _ in nil })
         #expect(warning.message.contains("at frame 7"))
     }
+
+    @Test func framesLeftOutAreCountedAboveATenth() throws {
+        var statistics = ReconstructionStatistics()
+        statistics.framesExamined = 300
+        statistics.framesRejected = 63
+        let warning = try #require(CapFitAdvice.unplacedWarning(statistics))
+        #expect(warning.kind == .framesUnplaced)
+        #expect(warning.message.hasPrefix("63 of the 300 frames examined (21 %) were left out"))
+        #expect(warning.message.contains("no frame is placed without them"))
+        statistics.framesRejected = 29
+        #expect(CapFitAdvice.unplacedWarning(statistics) == nil)
+        #expect(CapFitAdvice.unplacedWarning(ReconstructionStatistics()) == nil)
+    }
 }
