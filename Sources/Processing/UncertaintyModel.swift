@@ -3,10 +3,11 @@ import Reconstruction
 
 /// What processing knows about how sure each input of a measurement is.
 enum UncertaintyModel {
-    /// A found landmark's standard deviation per axis at full confidence, metres: the cap
-    /// benchmark's and the landmarks benchmark's errors (tragion and nasion median 0.2 mm, worst
-    /// 0.9 mm; the nose tip about twice that) on simulated heads.
-    static let foundSigma: [Landmark: Double] = [.leftTragion: 0.0003, .rightTragion: 0.0003, .nasion: 0.0003, .noseTip: 0.0006]
+    /// A found landmark's standard deviation per axis at full confidence, metres: the
+    /// landmarks benchmark's errors on 30 simulated heads (tragion and nasion median 0.2 mm,
+    /// worst 0.9 mm; the nose tip about twice that). An isotropic error of 0.14 mm per axis has
+    /// a median length of 0.2 mm; 0.2 mm leaves room for the tails.
+    static let foundSigma: [Landmark: Double] = [.leftTragion: 0.0002, .rightTragion: 0.0002, .nasion: 0.0002, .noseTip: 0.0004]
     /// Confidence below which a found landmark counts as this unsure (its sigma grows as
     /// 1 / confidence above it).
     static let lowestConfidence = 0.3

@@ -33,6 +33,9 @@ public struct LandmarksBenchResult: Codable {
         public var unmeasuredAutomatic: Int
         /// Each repeated head's CVAI per scan with automatic landmarks (nil: not measured).
         public var cvaiAutomatic: [[Double?]]
+        /// Each repeated head's true CVAI, and CVAI's stated interval per scan.
+        public var trueCVAI: [Double]
+        public var intervalsAutomatic: [[ValueInterval?]]
         /// Why a repeated scan was not measured: "head h, scan s: reason".
         public var failures: [String]
     }
@@ -102,6 +105,7 @@ public struct LandmarksBenchResult: Codable {
                 spreadsAutomatic: a, spreadsPicks: p, maxSpreadAutomatic: a.compactMap { $0 }.max(), maxSpreadPicks: p.compactMap { $0 }.max(),
                 unmeasuredAutomatic: repeated.joined().count { $0.cvaiAutomatic == nil },
                 cvaiAutomatic: repeated.map { $0.map(\.cvaiAutomatic) },
+                trueCVAI: repeated.map { $0.first?.trueCVAI ?? .nan }, intervalsAutomatic: repeated.map { $0.map(\.cvaiIntervalAutomatic) },
                 failures: repeated.enumerated().flatMap { h, scans in
                     scans.enumerated().compactMap { s, trial in trial.failure.map { "head \(h), scan \(s): \($0)" } }
                 })
