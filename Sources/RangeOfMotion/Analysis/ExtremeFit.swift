@@ -49,7 +49,9 @@ struct ExtremeFit {
 
     /// The end among `samples` (in time order), or nil when too few frames lie near it for a
     /// fit with a scatter left to judge it by.
-    func fit(_ samples: [Sample]) -> Result? {
+    /// `held`: the angle held within the band about the extreme, which reads a held end from
+    /// more frames than the fit's hold does; nil takes the fit's.
+    func fit(_ samples: [Sample], held: Double? = nil) -> Result? {
         guard let top = samples.map(\.smoothed).max(), let bottom = samples.map(\.smoothed).min() else { return nil }
         let depth = max(2 * band, Self.visitShareOfRange * (top - bottom))
         // A visit reaches the end when a frame of it does: at a turning end the smoothed
@@ -60,10 +62,10 @@ struct ExtremeFit {
         // A visit cut off by the video's start or end may have its top outside the video.
         let whole = reaching.filter { $0.first?.time != samples.first?.time && $0.last?.time != samples.last?.time }
         let visits = whole.isEmpty ? reaching : whole
-        guard let first = try? Self.solve(visits) else { return nil }
+        guard let first = try? Self.solve(visits, held: held) else { return nil }
         let kept = Self.withoutOutliers(visits, fit: first)
         guard kept.map(\.count).reduce(0, +) < visits.map(\.count).reduce(0, +) else { return first.result }
-        return (try? Self.solve(kept))?.result ?? first.result
+        return (try? Self.solve(kept, held: held))?.result ?? first.result
     }
 
     /// Runs of consecutive samples within `depth` of `top`, split where frames are far apart.
@@ -117,7 +119,7 @@ extension ExtremeFit {
     /// Rounds of searching the top times for each hold; the fit settles within two.
     static let rounds = 3
 
-    static func solve(_ visits: [[Sample]]) throws(FitError) -> Solution {
+    static func solve(_ visits: [[Sample]], held band: Double? = nil) throws(FitError) -> Solution {
         let count = visits.map(\.count).reduce(0, +)
         // Peak, curvature, hold and one top per visit, and a scatter left over to judge by.
         guard !visits.isEmpty, count >= visits.count + 5 else { throw .tooFewFrames }
@@ -137,7 +139,7 @@ extension ExtremeFit {
             }
             return fit
         }
-        return choose(fits, count: count)
+        return choose(fits, count: count, held: band)
     }
 
     private static func grid(from a: Double, to b: Double, step: Double) -> [Double] {
@@ -163,14 +165,15 @@ extension ExtremeFit {
     }
 
     /// The turning end (no hold) and the best held one, weighed by how well each explains the
-    /// frames (Akaike weights: the hold is one more thing fitted). At 3 frames per second a
+    /// frames (Akaike weights: the hold is one more thing fitted); a held end reads at `band`,
+    /// the angle held within the band, when given. At 3 frames per second a
     /// short hold whose middle frames the gates refused looks much like a turn, and noise at
     /// a turn much like a short hold; each alone then reads a degree or two past or inside
     /// the end, their weighed mean neither, and the spread between them joins the
     /// uncertainty. Frames that fit both exactly (two frames at the end, one on either side)
     /// are read at the longest hold that fits: without noise to go by, at the frames
     /// themselves, not a parabola through a sharp stop.
-    private static func choose(_ fits: [Solution], count: Int) -> Solution {
+    private static func choose(_ fits: [Solution], count: Int, held band: Double?) -> Solution {
         guard let turning = fits.first, let held = fits.min(by: { $0.squares < $1.squares }) else { return fits[0] }
         let exact = 1e-6 * Double(count)
         if turning.squares <= exact { return fits.last { $0.squares <= exact } ?? turning }
@@ -179,10 +182,11 @@ extension ExtremeFit {
         let excess = min(50, (turning.squares - held.squares) / variance)
         let weight = 1 / (1 + exp(excess / 2 - 1))  // the turning end's: exp(−excess/2) against exp(−1)
         var mixed = held
-        let peak = weight * turning.peak + (1 - weight) * held.peak
+        let heldPeak = band ?? held.peak
+        let peak = weight * turning.peak + (1 - weight) * heldPeak
         let spread =
             weight * (pow(turning.result.uncertainty, 2) + pow(turning.peak - peak, 2)) + (1 - weight)
-            * (pow(held.result.uncertainty, 2) + pow(held.peak - peak, 2))
+            * (pow(held.result.uncertainty, 2) + pow(heldPeak - peak, 2))
         mixed.peak = peak
         mixed.result = Result(peak: peak, uncertainty: spread.squareRoot(), frames: held.result.frames)
         return mixed
