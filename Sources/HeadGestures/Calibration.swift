@@ -8,13 +8,17 @@ public struct Calibration: Sendable, Hashable {
     public var mouthDistance: Double
     /// When calibration finished.
     public var time: Double
+    /// How far the steady samples scattered about their mean, horizontally and vertically,
+    /// eye distances: the resting sway as far as calibration saw it.
+    public var spread: SIMD2<Double>
 
     /// A calibration from its parts.
-    public init(centre: SIMD2<Double>, eyeDistance: Double, mouthDistance: Double, time: Double) {
+    public init(centre: SIMD2<Double>, eyeDistance: Double, mouthDistance: Double, time: Double, spread: SIMD2<Double> = .zero) {
         self.centre = centre
         self.eyeDistance = eyeDistance
         self.mouthDistance = mouthDistance
         self.time = time
+        self.spread = spread
     }
 }
 
@@ -54,11 +58,12 @@ public struct Calibrator: Sendable {
         guard samples.count >= samplesNeeded else { return nil }
         let recent = samples.suffix(Self.averagedSamples)
         let n = Double(recent.count)
+        let eyeDistance = recent.reduce(0) { $0 + $1.eyeDistance } / n
         let result = Calibration(
             centre: recent.reduce(.zero) { $0 + $1.position } / n,
-            eyeDistance: recent.reduce(0) { $0 + $1.eyeDistance } / n,
+            eyeDistance: eyeDistance,
             mouthDistance: recent.reduce(0) { $0 + $1.mouthDistance } / n,
-            time: time)
+            time: time, spread: RestingSway.spread(of: samples.map(\.position), eyeDistance: eyeDistance))
         samples.removeAll(keepingCapacity: true)
         return result
     }

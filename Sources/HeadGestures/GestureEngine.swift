@@ -47,6 +47,8 @@ public struct GestureEngine: Sendable {
     private var calibrator: Calibrator
     private var zone: IdleZone
     private var recognizer: NodShakeRecognizer
+    private var sway: RestingSway?
+    private var pendingRest: [(dt: Double, offset: SIMD2<Double>)] = []
     private var isTracking = false
     private var centre = SIMD2<Double>.zero
     private var scale = 1.0
@@ -84,6 +86,10 @@ public struct GestureEngine: Sendable {
 
     /// The idle zone's centre while tracking (it follows a slowly drifting head).
     public var currentCentre: SIMD2<Double>? { isTracking ? centre : nil }
+
+    /// The reach a swing of a nod or shake needs now, horizontally and vertically, eye
+    /// distances: the resting sway's multiple within the floor and the movement threshold.
+    public var swingThresholds: SIMD2<Double>? { isTracking ? sway?.thresholds : nil }
 
     /// The events of one frame.
     public mutating func process(_ frame: FaceFrame) -> [GestureEvent] {
@@ -135,6 +141,7 @@ public struct GestureEngine: Sendable {
         settings = newSettings
         zone = IdleZone(settings: newSettings)
         recognizer = NodShakeRecognizer(settings: newSettings)
+        sway = sway.map { RestingSway(settings: newSettings, calibrationSpread: $0.rms) }
         calibrator = Calibrator(samplesNeeded: newSettings.calibrationSamples, jump: newSettings.calibrationJump)
         return events
     }
@@ -169,6 +176,7 @@ public struct GestureEngine: Sendable {
         lastPointer = pointer.position
         zone = IdleZone(settings: settings)
         recognizer = NodShakeRecognizer(settings: settings)
+        sway = RestingSway(settings: settings, calibrationSpread: result.spread)
         counts.calibrations += 1
         events.append(.startedTracking(centre: result.centre, eyeDistance: result.eyeDistance))
     }
@@ -182,33 +190,64 @@ public struct GestureEngine: Sendable {
         scale += min(1, dt / Self.scaleSeconds) * (reference.eyeDistance * ratio - scale)
         slowLogScale += min(1, dt / Self.slowScaleSeconds) * (log(scale) - slowLogScale)
         let offset = (pointer.position - centre) / scale
-        let change = zone.update(offset: offset, time: time)
+        let change = zone.update(offset: offset, time: time, swingThresholds: smallSwings ? sway?.thresholds : nil)
         events.append(
             .moved(
                 PointerMove(
                     from: lastPointer ?? pointer.position, to: pointer.position, centre: centre, offset: offset, scale: scale,
                     idleRadiusPixels: zone.radius * scale, isInIdleZone: zone.isInside)))
         if let ended = change.ended {
-            if settings.mode == .continuous { events.append(.stoppedLooking(ended.direction)) }
+            if settings.mode == .continuous, !ended.isSmallSwing { events.append(.stoppedLooking(ended.direction)) }
             recognizer.lookEnded(ended, events: &events)
         }
         if let started = change.started, settings.mode == .continuous {
             events.append(.startedLooking(started.direction, distance: started.peak))
         }
         recognizer.tick(time: time, looking: zone.current != nil, events: &events)
+        measureSway(dt: dt)
         followCentre(pointer.position, dt: dt)
         lastPointer = pointer.position
     }
+
+    /// Feeds the sway meter with resting frames once `swayDelaySeconds` have shown that they
+    /// did not lead into a swing: a nod's own way down must not raise its threshold. The
+    /// frames of a small swing wait for its end: a slow one is sway and counts, a quick one
+    /// opens a nod or shake and is dropped.
+    private mutating func measureSway(dt: Double) {
+        guard zone.current?.isSmallSwing ?? true, !recognizer.isOpen, zone.isInside, depthRate <= Self.depthRate else {
+            pendingRest.removeAll(keepingCapacity: true)
+            return
+        }
+        pendingRest.append((dt, zone.smoothedOffset))
+        guard zone.current == nil else { return }
+        var waiting = pendingRest.reduce(0) { $0 + $1.dt }
+        while let first = pendingRest.first, waiting - first.dt >= Self.swayDelaySeconds {
+            sway?.add(first.offset, dt: first.dt)
+            waiting -= first.dt
+            pendingRest.removeFirst()
+        }
+    }
+
+    /// Seconds a resting frame waits before it counts toward the sway.
+    static let swayDelaySeconds = 0.4
+
+    /// Whether swings short of the movement threshold may make nods and shakes.
+    private var smallSwings: Bool {
+        settings.recognisesNodsAndShakes && settings.swingThreshold < settings.movementThreshold
+    }
+
+    /// How fast the face's size changes, per second: above `depthRate` it moves in depth.
+    private var depthRate: Double { abs(log(scale) - slowLogScale) / (Self.slowScaleSeconds - Self.scaleSeconds) }
 
     /// Lets the centre follow a head that is not looking anywhere: slowly always (posture),
     /// and inside the idle zone quickly while the face changes size (leaning in or back,
     /// which off the camera's axis shifts the face in the picture). Turning or nodding leaves
     /// the size alone, and a head past the idle zone is never followed quickly, so looks and
-    /// nods are not followed away.
+    /// nods are not followed away. During a small swing only leaning is followed: following
+    /// slowly would carry the centre along with a small nod and halve its second swing.
     private mutating func followCentre(_ position: SIMD2<Double>, dt: Double) {
-        guard zone.current == nil, settings.centreFollowSeconds > 0 else { return }
-        let depthRate = abs(log(scale) - slowLogScale) / (Self.slowScaleSeconds - Self.scaleSeconds)
         let quick = zone.isInside && depthRate > Self.depthRate
+        guard zone.current.map({ $0.isSmallSwing && quick }) ?? true, settings.centreFollowSeconds > 0 else { return }
         centre += min(1, dt / (quick ? Self.depthFollowSeconds : settings.centreFollowSeconds)) * (position - centre)
     }
 

@@ -14,5 +14,8 @@ extension GestureSettings {
         "quickLookSeconds": "a look shorter than this may be part of a nod or shake",
         "gestureGapSeconds": "quick looks closer than this belong to one nod or shake",
         "centreFollowSeconds": "time constant with which the centre follows a resting head (0: never)",
+        "swingThreshold":
+            "smallest reach of a nod's or shake's swing for a calmly resting head; it rises with the resting sway up to movementThreshold (equal to it: fixed)",
+        "swayFactor": "how many times the resting sway (root mean square, per axis) a nod's or shake's swing must reach",
     ]
 }

@@ -48,6 +48,17 @@ public struct GestureSettings: Sendable, Codable, Equatable {
     /// (2; 0: never), so that a slowly changing posture is no gesture; while the face changes
     /// size (leaning in or back) it follows within a quarter of a second.
     public var centreFollowSeconds = 2.0
+    /// The smallest reach, eye distances, at which a swing counts toward a nod or shake when
+    /// the head rests calmly (0.14, about 6° of nodding or turning for an average face: a
+    /// conversational nod of 10° passes it with a margin for the landmarks' noise). The threshold rises with the person's own resting sway (`swayFactor` times it) up
+    /// to `movementThreshold`, so a restless head's sway makes no nod; swings below the
+    /// movement threshold only count as part of a nod or shake, never as looks. Equal to
+    /// `movementThreshold`: every swing must pass it, as before.
+    public var swingThreshold = 0.14
+    /// How many times the resting sway (the root mean square of the resting pointer's offset
+    /// from the centre, per axis, measured during calibration and whenever the head rests) a
+    /// swing must reach (4: a sway of two slow sines peaks at twice its root mean square).
+    public var swayFactor = 4.0
 
     /// The defaults.
     public init() {}
@@ -60,6 +71,10 @@ public struct GestureSettings: Sendable, Codable, Equatable {
 
     /// Where a look ends: the idle radius shrunk by the hysteresis.
     public var returnRadius: Double { idleRadius * (1 - hysteresis) }
+
+    /// Where a swing that started at `threshold` (below the movement threshold) ends: back
+    /// inside the same share of it as a look's return radius is of the movement threshold.
+    public func swingReturn(_ threshold: Double) -> Double { min(returnRadius, threshold * returnRadius / movementThreshold) }
 
     /// Checks every value, naming the first one out of range and how to fix it.
     public func validate() throws(GestureError) {
@@ -79,6 +94,10 @@ public struct GestureSettings: Sendable, Codable, Equatable {
         try require(quickLookSeconds > 0, "quickLookSeconds", "must be positive, such as 1.0")
         try require(gestureGapSeconds > 0, "gestureGapSeconds", "must be positive, such as 0.5")
         try require(centreFollowSeconds >= 0, "centreFollowSeconds", "must be 0 (never) or a positive number of seconds")
+        try require(
+            swingThreshold > 0 && swingThreshold <= movementThreshold, "swingThreshold",
+            "must be above 0 and at most the movement threshold (\(movementThreshold)), such as 0.14")
+        try require(swayFactor >= 0 && swayFactor.isFinite, "swayFactor", "must be 0 or more, such as 4")
     }
 
     /// Every setting as it stands in a settings file, in declaration order.
@@ -96,6 +115,8 @@ public struct GestureSettings: Sendable, Codable, Equatable {
             .field("quickLookSeconds", \.quickLookSeconds),
             .field("gestureGapSeconds", \.gestureGapSeconds),
             .field("centreFollowSeconds", \.centreFollowSeconds),
+            .field("swingThreshold", \.swingThreshold),
+            .field("swayFactor", \.swayFactor),
         ])
     }
 

@@ -5,7 +5,8 @@
 /// dwell) on one axis, each starting within
 /// `gestureGapSeconds` of the previous one's end (or, after a slow swing, within
 /// `rhythmFactor` times its length: a slow nod dwells longer at the top between its swings),
-/// form a sequence: two looks down make a nod
+/// form a sequence (swings short of the movement threshold too, though they are never
+/// reported as looks): two looks down make a nod
 /// (looks up between them are the head coming back a little too far), two looks to each side,
 /// alternating, make a shake. A quick look cannot be reported as a look until it is clear that
 /// no second one follows, so discrete looks of a sequence that never becomes a nod or shake
@@ -58,6 +59,8 @@ public struct NodShakeRecognizer: Sendable {
     /// Takes a look that just ended.
     public mutating func lookEnded(_ look: Look, events: inout [GestureEvent]) {
         guard isEnabled, look.duration <= quickLookSeconds, look.holdSeconds <= Self.longestSwingHold else {
+            // A slow small swing is the head settling or swaying: no look, and nothing ends.
+            if look.isSmallSwing { return }
             flush(events: &events)
             if reportsLooks { events.append(.looked(look.direction, distance: look.peak)) }
             return
@@ -75,7 +78,7 @@ public struct NodShakeRecognizer: Sendable {
     /// Reports what is pending as looks and closes the sequence.
     public mutating func flush(events: inout [GestureEvent]) {
         if reportsLooks && !recognised {
-            for look in pending { events.append(.looked(look.direction, distance: look.peak)) }
+            for look in pending where !look.isSmallSwing { events.append(.looked(look.direction, distance: look.peak)) }
         }
         pending.removeAll(keepingCapacity: true)
         horizontal = nil
@@ -89,15 +92,15 @@ public struct NodShakeRecognizer: Sendable {
     }
 
     private func continuesSequence(_ look: Look) -> Bool {
-        guard look.direction.isHorizontal == horizontal, look.start - lastEnd <= allowedGap else { return false }
+        guard look.direction.isHorizontal == horizontal, (look.swingStart ?? look.start) - lastEnd <= allowedGap else { return false }
         // A shake swings to the other side each time; twice to the same side are two looks.
         return !look.direction.isHorizontal || look.direction != lastSide
     }
 
     private mutating func add(_ look: Look, events: inout [GestureEvent]) {
-        if isOpen { longestPause = max(longestPause, look.start - lastEnd) } else { horizontal = look.direction.isHorizontal }
+        if isOpen { longestPause = max(longestPause, (look.swingStart ?? look.start) - lastEnd) } else { horizontal = look.direction.isHorizontal }
         lastEnd = look.end
-        longestSwing = max(longestSwing, look.duration)
+        longestSwing = max(longestSwing, look.end - (look.swingStart ?? look.start))
         if look.direction.isHorizontal { lastSide = look.direction }
         // Further swings of a nod or shake already reported belong to it.
         guard !recognised else { return }

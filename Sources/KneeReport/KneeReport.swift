@@ -100,7 +100,10 @@ public struct KneeReport: Sendable {
 
     private static func values(_ a: RangeOfMotionAnalysis) -> [ReportFact] {
         guard let low = a.minimum, let high = a.maximum, let nz = a.neutralZero else { return [] }
-        func at(_ e: ExtremeFrame) -> String { "\(degrees(e.angle)) (frame \(e.index), \(String(format1: e.time)) s)" }
+        func at(_ e: ExtremeFrame) -> String {
+            let spread = e.uncertainty.map { " ± " + degrees($0) } ?? ""
+            return "\(degrees(e.angle))\(spread) (frame \(e.index), \(String(format1: e.time)) s)"
+        }
         return [
             ReportFact("Smallest knee angle", at(low)),
             ReportFact("Largest knee angle", at(high)),

@@ -31,12 +31,13 @@ struct AnalyzerTests {
         #expect(abs(try Poses.analyze(Poses.sequence(values), settings).frames[1].smoothedAngle! - 120) < 1e-9)
     }
 
-    @Test("the extreme is the angle held there, not the noisiest frame")
+    @Test("the band's extreme is the angle held there, not the noisiest frame")
     func heldExtreme() throws {
         // Held at 120° over four frames, one of them 4° deeper by noise.
         let values: [Double] = [0, 0, 40, 80, 120, 124, 120, 120, 80, 40, 0, 0]
         var settings = RangeOfMotionSettings()
         settings.smoothingWindow = 1
+        settings.extremeFit = false
         let a = try Poses.analyze(Poses.sequence(values), settings)
         #expect(abs(a.minimum!.frameAngle - 56) < 1e-9 && a.minimum!.heldFrames == 4)
         #expect(abs(a.minimum!.angle - 60) < 1e-9)
@@ -48,6 +49,7 @@ struct AnalyzerTests {
     private static func heldMinimum(_ flexions: [Double], middleMean: Bool) throws -> ExtremeFrame {
         var settings = RangeOfMotionSettings()
         settings.smoothingWindow = 1
+        settings.extremeFit = false
         settings.extremeMiddleMean = middleMean
         return try #require(try Poses.analyze(Poses.sequence(flexions), settings).minimum)
     }

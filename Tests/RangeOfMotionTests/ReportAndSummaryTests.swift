@@ -19,7 +19,7 @@ struct ReportAndSummaryTests {
         let r = report(analysis)
         #expect(r.form.left == "5-0-130" && r.form.right == "")
         #expect(r.accepted && r.outcome.contains("5-0-130"))
-        #expect(r.values.contains(ReportFact("Smallest knee angle", "50.0° (frame 6, 2.0 s)")))
+        #expect(r.values.contains(ReportFact("Smallest knee angle", "50.0° ± 0.0° (frame 6, 2.0 s)")))
         #expect(r.values.contains(ReportFact("Extension", "5.0°")))
         #expect(r.minimumFigure != nil && r.maximumFigure != nil)
     }

@@ -13,13 +13,19 @@ public enum GestureScenario: String, Sendable, CaseIterable, Codable {
     /// looks as in `mixed`, often in quick succession (the shortest pause that still parts
     /// two gestures).
     case varied
+    /// Nods and shakes of 10-15° per swing, as conversation has them (`GestureRange.smallDegrees`),
+    /// at every speed of `GestureRange`, with calm rests between.
+    case conversational
+    /// The head only rests, but restlessly: it sways several times as far as a calm one
+    /// (up to 3° per sine). Nothing should happen.
+    case restless
 
     /// A script of about `seconds` for this scenario; the same seed gives the same script.
     public func script(seconds: Double, seed: UInt64) -> (script: HeadMotionScript, face: SimulatedFace) {
         var random = SplitMix64(seed: seed ^ 0x5EED_5C21_97AB)
         let face = SimulatedFace.random(using: &random)
         let start = SIMD3(random.uniform(-0.03...0.03), random.uniform(-0.02...0.02), random.uniform(0.4...0.55))
-        let sway = HeadSway.random(degrees: 0.8, using: &random)
+        let sway = HeadSway.random(degrees: self == .restless ? Self.restlessSway : Self.calmSway, using: &random)
         var builder = ScriptBuilder(random: random, distance: start.z, target: seconds)
         builder.add(.rest(seconds: 2))
         while builder.seconds < seconds {
@@ -28,10 +34,16 @@ public enum GestureScenario: String, Sendable, CaseIterable, Codable {
             case .rest: builder.add(.rest(seconds: 5))
             case .approach: builder.addApproachRound()
             case .varied: builder.addVariedRound()
+            case .conversational: builder.addConversationalRound()
+            case .restless: builder.add(.rest(seconds: 5))
             }
         }
         return (HeadMotionScript(motions: builder.motions, start: start, sway: sway), face)
     }
+
+    /// The largest amplitude of each of a resting head's sway sines, degrees: calm and restless.
+    public static let calmSway = 0.8
+    public static let restlessSway = 3.0
 }
 
 /// Builds scenario scripts step by step.
@@ -76,12 +88,23 @@ struct ScriptBuilder {
         }
     }
 
-    private mutating func variedGesture(_ kind: String) -> ScriptedMotion {
+    /// Small nods and shakes in a random order, each followed by a calm rest.
+    mutating func addConversationalRound() {
+        for kind in random.shuffled(["nod", "shake", "nod", "shake"]) where seconds < target {
+            let motion = variedGesture(kind, degrees: GestureRange.smallDegrees)
+            add(motion)
+            add(.rest(seconds: max(GestureRange.shortestPause(after: motion), random.uniform(1.0...2.0))))
+        }
+    }
+
+    private mutating func variedGesture(_ kind: String, degrees: ClosedRange<Double>? = nil) -> ScriptedMotion {
         let cycles = random.integer(GestureRange.cycles)
         let cycleSeconds = random.uniform(GestureRange.cycleSeconds)
-        if kind == "nod" { return .nod(degrees: random.uniform(GestureRange.nodDegrees), cycles: cycles, cycleSeconds: cycleSeconds) }
+        if kind == "nod" {
+            return .nod(degrees: random.uniform(degrees ?? GestureRange.nodDegrees), cycles: cycles, cycleSeconds: cycleSeconds)
+        }
         return .shake(
-            degrees: random.uniform(GestureRange.shakeDegrees), cycles: cycles, cycleSeconds: cycleSeconds,
+            degrees: random.uniform(degrees ?? GestureRange.shakeDegrees), cycles: cycles, cycleSeconds: cycleSeconds,
             firstSide: random.chance(0.5) ? .left : .right)
     }
 
@@ -111,16 +134,22 @@ struct ScriptBuilder {
     }
 }
 
-/// The nods and shakes the recogniser is built for, as people make them to answer yes or no
-/// (deliberate nods and shakes of conversation, not the small fast nodding of a listener,
-/// which stays inside the idle zone).
+/// The nods and shakes the recogniser is built for, as people make them to answer yes or no:
+/// deliberate ones, and the small ones of conversation and of answering a device (not the
+/// fast nodding of a listener, a few degrees at 3-6 swings a second, which stays below the
+/// swing threshold).
 public enum GestureRange {
-    /// How far the head tips down in a nod, degrees. With the default thresholds a swing must
-    /// pass about 16° to leave the idle zone that keeps a resting, swaying head silent, and
-    /// the landmarks' noise decides about swings just past it: 20° keeps a margin.
+    /// How far the head tips down in a deliberate nod, degrees: every swing passes the
+    /// movement threshold (0.3 eye distances, about 13° for an average face), so the nod's
+    /// swings are looks too in continuous mode.
     public static let nodDegrees = 20.0...35.0
     /// How far the head turns to each side in a shake, degrees.
     public static let shakeDegrees = 20.0...40.0
+    /// How far the head tips or turns per swing in the small nods and shakes of conversation
+    /// and of answering a device, degrees. With a calmly resting head a swing needs about 6°
+    /// (`GestureSettings.swingThreshold`, 0.14 eye distances); a restless head's sway raises
+    /// that.
+    public static let smallDegrees = 10.0...15.0
     /// Swings down and up (or to each side and back) per gesture.
     public static let cycles = 2...4
     /// Seconds per swing down and up (or to both sides): 0.8 to 2.9 swings a second.

@@ -41,7 +41,7 @@ public enum GestureTruth {
             case .nod(let degrees, let cycles, _):
                 guard cycles >= 2 else { throw .invalidScript("a nod needs at least 2 cycles") }
                 var downs: [Swing] = []
-                for _ in 0..<cycles { downs.append(try scanner.next([.down], what: "a nod of \(degrees)°")) }
+                for _ in 0..<cycles { downs.append(try scanner.next([.down], what: "a nod of \(degrees)°", swing: true)) }
                 guard settings.recognisesNodsAndShakes else {
                     result += downs.flatMap { scanner.report($0, discrete: true) }
                     continue
@@ -51,7 +51,7 @@ public enum GestureTruth {
             case .shake(let degrees, let cycles, _, _):
                 guard cycles >= 2 else { throw .invalidScript("a shake needs at least 2 cycles") }
                 var swings: [Swing] = []
-                for _ in 0..<(2 * cycles) { swings.append(try scanner.next([.left, .right], what: "a shake of \(degrees)°")) }
+                for _ in 0..<(2 * cycles) { swings.append(try scanner.next([.left, .right], what: "a shake of \(degrees)°", swing: true)) }
                 guard settings.recognisesNodsAndShakes else {
                     result += swings.flatMap { scanner.report($0, discrete: true) }
                     continue
@@ -68,8 +68,11 @@ public enum GestureTruth {
     /// One excursion of the exact offset: frames where it passed the threshold and came back.
     struct Swing {
         var direction: GestureDirection
+        /// Where it passed the movement threshold, or the swing threshold when it never did.
         var start: Int
         var end: Int
+        /// Whether it passed the movement threshold: only then is it a look too.
+        var isLook = true
     }
 
     /// Walks the exact offsets of one step.
@@ -86,30 +89,38 @@ public enum GestureTruth {
             cursor = range.lowerBound
         }
 
-        /// The next swing in one of `directions`.
-        mutating func next(_ directions: [GestureDirection], what: String) throws(GestureError) -> Swing {
+        /// The next swing in one of `directions`: past the movement threshold, or for a nod
+        /// or shake (`swing`) past the swing threshold of a calmly resting head.
+        mutating func next(_ directions: [GestureDirection], what: String, swing: Bool = false) throws(GestureError) -> Swing {
+            let small = swing && settings.recognisesNodsAndShakes && settings.swingThreshold < settings.movementThreshold
+            let threshold = small ? settings.swingThreshold : settings.movementThreshold
             var start: (Int, GestureDirection)?
+            var look: Int?
             for k in cursor..<range.upperBound {
                 if let (s, d) = start {
-                    if d.reach(of: stream.ideal[k]) < settings.returnRadius {
+                    let reach = d.reach(of: stream.ideal[k])
+                    if look == nil, reach >= settings.movementThreshold { look = k }
+                    if reach < (look == nil ? settings.swingReturn(threshold) : settings.returnRadius) {
                         cursor = k + 1
-                        return Swing(direction: d, start: s, end: k)
+                        return Swing(direction: d, start: look ?? s, end: k, isLook: look != nil)
                     }
-                } else if let d = directions.first(where: { $0.reach(of: stream.ideal[k]) >= settings.movementThreshold }) {
+                } else if let d = directions.first(where: { $0.reach(of: stream.ideal[k]) >= threshold }) {
                     start = (k, d)
+                    if d.reach(of: stream.ideal[k]) >= settings.movementThreshold { look = k }
                 }
             }
             let peak = range.map { k in directions.map { $0.reach(of: stream.ideal[k]) }.max() ?? 0 }.max() ?? 0
             throw .invalidScript(
                 "\(what) at \(Double(range.lowerBound) / stream.fps) s "
                     + (start == nil
-                        ? "reaches only \(peak) eye distances, short of the movement threshold \(settings.movementThreshold); script a larger angle"
+                        ? "reaches only \(peak) eye distances, short of the threshold \(threshold); script a larger angle"
                         : "does not come back into the idle zone; script a longer step"))
         }
 
         /// The look events of a swing: started/stopped in continuous mode, looked in discrete
         /// mode when it is a look of its own.
         func report(_ swing: Swing, discrete: Bool) -> [TruthEvent] {
+            guard swing.isLook else { return [] }
             if settings.mode == .continuous {
                 return [event("startedLooking", at: swing.start, swing.direction), event("stoppedLooking", at: swing.end, swing.direction)]
             }

@@ -27,8 +27,9 @@ public struct ExtremeFrame: Sendable, Equatable, Codable {
     /// The frame with the extreme smoothed angle (index in the poses, from 0).
     public var index: Int
     public var time: Double
-    /// The result, degrees: the angle of the frames held at the extreme (see
-    /// `RangeOfMotionSettings.extremeBand` and `extremeMiddleMean`).
+    /// The result, degrees: the end of the movement fitted over time around the extreme, or
+    /// the angle of the frames held there (see `RangeOfMotionSettings.extremeFit`,
+    /// `extremeBand` and `extremeMiddleMean`).
     public var angle: Double
     /// The smoothed angle of the frame itself, degrees.
     public var frameAngle: Double
@@ -36,6 +37,19 @@ public struct ExtremeFrame: Sendable, Equatable, Codable {
     public var heldFrames: Int
     /// The legs in that frame, for the stick figure.
     public var pose: LegPose
+    /// The fitted angle's standard error from the frames' scatter about the fit, degrees; nil
+    /// when the angle was not fitted (and in measurements stored before it was).
+    public var uncertainty: Double? = nil
+
+    public init(index: Int, time: Double, angle: Double, frameAngle: Double, heldFrames: Int, pose: LegPose, uncertainty: Double? = nil) {
+        self.index = index
+        self.time = time
+        self.angle = angle
+        self.frameAngle = frameAngle
+        self.heldFrames = heldFrames
+        self.pose = pose
+        self.uncertainty = uncertainty
+    }
 }
 
 /// Everything one video's measurement found.

@@ -105,31 +105,51 @@ public struct RangeOfMotionAnalyzer: Sendable {
     static let fewestHeldFrames = 4
 
     /// The first frames with the smallest and the largest smoothed angle, each with the
-    /// angle held there.
+    /// angle of the end there: fitted over time, or held within the band.
     private func extremes(_ frames: [FrameResult], legs: [FrameLegs?]) -> (minimum: ExtremeFrame, maximum: ExtremeFrame)? {
         let passed = frames.filter(\.passed)
         guard let low = passed.min(by: { $0.smoothedAngle! < $1.smoothedAngle! }),
             let high = passed.max(by: { $0.smoothedAngle! < $1.smoothedAngle! })
         else { return nil }
-        func extreme(_ f: FrameResult) -> ExtremeFrame {
-            func distance(_ g: FrameResult) -> Double { abs(g.smoothedAngle! - f.smoothedAngle!) }
-            var held = passed.filter { distance($0) <= settings.extremeBand }
-            // Two noisy frames alone can hold the band (the extreme is where noise overshoots
-            // most): the middle half needs four frames to leave any out, so the band takes in
-            // the frames nearest the extreme until it has four.
-            if settings.extremeMiddleMean, held.count < Self.fewestHeldFrames {
-                held = Array(passed.sorted { distance($0) < distance($1) }.prefix(Self.fewestHeldFrames))
-            }
-            let angles = held.map { $0.angle! }
-            let average = settings.extremeMiddleMean ? InterquartileMean.of(angles) : Statistics.median(angles)
-            let angle = settings.extremeBand > 0 ? average : f.smoothedAngle!
-            return ExtremeFrame(
-                index: f.index, time: f.time, angle: angle, frameAngle: f.smoothedAngle!, heldFrames: settings.extremeBand > 0 ? held.count : 1,
+        func extreme(_ f: FrameResult, sign: Double) -> ExtremeFrame {
+            var result = ExtremeFrame(
+                index: f.index, time: f.time, angle: f.smoothedAngle!, frameAngle: f.smoothedAngle!, heldFrames: 1,
                 pose: legs[f.index]!.pose(minimumConfidence: settings.minimumConfidence))
+            guard settings.extremeBand > 0 else { return result }
+            if settings.extremeFit, let fitted = fitted(passed, sign: sign, held: held(passed, at: f).angle) {
+                result.angle = fitted.peak
+                result.uncertainty = fitted.uncertainty
+                result.heldFrames = fitted.frames
+            } else {
+                (result.angle, result.heldFrames) = held(passed, at: f)
+            }
+            return result
         }
         // `max(by:)` returns the last of equal maxima; the report names the first.
         let firstHigh = passed.first { $0.smoothedAngle! == high.smoothedAngle! }!
-        return (extreme(low), extreme(firstHigh))
+        return (extreme(low, sign: -1), extreme(firstHigh, sign: 1))
+    }
+
+    /// The end fitted over time, the angles turned by `sign` so that it is a largest one.
+    private func fitted(_ passed: [FrameResult], sign: Double, held: Double) -> ExtremeFit.Result? {
+        let samples = passed.map { ExtremeFit.Sample(time: $0.time, angle: sign * $0.angle!, smoothed: sign * $0.smoothedAngle!) }
+        return ExtremeFit(band: settings.extremeBand).fit(samples, held: sign * held).map {
+            ExtremeFit.Result(peak: sign * $0.peak, uncertainty: $0.uncertainty, frames: $0.frames)
+        }
+    }
+
+    /// The angle held within the band about `f`'s smoothed angle, and how many frames hold it.
+    private func held(_ passed: [FrameResult], at f: FrameResult) -> (angle: Double, frames: Int) {
+        func distance(_ g: FrameResult) -> Double { abs(g.smoothedAngle! - f.smoothedAngle!) }
+        var held = passed.filter { distance($0) <= settings.extremeBand }
+        // Two noisy frames alone can hold the band (the extreme is where noise overshoots
+        // most): the middle half needs four frames to leave any out, so the band takes in
+        // the frames nearest the extreme until it has four.
+        if settings.extremeMiddleMean, held.count < Self.fewestHeldFrames {
+            held = Array(passed.sorted { distance($0) < distance($1) }.prefix(Self.fewestHeldFrames))
+        }
+        let angles = held.map { $0.angle! }
+        return (settings.extremeMiddleMean ? InterquartileMean.of(angles) : Statistics.median(angles), held.count)
     }
 
     private static func count(_ reasons: [RejectionReason?]) -> [RejectionReason: Int] {

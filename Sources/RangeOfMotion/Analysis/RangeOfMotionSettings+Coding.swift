@@ -24,6 +24,7 @@ extension RangeOfMotionSettings {
                 .field("smoothingWindow", \.smoothingWindow),
                 .field("extremeBand", \.extremeBand),
                 .field("extremeMiddleMean", \.extremeMiddleMean),
+                .field("extremeFit", \.extremeFit),
                 .field("minimumPassedShare", \.minimumPassedShare),
                 .field("minimumMotion", \.minimumMotion),
                 .field("edgeMargin", \.edgeMargin),

@@ -24,6 +24,8 @@ extension RangeOfMotionSettings {
         "smoothingWindow": "frames in the running median of the angle (1: none)",
         "extremeBand": "degrees within the extreme whose frames give the smallest and largest angle (0: the single frame)",
         "extremeMiddleMean": "average those frames over their middle half (false: their median, as the original gates did)",
+        "extremeFit":
+            "read each extreme from a fit of the angle over time around it (a parabola with its top cut flat), right for a held end and a turning one, with its uncertainty (false: the band's frames, as the original gates did)",
         "minimumPassedShare": "share of frames that must pass every gate",
         "minimumMotion": "degrees of motion below which a warning is given",
         "edgeMargin": "share of the picture's smaller side within which a joint counts as leaving it (warning)",

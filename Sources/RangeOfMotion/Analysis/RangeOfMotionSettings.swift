@@ -61,6 +61,12 @@ public struct RangeOfMotionSettings: Sendable, Equatable, Codable {
     /// quarter left out), which wastes less of frames that scatter like measurement noise
     /// than their median does; false takes the median, as the original gates did.
     public var extremeMiddleMean = true
+    /// The smallest and largest angle come from a fit of the angle over time around each
+    /// visit of the extreme (a parabola with its top cut flat, see `ExtremeFit`), right for an
+    /// end the patient holds and for one they turn straight back from, where the frames within
+    /// the band lie inside the peak; false averages the band's frames as above, as the
+    /// original gates did. Too few frames near the extreme for a fit fall back to the band.
+    public var extremeFit = true
     /// Share of frames that must pass every gate, else the video is refused (seed: 0.55).
     public var minimumPassedShare = 0.55
     /// Motion smaller than this (max − min angle, degrees) gets a warning.
@@ -86,6 +92,7 @@ public struct RangeOfMotionSettings: Sendable, Equatable, Codable {
         settings.maximumAngularSpeed = nil
         settings.correctSlant = false
         settings.extremeMiddleMean = false
+        settings.extremeFit = false
         return settings
     }
 

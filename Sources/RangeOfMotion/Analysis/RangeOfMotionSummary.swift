@@ -18,7 +18,7 @@ public struct RangeOfMotionSummary: Encodable, Sendable {
     public static let keys = Key.allCases.map(\.rawValue)
 
     public enum Key: String, CodingKey, CaseIterable {
-        case side, sideGuessed, accepted, minAngle, maxAngle, minFrame, maxFrame, minTime, maxTime, flexion
+        case side, sideGuessed, accepted, minAngle, maxAngle, minAngleUncertainty, maxAngleUncertainty, minFrame, maxFrame, minTime, maxTime, flexion
         case `extension`, neutralZero, framesPassed, framesTotal, passedShare, requiredShare, rejections, refusal
         case warnings, flexionSense, slantDegrees, slantUncertainty, frames, stored, report
     }
@@ -46,6 +46,8 @@ public struct RangeOfMotionSummary: Encodable, Sendable {
         try c.encode(a.accepted, forKey: .accepted)
         try c.encode(a.minimum?.angle, forKey: .minAngle)
         try c.encode(a.maximum?.angle, forKey: .maxAngle)
+        try c.encode(a.minimum?.uncertainty, forKey: .minAngleUncertainty)
+        try c.encode(a.maximum?.uncertainty, forKey: .maxAngleUncertainty)
         try c.encode(a.minimum?.index, forKey: .minFrame)
         try c.encode(a.maximum?.index, forKey: .maxFrame)
         try c.encode(a.minimum?.time, forKey: .minTime)

@@ -27,6 +27,8 @@ public struct SimulationBenchmark: Sendable {
     public var settings = RangeOfMotionSettings()
     /// A corrupted frame counts as harmful when its mistake moves the image angle by more.
     public var harmfulDegrees = 5.0
+    /// Whether the knee turns straight back at both ends instead of holding them.
+    public var turning = false
 
     public init() {}
 
@@ -42,6 +44,14 @@ public struct SimulationBenchmark: Sendable {
                 })
         }
         return figures
+    }
+
+    /// Every posture from every view with ends the patient turns straight back from, as in
+    /// smooth bending without a pause: the extremes fall between the frames.
+    public func turningEnds(progress: (Int, Int) -> Void = { _, _ in }) throws(RangeOfMotionError) -> [ViewFigures] {
+        var bench = self
+        bench.turning = true
+        return try bench.run(progress: progress)
     }
 
     /// The standing patient from the side, measured with the original app's gates: what the
@@ -89,7 +99,9 @@ public struct SimulationBenchmark: Sendable {
             tally.add(video, analysis, seconds: Self.seconds(ContinuousClock.now - start), harmfulDegrees: harmfulDegrees)
             progress(done + 1)
         }
-        return tally.figures(posture: posture, view: view, noisePixels: base.noisePixels, offsetPixels: base.biasPixels)
+        var figures = tally.figures(posture: posture, view: view, noisePixels: base.noisePixels, offsetPixels: base.biasPixels)
+        figures.turningEnds = turning
+        return figures
     }
 
     /// Video `n`'s own patient, motion and camera, drawn from its number.
@@ -103,6 +115,7 @@ public struct SimulationBenchmark: Sendable {
         s.leg.motion.flexionDegrees = random.uniform(flexionRange)
         s.leg.motion.cycleSeconds = random.uniform(4...6.5)
         s.leg.motion.holdSeconds = random.uniform(0.6...1.0)
+        if turning { s.leg.motion.holdSeconds = 0 }
         s.leg.motion.phaseSeconds = random.uniform(0...6.5)
         s.leg.motion.hipFlexionDegrees = random.uniform(0...8)
         s.leg.motion.abductionDegrees = random.uniform(0...5)

@@ -23,7 +23,8 @@ public struct KneeMotion: Sendable, Equatable, Codable {
     public var flexionDegrees = 130.0
     /// One bend and straighten, seconds.
     public var cycleSeconds = 5.0
-    /// Time held at each end, seconds (patients are told to hold for a moment).
+    /// Time held at each end, seconds (patients are told to hold for a moment); 0 turns
+    /// straight back, a smooth cycle without a pause.
     public var holdSeconds = 0.8
     /// Seconds into the cycle at the video's start.
     public var phaseSeconds = 0.0

@@ -23,8 +23,9 @@ public struct ViewFigures: Sendable, Equatable, Codable {
     public var minAngleWorstError: Double
     public var maxAngleMedianError: Double
     public var maxAngleWorstError: Double
-    /// Accepted videos whose smallest and largest angle are both within 3° of the truth.
+    /// Accepted videos whose smallest and largest angle are both within 3° (2°) of the truth.
     public var extremesWithin3Degrees: Double
+    public var extremesWithin2Degrees: Double
     /// Clean frames that passed every gate.
     public var cleanPassShare: Double
     /// Corrupted frames rejected, all of them and only those whose mistake moves the angle
@@ -39,6 +40,8 @@ public struct ViewFigures: Sendable, Equatable, Codable {
     public var notSideOnWarnings: Int
     /// Analysis time per video (median), seconds.
     public var secondsPerVideo: Double
+    /// Whether the knee turned straight back at its ends instead of holding them.
+    public var turningEnds = false
 }
 
 /// Collects one view's videos.
@@ -89,7 +92,7 @@ struct ViewTally {
 
     func figures(posture: KneePosture, view: Double, noisePixels: Double, offsetPixels: Double) -> ViewFigures {
         func share(_ a: Int, _ b: Int) -> Double { b == 0 ? 0 : Double(a) / Double(b) }
-        let within = zip(minErrors, maxErrors).filter { $0 <= 3 && $1 <= 3 }.count
+        func within(_ limit: Double) -> Int { zip(minErrors, maxErrors).filter { $0 <= limit && $1 <= limit }.count }
         return ViewFigures(
             posture: posture, viewDegrees: view, noisePixels: noisePixels, offsetPixels: offsetPixels, videos: videos,
             mirroredVideos: mirrored, acceptedVideos: accepted,
@@ -97,7 +100,8 @@ struct ViewTally {
             medianRawError: Statistics.quantile(rawErrors, 0.5), p95RawError: Statistics.quantile(rawErrors, 0.95),
             minAngleMedianError: Statistics.quantile(minErrors, 0.5), minAngleWorstError: minErrors.max() ?? 0,
             maxAngleMedianError: Statistics.quantile(maxErrors, 0.5), maxAngleWorstError: maxErrors.max() ?? 0,
-            extremesWithin3Degrees: share(within, minErrors.count), cleanPassShare: share(cleanPassed, clean),
+            extremesWithin3Degrees: share(within(3), minErrors.count), extremesWithin2Degrees: share(within(2), minErrors.count),
+            cleanPassShare: share(cleanPassed, clean),
             corruptedRejectedShare: share(corruptedRejected, corrupted), harmfulRejectedShare: share(harmfulRejected, harmful),
             corruptedFrames: corrupted, harmfulFrames: harmful,
             rejectedShareByCorruption: Dictionary(uniqueKeysWithValues: byKind.map { ($0.key.rawValue, share($0.value.rejected, $0.value.count)) }),

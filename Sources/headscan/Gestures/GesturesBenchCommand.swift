@@ -11,18 +11,20 @@ struct GesturesBenchCommand: ParsableCommand {
             Mixed sessions (looks in four directions of 22-32°, nods of 20-28° and shakes of \
             20-30° with 2-3 cycles, rests, leaning in and out, the face lost now and then) and \
             varied sessions (nods of 20-35° and shakes of 20-40° with 2-4 cycles of 0.35-1.25 \
-            s, often right after another gesture) with 2 px landmark noise and 2 % detector \
+            s, often right after another gesture) and conversational sessions (nods and shakes \
+            of 10-15° per swing at the same speeds, calm rests between) with 2 px landmark \
+            noise and 2 % detector \
             dropouts, each run in discrete and in continuous mode: precision and recall per \
             event kind against the simulator's truth (matched within half a second), and the \
-            timing error in frames. Resting sessions and leaning-in sessions count every \
-            gesture event as false. The engine's speed is timed over the mixed sessions' \
+            timing error in frames. Resting sessions (calm, and restless: a sway of up to 3° \
+            per sine) and leaning-in sessions count every gesture event as false. The engine's speed is timed over the mixed sessions' \
             frames on one core.
 
             Example:
               swift run -c release headscan gestures bench --json
             """)
 
-    @Option(help: "Mixed and varied sessions (half as many resting and leaning-in ones).")
+    @Option(help: "Mixed, varied and conversational sessions (half as many resting, restless and leaning-in ones).")
     var sessions = 100
 
     @Option(help: "Seconds per session.")
@@ -36,6 +38,12 @@ struct GesturesBenchCommand: ParsableCommand {
 
     @Option(help: "Share of frames the face detector misses.")
     var dropouts = 0.02
+
+    @Option(
+        help:
+            "Gesture settings to measure with: a JSON file or inline JSON, as for gestures (e.g. '{\"swingThreshold\": 0.3}' for the fixed threshold); the mode is set per table, and the truth keeps the default swing threshold."
+    )
+    var settings: String?
 
     @OptionGroup var outputOptions: OutputOptions
 
@@ -53,17 +61,23 @@ struct GesturesBenchCommand: ParsableCommand {
         var allFrames: [[FaceFrame]] = []
         let scored: [(scenario: GestureScenario, mode: GestureMode)] = [
             (.mixed, .discrete), (.mixed, .continuous), (.varied, .discrete), (.varied, .continuous),
+            (.conversational, .discrete), (.conversational, .continuous),
         ]
-        let total = scored.count * sessions + sessions
+        let restful: [GestureScenario] = [.rest, .restless, .approach]
+        let total = scored.count * sessions + restful.count * (sessions / 2)
+        let base = try loadGestureSettings(settings)
         for (n, (scenario, mode)) in scored.enumerated() {
-            var settings = GestureSettings()
+            var settings = base
             settings.mode = mode
+            // The truth is what a calmly resting person's gestures are, whatever is measured.
+            var truthSettings = settings
+            truthSettings.swingThreshold = min(GestureSettings().swingThreshold, settings.movementThreshold)
             var scores: [String: EventScore] = [:]
             var delays = DelayCount()
             var scripted = 0
             for k in 0..<sessions {
                 let session = try SimulatedSession(
-                    scenario: scenario, seconds: seconds, seed: seed + UInt64(k), simulator: simulator, settings: settings)
+                    scenario: scenario, seconds: seconds, seed: seed + UInt64(k), simulator: simulator, settings: truthSettings)
                 scripted += session.stream.script.motions.filter { $0.degrees != nil }.count
                 let detected = try GestureEvaluation.events(of: session.stream.frames, settings: settings)
                 for (kind, score) in EventScoring.score(detected: detected, truth: session.truth, fps: session.stream.fps) {
@@ -76,14 +90,18 @@ struct GesturesBenchCommand: ParsableCommand {
             let name = scenario == .mixed ? mode.rawValue : "\(scenario.rawValue) \(mode.rawValue)"
             result.modes[name] = ModeResult(scores: scores, delays: delays, scriptedGestures: scripted)
         }
-        for (i, scenario) in [GestureScenario.rest, .approach].enumerated() {
+        for (i, scenario) in restful.enumerated() {
             var falseEvents = 0
             for k in 0..<(sessions / 2) {
                 let session = try SimulatedSession(scenario: scenario, seconds: seconds, seed: seed + UInt64(k), simulator: simulator)
-                falseEvents += try GestureEvaluation.falseGestures(in: session.stream.frames, settings: GestureSettings()).count
-                progress.update(scored.count * sessions + i * sessions / 2 + k + 1, of: total)
+                falseEvents += try GestureEvaluation.falseGestures(in: session.stream.frames, settings: base).count
+                progress.update(scored.count * sessions + i * (sessions / 2) + k + 1, of: total)
             }
-            if scenario == .rest { result.restFalseEvents = falseEvents } else { result.approachFalseEvents = falseEvents }
+            switch scenario {
+            case .rest: result.restFalseEvents = falseEvents
+            case .restless: result.restlessFalseEvents = falseEvents
+            default: result.approachFalseEvents = falseEvents
+            }
         }
         result.framesPerSecond = try measureSpeed(allFrames)
         try outputOptions.emit(result)
@@ -174,6 +192,7 @@ struct GesturesBenchResult: TextReport {
     var dropoutRate: Double
     var modes: [String: ModeResult] = [:]
     var restFalseEvents = 0
+    var restlessFalseEvents = 0
     var approachFalseEvents = 0
     var framesPerSecond = 0.0
 
@@ -183,12 +202,13 @@ struct GesturesBenchResult: TextReport {
                 format: "Head gestures on %d simulated %.0f s sessions (%.1f px landmark noise, %.0f %% dropouts, 30 fps):",
                 sessions, seconds, noisePixels, dropoutRate * 100)
         ]
-        let order = ["discrete", "continuous", "varied discrete", "varied continuous"]
+        let order = ["discrete", "continuous", "varied discrete", "varied continuous", "conversational discrete", "conversational continuous"]
         for (name, mode) in modes.sorted(by: { (order.firstIndex(of: $0.key) ?? 9) < (order.firstIndex(of: $1.key) ?? 9) }) {
-            lines.append(
+            let what =
                 name.hasPrefix("varied")
-                    ? "\(name) mode: nods and shakes of every speed and size people use, \(mode.scriptedGestures) scripted gestures"
-                    : "\(name) mode: \(mode.scriptedGestures) scripted gestures")
+                ? "deliberate nods and shakes of every speed and size, "
+                : name.hasPrefix("conversational") ? "small nods and shakes (10-15° per swing) at calm rest, " : ""
+            lines.append("\(name) mode: \(what)\(mode.scriptedGestures) scripted gestures")
             var table = TextTable(
                 [
                     .left("event", 22), .right("precision", 9), .right("recall", 8), .right("within 3 frames", 17), .right("max error", 11),
@@ -207,6 +227,9 @@ struct GesturesBenchResult: TextReport {
             )
         }
         lines.append("resting (\(sessions / 2) × \(Int(seconds)) s, \(noisePixels) px noise): \(restFalseEvents) gesture events")
+        lines.append(
+            "resting restlessly (\(sessions / 2) × \(Int(seconds)) s, sway up to \(Int(GestureScenario.restlessSway))° per sine): \(restlessFalseEvents) gesture events"
+        )
         lines.append("leaning in and out (\(sessions / 2) × \(Int(seconds)) s): \(approachFalseEvents) gesture events")
         lines.append(String(format: "engine: %.0f frames per second (%.2f µs per frame) on one core", framesPerSecond, 1e6 / framesPerSecond))
         return lines.joined(separator: "\n")

@@ -16,16 +16,18 @@ struct GesturesSimulateCommand: ParsableCommand {
             exact detector would report with the given settings (type, direction, time and \
             frame). The same seed gives the same files.
 
-            Scenarios: mixed (every gesture, rests between), varied (nods and shakes of every \
-            speed and size people use, often in quick succession), rest (nothing should \
-            happen), approach (leaning in and out; nothing should happen).
+            Scenarios: mixed (every gesture, rests between), varied (deliberate nods and shakes \
+            of every speed, often in quick succession), conversational (small nods and shakes \
+            of 10-15° per swing, calm rests between), rest (nothing should happen), restless \
+            (resting with a large sway; nothing should happen), approach (leaning in and out; \
+            nothing should happen).
 
             Examples:
               headscan gestures simulate --out faces.jsonl --truth truth.json
               headscan gestures simulate --scenario approach --seconds 30 --device portrait --out lean.jsonl
             """)
 
-    @Option(help: "mixed, varied, rest or approach.")
+    @Option(help: "mixed, varied, conversational, rest, restless or approach.")
     var scenario = GestureScenario.mixed
 
     @Option(help: "Seed of every random choice.")

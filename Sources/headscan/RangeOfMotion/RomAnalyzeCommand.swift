@@ -26,13 +26,16 @@ struct RomAnalyzeCommand: ParsableCommand {
             the interior hip-knee-ankle angle in the leg's plane, as the picture shows it from \
             the side and with a slanted camera undone (see correctSlant below): 180 = straight, \
             above 180 when the knee bends backwards (hyperextension); it is smoothed over \
-            neighbouring frames. flexion = \
+            neighbouring frames. The smallest and largest angle are read from a fit of the \
+            angle over time around each end (a parabola with its top cut flat), right whether \
+            the patient holds the end or turns straight back from it. flexion = \
             180 - smallest angle; extension = largest angle - 180 (negative: the knee does not \
             straighten fully). The neutral-zero form reads extension-0-flexion, e.g. 5-0-140, \
             or 0-10-120 for a knee 10° short of straight.
 
-            --json prints minAngle, maxAngle, minFrame, maxFrame (frame indices from 0), minTime, \
-            maxTime, flexion, extension, neutralZero, framesPassed, framesTotal, passedShare, \
+            --json prints minAngle, maxAngle, minAngleUncertainty and maxAngleUncertainty (the \
+            fitted ends' standard errors from the frames' scatter; null when not fitted), minFrame, \
+            maxFrame (frame indices from 0), minTime, maxTime, flexion, extension, neutralZero, framesPassed, framesTotal, passedShare, \
             accepted, rejections (count per reason), warnings, slantDegrees and slantUncertainty \
             (how far off the leg's side the camera looked, undone before the angles were read; \
             null when not found) and frames [{t, angle, smoothedAngle, passed, reason}].

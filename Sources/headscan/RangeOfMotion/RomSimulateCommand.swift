@@ -8,7 +8,8 @@ struct RomSimulateCommand: ParsableCommand {
         commandName: "simulate",
         abstract: "Write the poses of a simulated knee bending and straightening, with the truth.",
         discussion: """
-            A patient bends one knee and straightens it again, holding a moment at each end: \
+            A patient bends one knee and straightens it again, holding a moment at each end \
+            (--hold 0: turning straight back, a smooth cycle without a pause): \
             standing with the heel drawn up behind, lying on the back sliding the heel towards \
             the buttock, or sitting with the shank swinging under the chair (--posture). A phone \
             films from the side (or --view degrees toward the front), portrait for standing and \
@@ -21,6 +22,7 @@ struct RomSimulateCommand: ParsableCommand {
               headscan rom simulate --out poses.json --truth truth.json
               headscan rom simulate --out slanted.json --view 30 --extension=-10 --flexion 120 --side right
               headscan rom simulate --out lying.json --posture lying --flexion 145 --mirrored
+              headscan rom simulate --out turning.json --extension=-2 --flexion 137 --hold 0
             """)
 
     @Option(help: "The poses file to write.")
@@ -44,6 +46,12 @@ struct RomSimulateCommand: ParsableCommand {
     @Option(help: "Knee flexion at the bent end, degrees.")
     var flexion = 130.0
 
+    @Option(help: "Seconds of one bend and straighten.")
+    var cycle = 5.0
+
+    @Option(help: "Seconds held at each end (0: the knee turns straight back).")
+    var hold = 0.8
+
     @Option(help: "Camera direction, degrees off the patient's side toward the front.")
     var view = 0.0
 
@@ -63,6 +71,9 @@ struct RomSimulateCommand: ParsableCommand {
         guard (-30...30).contains(`extension`), (0...160).contains(flexion), flexion + `extension` > 0 else {
             throw ValidationError("--extension must be -30…30 and --flexion 0…160, bending at least a little")
         }
+        guard cycle >= 1, cycle <= 60, hold >= 0, 2 * hold < cycle else {
+            throw ValidationError("--cycle must be 1…60 s and --hold 0 or more, less than half the cycle")
+        }
         guard (0...80).contains(view) else { throw ValidationError("--view must be 0…80 degrees") }
         guard seconds >= 1, seconds <= 600 else { throw ValidationError("--seconds must be 1…600") }
         guard noise >= 0, (0...1).contains(spoiled) else { throw ValidationError("--noise must be 0 or more and --spoiled 0…1") }
@@ -76,6 +87,8 @@ struct RomSimulateCommand: ParsableCommand {
         simulation.camera = SideCamera(filming: posture, viewDegrees: view)
         simulation.leg.motion.extensionDegrees = `extension`
         simulation.leg.motion.flexionDegrees = flexion
+        simulation.leg.motion.cycleSeconds = cycle
+        simulation.leg.motion.holdSeconds = hold
         simulation.duration = seconds
         simulation.noisePixels = noise
         simulation.corruptedShare = spoiled

@@ -1,0 +1,230 @@
+import Foundation
+import Geometry
+
+/// The end of a movement read from a fit of the angle over time around it, right whether the
+/// patient holds the end or turns straight back.
+///
+/// Near its end a knee slows down: the angle leaves the end quadratically in time, after
+/// resting there for a while or not at all. The model is that shape, a parabola with its top
+/// cut flat: `peak − curvature × max(0, |t − top| − hold)²`, with one top time per visit of
+/// the end, and peak, curvature and hold shared by the visits that reach it. With no hold it is
+/// a parabola through the turning point, where the mean of the frames near the extreme lies
+/// inside the peak by design; with a hold it is the held angle. At 3 frames per second a
+/// turning end falls between frames, and only such a fit reads past them. The turning and the
+/// best held reading are weighed by how well each explains the frames (`choose`).
+struct ExtremeFit {
+    /// One passed frame: seconds, the angle read and the smoothed angle, turned so that the
+    /// extreme sought is the largest.
+    struct Sample {
+        var time: Double
+        var angle: Double
+        var smoothed: Double
+    }
+
+    /// The fitted end, the standard error of its angle from the frames' scatter about the
+    /// fit, and the frames it rests on.
+    struct Result: Equatable {
+        var peak: Double
+        var uncertainty: Double
+        var frames: Int
+    }
+
+    /// Visits whose own extreme lies within this many degrees of the most extreme smoothed
+    /// angle are the end the patient reaches; shallower visits are left out.
+    let band: Double
+
+    /// The frames of a visit: those whose smoothed angle lies within this share of the whole
+    /// motion (at least `2 × band`) of the extreme. On a cosine-like turn a quarter of the
+    /// range spans about ±60° of phase, where a parabola reads the top within 0.3°.
+    static let visitShareOfRange = 0.25
+    /// Passed frames further apart in time part two visits.
+    static let visitGapSeconds = 1.0
+    /// A frame further than this many robust standard deviations from the fit (and more than
+    /// `outlierFloor` degrees) is left out and the fit made again: a wrong frame the gates let
+    /// through must not pull the end.
+    static let outlierSigmas = 3.5
+    static let outlierFloor = 3.0
+    /// Steps of the top times and the hold, as shares of the frame interval.
+    static let stepsPerFrame = 8.0
+
+    /// The end among `samples` (in time order), or nil when too few frames lie near it for a
+    /// fit with a scatter left to judge it by.
+    /// `held`: the angle held within the band about the extreme, which reads a held end from
+    /// more frames than the fit's hold does; nil takes the fit's.
+    func fit(_ samples: [Sample], held: Double? = nil) -> Result? {
+        guard let top = samples.map(\.smoothed).max(), let bottom = samples.map(\.smoothed).min() else { return nil }
+        let depth = max(2 * band, Self.visitShareOfRange * (top - bottom))
+        // A visit reaches the end when a frame of it does: at a turning end the smoothed
+        // angle (a median of three) falls short of the peak by the curve's bend between frames.
+        let reaching = Self.visits(samples, within: depth, of: top).filter { visit in
+            (visit.map { max($0.angle, $0.smoothed) }.max() ?? -.infinity) >= top - band
+        }
+        // A visit cut off by the video's start or end may have its top outside the video.
+        let whole = reaching.filter { $0.first?.time != samples.first?.time && $0.last?.time != samples.last?.time }
+        let visits = whole.isEmpty ? reaching : whole
+        guard let first = try? Self.solve(visits, held: held) else { return nil }
+        let kept = Self.withoutOutliers(visits, fit: first)
+        guard kept.map(\.count).reduce(0, +) < visits.map(\.count).reduce(0, +) else { return first.result }
+        return (try? Self.solve(kept, held: held))?.result ?? first.result
+    }
+
+    /// Runs of consecutive samples within `depth` of `top`, split where frames are far apart.
+    static func visits(_ samples: [Sample], within depth: Double, of top: Double) -> [[Sample]] {
+        var visits: [[Sample]] = [], current: [Sample] = []
+        for s in samples {
+            let near = s.smoothed >= top - depth
+            if !near || (current.last.map { s.time - $0.time > visitGapSeconds } ?? false), !current.isEmpty {
+                visits.append(current)
+                current = []
+            }
+            if near { current.append(s) }
+        }
+        if !current.isEmpty { visits.append(current) }
+        return visits
+    }
+
+    /// The visits without their frames far off the fit.
+    private static func withoutOutliers(_ visits: [[Sample]], fit: Solution) -> [[Sample]] {
+        let residuals = zip(visits, fit.tops).flatMap { visit, top in visit.map { $0.angle - fit.value(at: $0.time, top: top) } }
+        let spread = 1.4826 * Statistics.median(residuals.map(abs))
+        let limit = max(outlierFloor, outlierSigmas * spread)
+        return zip(visits, fit.tops).map { visit, top in visit.filter { abs($0.angle - fit.value(at: $0.time, top: top)) <= limit } }
+            .filter { !$0.isEmpty }
+    }
+}
+
+/// The least-squares fit: for given top times and hold the model is linear in the peak and
+/// the curvature; the top times and the hold are searched in small steps, in turn.
+extension ExtremeFit {
+    enum FitError: Error { case tooFewFrames }
+
+    struct Solution {
+        var peak: Double
+        var curvature: Double
+        var hold: Double
+        var tops: [Double]
+        var squares: Double
+        var result: Result
+
+        func value(at time: Double, top: Double) -> Double {
+            peak - curvature * ExtremeFit.drop(time, top: top, hold: hold)
+        }
+    }
+
+    static func drop(_ time: Double, top: Double, hold: Double) -> Double {
+        let beyond = max(0, abs(time - top) - hold)
+        return beyond * beyond
+    }
+
+    /// Rounds of searching the top times for each hold; the fit settles within two.
+    static let rounds = 3
+
+    static func solve(_ visits: [[Sample]], held band: Double? = nil) throws(FitError) -> Solution {
+        let count = visits.map(\.count).reduce(0, +)
+        // Peak, curvature, hold and one top per visit, and a scatter left over to judge by.
+        guard !visits.isEmpty, count >= visits.count + 5 else { throw .tooFewFrames }
+        let times = visits.flatMap { $0.map(\.time) }
+        let step = (zip(times.dropFirst(), times).map { $0 - $1 }.filter { $0 > 0 }.min() ?? 1) / stepsPerFrame
+        let longest = visits.map { $0[$0.count - 1].time - $0[0].time }.max() ?? 0
+        let fits = grid(from: 0, to: longest / 2, step: step).map { hold in
+            var tops = visits.map(centroid)
+            var fit = linear(visits, tops: tops, hold: hold)
+            for _ in 0..<rounds {
+                tops = zip(visits, tops).map { visit, top in
+                    grid(from: visit[0].time, to: visit[visit.count - 1].time, step: step).min { a, b in
+                        visitSquares(visit, top: a, fit) < visitSquares(visit, top: b, fit)
+                    } ?? top
+                }
+                fit = linear(visits, tops: tops, hold: hold)
+            }
+            return fit
+        }
+        return choose(fits, count: count, held: band)
+    }
+
+    private static func grid(from a: Double, to b: Double, step: Double) -> [Double] {
+        guard b > a, step > 0 else { return [a] }
+        return (0...Int(((b - a) / step).rounded(.up))).map { min(b, a + Double($0) * step) }
+    }
+
+    /// A visit's top to start from: the mean time of its frames weighted by how far they rise
+    /// above its lowest, which lies at the top of a visit as high on both sides.
+    private static func centroid(_ visit: [Sample]) -> Double {
+        let low = visit.map(\.angle).min() ?? 0
+        let weights = visit.map { $0.angle - low }
+        let total = weights.reduce(0, +)
+        guard total > 0 else { return visit[visit.count / 2].time }
+        return zip(visit, weights).reduce(0) { $0 + $1.0.time * $1.1 } / total
+    }
+
+    private static func visitSquares(_ visit: [Sample], top: Double, _ s: Solution) -> Double {
+        visit.reduce(0) { sum, x in
+            let r = x.angle - (s.peak - s.curvature * drop(x.time, top: top, hold: s.hold))
+            return sum + r * r
+        }
+    }
+
+    /// The turning end (no hold) and the best held one, weighed by how well each explains the
+    /// frames (Akaike weights: the hold is one more thing fitted); a held end reads at `band`,
+    /// the angle held within the band, when given. At 3 frames per second a
+    /// short hold whose middle frames the gates refused looks much like a turn, and noise at
+    /// a turn much like a short hold; each alone then reads a degree or two past or inside
+    /// the end, their weighed mean neither, and the spread between them joins the
+    /// uncertainty. Frames that fit both exactly (two frames at the end, one on either side)
+    /// are read at the longest hold that fits: without noise to go by, at the frames
+    /// themselves, not a parabola through a sharp stop.
+    private static func choose(_ fits: [Solution], count: Int, held band: Double?) -> Solution {
+        guard let turning = fits.first, let held = fits.min(by: { $0.squares < $1.squares }) else { return fits[0] }
+        let exact = 1e-6 * Double(count)
+        if turning.squares <= exact { return fits.last { $0.squares <= exact } ?? turning }
+        let variance = held.squares / Double(max(1, count - held.tops.count - 3))
+        guard variance > 0, held.hold > 0 else { return turning }
+        let excess = min(50, (turning.squares - held.squares) / variance)
+        let weight = 1 / (1 + exp(excess / 2 - 1))  // the turning end's: exp(−excess/2) against exp(−1)
+        var mixed = held
+        let heldPeak = band ?? held.peak
+        let peak = weight * turning.peak + (1 - weight) * heldPeak
+        let spread =
+            weight * (pow(turning.result.uncertainty, 2) + pow(turning.peak - peak, 2)) + (1 - weight)
+            * (pow(held.result.uncertainty, 2) + pow(heldPeak - peak, 2))
+        mixed.peak = peak
+        mixed.result = Result(peak: peak, uncertainty: spread.squareRoot(), frames: held.result.frames)
+        return mixed
+    }
+
+    /// Peak and curvature by least squares for fixed top times and hold; a curvature that
+    /// comes out negative (no end in the frames) is taken as none.
+    private static func linear(_ visits: [[Sample]], tops: [Double], hold: Double) -> Solution {
+        var n = 0.0, sx = 0.0, sxx = 0.0, sy = 0.0, sxy = 0.0
+        for (visit, top) in zip(visits, tops) {
+            for s in visit {
+                let x = drop(s.time, top: top, hold: hold)
+                n += 1
+                sx += x
+                sxx += x * x
+                sy += s.angle
+                sxy += x * s.angle
+            }
+        }
+        let det = n * sxx - sx * sx
+        var curvature = det > 1e-12 ? -(n * sxy - sx * sy) / det : 0
+        var peak = det > 1e-12 ? (sy * sxx - sx * sxy) / det : sy / n
+        if curvature < 0 {
+            curvature = 0
+            peak = sy / n
+        }
+        var squares = 0.0
+        for (visit, top) in zip(visits, tops) {
+            for s in visit {
+                let r = s.angle - (peak - curvature * drop(s.time, top: top, hold: hold))
+                squares += r * r
+            }
+        }
+        // Peak, curvature, hold and the tops are fitted; the rest of the frames give the scatter.
+        let freedom = max(1, n - Double(3 + tops.count))
+        let variance = squares / freedom
+        let peakFactor = det > 1e-12 && curvature > 0 ? sxx / det : 1 / n
+        let result = Result(peak: peak, uncertainty: (variance * peakFactor).squareRoot(), frames: Int(n))
+        return Solution(peak: peak, curvature: curvature, hold: hold, tops: tops, squares: squares, result: result)
+    }
+}

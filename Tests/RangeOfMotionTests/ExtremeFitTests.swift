@@ -1,0 +1,118 @@
+import Foundation
+import Geometry
+import Testing
+
+@testable import RangeOfMotion
+
+@Suite("Extremes fitted over time")
+struct ExtremeFitTests {
+    /// A knee bending smoothly between 178° and 43° without pausing: a pure cosine over time,
+    /// sampled at 3 frames per second with its turning points between frames.
+    static func cosine(period: Double = 5, seconds: Double = 20, phase: Double = 0.13, noise: Double = 0, seed: UInt64 = 1) -> [Double] {
+        var random = SplitMix64(seed: seed)
+        return (0..<Int(seconds * 3)).map { k in
+            let t = Double(k) / 3
+            return 110.5 + 67.5 * cos(2 * .pi * (t + phase) / period) + random.gaussian(sigma: noise)
+        }
+    }
+
+    /// The fit's reading of the largest value of `angles` sampled at 3 frames per second.
+    static func fittedMaximum(_ angles: [Double], smoothing: Int = 3) -> ExtremeFit.Result? {
+        let smoothed = RunningMedian.centred(angles, window: smoothing)
+        let samples = angles.indices.map { ExtremeFit.Sample(time: Double($0) / 3, angle: angles[$0], smoothed: smoothed[$0]) }
+        return ExtremeFit(band: 5).fit(samples)
+    }
+
+    @Test("a turning end between frames is read at its peak, not inside it", arguments: [4.0, 5.0, 6.5])
+    func turningPeak(period: Double) throws {
+        let angles = Self.cosine(period: period)
+        let top = try #require(Self.fittedMaximum(angles))
+        let bottom = try #require(Self.fittedMaximum(angles.map { -$0 }))
+        let errors = [abs(top.peak - 178), abs(-bottom.peak - 43)]
+        #expect(errors.allSatisfy { $0 < 0.5 }, "errors \(errors)")
+    }
+
+    @Test("with noise the turning end is still within 2° and its uncertainty covers the error", arguments: [11, 12, 13, 14] as [UInt64])
+    func noisyTurningPeak(seed: UInt64) throws {
+        let angles = Self.cosine(period: 5, phase: 0.07 * Double(seed), noise: 1.5, seed: seed)
+        let top = try #require(Self.fittedMaximum(angles))
+        let error = abs(top.peak - 178)
+        #expect(error < 2, "error \(error)")
+        #expect(top.uncertainty > 0.1 && top.uncertainty < 1.5, "uncertainty \(top.uncertainty)")
+    }
+
+    @Test("a held end is read at the held angle")
+    func heldEnd() throws {
+        var motion = KneeMotion()
+        motion.flexionDegrees = 137
+        motion.extensionDegrees = -2
+        motion.holdSeconds = 0.8
+        motion.phaseSeconds = 0.1
+        let angles = (0..<60).map { 180 - motion.flexion(at: Double($0) / 3) }
+        let top = try #require(Self.fittedMaximum(angles))
+        let bottom = try #require(Self.fittedMaximum(angles.map { -$0 }))
+        let errors = [abs(top.peak - 178), abs(-bottom.peak - 43)]
+        #expect(errors.allSatisfy { $0 < 0.3 }, "errors \(errors)")
+        #expect(top.uncertainty < 0.2)
+    }
+
+    @Test("one wild frame at the end does not pull it")
+    func outlier() throws {
+        var angles = Self.cosine(period: 5, noise: 1, seed: 3)
+        let peak = try #require(angles.indices.max { angles[$0] < angles[$1] })
+        angles[peak] += 12
+        let top = try #require(Self.fittedMaximum(angles, smoothing: 3))
+        #expect(abs(top.peak - 178) < 2)
+    }
+
+    @Test("too few frames near the end leave no fit")
+    func tooFew() {
+        let samples = [170.0, 175, 171].enumerated().map { ExtremeFit.Sample(time: Double($0.offset) / 3, angle: $0.element, smoothed: $0.element) }
+        #expect(ExtremeFit(band: 5).fit(samples) == nil)
+    }
+
+    /// The analysis of a left knee whose angle follows `angles`, with or without the fit.
+    static func analyze(_ angles: [Double], fit: Bool) throws -> RangeOfMotionAnalysis {
+        var settings = RangeOfMotionSettings()
+        settings.extremeFit = fit
+        return try Poses.analyze(Poses.sequence(angles.map { 180 - $0 }), settings)
+    }
+
+    @Test("the analysis reads a turning knee's range within 1°, where the band read an end over 3° inside")
+    func analyzerTurning() throws {
+        let angles = Self.cosine(period: 5)
+        let fitted = try Self.analyze(angles, fit: true)
+        let band = try Self.analyze(angles, fit: false)
+        let fittedErrors = [abs((fitted.minimum?.angle ?? 0) - 43), abs((fitted.maximum?.angle ?? 0) - 178)]
+        let bandErrors = [abs((band.minimum?.angle ?? 0) - 43), abs((band.maximum?.angle ?? 0) - 178)]
+        #expect(fittedErrors.allSatisfy { $0 < 1 }, "fitted \(fittedErrors)")
+        #expect((bandErrors.max() ?? 0) > 3, "band \(bandErrors)")
+        #expect(fitted.minimum?.uncertainty != nil && band.minimum?.uncertainty == nil)
+    }
+
+    @Test("the original gates keep the band's median")
+    func originalGates() {
+        #expect(!RangeOfMotionSettings.originalGates.extremeFit && RangeOfMotionSettings().extremeFit)
+    }
+
+    @Test("a stored extreme without an uncertainty still reads")
+    func oldRecord() throws {
+        let analysis = try Self.analyze(Self.cosine(period: 5, noise: 1), fit: true)
+        let data = try JSONEncoder().encode(try #require(analysis.maximum))
+        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["uncertainty"] is Double)
+        object["uncertainty"] = nil
+        let old = try JSONDecoder().decode(ExtremeFrame.self, from: JSONSerialization.data(withJSONObject: object))
+        #expect(old.uncertainty == nil && old.angle == analysis.maximum?.angle)
+    }
+
+    @Test("the JSON summary carries each end's uncertainty")
+    func summary() throws {
+        let analysis = try Self.analyze(Self.cosine(period: 5, noise: 1), fit: true)
+        let data = try JSONEncoder().encode(RangeOfMotionSummary(analysis))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let low = try #require(object["minAngleUncertainty"] as? Double), high = try #require(object["maxAngleUncertainty"] as? Double)
+        let expected = [analysis.minimum?.uncertainty ?? -1, analysis.maximum?.uncertainty ?? -1]
+        #expect(abs(low - expected[0]) < 1e-9 && abs(high - expected[1]) < 1e-9)
+    }
+}
