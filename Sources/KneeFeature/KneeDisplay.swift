@@ -81,6 +81,11 @@ extension Strings {
         }
     }
 
+    /// An extreme's angle with its uncertainty when the fit gave one: "40,0 ± 0,8".
+    func angle(_ extreme: ExtremeFrame) -> String {
+        decimal(extreme.angle) + (extreme.uncertainty.map { " ± " + decimal($0) } ?? "")
+    }
+
     /// The result screen's texts for an accepted analysis.
     func kneeResult(_ a: RangeOfMotionAnalysis, date: Date) -> KneeResult? {
         guard a.accepted, let nz = a.neutralZero, let low = a.minimum, let high = a.maximum else { return nil }
@@ -88,8 +93,8 @@ extension Strings {
             headline: self(.kneeResultForm, a.side == .left ? self(.kneeLeftKnee) : self(.kneeRightKnee), nz.notation),
             flexion: self(.kneeResultFlexion, decimal(nz.flexionDegrees)),
             extension: self(.kneeResultExtension, decimal(nz.extensionDegrees)),
-            mostBent: self(.kneeResultMostBent, decimal(low.angle), decimal(low.time)), mostBentFrame: low,
-            straightest: self(.kneeResultStraightest, decimal(high.angle), decimal(high.time)), straightestFrame: high,
+            mostBent: self(.kneeResultMostBent, angle(low), decimal(low.time)), mostBentFrame: low,
+            straightest: self(.kneeResultStraightest, angle(high), decimal(high.time)), straightestFrame: high,
             frames: self(.kneeResultFrames, String(a.quality.framesPassed), String(a.quality.framesTotal)),
             warnings: a.warnings.map(kneeWarning), analysis: a, date: date)
     }

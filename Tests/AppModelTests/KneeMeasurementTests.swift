@@ -69,6 +69,10 @@ struct KneeMeasurementTests {
         let result = try #require(flow.result)
         #expect(result.headline.hasPrefix("Right knee, extension/flexion 0-0-12"))
         #expect(result.mostBent.hasPrefix("Most bent: ") && result.frames.hasSuffix("of 60 frames used"))
+        // The fitted extremes say how sure they are.
+        #expect(result.mostBentFrame.uncertainty != nil)
+        #expect(result.mostBent.contains(" ± ") == (result.mostBentFrame.uncertainty != nil))
+        #expect(result.straightest.contains(" ± ") == (result.straightestFrame.uncertainty != nil))
         #expect(flow.past.count == 1 && flow.past[0].side == "Right" && flow.past[0].form.hasPrefix("0-0-12"))
         let pdf = try #require(flow.reportPDF())
         #expect(String(decoding: pdf.prefix(8), as: UTF8.self) == "%PDF-1.4")
