@@ -32,11 +32,13 @@ public struct MeasuredSession {
 
     /// The record's mesh measured again as it was measured (the same settings, so the same
     /// figures to the last digit), with every warning the record carries (those of how its
-    /// landmarks were chosen, which the mesh alone does not give).
+    /// landmarks were chosen, which the mesh alone does not give) and its intervals (which need
+    /// the landmarks' uncertainties, known only while processing).
     static func measured(_ mesh: TriangleMesh, _ record: MeasurementRecord) throws -> MeasuredSlice {
         var slice = try Cephalometer.measure(mesh, landmarks: record.landmarks, options: record.measuredWith)
         let recorded = record.measurement.warnings
         slice.measurement.warnings = recorded + slice.measurement.warnings.filter { !recorded.contains($0) }
+        slice.measurement.intervals = record.measurement.intervals
         return slice
     }
 }
