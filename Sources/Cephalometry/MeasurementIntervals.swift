@@ -28,13 +28,13 @@ public struct MeasurementIntervals: Sendable, Codable, Equatable {
     public var samples: Int
     /// The standard deviations that went in: each landmark's (per axis), the surface's (per
     /// point, along its normal) and the scale's (relative), millimetres and a fraction.
-    public var landmarkSigmaMM: [String: Double]
+    public var landmarkSigmaMM: LandmarkSigmas
     public var surfaceSigmaMM: Double
     public var scaleSigma: Double
 
     public init(
         level: Double, cvai: ValueInterval, cvaMM: ValueInterval, ci: ValueInterval, circumferenceMM: ValueInterval, samples: Int,
-        landmarkSigmaMM: [String: Double], surfaceSigmaMM: Double, scaleSigma: Double
+        landmarkSigmaMM: LandmarkSigmas, surfaceSigmaMM: Double, scaleSigma: Double
     ) {
         self.level = level
         self.cvai = cvai
@@ -45,6 +45,22 @@ public struct MeasurementIntervals: Sendable, Codable, Equatable {
         self.landmarkSigmaMM = landmarkSigmaMM
         self.surfaceSigmaMM = surfaceSigmaMM
         self.scaleSigma = scaleSigma
+    }
+}
+
+/// Each landmark's standard deviation per axis, millimetres (nil: not known); fixed keys, so a
+/// document from elsewhere carries no text in them.
+public struct LandmarkSigmas: Sendable, Codable, Equatable {
+    public var nasion: Double?
+    public var noseTip: Double?
+    public var leftTragion: Double?
+    public var rightTragion: Double?
+
+    public init(_ sigmas: [Landmark: Double] = [:]) {
+        nasion = sigmas[.nasion]
+        noseTip = sigmas[.noseTip]
+        leftTragion = sigmas[.leftTragion]
+        rightTragion = sigmas[.rightTragion]
     }
 }
 
@@ -106,7 +122,7 @@ extension Cephalometer {
             level: 0.95, cvai: interval(drawn.map(\.cvai), around: m.cvai), cvaMM: interval(drawn.map(\.cva), around: m.cvaMM),
             ci: interval(drawn.map(\.ci), around: m.ci), circumferenceMM: interval(drawn.map(\.circumference), around: m.circumferenceMM),
             samples: drawn.count,
-            landmarkSigmaMM: Dictionary(uniqueKeysWithValues: uncertainty.landmarkSigma.map { ($0.key.rawValue, $0.value * 1000) }),
+            landmarkSigmaMM: LandmarkSigmas(uncertainty.landmarkSigma.mapValues { $0 * 1000 }),
             surfaceSigmaMM: uncertainty.surfaceSigma * 1000, scaleSigma: uncertainty.scaleSigma)
     }
 

@@ -84,7 +84,7 @@ struct ResultsModelTests {
         var measurement = FakeProcessing.measurement
         measurement.intervals = MeasurementIntervals(
             level: 0.95, cvai: ValueInterval(low: 6.1, high: 7.25), cvaMM: ValueInterval(low: 9, high: 11), ci: ValueInterval(low: 81, high: 83),
-            circumferenceMM: ValueInterval(low: 418, high: 422), samples: 48, landmarkSigmaMM: [:], surfaceSigmaMM: 0.05, scaleSigma: 0)
+            circumferenceMM: ValueInterval(low: 418, high: 422), samples: 48, landmarkSigmaMM: LandmarkSigmas(), surfaceSigmaMM: 0.05, scaleSigma: 0)
         try lib.library.saveMeasurement(
             MeasurementRecord(
                 measurement: measurement,

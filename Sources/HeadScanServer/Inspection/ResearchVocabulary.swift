@@ -30,6 +30,8 @@ enum ResearchVocabulary {
     /// only, the search's evidence only in its own words.
     static func scrub(_ record: inout MeasurementRecord) {
         record.meshFile = ScanSession.meshFileName
+        // A warning's words are the device's; research keeps its kind in the service's words.
+        record.measurement.warnings = record.measurement.warnings.map { MeasurementWarning($0.kind, warningText($0.kind)) }
         // Sources and landmark names are closed vocabularies by type: anything else did not decode.
         if var found = record.automaticLandmarks {
             found.nasion.evidence = evidence(found.nasion.evidence)
@@ -37,6 +39,22 @@ enum ResearchVocabulary {
             found.leftTragion.evidence = evidence(found.leftTragion.evidence)
             found.rightTragion.evidence = evidence(found.rightTragion.evidence)
             record.automaticLandmarks = found
+        }
+    }
+
+    /// What a warning of `kind` says, in the service's words.
+    static func warningText(_ kind: MeasurementWarning.Kind) -> String {
+        switch kind {
+        case .implausibleLandmarks: "the landmarks lie where no infant's can"
+        case .openContour: "the measured outline had holes, bridged"
+        case .sliceLeavesSurface: "part of the measurement lies where the mesh has no surface"
+        case .landmarksDisagree: "a picked landmark lies far from where the search finds it"
+        case .uncertainLandmark: "a landmark was found with a faint feature"
+        case .stickersMissing: "some of the cap's stickers were never seen"
+        case .capSitsHigh: "the cap sat too high"
+        case .capMoved: "the cap moved on the head"
+        case .framesUnplaced: "many frames were left out for too few readable stickers"
+        case .intervalStraddlesLevel: "CVAI's interval reaches across a severity boundary"
         }
     }
 

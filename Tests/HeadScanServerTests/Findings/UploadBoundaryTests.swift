@@ -249,8 +249,25 @@ import Upload
         let found = DetectedLandmark(point: .zero, normal: [0, 0, 1], confidence: 0.9, evidence: text)
         let real = DetectedLandmark(point: .zero, normal: [0, 0, 1], confidence: 0.9, evidence: "nose stands 12.5 mm out of the face")
         record.automaticLandmarks = AutomaticLandmarks(nasion: found, noseTip: real, leftTragion: found, rightTragion: found)
+        record.measurement.warnings = [MeasurementWarning(.openContour, text), MeasurementWarning(.capSitsHigh, text)]
         let measurement = String(decoding: try kept(MeasurementRecord.fileName, try record.encodedAlone()), as: UTF8.self)
         #expect(!measurement.contains("Mustermann") && measurement.contains("nose stands 12.5 mm"))
+        #expect(measurement.contains("the cap sat too high") && measurement.contains("capSitsHigh"))
+        // The intervals' standard deviations have fixed keys: text as a key does not survive.
+        record.measurement.intervals = MeasurementIntervals(
+            level: 0.95, cvai: ValueInterval(low: 5, high: 7), cvaMM: ValueInterval(low: 8, high: 10), ci: ValueInterval(low: 80, high: 82),
+            circumferenceMM: ValueInterval(low: 400, high: 404), samples: 48, landmarkSigmaMM: LandmarkSigmas([.nasion: 0.2]),
+            surfaceSigmaMM: 0.05, scaleSigma: 0)
+        var object = try #require(try JSONSerialization.jsonObject(with: try record.encodedAlone()) as? [String: Any])
+        var values = try #require(object["measurement"] as? [String: Any])
+        var intervals = try #require(values["intervals"] as? [String: Any])
+        intervals["landmarkSigmaMM"] = ["nasion": 0.2, text: 1.0]
+        values["intervals"] = intervals
+        object["measurement"] = values
+        let withText = try JSONSerialization.data(withJSONObject: object)
+        if let stored = try? kept(MeasurementRecord.fileName, withText) {
+            #expect(!String(decoding: stored, as: UTF8.self).contains("Mustermann"))
+        }
         // The landmarks' source and names are closed vocabularies by type: free text there is refused.
         record.landmarksSource = .picks
         record.landmarkEstimates = [.nasion: LandmarkEstimate(points: [[0, 0.07, 0], [0, 0.0702, 0]], residuals: [0.1, nil])]
