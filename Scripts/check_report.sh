@@ -103,7 +103,7 @@ for name, value in values.items():
     shown = f"{value:.2f}"
     row = re.search(r"^\s*" + re.escape(name) + r"\b[^\n]*", text, re.M)
     in_pdf = row is not None and shown in row.group(0).split()
-    in_html = re.search(r"<th>" + re.escape(name) + r"[^<]*(<span[^>]*>[^<]*</span>)?</th><td>" + re.escape(shown) + "</td>", html) is not None
+    in_html = re.search(r"<th>" + re.escape(name) + r"[^<]*(<span[^>]*>[^<]*</span>)?</th><td>" + re.escape(shown) + r"( \([^<]*\))?</td>", html) is not None
     print(f"{name:14s} measure --json {shown:>8s}   PDF {'ok' if in_pdf else 'MISSING'}   HTML {'ok' if in_html else 'MISSING'}")
     if not (in_pdf and in_html): failures.append(f"{name} {shown} not in both reports")
 # The interval needs the landmarks' uncertainties, which only processing knows.

@@ -139,10 +139,8 @@ public struct ClinicalReport: Sendable {
         rows = Self.rows(m, calliper: inputs.calliper, reference: inputs.reference)
         // The intervals are of the longest outline's values.
         if convention == .longestOutline, let intervals = m.intervals, let i = rows.firstIndex(where: { $0.name == "CVAI" }) {
-            let interval = Self.format(intervals.cvai.low) + "–" + Self.format(intervals.cvai.high)
-            rows.insert(
-                ReportValueRow(name: "CVAI 95 % interval", unit: "%", values: [interval] + Array(repeating: nil, count: columns.count - 1)),
-                at: i + 1)
+            rows[i].values[0] = Self.format(m.cvai) + " (" + Self.format(intervals.cvai.low) + "–" + Self.format(intervals.cvai.high) + ")"
+            rows[i].name = "CVAI (95 % interval)"
         }
         if inputs.settings.shapeMeasures, let shape = m.shape {
             rows += Self.shapeRows(shape, columns: columns.count)
@@ -157,9 +155,9 @@ public struct ClinicalReport: Sendable {
         timelineFacts = inputs.timeline.map(Self.timelineFacts) ?? []
         meshFile = inputs.meshFile
         meshHelp = [
-            "\(inputs.meshFile) is a triangle mesh in metres (PLY) in the frame of the scan's first keyframe, with the landmarks in measurement.json"
-                + (inputs.asymmetry == nil ? "" : " and the asymmetry map's colours in asymmetry.ply")
-                + "; open it with MeshLab, CloudCompare, Blender or a Mac's Preview. Measure it again with: headscan measure \(inputs.meshFile) --landmarks measurement.json"
+            "\(inputs.meshFile): a triangle mesh in metres (PLY), in the first keyframe's frame; landmarks in measurement.json"
+                + (inputs.asymmetry == nil ? "" : ", the map's colours in asymmetry.ply")
+                + ". Open with MeshLab, CloudCompare, Blender or Preview; measure again: headscan measure \(inputs.meshFile) --landmarks measurement.json"
         ]
         notes = Self.conventionLines(measured, shown: convention) + inputs.notes
         warnings = m.warnings.map(\.message)
@@ -200,15 +198,14 @@ public struct ClinicalReport: Sendable {
     /// compared with a calliper or another scanner is compared like with like.
     static func conventionLines(_ m: HeadMeasurement, shown: SliceConvention) -> [String] {
         guard let all = m.conventions, let values = all.first(where: { $0.convention == shown }) else { return [] }
-        let others = all.filter { $0.convention != shown }.map { "\($0.convention) \(format($0.cvai)) %" }
         let slice =
             shown == .calliper
-            ? "the longest outline's distances less what a calliper reads shorter (\(format(CalliperBias.published.lengthMM)) mm)"
-            : "the slice \(format(values.sliceHeightMM)) mm above the plane through the tragions and nasion"
-        var line =
-            "3D values by the \(shown) (\(slice)); CVAI divided by the longer diagonal (by the shorter: \(format(values.cvaiShorterDiagonal)) %)."
-        if !others.isEmpty { line += " CVAI by the \(others.joined(separator: ", by the "))." }
-        return [line]
+            ? " (each distance \(format(CalliperBias.published.lengthMM)) mm shorter)" : " at \(format(values.sliceHeightMM)) mm"
+        let others = all.filter { $0.convention != shown }.map { "\($0.convention) \(format($0.cvai)) %" }
+        return [
+            "3D values by the \(shown)\(slice); CVAI by the shorter diagonal \(format(values.cvaiShorterDiagonal)) %"
+                + others.map { ", " + $0 }.joined() + "."
+        ]
     }
 
     /// What the asymmetry map's colours mean.

@@ -88,8 +88,8 @@ struct ReportShapeTests {
         let greatest = try #require(all.first { $0.convention == .greatestLength })
         let own = ClinicalReport(inputs())
         #expect(own.rows.first { $0.name == "CVAI" }?.values.first == ClinicalReport.format(head.slice.measurement.cvai))
-        #expect(own.notes.first?.hasPrefix("3D values by the longest outline (the slice ") == true)
-        #expect(own.notes.first?.contains("CVAI by the level of greatest length \(ClinicalReport.format(greatest.cvai)) %") == true)
+        #expect(own.notes.first?.hasPrefix("3D values by the longest outline at ") == true)
+        #expect(own.notes.first?.contains(", level of greatest length \(ClinicalReport.format(greatest.cvai)) %") == true)
 
         let chosen = ClinicalReport(inputs(settings: ReportSettings(convention: .greatestLength)))
         #expect(chosen.rows.first { $0.name == "CVAI" }?.values.first == ClinicalReport.format(greatest.cvai))
@@ -100,7 +100,22 @@ struct ReportShapeTests {
         #expect(page.contains("3D values by the level of greatest length"))
 
         let calliper = ClinicalReport(inputs(settings: ReportSettings(convention: .calliper)))
-        #expect(calliper.notes.first?.contains("less what a calliper reads shorter") == true)
+        #expect(calliper.notes.first?.contains("(each distance 2.50 mm shorter)") == true)
+    }
+
+    @Test("CVAI carries its 95 % interval when processing gave one")
+    func interval() {
+        var slice = head.slice
+        slice.measurement.intervals = MeasurementIntervals(
+            level: 0.95, cvai: ValueInterval(low: 7.5, high: 8.25), cvaMM: ValueInterval(low: 8, high: 10),
+            ci: ValueInterval(low: 80, high: 82), circumferenceMM: ValueInterval(low: 400, high: 404), samples: 48,
+            landmarkSigmaMM: LandmarkSigmas(), surfaceSigmaMM: 0.05, scaleSigma: 0)
+        let report = ClinicalReport(ReportInputs(patient: [], scan: [], slice: slice, meshFile: "head.ply"))
+        let row = report.rows.first { $0.name == "CVAI (95 % interval)" }
+        #expect(row?.values.first == ClinicalReport.format(slice.measurement.cvai) + " (7.50–8.25)")
+        let chosen = ClinicalReport(
+            ReportInputs(patient: [], scan: [], slice: slice, meshFile: "head.ply", settings: ReportSettings(convention: .greatestLength)))
+        #expect(chosen.rows.contains { $0.name == "CVAI" })
     }
 
     @Test("a measurement from before the conventions is shown as it was measured")
