@@ -195,7 +195,13 @@ enum UploadInspector {
             ("cvaMM", m.cvaMM, 0...500), ("lengthMM", m.lengthMM, 0...500), ("widthMM", m.widthMM, 0...500),
             ("diagonalAMM", m.diagonalAMM, 0...500), ("diagonalBMM", m.diagonalBMM, 0...500),
         ]
-        return checks.first { !$0.1.isFinite || !$0.2.contains($0.1) }.map { "\($0.0) \($0.1) lies outside \($0.2)" }
+        // The intervals are the device's words about the same values: bounded alike.
+        let intervals: [(String, Double, ClosedRange<Double>)] =
+            m.intervals.map { i in
+                [("cvai", i.cvai, 0...100), ("ci", i.ci, 0...200), ("circumferenceMM", i.circumferenceMM, 0...2000), ("cvaMM", i.cvaMM, 0...500)]
+                    .flatMap { name, v, range in [("intervals.\(name).low", v.low, range), ("intervals.\(name).high", v.high, range)] }
+            } ?? []
+        return (checks + intervals).first { !$0.1.isFinite || !$0.2.contains($0.1) }.map { "\($0.0) \($0.1) lies outside \($0.2)" }
     }
 
     static func reason(_ error: any Error) -> String {

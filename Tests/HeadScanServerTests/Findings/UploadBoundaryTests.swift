@@ -265,6 +265,9 @@ import Upload
         values["intervals"] = intervals
         object["measurement"] = values
         let withText = try JSONSerialization.data(withJSONObject: object)
+        var absurd = record
+        absurd.measurement.intervals?.cvai.low = -1e300
+        #expect(throws: APIError.self) { _ = try kept(MeasurementRecord.fileName, try absurd.encodedAlone()) }
         if let stored = try? kept(MeasurementRecord.fileName, withText) {
             #expect(!String(decoding: stored, as: UTF8.self).contains("Mustermann"))
         }
