@@ -48,6 +48,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
+        .systemLibrary(name: "CZlibCRC", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
             name: "CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
@@ -80,7 +81,9 @@ let package = Package(
         .target(
             name: "Markers", dependencies: ["Geometry", "Imaging"],
             exclude: ["Dictionaries/generate_dictionaries.py"]),
-        .target(name: "Recording", dependencies: ["Geometry", "Imaging", "Markers"]),
+        .target(
+            name: "Recording",
+            dependencies: ["Geometry", "Imaging", "Markers", .target(name: "CZlibCRC", condition: .when(platforms: [.linux]))]),
         .target(name: "Simulation", dependencies: ["Geometry", "Imaging", "Markers", "Recording", "Feedback", "Scanning", "Cephalometry"]),
         .target(name: "Feedback", dependencies: ["Imaging", "Markers", "SettingsSchema"]),
         .target(name: "Scanning", dependencies: ["Feedback", "Markers", "Recording"]),

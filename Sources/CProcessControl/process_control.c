@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 #if defined(__linux__)
+#include <malloc.h>
 #include <sys/prctl.h>
 #endif
 
@@ -14,4 +15,11 @@ int hs_die_with_parent(int expected_parent) {
     // The parent may have died before the request: then the process was re-parented already.
     if (expected_parent > 0 && getppid() != (pid_t)expected_parent) return 1;
     return 0;
+}
+
+void hs_keep_freed_memory(void) {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
 }

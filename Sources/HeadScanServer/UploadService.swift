@@ -12,7 +12,11 @@ public struct UploadService: Sendable {
     public var limits = StorageLimits()
     /// Where uploaded files are checked: a helper process (always, when serving); nil checks
     /// them in this process (tests).
-    public var isolation: Isolation?
+    public var isolation: Isolation? {
+        didSet { inspectors = isolation.map { InspectorPool(isolation: $0) } }
+    }
+    /// The helpers that check uploads, kept between uploads (see `InspectorPool`).
+    private(set) var inspectors: InspectorPool?
     /// One `complete` of an upload at a time in this process: the others wait and answer as the
     /// first finished (several processes still meet at the database's state).
     let completions = KeyedSerializer()
@@ -198,7 +202,7 @@ public struct UploadService: Sendable {
             throw error
         }
         // Two bodies of one chunk at once: the one the database took keeps its place.
-        guard try await store.uploads.chunks(uploadID: upload.id)[fileName]?[index] == digest else {
+        guard try await store.uploads.chunkDigest(uploadID: upload.id, file: fileName, index: index) == digest else {
             try? FileManager.default.removeItem(at: pending)
             throw APIError(
                 .conflict,
@@ -321,13 +325,13 @@ public struct UploadService: Sendable {
     /// each beside them: in one helper process when the service has one, so that a decoder's
     /// fault, memory or time fails this upload with a 422 and the service answers on.
     func inspect(_ names: [String], in staging: URL, session: String) async throws -> SessionValues {
-        guard let isolation else {
+        guard let inspectors else {
             let name = try? SessionName(parsing: session)
             return try await ResearchServer.offload { try UploadInspector.inspect(names, in: staging, session: name) }
         }
         let answer: Data
         do {
-            answer = try await isolation.run(["inspect-upload", "--folder", staging.path, "--session", session] + names.flatMap { ["--name", $0] })
+            answer = try await inspectors.run(.init(folder: staging.path, names: names, session: session))
         } catch let failure as Isolation.Failure {
             logger.warning("the check of an upload stopped: \(failure.description)")
             let why = failure.timedOut ? "its check took longer than the service allows" : "a file in it stopped the service's reader"

@@ -413,12 +413,24 @@ struct InspectUploadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect-upload", abstract: "Check one uploaded file and write the service's encoding of it (the service's own helper).",
         shouldDisplay: false)
-    @Option(help: "The staging folder: the files as 0, 1, …; the kept encodings are written beside them as 0.kept, ….") var folder: String
+    @Option(help: "The staging folder: the files as 0, 1, …; the kept encodings are written beside them as 0.kept, ….") var folder: String = ""
     @Option(help: "The files' names in order (repeat).") var name: [String] = []
     @Option(help: "The session's name, which the documents must match.") var session: String?
+    @Flag(help: "Check one upload after another, each asked for as a line of JSON on standard input (the service's pooled helper).")
+    var serve = false
+
+    func validate() throws {
+        guard serve || !folder.isEmpty else { throw ValidationError("give the staging folder with --folder, or --serve") }
+    }
 
     func run() async throws {
         umask(0o077)
+        if serve {
+            // Limits for the helper's whole life: the service stops a single check that runs
+            // past its time, and replaces the helper after a number of uploads.
+            HelperLimits.apply(processorSeconds: 4 * HelperLimits.processorSeconds)
+            return IsolatedWork.serveInspections()
+        }
         HelperLimits.apply()
         Isolation.answer(IsolatedWork.inspect(names: name, folder: URL(fileURLWithPath: folder, isDirectory: true), session: session))
     }

@@ -7,4 +7,9 @@
 /// refused.
 int hs_die_with_parent(int expected_parent);
 
+/// Keeps memory the process frees for its next allocations (glibc: large blocks are not
+/// returned to the kernel at once); a no-op elsewhere. For a helper that handles one large
+/// file after another.
+void hs_keep_freed_memory(void);
+
 #endif

@@ -1,5 +1,6 @@
 import Feedback
 import Foundation
+import Imaging
 import Markers
 import Recording
 import ScanLibrary
@@ -29,13 +30,14 @@ enum CanonicalScan {
         do {
             let writer = try ScanWriter(url: output, header: header, options: .init(synchronizeEvery: 0, overwrite: true))
             let start = reader.timestamp(at: 0) ?? 0
+            var depth = DepthImage(width: 0, height: 0, pixels: [])
             for index in 0..<reader.frameCount {
                 let frame: CopiedFrame
                 do {
                     guard let time = reader.timestamp(at: index), time.isFinite else {
                         throw ScanFileError.damagedFrame(index: index, reason: "no time")
                     }
-                    frame = try reader.copiedFrame(at: index, timestamp: time - start) { bytes, isJPEG in
+                    frame = try reader.copiedFrame(at: index, timestamp: time - start, depthScratch: &depth) { bytes, isJPEG in
                         isJPEG ? try JPEGSegments.essential(bytes) : try PNGChunks.essential(bytes)
                     }
                 } catch {

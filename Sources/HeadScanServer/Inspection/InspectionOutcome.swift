@@ -39,6 +39,22 @@ extension IsolatedWork {
     }
 }
 
+extension IsolatedWork {
+    /// The pooled helper's loop (`inspect-upload --serve`): one request line in (an
+    /// `InspectorPool.Request`), one answer line out, until its input closes.
+    public static func serveInspections() {
+        while let line = readLine(strippingNewline: true) {
+            guard let request = try? JSONDecoder().decode(InspectorPool.Request.self, from: Data(line.utf8)) else {
+                // Not the service's words: no answer can name the request, so none is given.
+                FileHandle.standardError.write(Data("inspect-upload: a request it cannot read\n".utf8))
+                exit(2)
+            }
+            let answer = inspect(names: request.names, folder: URL(fileURLWithPath: request.folder, isDirectory: true), session: request.session)
+            Isolation.answer(Data("\(request.id) ".utf8) + answer + Data([0x0A]))
+        }
+    }
+}
+
 extension UploadInspector {
     static func input(_ index: Int, in folder: URL) -> URL { folder.appendingPathComponent("\(index)") }
     static func output(_ index: Int, in folder: URL) -> URL { folder.appendingPathComponent("\(index).kept") }

@@ -82,7 +82,7 @@ enum PNGChunks {
 
     static func essential(_ bytes: [UInt8]) throws(JPEGSegments.Problem) -> [UInt8] {
         guard bytes.starts(with: signature) else { throw .notJPEG }
-        var out = signature
+        var chunks: [Range<Int>] = []
         var offset = signature.count
         while true {
             guard offset + 12 <= bytes.count else { throw .truncated }
@@ -90,9 +90,16 @@ enum PNGChunks {
             guard length <= bytes.count - offset - 12 else { throw .truncated }
             let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
             let end = offset + 12 + length
-            if kept.contains(type) { out += bytes[offset..<end] }
-            if type == "IEND" { return out }
+            if kept.contains(type) { chunks.append(offset..<end) }
+            if type == "IEND" { break }
             offset = end
         }
+        // A picture that is all kept chunks (as HeadScan writes it) is kept as it is, uncopied.
+        let keptBytes = chunks.reduce(signature.count) { $0 + $1.count }
+        if keptBytes == bytes.count { return bytes }
+        var out = signature
+        out.reserveCapacity(keptBytes)
+        for chunk in chunks { out += bytes[chunk] }
+        return out
     }
 }

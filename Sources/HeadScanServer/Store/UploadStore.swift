@@ -79,6 +79,14 @@ public struct UploadStore: Sendable {
         return result
     }
 
+    /// The digest the database holds for one chunk, nil when it has none.
+    public func chunkDigest(uploadID: String, file: String, index: Int) async throws -> String? {
+        try await database.query(
+            "SELECT sha256 FROM chunks WHERE upload_id = ? AND file_name = ? AND chunk_index = ?",
+            [.text(uploadID), .text(file), .int(Int64(index))]
+        ).first?["sha256"].text
+    }
+
     public func recordChunk(uploadID: String, file: String, index: Int, sha256: String, size: Int) async throws {
         _ = try await database.transaction([
             SQLStatement(

@@ -35,8 +35,11 @@ final class BinaryFile: @unchecked Sendable {
         return Int(info.st_size)
     }
 
-    /// Reads up to `count` bytes at `offset`; fewer only at the end of the file.
-    func read(at offset: Int, count: Int) throws(ScanFileError) -> [UInt8] {
+    /// Reads up to `count` bytes at `offset`; fewer only at the end of the file. A count
+    /// beyond the file's end (a damaged length field) allocates only what is there.
+    func read(at offset: Int, count requested: Int) throws(ScanFileError) -> [UInt8] {
+        guard requested > 0, offset >= 0 else { return [] }
+        let count = min(requested, max(0, try size() - offset))
         guard count > 0 else { return [] }
         var result = [UInt8](repeating: 0, count: count)
         var done = 0

@@ -12,6 +12,8 @@ struct ByteWriter {
 
     mutating func append(contentsOf other: [UInt8]) { bytes.append(contentsOf: other) }
 
+    mutating func append(contentsOf other: ArraySlice<UInt8>) { bytes.append(contentsOf: other) }
+
     /// Overwrites a 32-bit value already written at `offset`.
     mutating func set(_ value: UInt32, at offset: Int) {
         withUnsafeBytes(of: value.littleEndian) { raw in

@@ -72,7 +72,8 @@ public final class ScanWriter {
     func appendRecord(_ payload: [UInt8], timestamp: Double) throws {
         let offset = bytesWritten
         let recordHeader = RecordHeader(kind: .frame, sequence: UInt32(index.count), payload: payload)
-        try write(recordHeader.bytes + payload)
+        try write(recordHeader.bytes)
+        try write(payload)
         index.append(IndexEntry(offset: UInt64(offset), timestamp: timestamp))
         if options.synchronizeEvery > 0, index.count % options.synchronizeEvery == 0 {
             try file.synchronize()

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@testable import HeadScanServer
+
+/// The helpers that check uploads stay running between uploads, but a helper that fails is
+/// never asked again, and each is replaced after its share of uploads.
+@Suite(.timeLimit(.minutes(2))) struct InspectorPoolTests {
+    /// A pooled helper as a shell script: `script` reads requests with `read line`.
+    static func pool(_ script: String, timeLimit: Double = 30, jobsPerHelper: Int = 50) throws -> (InspectorPool, URL) {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pooled-\(UUID().uuidString).sh")
+        try Data("#!/bin/sh\n\(script)\n".utf8).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: url.path)
+        return (InspectorPool(isolation: Isolation(executable: url, timeLimit: timeLimit), jobsPerHelper: jobsPerHelper), url)
+    }
+
+    static let request = InspectorPool.Request(folder: "/nowhere", names: ["consent.json"], session: nil)
+    /// The script's answer: the request's number, then the outcome naming the script's process.
+    static let answerLine = #"echo "$(echo "$line" | sed 's/.*"id":\([0-9]*\).*/\1/') {\"values\":{\"measured\":false,\"pid\":$$}}""#
+
+    /// The process that answered, from the script's answer.
+    static func pid(_ answer: Data) throws -> Int {
+        let object = try #require(try JSONSerialization.jsonObject(with: answer) as? [String: Any])
+        return try #require((object["values"] as? [String: Any])?["pid"] as? Int)
+    }
+
+    @Test func oneHelperChecksOneUploadAfterAnother() async throws {
+        let (pool, script) = try Self.pool("while read line; do \(Self.answerLine); done")
+        defer { try? FileManager.default.removeItem(at: script) }
+        var pids: Set<Int> = []
+        for _ in 0..<5 { pids.insert(try Self.pid(try await pool.run(Self.request))) }
+        #expect(pids.count == 1)
+    }
+
+    @Test func aHelperIsReplacedAfterItsShareOfUploads() async throws {
+        let (pool, script) = try Self.pool("while read line; do \(Self.answerLine); done", jobsPerHelper: 2)
+        defer { try? FileManager.default.removeItem(at: script) }
+        var pids: [Int] = []
+        for _ in 0..<6 { pids.append(try Self.pid(try await pool.run(Self.request))) }
+        #expect(Set(pids).count == 3)
+        #expect(pids[0] == pids[1] && pids[2] == pids[3] && pids[1] != pids[2])
+    }
+
+    /// The second request kills the helper (as a decoder's fault would): that request fails,
+    /// and the next is answered by a new helper.
+    @Test(arguments: ["kill -SEGV $$", "kill -KILL $$", "exit 4", "printf half-a-line; kill -TERM $$"])
+    func aHelperThatDiesFailsItsRequestAloneAndIsNotAskedAgain(_ ending: String) async throws {
+        let (pool, script) = try Self.pool("read line; \(Self.answerLine); read line; echo 'Fatal error: Max Mustermann' >&2; \(ending)")
+        defer { try? FileManager.default.removeItem(at: script) }
+        let first = try Self.pid(try await pool.run(Self.request))
+        await #expect(throws: Isolation.Failure.self) { try await pool.run(Self.request) }
+        let third = try Self.pid(try await pool.run(Self.request))
+        #expect(third != first)
+    }
+
+    @Test func aHelperPastItsTimeIsStoppedAndSaysSo() async throws {
+        let (pool, script) = try Self.pool("read line; exec sleep 30", timeLimit: 0.5)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let started = Date()
+        do {
+            _ = try await pool.run(Self.request)
+            Issue.record("a helper that never answered gave an answer")
+        } catch let failure as Isolation.Failure {
+            #expect(failure.timedOut)
+        }
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
+    /// A helper that says more than its answer (here two answers in one write, so the test
+    /// does not depend on timing) is out of step: that request fails and the helper is not
+    /// asked again.
+    @Test func aHelperThatAnswersTwiceIsNotAskedAgain() async throws {
+        let twice =
+            #"id=$(echo "$line" | sed 's/.*"id":\([0-9]*\).*/\1/'); printf '%s {"values":{"measured":false}}\n%s {"values":{"measured":false}}\n' $id $id"#
+        // Only the first helper misbehaves (it leaves a mark), so the second request shows
+        // that a new helper answers it.
+        let mark = FileManager.default.temporaryDirectory.appendingPathComponent("twice-\(UUID().uuidString)").path
+        let (pool, script) = try Self.pool(
+            "read line; if [ -e \(mark) ]; then \(Self.answerLine); else touch \(mark); \(twice); fi; while read line; do \(Self.answerLine); done")
+        defer {
+            try? FileManager.default.removeItem(at: script)
+            try? FileManager.default.removeItem(atPath: mark)
+        }
+        await #expect(throws: Isolation.Failure.self) { try await pool.run(Self.request) }
+        _ = try Self.pid(try await pool.run(Self.request))
+    }
+
+    /// An answer that names another request is never taken for this one's.
+    @Test func anAnswerForAnotherRequestIsRefused() async throws {
+        let (pool, script) = try Self.pool(#"while read line; do echo "1 {\"values\":{\"measured\":false}}"; done"#)
+        defer { try? FileManager.default.removeItem(at: script) }
+        await #expect(throws: Isolation.Failure.self) { try await pool.run(Self.request) }
+    }
+
+    /// The real helper checks one staged upload after another and keeps its encoding of each.
+    @Test func theServicesHelperServesRequestsInALoop() async throws {
+        let pool = InspectorPool(isolation: IsolationTests.realHelper)
+        for round in 0..<2 {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pool-\(UUID().uuidString)", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let consent = #"{"version":1,"researchUse":true,"decidedAt":"2026-04-27T00:00:00Z","recordedBy":"nurse"}"#
+            try Data(consent.utf8).write(to: folder.appendingPathComponent("0"))
+            let answer = try await pool.run(.init(folder: folder.path, names: ["consent.json"], session: nil))
+            let outcome = try JSONDecoder().decode(InspectionOutcome.self, from: answer)
+            #expect(outcome.refusal == nil, "round \(round): \(String(decoding: answer, as: UTF8.self))")
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("0.kept").path), "round \(round)")
+        }
+    }
+}
