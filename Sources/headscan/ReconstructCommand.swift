@@ -192,6 +192,8 @@ private struct Report: Encodable {
     var stickersFlattened: Int?
     var stickerLiftMeanMillimetres: Double?
     var stickerLiftMaxMillimetres: Double?
+    /// Stickers left alone because the markers around them lie on a flat surface.
+    var stickersLyingFlat: Int?
     /// What following the head on its own surface found (with --track-head).
     var headTracking: HeadTrackingReport?
 
@@ -214,6 +216,7 @@ private struct Report: Encodable {
         focalScaleSigma = s.focalScaleSigma
         focalScaleApplied = s.focalScaleApplied
         stickersFlattened = s.stickers?.stickersFlattened
+        stickersLyingFlat = s.stickers.map { $0.stickersLyingFlat ?? 0 }
         stickerLiftMeanMillimetres = s.stickers.map { $0.meanLift * 1000 }
         stickerLiftMaxMillimetres = s.stickers.map { $0.maxLift * 1000 }
         headTracking = s.headTracking
