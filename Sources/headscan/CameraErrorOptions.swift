@@ -16,6 +16,10 @@ struct CameraErrorOptions: ParsableArguments {
     var principalShift = "0,0"
 
     @Option(
+        help: "Pixels by which the depth map lies shifted against the colour picture, X,Y (a depth-to-colour registration that is off, e.g. 3,0).")
+    var depthShift = "0,0"
+
+    @Option(
         help: ArgumentHelp(
             "The lens's radial distortion, K1 or K1,K2 (OpenCV's terms; e.g. -0.05 is a mild barrel).",
             discussion: "The recording states it, as a phone that reports its calibration does, unless --distortion-unrecorded."))
@@ -31,6 +35,13 @@ struct CameraErrorOptions: ParsableArguments {
         return SIMD2(parts[0], parts[1])
     }
 
+    /// The depth map's shift against colour in whole pixels; nil when the option does not parse.
+    var depthShiftPixels: SIMD2<Int>? {
+        let parts = numbers(depthShift)
+        guard parts.count == 2, parts.allSatisfy({ abs($0) <= 50 && $0 == $0.rounded() }) else { return nil }
+        return SIMD2(Int(parts[0]), Int(parts[1]))
+    }
+
     /// The lens's distortion; nil when the option does not parse.
     var distortion: RadialDistortion? {
         let parts = numbers(lensDistortion)
@@ -42,6 +53,7 @@ struct CameraErrorOptions: ParsableArguments {
         guard abs(focalError) <= 30 else { throw ValidationError("--focal-error is in percent, between -30 and 30") }
         guard abs(depthScaleError) <= 30 else { throw ValidationError("--depth-scale-error is in percent, between -30 and 30") }
         guard shift != nil else { throw ValidationError("--principal-shift is X,Y in pixels, each within 100, e.g. 4,-3") }
+        guard depthShiftPixels != nil else { throw ValidationError("--depth-shift is X,Y in whole pixels, each within 50, e.g. 3,0") }
         guard distortion != nil else { throw ValidationError("--lens-distortion is K1 or K1,K2, each within 0.5, e.g. -0.05 or -0.05,0.01") }
     }
 

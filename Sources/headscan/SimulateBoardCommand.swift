@@ -80,6 +80,7 @@ struct SimulateBoardCommand: ParsableCommand {
         var configuration = BoardSimulator.Configuration(board: board, seed: seed, seconds: seconds, distance: distance, sweepDegrees: sweep)
         configuration.recordedFocalError = camera.focalError / 100
         configuration.sensor.depthScale = Float(1 + camera.depthScaleError / 100)
+        configuration.sensor.depthShiftPixels = camera.depthShiftPixels.flatMap { $0 == .zero ? nil : $0 }
         configuration.recordedPrincipalShift = camera.shift ?? .zero
         configuration.intrinsics.distortion = camera.distortion ?? .none
         configuration.recordsDistortion = !camera.distortionUnrecorded

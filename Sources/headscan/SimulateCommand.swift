@@ -120,6 +120,7 @@ struct SimulateCommand: ParsableCommand {
             layout: try cap.layout() ?? .standard, droppedMarkers: drop, unreadableFrames: unreadableFrames)
         configuration.recordedFocalError = camera.focalError / 100
         configuration.sensor.depthScale = Float(1 + camera.depthScaleError / 100)
+        configuration.sensor.depthShiftPixels = camera.depthShiftPixels.flatMap { $0 == .zero ? nil : $0 }
         configuration.recordedPrincipalShift = camera.shift ?? .zero
         configuration.intrinsics.distortion = camera.distortion ?? .none
         configuration.recordsDistortion = !camera.distortionUnrecorded

@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import Imaging
 import Markers
 import Testing
 
@@ -45,5 +46,37 @@ struct BoardSimulatorTests {
             try MarkerBoard(rows: 2, columns: 2, markerSide: 0.01, gap: 0.002, dictionaryName: "no_such").validate()
         }
         #expect(throws: SimulationError.self) { try BoardSimulator(BoardSimulator.Configuration(distance: 5)) }
+    }
+}
+
+/// A depth-to-colour registration that is off: the depth map moves against the picture.
+struct DepthShiftTests {
+    @Test func theMapMovesByWholePixelsAndTheEdgeHasNoDepth() {
+        let image = DepthImage(width: 4, height: 3, pixels: (0..<12).map(Float.init))
+        let moved = image.shifted(by: SIMD2(1, -1))
+        // What was at (x, y) lands at (x + 1, y - 1).
+        #expect(moved[1, 0] == image[0, 1])
+        #expect(moved[3, 1] == image[2, 2])
+        #expect(moved[0, 0].isNaN && moved[2, 2].isNaN)
+        #expect(moved.pixels.filter { !$0.isNaN }.count == 3 * 2)
+        #expect(image.shifted(by: .zero).pixels == image.pixels)
+    }
+
+    @Test func aShiftedSensorRendersItsDepthShifted() throws {
+        func firstFrame(_ shift: SIMD2<Int>?) throws -> SimulatedFrame {
+            var configuration = BoardSimulator.Configuration(seconds: 0.1, distance: 0.8)
+            configuration.sensor.depthShiftPixels = shift
+            return try #require(try BoardSimulator(configuration).nextFrame())
+        }
+        let plain = try firstFrame(nil), shifted = try firstFrame(SIMD2(3, -2))
+        let expected = plain.frame.depth.shifted(by: SIMD2(3, -2))
+        // Equal pixel for pixel, no depth counting as equal to no depth.
+        let same = zip(shifted.frame.depth.pixels, expected.pixels).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }
+        #expect(same && shifted.frame.depth.pixels.contains { !$0.isNaN })
+        let colourSame = shifted.frame.color == plain.frame.color
+        #expect(colourSame)
+        // Sensors written before the shift existed still read, with none.
+        let old = try JSONDecoder().decode(SensorModel.self, from: try JSONEncoder().encode(SensorModel()))
+        #expect(old.depthShiftPixels == nil)
     }
 }

@@ -89,7 +89,9 @@ final class SceneRenderer {
         let color = SensorNoise.colourImage(colour, width: intrinsics.width, height: intrinsics.height, sigma: sensor.colourNoise, rng: &rng)
         let depth = SensorNoise.depthImage(
             trueDepth: rasterizer.depth, faces: rasterizer.face, planes: rasterizer.planes, rays: rays, rayScales: rayScales,
-            roomDepth: roomDepth, width: intrinsics.width, height: intrinsics.height, sensor: sensor, rng: &rng)
+            roomDepth: roomDepth, width: intrinsics.width, height: intrinsics.height, sensor: sensor, rng: &rng
+        )
+        .shifted(by: sensor.depthShiftPixels ?? .zero)
         guard !lens.distortion.isNone else { return (color, depth) }
         return (color.resampled(from: lens.undistortedPixel), depth.resampledNearest(from: lens.undistortedPixel))
     }
@@ -293,5 +295,24 @@ struct StickerPlane {
         guard h.z != 0 else { return nil }
         let scale = 1 / h.z
         return (h.x * scale, h.y * scale)
+    }
+}
+
+extension DepthImage {
+    /// The map moved by `shift` pixels (what was at x lands at x + shift.x); pixels moved in
+    /// from outside have no depth.
+    func shifted(by shift: SIMD2<Int>) -> DepthImage {
+        guard shift != .zero else { return self }
+        var moved = [Float](repeating: .nan, count: pixels.count)
+        for y in 0..<height {
+            let from = y - shift.y
+            guard (0..<height).contains(from) else { continue }
+            for x in 0..<width {
+                let source = x - shift.x
+                guard (0..<width).contains(source) else { continue }
+                moved[y * width + x] = pixels[from * width + source]
+            }
+        }
+        return DepthImage(width: width, height: height, pixels: moved)
     }
 }

@@ -19,6 +19,9 @@ public struct SensorModel: Sendable, Equatable, Codable {
     /// Measured depth over true depth: 1.01 reads everything 1 % too far (a depth unit that is
     /// off, as after a repair or on a miscalibrated unit).
     public var depthScale: Float = 1
+    /// Pixels by which the depth map lies shifted against the colour picture, X and Y (a
+    /// depth-to-colour registration that is off); nil for none.
+    public var depthShiftPixels: SIMD2<Int>?
 
     /// Values in line with published TrueDepth measurements at infant-scan distances.
     public init(
