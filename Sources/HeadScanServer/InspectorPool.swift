@@ -79,7 +79,12 @@ final class InspectorPool: Sendable {
     }
 
     private func take() async throws -> PooledHelper {
-        if let helper = idle.withLock({ $0.popLast() }) { return helper }
+        // A helper that ended while it waited (stopped from outside, the kernel's memory
+        // killer) would fail an upload it never saw: it is let go instead.
+        while let helper = idle.withLock({ $0.popLast() }) {
+            if helper.isRunning && !helper.hasUnaskedOutput { return helper }
+            helper.retire()
+        }
         let executable = isolation.executable
         return try await ResearchServer.offload { [spawner] in
             // Started from a thread that lives as long as the service: the kernel's
@@ -134,6 +139,10 @@ final class PooledHelper: @unchecked Sendable {
     }
 
     var jobs: Int { state.withLock { $0.jobs } }
+
+    var isRunning: Bool { process.isRunning }
+
+    var processIdentifier: Int32 { process.processIdentifier }
 
     /// Sends one request and waits for its answer line; blocks the calling thread.
     func ask(_ request: Data, id: UInt64, timeLimit: Double) throws -> Data {

@@ -85,6 +85,18 @@ import Testing
         _ = try Self.pid(try await pool.run(Self.request))
     }
 
+    /// A helper that ends while it waits (stopped from outside) fails nobody's upload: the
+    /// next request goes to a new one.
+    @Test func aHelperThatEndedWhileWaitingIsNotAsked() async throws {
+        let (pool, script) = try Self.pool("while read line; do \(Self.answerLine); done")
+        defer { try? FileManager.default.removeItem(at: script) }
+        let first = try Self.pid(try await pool.run(Self.request))
+        kill(Int32(first), SIGKILL)
+        try await Task.sleep(for: .milliseconds(300))
+        let second = try Self.pid(try await pool.run(Self.request))
+        #expect(second != first)
+    }
+
     /// An answer that names another request is never taken for this one's.
     @Test func anAnswerForAnotherRequestIsRefused() async throws {
         let (pool, script) = try Self.pool(#"while read line; do echo "1 {\"values\":{\"measured\":false}}"; done"#)
