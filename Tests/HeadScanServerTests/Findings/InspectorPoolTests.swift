@@ -9,8 +9,7 @@ import Testing
     /// A pooled helper as a shell script: `script` reads requests with `read line`.
     static func pool(_ script: String, timeLimit: Double = 30, jobsPerHelper: Int = 50) throws -> (InspectorPool, URL) {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("pooled-\(UUID().uuidString).sh")
-        try Data("#!/bin/sh\n\(script)\n".utf8).write(to: url)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: url.path)
+        try writeScript("#!/bin/sh\n\(script)\n", to: url)
         return (InspectorPool(isolation: Isolation(executable: url, timeLimit: timeLimit), jobsPerHelper: jobsPerHelper), url)
     }
 
@@ -119,4 +118,16 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("0.kept").path), "round \(round)")
         }
     }
+}
+
+/// Writes an executable script through a descriptor closed on exec: a helper that another test
+/// starts at that moment must not keep the script open for writing, or starting the script
+/// fails as a busy text file.
+func writeScript(_ text: String, to url: URL) throws {
+    let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o700)
+    guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+    defer { close(descriptor) }
+    let bytes = Array(text.utf8)
+    let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
 }
