@@ -142,8 +142,6 @@ final class PooledHelper: @unchecked Sendable {
 
     var isRunning: Bool { process.isRunning }
 
-    var processIdentifier: Int32 { process.processIdentifier }
-
     /// Sends one request and waits for its answer line; blocks the calling thread.
     func ask(_ request: Data, id: UInt64, timeLimit: Double) throws -> Data {
         state.withLock { $0.jobs += 1 }

@@ -16,13 +16,8 @@ extension ScanReader {
     /// in place of the recorded time, the colour picture's bytes as `colorBytes` returns them
     /// (given the stored bytes and whether they are a JPEG) and the depth map as stored. The
     /// pictures that are kept are the ones decoded: what `colorBytes` returns must decode.
-    public func copiedFrame(at index: Int, timestamp: Double, colorBytes: ([UInt8], _ isJPEG: Bool) throws -> [UInt8]) throws -> CopiedFrame {
-        var depth = DepthImage(width: 0, height: 0, pixels: [])
-        return try copiedFrame(at: index, timestamp: timestamp, depthScratch: &depth, colorBytes: colorBytes)
-    }
-
-    /// As `copiedFrame(at:timestamp:colorBytes:)`, decoding the depth map into `depthScratch`
-    /// so that a caller copying every frame reuses one buffer. The record is read once and its
+    /// The depth map is decoded into `depthScratch`, so that a caller copying every frame
+    /// reuses one buffer. The record is read once and its
     /// parts are taken from it in place: a recording is copied with one decode of each picture
     /// and one new buffer per frame.
     public func copiedFrame(
