@@ -50,6 +50,26 @@ public struct MarkerDetector: Sendable {
         detect(in: image.grayscale())
     }
 
+    /// The markers in an RGBA image, and in `unread` the refined outlines of marker-shaped
+    /// squares with a dark border whose code could not be read (a smeared, torn or creased
+    /// print, or a marker of another dictionary), none inside a marker found.
+    public func detect(in image: RGBAImage, unread: inout [[SIMD2<Double>]]) -> [DetectedMarker] {
+        let gray = image.grayscale()
+        guard gray.width >= 8, gray.height >= 8 else { return [] }
+        var scratch = Scratch()
+        scratch.unread = []
+        let markers = gray.pixels.withUnsafeBufferPointer { buffer in
+            let view = GrayImageView(pixels: buffer.baseAddress!, width: gray.width, height: gray.height)
+            return detect(in: view, scratch: &scratch)
+        }
+        let outlines = scratch.unread ?? []
+        unread = outlines.filter { quad in
+            let middle = quad.reduce(.zero, +) / 4
+            return !markers.contains { contains($0.corners, middle) }
+        }
+        return markers
+    }
+
     /// Buffers reused across the stages and passes of one detection.
     private struct Scratch {
         var integral: [UInt32] = []
@@ -57,6 +77,8 @@ public struct MarkerDetector: Sendable {
         var contour: [SIMD2<Int32>] = []
         /// Collected only when asked for.
         var diagnostics: DetectionDiagnostics?
+        /// Outlines read but not identified, collected only when asked for.
+        var unread: [[SIMD2<Double>]]?
     }
 
     private func detect(in image: GrayImageView, scratch: inout Scratch) -> [DetectedMarker] {
@@ -65,7 +87,7 @@ public struct MarkerDetector: Sendable {
         let whole = PixelRegion(x: 0, y: 0, width: image.width, height: image.height)
         var rejected: [PixelRegion] = []
         let quads = candidates(in: image, region: whole, window: p.thresholdWindow, scratch: &scratch, rejected: &rejected)
-        var found = quads.compactMap { decode(image, quad: $0, diagnostics: &scratch.diagnostics) }
+        var found = quads.compactMap { decode(image, quad: $0, diagnostics: &scratch.diagnostics, unread: &scratch.unread) }
         found += recovered(in: image, around: rejected, outside: found, scratch: &scratch)
         return removingNested(found, diagnostics: &scratch.diagnostics)
     }
@@ -92,7 +114,7 @@ public struct MarkerDetector: Sendable {
             for quad in quads {
                 let middle = quad.reduce(.zero, +) / 4
                 if found.contains(where: { contains($0.corners, middle) }) { continue }
-                if let marker = decode(image, quad: quad, diagnostics: &scratch.diagnostics) { recovered.append(marker) }
+                if let marker = decode(image, quad: quad, diagnostics: &scratch.diagnostics, unread: &scratch.unread) { recovered.append(marker) }
             }
         }
         return recovered
@@ -145,7 +167,7 @@ public struct MarkerDetector: Sendable {
 
     /// The marker read from a candidate quadrilateral, or nil when any check fails.
     private func decode(
-        _ image: GrayImageView, quad: [SIMD2<Double>], diagnostics: inout DetectionDiagnostics?
+        _ image: GrayImageView, quad: [SIMD2<Double>], diagnostics: inout DetectionDiagnostics?, unread: inout [[SIMD2<Double>]]?
     ) -> DetectedMarker? {
         let p = parameters
         let reader = BitReader(markerSize: dictionary.markerSize)
@@ -171,9 +193,11 @@ public struct MarkerDetector: Sendable {
         guard let reading = reader.read(image, corners: corners) else { return reject(.degenerate, corners) }
         guard reading.contrast >= p.minContrast else { return reject(.lowContrast, corners) }
         guard Double(reading.borderErrors) <= p.maxBorderErrorRate * Double(reading.borderCells) else {
+            unread?.append(corners)
             return reject(.border, corners)
         }
         guard let match = dictionary.identify(reading.code, maxDistance: maxCorrection) else {
+            unread?.append(corners)
             let nearest = diagnostics == nil ? nil : dictionary.identify(reading.code, maxDistance: 64)?.distance
             return reject(.unknownCode, corners, nearest: nearest)
         }

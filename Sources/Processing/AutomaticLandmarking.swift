@@ -10,29 +10,12 @@ import ScanLibrary
 /// head lies, the mesh's shape tells where the landmarks are, and the keyframes tell where
 /// each is seen best.
 public enum AutomaticLandmarking {
-    /// Where the head's nominal marker directions point, per region, when a marker has no
-    /// placement: (azimuth, elevation) in degrees.
-    static let regionDirections: [HeadRegion: (Double, Double)] = [
-        .right: (0, 10), .front: (90, 10), .left: (180, 10), .back: (270, 10), .top: (0, 90),
-    ]
-
     /// The head's rough orientation from the mapped markers: their places on a sphere (from
     /// the layout's placements, or their region's middle) fitted to where the map has them.
     public static func orientation(map: MarkerMap, layout: CapLayout) -> HeadOrientation? {
-        guard let sphere = map.fittedSphere() else { return nil }
-        var nominal: [SIMD3<Double>] = [], mapped: [SIMD3<Double>] = []
-        for marker in layout.markers {
-            guard let corners = map.corners[marker.id], corners.count == 4,
-                let (azimuth, elevation) = marker.placement.map({ ($0.azimuthDegrees, $0.elevationDegrees) }) ?? regionDirections[marker.region]
-            else { continue }
-            let a = azimuth * Double.pi / 180, e = elevation * Double.pi / 180
-            nominal.append(SIMD3(cos(e) * cos(a), cos(e) * sin(a), sin(e)) * sphere.radius)
-            mapped.append(corners.reduce(SIMD3<Double>.zero, +) / 4)
-        }
-        guard nominal.count >= 6, let fit = try? RigidAlignment.fit(from: nominal, to: mapped) else { return nil }
-        let headFromMesh = fit.transform.inverse
+        guard let (headFromMesh, sphere) = map.headFrame(layout: layout) else { return nil }
         let lowest = map.corners.values.flatMap { $0 }.map { headFromMesh.apply($0).z }.min() ?? 0
-        return HeadOrientation(headFromMesh: headFromMesh, capRim: lowest)
+        return HeadOrientation(headFromMesh: headFromMesh, capRim: lowest - map.unseenRingsDrop(layout: layout, radius: sphere.radius))
     }
 
     /// The landmarks of `mesh`, each with the keyframes that face it most squarely from a

@@ -7,13 +7,20 @@ public enum CapCoverage {
     /// third of them lost the cap benchmark measures as with a whole cap.
     public static let enoughShare = 2.0 / 3
 
-    /// The warning for a scan that saw `seen` of the cap's `total` stickers; nil when it saw
-    /// them all.
-    public static func warning(seen: Int, of total: Int) -> MeasurementWarning? {
+    /// The warning for a scan that read `seen` of the cap's `total` stickers, `unread` more
+    /// seen only as outlines (their prints unreadable); nil when it read them all.
+    public static func warning(seen: Int, of total: Int, unread: Int = 0) -> MeasurementWarning? {
         guard total > 0, seen < total else { return nil }
         let missing = total - seen
         let stickers = missing == 1 ? "1 of the cap's \(total) stickers was" : "\(missing) of the cap's \(total) stickers were"
-        let what = "\(stickers) never seen (fallen off, folded under, unreadable or not filmed)"
+        let outlines = min(max(0, unread), missing)
+        let damaged =
+            outlines == 0
+            ? ""
+            : outlines == 1
+                ? " (1 of them showed a smeared, torn or creased print: it was placed by its outline and flattened like the rest; replace it)"
+                : " (\(outlines) of them showed smeared, torn or creased prints: they were placed by their outlines and flattened like the rest; replace them)"
+        let what = "\(stickers) never read (fallen off, folded under, unreadable or not filmed)\(damaged)"
         if Double(seen) >= enoughShare * Double(total) {
             return MeasurementWarning(
                 .stickersMissing,

@@ -196,7 +196,8 @@ public struct SessionProcessor: Sendable {
             return t - start
         }
         return [
-            CapCoverage.warning(seen: record.markers.count, of: layout.markers.count),
+            CapCoverage.warning(
+                seen: record.markers.count, of: layout.markers.count, unread: record.statistics.stickers?.unreadStickersPlaced ?? 0),
             CapFitAdvice.ridesUpWarning(seen: seen, layout: layout), moved, CapFitAdvice.unplacedWarning(record.statistics),
         ].compactMap { $0 }
     }

@@ -8,6 +8,9 @@ public struct Keyframe: Sendable {
     public var mapFromCamera: RigidTransform
     /// What the frame saw of the cap.
     public var observations: [MarkerObservation]
+    /// Outlines of stickers whose code the frame could not read (a smeared, torn or creased
+    /// print), their corners lifted through the depth: camera frame, metres.
+    public var unread: [[SIMD3<Double>]] = []
 }
 
 /// Joint refinement of keyframe poses and marker corners under a robust (Huber) loss on 3D

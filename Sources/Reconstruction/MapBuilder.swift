@@ -15,7 +15,7 @@ struct MapBuilder {
     }
 
     /// Adds one frame's observations; false when the frame cannot be placed on the map.
-    mutating func add(_ observations: [MarkerObservation], frameIndex index: Int) -> Bool {
+    mutating func add(_ observations: [MarkerObservation], frameIndex index: Int, unread: [[SIMD3<Double>]] = []) -> Bool {
         let pose: RigidTransform
         var inliers: Set<Int>
         if map.corners.isEmpty {
@@ -48,7 +48,7 @@ struct MapBuilder {
                     || relative.rotation.angle > options.keyframeRotation
             else { return true }
         }
-        keyframes.append(Keyframe(frameIndex: index, mapFromCamera: pose, observations: kept))
+        keyframes.append(Keyframe(frameIndex: index, mapFromCamera: pose, observations: kept, unread: unread))
         return true
     }
 }

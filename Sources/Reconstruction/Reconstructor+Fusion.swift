@@ -5,22 +5,33 @@ import Recording
 // Stage 3: the fusion.
 extension Reconstructor {
     /// The space fused: the cap's sphere widened by `regionScale` and lowered by `regionDrop`
-    /// away from the markers (which cover the vault), so the face and ears are in it; where the
+    /// away from the cap's crown (the cap covers the vault), so the face and ears are in it; where the
     /// markers do not lie on a head-sized sphere (a flat board, whose fitted sphere is huge),
     /// their extent plus a margin, never wider than a head's region, so memory stays bounded.
     func fusionRegion(_ map: MarkerMap) -> FusionRegion? {
         if let sphere = map.fittedSphere(), sphere.radius <= options.maximumHeadRadius {
-            let centres = map.ids.compactMap { map.corners[$0] }.map { $0.reduce(SIMD3<Double>.zero, +) / Double($0.count) }
-            let towardCap = centres.reduce(SIMD3<Double>.zero) { $0 + ($1 - sphere.centre) } / Double(max(1, centres.count))
-            // Markers all round the sphere give no direction to the cap: then the region stays centred.
-            let up = length(towardCap) > 0.1 * sphere.radius ? normalized(towardCap) : .zero
-            return FusionRegion(centre: sphere.centre - up * (options.regionDrop * sphere.radius), radius: sphere.radius * options.regionScale)
+            let up = capUp(map, sphere: sphere)
+            // A cap whose lowest ring was never seen fits a smaller sphere higher up: the
+            // region reaches down by that ring's height more, its top where it was.
+            let unseen = min(map.unseenRingsDrop(layout: layout, radius: sphere.radius), sphere.radius / 2)
+            return FusionRegion(
+                centre: sphere.centre - up * (options.regionDrop * sphere.radius + unseen), radius: sphere.radius * options.regionScale + unseen)
         }
         let corners = map.ids.flatMap { map.corners[$0] ?? [] }
         guard !corners.isEmpty else { return nil }
         let centre = corners.reduce(SIMD3<Double>.zero, +) / Double(corners.count)
         let extent = corners.map { length($0 - centre) }.max() ?? 0
         return FusionRegion(centre: centre, radius: min(extent + 0.02, options.maximumHeadRadius * options.regionScale))
+    }
+
+    /// The direction from the head's centre to the cap's crown: from the layout's placements
+    /// where it has them (stickers lost on one side do not tilt it), else toward the markers'
+    /// mean; zero when markers all round the sphere give no direction.
+    func capUp(_ map: MarkerMap, sphere: (centre: SIMD3<Double>, radius: Double)) -> SIMD3<Double> {
+        if let frame = map.headFrame(layout: layout) { return frame.headFromMap.inverse.rotation.apply(SIMD3(0, 0, 1)) }
+        let centres = map.ids.compactMap { map.corners[$0] }.map { $0.reduce(SIMD3<Double>.zero, +) / Double($0.count) }
+        let towardCap = centres.reduce(SIMD3<Double>.zero) { $0 + ($1 - sphere.centre) } / Double(max(1, centres.count))
+        return length(towardCap) > 0.1 * sphere.radius ? normalized(towardCap) : .zero
     }
 
     /// Stage 3: the keyframes' depth fused into a sparse TSDF around the cap's sphere, the

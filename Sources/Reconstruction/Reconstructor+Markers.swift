@@ -50,19 +50,25 @@ extension Reconstructor {
                 guard let raw = concurrentFrame.map({ try? $0(indices[k]) }) ?? sequential[k] else { return }
                 let f = raw.removingLensDistortion()
                 var scratch: [SIMD3<Double>] = []
-                let detections = detector.detect(in: f.color).filter { validIDs.contains($0.id) }
+                var outlines: [[SIMD2<Double>]] = []
+                let detections = detector.detect(in: f.color, unread: &outlines).filter { validIDs.contains($0.id) }
+                // An outline is lifted only through the depth, as a sticker of the cap's size.
+                let unread = lifter.lift(
+                    outlines.map { DetectedMarker(id: -1, corners: $0) }, depth: f.depth, colorIntrinsics: f.colorIntrinsics,
+                    depthIntrinsics: f.depthIntrinsics, scratch: &scratch
+                ).filter(\.fromDepth).map(\.corners)
                 found[k] = FrameMarkers(
                     observations: lifter.lift(
                         detections, depth: f.depth, colorIntrinsics: f.colorIntrinsics, depthIntrinsics: f.depthIntrinsics,
                         scratch: &scratch),
-                    recorded: raw.colorIntrinsics)
+                    unread: unread, recorded: raw.colorIntrinsics)
             }
             for (k, index) in indices.enumerated() {
                 stats.framesExamined += 1
                 guard let seenHere = found[k] else { stats.framesRejected += 1; continue }
                 recorded = seenHere.recorded
                 let observations = seenHere.observations
-                if builder.add(observations, frameIndex: index) { stats.framesUsed += 1 } else { stats.framesRejected += 1 }
+                if builder.add(observations, frameIndex: index, unread: seenHere.unread) { stats.framesUsed += 1 } else { stats.framesRejected += 1 }
                 if keepsDetections { seen.append((index, observations)) }
             }
         }
@@ -76,6 +82,8 @@ extension Reconstructor {
     /// What one frame gave the marker stage.
     private struct FrameMarkers {
         var observations: [MarkerObservation]
+        /// Outlines of stickers whose code could not be read, camera frame.
+        var unread: [[SIMD3<Double>]]
         /// The colour camera the frame recorded, its lens included.
         var recorded: CameraIntrinsics
     }

@@ -88,8 +88,9 @@ public struct Reconstructor: Sendable {
             stats.triangles = mesh.faces.count
             if let flattening = options.stickerFlattening {
                 let cells = (try? layout.dictionary().markerSize).map { $0 + 2 } ?? 6
+                let unread = UnreadStickers().locate(keyframes: keyframes, map: map, side: layout.markerSide)
                 stats.stickers = flattening.apply(
-                    to: &mesh, map: map, headCentre: map.fittedSphere()?.centre ?? region.centre, cellsPerSide: cells,
+                    to: &mesh, map: map, unread: unread, headCentre: map.fittedSphere()?.centre ?? region.centre, cellsPerSide: cells,
                     voxelSize: options.voxelSize)
             }
             return mesh

@@ -47,24 +47,30 @@ public struct StickerFlattening: Sendable {
         /// Stickers left as they are because the markers around them lie on a surface too flat
         /// for paper to stand off it (nil in reports written before this was counted).
         public var stickersLyingFlat: Int?
+        /// Stickers whose code no frame read, placed by their outlines and flattened with the
+        /// rest (nil in reports written before they were).
+        public var unreadStickersPlaced: Int?
         /// Vertices lowered, and their mean and largest lift above the fitted head, metres.
         public var verticesLowered = 0
         public var meanLift = 0.0
         public var maxLift = 0.0
     }
 
-    /// `mesh` with every mapped sticker flattened onto the head around it; `headCentre` tells
-    /// outside from inside, `cellsPerSide` is the markers' cells across, border included
-    /// (6 for 4×4 markers), and `voxelSize` the fusion's voxel (metres).
+    /// `mesh` with every mapped sticker, and every `unread` one (corners of stickers whose
+    /// code was never read, placed by their outlines), flattened onto the head around it;
+    /// `headCentre` tells outside from inside, `cellsPerSide` is the markers' cells across,
+    /// border included (6 for 4×4 markers), and `voxelSize` the fusion's voxel (metres).
     public func apply(
-        to mesh: inout TriangleMesh, map: MarkerMap, headCentre: SIMD3<Double>, cellsPerSide: Int, voxelSize: Double
+        to mesh: inout TriangleMesh, map: MarkerMap, unread: [[SIMD3<Double>]] = [], headCentre: SIMD3<Double>, cellsPerSide: Int,
+        voxelSize: Double
     ) -> Report {
         let margin = marginCells / Double(max(1, cellsPerSide))
         let blur = edgeBlurVoxels * voxelSize
-        let stickers = map.ids.compactMap {
-            Sticker(corners: map.corners[$0] ?? [], headCentre: headCentre, marginFraction: margin, edgeBlur: blur, flattening: self)
+        let stickers = (map.ids.compactMap { map.corners[$0] } + unread).compactMap {
+            Sticker(corners: $0, headCentre: headCentre, marginFraction: margin, edgeBlur: blur, flattening: self)
         }
         var report = Report()
+        report.unreadStickersPlaced = unread.count
         var liftSum = 0.0
         let centres = stickers.map(\.centre)
         for sticker in stickers {

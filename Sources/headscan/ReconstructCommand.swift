@@ -194,6 +194,8 @@ private struct Report: Encodable {
     var stickerLiftMaxMillimetres: Double?
     /// Stickers left alone because the markers around them lie on a flat surface.
     var stickersLyingFlat: Int?
+    /// Stickers whose code no frame read, placed by their outlines (and flattened with the rest).
+    var unreadStickersPlaced: Int?
     /// What following the head on its own surface found (with --track-head).
     var headTracking: HeadTrackingReport?
 
@@ -217,6 +219,7 @@ private struct Report: Encodable {
         focalScaleApplied = s.focalScaleApplied
         stickersFlattened = s.stickers?.stickersFlattened
         stickersLyingFlat = s.stickers.map { $0.stickersLyingFlat ?? 0 }
+        unreadStickersPlaced = s.stickers.map { $0.unreadStickersPlaced ?? 0 }
         stickerLiftMeanMillimetres = s.stickers.map { $0.meanLift * 1000 }
         stickerLiftMaxMillimetres = s.stickers.map { $0.maxLift * 1000 }
         headTracking = s.headTracking

@@ -14,7 +14,7 @@ struct CapCoverageTests {
     @Test func aThirdMissingIsStillEnoughAndSaysWhatToDo() throws {
         let warning = try #require(CapCoverage.warning(seen: 38, of: 57))
         #expect(warning.kind == .stickersMissing)
-        #expect(warning.message.hasPrefix("19 of the cap's 57 stickers were never seen"))
+        #expect(warning.message.hasPrefix("19 of the cap's 57 stickers were never read"))
         #expect(warning.message.contains("the other 38 were enough to place the scan"))
         #expect(warning.message.contains("replace any missing stickers before the next scan"))
     }
@@ -27,6 +27,18 @@ struct CapCoverageTests {
 
     @Test func oneStickerIsSingular() throws {
         let warning = try #require(CapCoverage.warning(seen: 56, of: 57))
-        #expect(warning.message.hasPrefix("1 of the cap's 57 stickers was never seen"))
+        #expect(warning.message.hasPrefix("1 of the cap's 57 stickers was never read"))
+    }
+
+    @Test func stickersSeenOnlyAsOutlinesAreNamedAndAskedToBeReplaced() throws {
+        let warning = try #require(CapCoverage.warning(seen: 44, of: 57, unread: 11))
+        #expect(warning.message.hasPrefix("13 of the cap's 57 stickers were never read"))
+        #expect(warning.message.contains("(11 of them showed smeared, torn or creased prints: they were placed by their outlines"))
+        #expect(warning.message.contains("replace them)"))
+        let one = try #require(CapCoverage.warning(seen: 56, of: 57, unread: 1))
+        #expect(one.message.contains("(1 of them showed a smeared, torn or creased print: it was placed by its outline"))
+        // Never more outlines than stickers missing.
+        let capped = try #require(CapCoverage.warning(seen: 55, of: 57, unread: 9))
+        #expect(capped.message.contains("(2 of them showed"))
     }
 }

@@ -179,3 +179,65 @@ struct StickerFlatteningTests {
         #expect(move <= 0.0001, "a vertex moved \(move * 1000) mm")
     }
 }
+
+/// Stickers whose code no frame read, placed by the outlines several keyframes agree on.
+struct UnreadStickerTests {
+    private let side = 0.014
+    /// A square sticker of the cap's side centred at `centre`, facing +z.
+    private func square(_ centre: SIMD3<Double>) -> [SIMD3<Double>] {
+        let h = side / 2
+        return [SIMD3(-h, h, 0), SIMD3(h, h, 0), SIMD3(h, -h, 0), SIMD3(-h, -h, 0)].map { centre + $0 }
+    }
+
+    /// Keyframes at `poses`, each seeing the outlines (map frame) given, in its own camera frame.
+    private func keyframes(_ poses: [RigidTransform], seeing outlines: [[SIMD3<Double>]]) -> [Keyframe] {
+        poses.enumerated().map { k, pose in
+            Keyframe(frameIndex: k, mapFromCamera: pose, observations: [], unread: outlines.map { $0.map(pose.inverse.apply) })
+        }
+    }
+
+    private let poses = (0..<4).map { k in
+        RigidTransform(
+            rotation: Rotation3(axis: normalized(SIMD3(0.2, 1, 0.1)), angle: 0.2 * Double(k)), translation: SIMD3(0.01 * Double(k), 0, 0.3))
+    }
+
+    @Test func anOutlineSeenFromSeveralKeyframesIsPlaced() throws {
+        let sticker = square(SIMD3(0.03, 0.01, 0.07))
+        // Each keyframe names the corners from a different one, and one the other way round.
+        var frames = keyframes(poses, seeing: [sticker])
+        frames[1].unread[0] = Array(frames[1].unread[0][2...] + frames[1].unread[0][..<2])
+        frames[2].unread[0].reverse()
+        let placed = UnreadStickers().locate(keyframes: frames, map: MarkerMap(), side: side)
+        try #require(placed.count == 1)
+        #expect(zip(placed[0], sticker).allSatisfy { length($0 - $1) < 1e-9 })
+    }
+
+    @Test func tooFewViewsAMappedMarkerOrScatteredViewsPlaceNothing() {
+        let sticker = square(SIMD3(0.03, 0.01, 0.07))
+        #expect(UnreadStickers().locate(keyframes: keyframes(Array(poses.prefix(2)), seeing: [sticker]), map: MarkerMap(), side: side).isEmpty)
+        // The same place as a mapped marker: that marker, read in other frames.
+        let map = MarkerMap(corners: [5: square(SIMD3(0.031, 0.01, 0.07))])
+        #expect(UnreadStickers().locate(keyframes: keyframes(poses, seeing: [sticker]), map: map, side: side).isEmpty)
+        // Views that put it 3 mm apart are not one sticker held still.
+        var frames = keyframes(poses, seeing: [sticker])
+        for k in frames.indices { frames[k].unread[0] = frames[k].unread[0].map { $0 + SIMD3(0.003 * Double(k % 2), 0, 0) } }
+        #expect(UnreadStickers().locate(keyframes: frames, map: MarkerMap(), side: side).isEmpty)
+    }
+
+    /// The dome's middle sticker unread: without its outline it stays standing off; with it,
+    /// it is flattened like the rest.
+    @Test func anUnreadStickerIsFlattenedLikeTheRest() throws {
+        let dome = StickeredDome.proud
+        var map = dome.map
+        let middle = try #require(map.corners[0])
+        map.corners[0] = nil
+        var without = dome.mesh
+        _ = StickerFlattening().apply(to: &without, map: map, headCentre: .zero, cellsPerSide: 6, voxelSize: 0.001)
+        #expect(StickeredDome.worstError(without) > 0.001)
+        var with = dome.mesh
+        let report = StickerFlattening().apply(to: &with, map: map, unread: [middle], headCentre: .zero, cellsPerSide: 6, voxelSize: 0.001)
+        #expect(report.unreadStickersPlaced == 1)
+        #expect(report.stickersFlattened == 5)
+        #expect(StickeredDome.worstError(with) < 0.0001)
+    }
+}

@@ -62,19 +62,23 @@ public struct CapTrial: Codable, Sendable {
         self.refusal = refusal
     }
 
-    /// Simulates, reconstructs and measures one scan.
+    /// Simulates, reconstructs and measures one scan; with `kept`, the scan library it made is
+    /// left in a folder there named after the condition, scenario and seed.
     public static func run(
         condition: CapCondition, scenario: Scenario, seed: UInt64, head: HeadParameters, seconds: Double,
-        processing: ProcessingOptions = .init()
+        processing: ProcessingOptions = .init(), keepingIn kept: URL? = nil
     ) throws -> CapTrial {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cap-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder =
+            kept?.appendingPathComponent("\(condition.name)-\(scenario.rawValue)-\(seed)")
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("bench-cap-\(UUID().uuidString)")
+        defer { if kept == nil { try? FileManager.default.removeItem(at: folder) } }
         let library = ScanLibrary(root: folder)
         var configuration = Simulator.Configuration(scenario: scenario, seed: seed, seconds: seconds, head: head)
         configuration.capFit = condition.fit
         let simulator = try Simulator(configuration)
         let (session, frames) = try SimulatedRecording.record(simulator, into: library, device: "simulator (bench cap)")
         let slideStart = frames.first { ($0.capTurnDegrees ?? 0) > 0 }?.timestamp
+        if kept != nil { try keepTruth(simulator, frames: frames, in: session) }
         var trial = CapTrial(
             condition: condition.name, scenario: scenario.rawValue, seed: seed, trueCVAI: simulator.head.measurements.cvai)
         trial.capSlideStartSeconds = slideStart
@@ -89,6 +93,16 @@ public struct CapTrial: Codable, Sendable {
             trial.refusal = "\(error)"
         }
         return trial
+    }
+
+    /// The truth beside a kept scan, as `headscan simulate --library` writes it.
+    static func keepTruth(_ simulator: Simulator, frames: [FrameTruth], in session: ScanSession) throws {
+        let url = session.url.appendingPathComponent("truth.json")
+        let meshURL = url.deletingPathExtension().appendingPathExtension("ply")
+        try Data(PLY.encode(simulator.mesh, comment: "HeadScan simulated head, metres, head frame")).write(to: meshURL)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try encoder.encode(simulator.truth(frames: frames, meshFile: meshURL.lastPathComponent)).write(to: url)
     }
 
     /// The reconstructed surface above the cap's edge, carried into the head frame by the marker

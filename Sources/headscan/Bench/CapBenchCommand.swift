@@ -23,6 +23,7 @@ struct CapBenchCommand: ParsableCommand {
             Examples:
               swift run -c release headscan bench cap --heads 3 --seconds 20
               swift run -c release headscan bench cap --heads 30 --json
+              swift run -c release headscan bench cap --heads 2 --conditions rides-up --keep-scans /tmp/caps
             """)
 
     @Option(help: "Different heads per condition and scenario.")
@@ -42,6 +43,9 @@ struct CapBenchCommand: ParsableCommand {
 
     @Option(help: "Trials run side by side (each scan still uses every core where it can); the figures do not depend on it.")
     var jobs = 2
+
+    @Option(help: "Keep every scan's library in this folder (one per condition, scenario and seed), to open in the replay.")
+    var keepScans: String?
 
     @OptionGroup var outputOptions: OutputOptions
 
@@ -74,6 +78,7 @@ struct CapBenchCommand: ParsableCommand {
         // Trials are independent and seeded: run side by side, they give the same figures.
         let results = TrialSlots(count: cases.count)
         let (jobs, seed, seconds) = (self.jobs, self.seed, self.seconds)
+        let kept = keepScans.map { URL(fileURLWithPath: $0, isDirectory: true) }
         DispatchQueue.concurrentPerform(iterations: min(jobs, cases.count)) { worker in
             for k in stride(from: worker, to: cases.count, by: jobs) {
                 let c = cases[k]
@@ -82,7 +87,7 @@ struct CapBenchCommand: ParsableCommand {
                     Result {
                         try CapTrial.run(
                             condition: c.condition, scenario: c.scenario, seed: seed &+ UInt64(c.index), head: drawn[c.index],
-                            seconds: seconds, processing: processing)
+                            seconds: seconds, processing: processing, keepingIn: kept)
                     })
             }
         }
