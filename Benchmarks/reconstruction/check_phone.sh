@@ -5,6 +5,9 @@
 # as the app's "check this phone" asks, with the recorded focal length off by F % and the depth
 # reading D % too far, and prints the verdict, the measured board scale and the focal estimate.
 # A phone should pass exactly when |D| <= 0.5 %: the focal length is estimated and corrected.
+# The last cases also shift the depth map against colour by S pixels (a depth-to-colour
+# registration that is off): depth and colour disagree, and a focal estimate that would leave the
+# markers further from their printed size is refused, with the reason.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SECONDS_REC=${1:-6}
@@ -12,19 +15,21 @@ OUT=Benchmarks/reconstruction/out/check-phone
 mkdir -p "$OUT"
 swift build -c release --product headscan >/dev/null
 H=.build/release/headscan
-for case in "0 0" "6 0" "-6 0" "0 0.3" "0 -0.3" "0 1" "0 -1" "3 -0.7"; do
+for case in "0 0" "6 0" "-6 0" "0 0.3" "0 -0.3" "0 1" "0 -1" "3 -0.7" "2 3 8,0" "3 2.5 8,0" "-3 -2.5 0,6"; do
   set -- $case
-  name="$OUT/f$1_d$2"
+  shift_px=${3:-0,0}
+  name="$OUT/f$1_d$2_s${shift_px/,/_}"
   [ -f "$name.hscan" ] || "$H" simulate-board --distance 0.3 --rows 5 --columns 7 --marker-mm 20 --gap-mm 5 --dictionary 4x4_100 \
-    --seconds "$SECONDS_REC" --focal-error="$1" --depth-scale-error="$2" --out "$name.hscan" --overwrite >/dev/null
+    --seconds "$SECONDS_REC" --focal-error="$1" --depth-scale-error="$2" --depth-shift="$shift_px" --out "$name.hscan" --overwrite >/dev/null
   "$H" check-phone "$name.hscan" --json > "$name.json" 2>/dev/null || true
-  python3 - "$name.json" "$1" "$2" <<'PY'
+  python3 - "$name.json" "$1" "$2" "$shift_px" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
 f, d = float(sys.argv[2]), float(sys.argv[3])
 expected = "pass" if abs(d) <= 0.5 else "fail"
-print(f"focal {f:+.0f} %, depth {d:+.1f} %: {c['verdict']:12s} (expected {expected})  board scale {c['scale']:.4f} ± {c['scaleSigma']:.4f}"
+print(f"focal {f:+.0f} %, depth {d:+.1f} %, shift {sys.argv[4]:>4s} px: {c['verdict']:12s} (expected {expected})  board scale {c['scale']:.4f} ± {c['scaleSigma']:.4f}"
       f"  focal estimate/true {c['focalScale'] * (1 + f / 100):.4f} ± {c['focalScaleSigma']:.4f}{' corrected' if c['focalCorrected'] else ''}"
+      f"{' refused' if c.get('focalCorrectionRefused') else ''}"
       f"  {c['markersMeasured']} markers by {c['measuredBy']}, {c['keyframes']} views")
 PY
 done

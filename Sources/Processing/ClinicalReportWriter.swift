@@ -98,13 +98,20 @@ public struct ClinicalReportWriter {
 
     /// Where the landmarks came from, in the report's words.
     /// A warning when the reconstruction found the camera's focal length more than 1 % from
-    /// the factory value the phone recorded.
+    /// the factory value the phone recorded, or would have but the recording's depth and
+    /// colour disagreed.
     func cameraNotes() -> [String] {
         guard let record = try? library.document(ReconstructionRecord.self, in: session) else { return [] }
         return Self.cameraNotes(record.statistics)
     }
 
     static func cameraNotes(_ statistics: ReconstructionStatistics) -> [String] {
+        if let refused = statistics.focalCorrectionRefused {
+            return [
+                "Camera: the scan's own estimate of the focal length was not used: \(refused). "
+                    + "Sizes rest on the phone's factory calibration; have the phone checked with a printed board (headscan check-phone)."
+            ]
+        }
         guard let scale = statistics.focalScaleApplied, abs(scale - 1) > Self.focalWarning else { return [] }
         let sigma = (statistics.focalScaleSigma ?? 0) * 100
         return [

@@ -29,6 +29,8 @@ public struct PhoneCheck: Sendable, Codable, Equatable {
     public var focalScale: Double?
     public var focalScaleSigma: Double?
     public var focalCorrected: Bool
+    /// Why an estimate past 1 % was not applied (the recording's depth and colour disagree).
+    public var focalCorrectionRefused: String?
     /// The verdict in words for the clinic.
     public var summary: String
 
@@ -50,9 +52,14 @@ public struct PhoneCheck: Sendable, Codable, Equatable {
         focalScale = s.focalScale
         focalScaleSigma = s.focalScaleSigma
         focalCorrected = s.focalScaleApplied != nil
+        focalCorrectionRefused = s.focalCorrectionRefused
         let focalUnknown = (s.focalScaleSigma ?? .infinity) > Self.focalSigmaLimit
         if count < Self.minimumMarkers || s.keyframes < Self.minimumKeyframes || focalUnknown || scaleSigma > limit / 3 {
             verdict = .inconclusive
+        } else if s.focalCorrectionRefused != nil {
+            // Depth and colour disagree by more than a depth unit is off: whichever of them is
+            // wrong, the board coming out right at this distance is luck.
+            verdict = .fail
         } else {
             verdict = abs(mean - 1) <= limit ? .pass : .fail
         }
@@ -100,7 +107,9 @@ public struct PhoneCheck: Sendable, Codable, Equatable {
         let direction = scale >= 1 ? "too large" : "too small"
         let measured = "this phone measures the printed board \(percent(scale - 1)) \(direction) (the limit is \(percent(limit)))"
         var focal = ""
-        if let f = focalScale {
+        if let refused = focalCorrectionRefused {
+            focal = " Its camera's focal length was not corrected: \(refused)."
+        } else if let f = focalScale {
             focal =
                 focalCorrected
                 ? " Its camera's factory focal length is \(percent(f - 1)) off; HeadScan corrects for it in every scan."
@@ -109,6 +118,9 @@ public struct PhoneCheck: Sendable, Codable, Equatable {
         switch verdict {
         case .pass:
             return "Pass: \(measured). Head measurements from it can be trusted.\(focal)"
+        case .fail where focalCorrectionRefused != nil:
+            return "Fail: its depth and its colour camera disagree, so sizes measured with it cannot be trusted, though \(measured)."
+                + "\(focal) Do not measure with it; have the phone's front camera checked."
         case .fail:
             return "Fail: \(measured); head circumferences and diagonals would be about as far off. Do not measure with it: first check "
                 + "that the board was printed at 100 % (a marker's black square must be \(String(format: "%.1f", printedSide * 1000)) mm), "

@@ -45,6 +45,8 @@ public struct ReconstructionOptions: Sendable {
     /// (relative): below it the estimate's own small biases (corner detection, depth) would
     /// cost more than a good factory calibration.
     public var focalOverrideThreshold = 0.01
+    /// When an estimate past that threshold is still not applied: depth and colour disagree.
+    public var focalCorrectionCheck = FocalCorrectionCheck()
     /// Whether the principal point is estimated with the focal length and applied whatever its
     /// size. Off for heads: a walk around a head hardly tells a shifted centre from a turned
     /// camera. On for a board recorded from many tilts (`headscan calibrate`).

@@ -39,6 +39,9 @@ public struct ReconstructionStatistics: Sendable, Codable, Equatable {
     /// The focal scale the reconstruction was made with, when the estimate replaced the factory
     /// value (it differed by more than `focalOverrideThreshold`); nil: the factory value.
     public var focalScaleApplied: Double?
+    /// Why an estimate past that threshold was not applied (the recording's depth and colour
+    /// disagree); nil when it was applied, or none was past it.
+    public var focalCorrectionRefused: String?
 
     /// The estimated principal point minus the recorded one (pixels, x and y) and its standard
     /// deviations; nil when the principal point was held.
@@ -67,6 +70,7 @@ extension ReconstructionStatistics {
         camera.focalScale = focalScale
         camera.focalScaleSigma = focalScaleSigma
         camera.focalScaleApplied = focalScaleApplied
+        camera.focalCorrectionRefused = focalCorrectionRefused
         camera.principalShift = principalPointShift.flatMap { $0.count == 2 ? SIMD2($0[0], $0[1]) : nil }
         camera.principalShiftSigma = principalPointSigma.flatMap { $0.count == 2 ? SIMD2($0[0], $0[1]) : nil }
         camera.k1 = distortionK1
@@ -79,6 +83,7 @@ extension ReconstructionStatistics {
         focalScale = camera.focalScale
         focalScaleSigma = camera.focalScaleSigma
         focalScaleApplied = camera.focalScaleApplied
+        focalCorrectionRefused = camera.focalCorrectionRefused
         principalPointShift = camera.principalShift.map { [$0.x, $0.y] }
         principalPointSigma = camera.principalShiftSigma.map { [$0.x, $0.y] }
         distortionK1 = camera.k1

@@ -44,7 +44,11 @@ extension Reconstructor {
                 if options.estimatesFocalLength {
                     camera.focalScale = outcome.focalScale
                     camera.focalScaleSigma = outcome.focalScaleSigma
-                    if abs(outcome.focalScale - 1) > options.focalOverrideThreshold { camera.focalScaleApplied = outcome.focalScale }
+                    if abs(outcome.focalScale - 1) > options.focalOverrideThreshold {
+                        let sizes = FocalCorrectionCheck.liftedSizeRatio(keyframes) { layout.side(of: $0) }
+                        camera.focalCorrectionRefused = options.focalCorrectionCheck.refusal(scale: outcome.focalScale, sizeRatio: sizes)
+                        if camera.focalCorrectionRefused == nil { camera.focalScaleApplied = outcome.focalScale }
+                    }
                 }
                 if options.estimatesPrincipalPoint {
                     camera.principalShift = outcome.principalPointShift

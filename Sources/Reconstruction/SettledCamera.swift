@@ -38,6 +38,9 @@ public struct SettledCamera: Sendable, Equatable {
     /// The focal scale applied: the estimate, when it differed from 1 by more than the
     /// reconstruction's threshold; nil: the recorded focal length stands.
     public var focalScaleApplied: Double?
+    /// Why an estimate past the threshold was not applied (depth and colour disagree); nil
+    /// when it was, or when none was past it.
+    public var focalCorrectionRefused: String?
     /// The estimated principal point minus the recorded one (pixels), and its standard
     /// deviations; applied whenever estimated.
     public var principalShift: SIMD2<Double>?

@@ -188,6 +188,8 @@ private struct Report: Encodable {
     var focalScale: Double?
     var focalScaleSigma: Double?
     var focalScaleApplied: Double?
+    /// Why an estimate past the threshold was not applied (depth and colour disagree).
+    var focalCorrectionRefused: String?
     /// Stickers flattened onto the head and the mean and largest lift removed, millimetres.
     var stickersFlattened: Int?
     var stickerLiftMeanMillimetres: Double?
@@ -217,6 +219,7 @@ private struct Report: Encodable {
         focalScale = s.focalScale
         focalScaleSigma = s.focalScaleSigma
         focalScaleApplied = s.focalScaleApplied
+        focalCorrectionRefused = s.focalCorrectionRefused
         stickersFlattened = s.stickers?.stickersFlattened
         stickersLyingFlat = s.stickers.map { $0.stickersLyingFlat ?? 0 }
         unreadStickersPlaced = s.stickers.map { $0.unreadStickersPlaced ?? 0 }

@@ -16,4 +16,14 @@ struct CameraNotesTests {
         let notes = ClinicalReportWriter.cameraNotes(statistics)
         #expect(notes.count == 1 && notes[0].contains("-6.0 %") && notes[0].contains("± 0.1 %"), "\(notes)")
     }
+
+    @Test func aCorrectionRefusedIsExplainedAndAsksForACheck() {
+        var statistics = ReconstructionStatistics()
+        statistics.focalScale = 0.89
+        statistics.focalCorrectionRefused = "the recording's depth and colour do not agree"
+        let notes = ClinicalReportWriter.cameraNotes(statistics)
+        #expect(notes.count == 1)
+        #expect(notes.first?.hasPrefix("Camera: the scan's own estimate of the focal length was not used: the recording's depth") == true)
+        #expect(notes.first?.contains("headscan check-phone") == true)
+    }
 }

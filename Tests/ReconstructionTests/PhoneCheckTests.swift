@@ -50,6 +50,18 @@ struct PhoneCheckTests {
         #expect(corrected.hasPrefix("Pass") && corrected.contains("6.00 % off; HeadScan corrects for it"))
     }
 
+    /// A board that comes out right while depth and colour disagree (a focal estimate refused)
+    /// is luck at that distance: the phone fails, and the words say why.
+    @Test func depthAndColourDisagreeingFailsWhateverTheBoardsSize() {
+        var r = reconstruction(scale: 1.004)
+        r.statistics.focalCorrectionRefused = "with the estimated focal length the depth would make the markers 2.6 % smaller than printed"
+        let check = PhoneCheck(r, layout: layout)
+        #expect(check.verdict == .fail)
+        #expect(check.summary.hasPrefix("Fail: its depth and its colour camera disagree"))
+        #expect(check.summary.contains("Its camera's focal length was not corrected: with the estimated focal length"))
+        #expect(PhoneCheck(reconstruction(scale: 1.004), layout: layout).verdict == .pass)
+    }
+
     /// With printed positions the board is measured by its markers' spacing: corners placed
     /// inside the printed squares (a detector's bias) do not move the centres.
     @Test func printedPositionsMeasureBySpacingNotBySides() {
