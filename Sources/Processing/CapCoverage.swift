@@ -18,8 +18,8 @@ public enum CapCoverage {
             outlines == 0
             ? ""
             : outlines == 1
-                ? " (1 of them showed a smeared, torn or creased print: it was placed by its outline and flattened like the rest; replace it)"
-                : " (\(outlines) of them showed smeared, torn or creased prints: they were placed by their outlines and flattened like the rest; replace them)"
+                ? "; 1 of them had a smeared, torn or creased print, was placed by its outline and should be replaced"
+                : "; \(outlines) of them had smeared, torn or creased prints, were placed by their outlines and should be replaced"
         let what = "\(stickers) never read (fallen off, folded under, unreadable or not filmed)\(damaged)"
         if Double(seen) >= enoughShare * Double(total) {
             return MeasurementWarning(

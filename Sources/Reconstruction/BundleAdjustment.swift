@@ -9,8 +9,8 @@ public struct Keyframe: Sendable {
     /// What the frame saw of the cap.
     public var observations: [MarkerObservation]
     /// Outlines of stickers whose code the frame could not read (a smeared, torn or creased
-    /// print), their corners lifted through the depth: camera frame, metres.
-    public var unread: [[SIMD3<Double>]] = []
+    /// print), their corners lifted through the depth (camera frame, metres; no ID).
+    public var unread: [MarkerObservation] = []
 }
 
 /// Joint refinement of keyframe poses and marker corners under a robust (Huber) loss on 3D

@@ -43,7 +43,7 @@ public struct FocalCorrectionCheck: Sendable, Equatable {
         guard scale.isFinite, scale > 0 else { return "the focal length could not be estimated" }
         if abs(scale - 1) > largestPlausibleChange {
             return "the estimate puts the focal length \(percent(scale - 1)) from the factory value, further than any phone's is off; "
-                + "the recording's depth and colour do not agree (check the phone with a printed board)"
+                + "the recording's depth and colour do not agree"
         }
         guard let sizeRatio else { return nil }
         let corrected = sizeRatio / scale

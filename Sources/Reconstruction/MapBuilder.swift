@@ -15,7 +15,7 @@ struct MapBuilder {
     }
 
     /// Adds one frame's observations; false when the frame cannot be placed on the map.
-    mutating func add(_ observations: [MarkerObservation], frameIndex index: Int, unread: [[SIMD3<Double>]] = []) -> Bool {
+    mutating func add(_ observations: [MarkerObservation], frameIndex index: Int, unread: [MarkerObservation] = []) -> Bool {
         let pose: RigidTransform
         var inliers: Set<Int>
         if map.corners.isEmpty {

@@ -23,7 +23,7 @@ extension MarkerMap {
     /// lost stickers do not tilt it, as they tilt the markers' mean.
     public func headFrame(layout: CapLayout) -> (headFromMap: RigidTransform, sphere: (centre: SIMD3<Double>, radius: Double))? {
         guard let sphere = fittedSphere() else { return nil }
-        var nominal: [SIMD3<Double>] = [], mapped: [SIMD3<Double>] = []
+        var nominal: [SIMD3<Double>] = [], mapped: [SIMD3<Double>] = [], placed: [Bool] = []
         for marker in layout.markers {
             guard let corners = corners[marker.id], corners.count == 4,
                 let (azimuth, elevation) = marker.placement.map({ ($0.azimuthDegrees, $0.elevationDegrees) })
@@ -32,9 +32,15 @@ extension MarkerMap {
             let a = azimuth * Double.pi / 180, e = elevation * Double.pi / 180
             nominal.append(SIMD3(cos(e) * cos(a), cos(e) * sin(a), sin(e)) * sphere.radius)
             mapped.append(corners.reduce(SIMD3<Double>.zero, +) / 4)
+            placed.append(marker.placement != nil)
         }
-        guard nominal.count >= 6, let fit = try? RigidAlignment.fit(from: nominal, to: mapped), fit.rms <= Self.layoutMismatch * sphere.radius
-        else { return nil }
+        guard nominal.count >= 6, let fit = try? RigidAlignment.fit(from: nominal, to: mapped) else { return nil }
+        // Only markers the layout places say whether it fits: a region's middle is half a
+        // radius from most of the region's markers.
+        let misfits = zip(nominal, mapped).enumerated().filter { placed[$0.offset] }.map { length(fit.apply($0.element.0) - $0.element.1) }
+        if misfits.count >= 6, (misfits.map { $0 * $0 }.reduce(0, +) / Double(misfits.count)).squareRoot() > Self.layoutMismatch * sphere.radius {
+            return nil
+        }
         return (fit.transform.inverse, sphere)
     }
 

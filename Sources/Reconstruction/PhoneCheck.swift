@@ -119,7 +119,8 @@ public struct PhoneCheck: Sendable, Codable, Equatable {
         case .pass:
             return "Pass: \(measured). Head measurements from it can be trusted.\(focal)"
         case .fail where focalCorrectionRefused != nil:
-            return "Fail: its depth and its colour camera disagree, so sizes measured with it cannot be trusted, though \(measured)."
+            let board = abs(scale - 1) <= limit ? ", though \(measured)" : "; \(measured)"
+            return "Fail: its depth and its colour camera disagree, so sizes measured with it cannot be trusted\(board)."
                 + "\(focal) Do not measure with it; have the phone's front camera checked."
         case .fail:
             return "Fail: \(measured); head circumferences and diagonals would be about as far off. Do not measure with it: first check "

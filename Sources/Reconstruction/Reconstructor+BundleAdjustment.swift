@@ -8,13 +8,15 @@ extension Reconstructor {
     /// chosen again from the same detections seen through the corrected camera, so that the
     /// scan ends where one made with a right factory calibration would.
     func rebuild(
-        _ seen: [(Int, [MarkerObservation])], _ keyframes: inout [Keyframe], _ map: inout MarkerMap, camera: inout SettledCamera,
+        _ seen: [(Int, [MarkerObservation], unread: [MarkerObservation])], _ keyframes: inout [Keyframe], _ map: inout MarkerMap,
+        camera: inout SettledCamera,
         stats: inout ReconstructionStatistics
     ) throws {
         let corrected = camera.pinhole
         var builder = MapBuilder(registration: FrameRegistration(), options: options)
-        for (index, observations) in seen {
-            _ = builder.add(observations.map { $0.seen(through: corrected) }, frameIndex: index)
+        for (index, observations, unread) in seen {
+            _ = builder.add(
+                observations.map { $0.seen(through: corrected) }, frameIndex: index, unread: unread.map { $0.seen(through: corrected) })
         }
         guard builder.keyframes.count >= 3 else {
             throw ReconstructionError.tooFewRegisteredFrames(registered: builder.keyframes.count, needed: 3)

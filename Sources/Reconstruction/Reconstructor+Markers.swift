@@ -13,7 +13,7 @@ extension Reconstructor {
     func buildMap(
         frameCount: Int, frame: (Int) throws -> RGBDFrame?, concurrentFrame: (@Sendable (Int) throws -> RGBDFrame?)?,
         stats: inout ReconstructionStatistics, progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
-    ) throws -> (MarkerMap, [Keyframe], CameraIntrinsics, [(Int, [MarkerObservation])]) {
+    ) throws -> (MarkerMap, [Keyframe], CameraIntrinsics, [(Int, [MarkerObservation], unread: [MarkerObservation])]) {
         let detector = MarkerDetector(dictionary: try layout.dictionary())
         let lifter = {
             var lifter = MarkerLifter(layout: layout)
@@ -24,7 +24,7 @@ extension Reconstructor {
         var builder = MapBuilder(registration: FrameRegistration(), options: options)
         var recorded: CameraIntrinsics?
         let examined = Array(stride(from: 0, to: frameCount, by: max(1, options.frameStride)))
-        var seen: [(Int, [MarkerObservation])] = []
+        var seen: [(Int, [MarkerObservation], unread: [MarkerObservation])] = []
         let keepsDetections = options.estimatesFocalLength || options.estimatesPrincipalPoint || options.estimatesDistortion
         // Frames are read in batches, their markers found on every thread, and the map grown
         // from them in frame order: the same map whatever the thread count.
@@ -56,7 +56,7 @@ extension Reconstructor {
                 let unread = lifter.lift(
                     outlines.map { DetectedMarker(id: -1, corners: $0) }, depth: f.depth, colorIntrinsics: f.colorIntrinsics,
                     depthIntrinsics: f.depthIntrinsics, scratch: &scratch
-                ).filter(\.fromDepth).map(\.corners)
+                ).filter(\.fromDepth)
                 found[k] = FrameMarkers(
                     observations: lifter.lift(
                         detections, depth: f.depth, colorIntrinsics: f.colorIntrinsics, depthIntrinsics: f.depthIntrinsics,
@@ -69,7 +69,7 @@ extension Reconstructor {
                 recorded = seenHere.recorded
                 let observations = seenHere.observations
                 if builder.add(observations, frameIndex: index, unread: seenHere.unread) { stats.framesUsed += 1 } else { stats.framesRejected += 1 }
-                if keepsDetections { seen.append((index, observations)) }
+                if keepsDetections { seen.append((index, observations, seenHere.unread)) }
             }
         }
         guard !builder.map.corners.isEmpty, let recorded else {
@@ -83,7 +83,7 @@ extension Reconstructor {
     private struct FrameMarkers {
         var observations: [MarkerObservation]
         /// Outlines of stickers whose code could not be read, camera frame.
-        var unread: [[SIMD3<Double>]]
+        var unread: [MarkerObservation]
         /// The colour camera the frame recorded, its lens included.
         var recorded: CameraIntrinsics
     }

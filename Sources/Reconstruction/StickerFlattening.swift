@@ -47,8 +47,8 @@ public struct StickerFlattening: Sendable {
         /// Stickers left as they are because the markers around them lie on a surface too flat
         /// for paper to stand off it (nil in reports written before this was counted).
         public var stickersLyingFlat: Int?
-        /// Stickers whose code no frame read, placed by their outlines and flattened with the
-        /// rest (nil in reports written before they were).
+        /// Stickers whose code no frame read, placed by their outlines and flattened (counted
+        /// among `stickersFlattened`; nil in reports written before they were).
         public var unreadStickersPlaced: Int?
         /// Vertices lowered, and their mean and largest lift above the fitted head, metres.
         public var verticesLowered = 0
@@ -66,14 +66,16 @@ public struct StickerFlattening: Sendable {
     ) -> Report {
         let margin = marginCells / Double(max(1, cellsPerSide))
         let blur = edgeBlurVoxels * voxelSize
-        let stickers = (map.ids.compactMap { map.corners[$0] } + unread).compactMap {
-            Sticker(corners: $0, headCentre: headCentre, marginFraction: margin, edgeBlur: blur, flattening: self)
+        func sticker(_ corners: [SIMD3<Double>]) -> Sticker? {
+            Sticker(corners: corners, headCentre: headCentre, marginFraction: margin, edgeBlur: blur, flattening: self)
         }
+        let read = map.ids.compactMap { map.corners[$0] }.compactMap(sticker)
+        let stickers = read + unread.compactMap(sticker)
         var report = Report()
-        report.unreadStickersPlaced = unread.count
+        report.unreadStickersPlaced = 0
         var liftSum = 0.0
         let centres = stickers.map(\.centre)
-        for sticker in stickers {
+        for (index, sticker) in stickers.enumerated() {
             // Without mapped neighbours (a lone marker) only the fitted head can tell.
             let reach = neighbourReach > 0 ? max(neighbourReach, 3 * sticker.side) : 0
             if let spread = sticker.offPlaneSpread(neighbours: centres, reach: reach), spread < flatSurfaceSpread {
@@ -90,6 +92,7 @@ public struct StickerFlattening: Sendable {
                 continue
             }
             report.stickersFlattened += 1
+            if index >= read.count { report.unreadStickersPlaced = (report.unreadStickersPlaced ?? 0) + 1 }
             for i in near where sticker.covers(mesh.vertices[i]) {
                 let local = sticker.local(mesh.vertices[i])
                 // Never more than paper on this curvature could stand off (twice that, and

@@ -2,13 +2,18 @@ import Geometry
 
 /// Stickers on the cap whose code no frame could read (smeared, torn or creased prints), placed
 /// by their outlines: each keyframe's unread outlines carried into the map by its pose, and
-/// kept where several keyframes agree on one sticker-sized square that is not a mapped marker.
+/// kept where several keyframes agree on one sticker-sized square on the cap that is not a
+/// mapped marker.
 /// They place no frame; they are flattened like the mapped stickers, so that a damaged sticker
 /// does not stay standing off the head while its neighbours are lowered (one side's diagonal
 /// would come out long).
 struct UnreadStickers {
     /// Fewest keyframes that must see an outline at one place.
     var minimumViews = 3
+    /// Farthest a sticker's centre may lie from the sphere fitted to the mapped markers, as a
+    /// share of its radius: a head is no sphere (its markers lie up to a fifth of the radius
+    /// off the layout's places), but a square on a hand or the clothes lies farther.
+    var capShell = 0.25
     /// Outlines whose centres lie within this share of the printed side are one sticker.
     var sameStickerShare = 0.3
     /// An outline whose centre lies within this share of the printed side of a mapped marker's
@@ -20,20 +25,25 @@ struct UnreadStickers {
     /// The unread stickers' corners in the map's frame, in the order first seen.
     func locate(keyframes: [Keyframe], map: MarkerMap, side: Double) -> [[SIMD3<Double>]] {
         let mapped = map.ids.compactMap { map.corners[$0] }.map(Self.centre)
-        var clusters: [[[SIMD3<Double>]]] = []
+        let sphere = map.fittedSphere()
+        var clusters: [(views: [[SIMD3<Double>]], keyframes: Set<Int>)] = []
         for keyframe in keyframes {
-            for outline in keyframe.unread where outline.count == 4 {
-                let corners = outline.map(keyframe.mapFromCamera.apply)
+            for outline in keyframe.unread where outline.corners.count == 4 {
+                let corners = outline.corners.map(keyframe.mapFromCamera.apply)
                 let middle = Self.centre(corners)
                 if mapped.contains(where: { length($0 - middle) < mappedShare * side }) { continue }
-                if let k = clusters.firstIndex(where: { length(Self.centre($0.map(Self.centre)) - middle) < sameStickerShare * side }) {
-                    clusters[k].append(Self.aligned(corners, to: clusters[k][0]))
+                if let sphere, abs(length(middle - sphere.centre) - sphere.radius) > capShell * sphere.radius { continue }
+                if let k = clusters.firstIndex(where: { length(Self.centre($0.views.map(Self.centre)) - middle) < sameStickerShare * side }) {
+                    // One keyframe's detector may report an outline twice (two threshold passes).
+                    guard !clusters[k].keyframes.contains(keyframe.frameIndex) else { continue }
+                    clusters[k].views.append(Self.aligned(corners, to: clusters[k].views[0]))
+                    clusters[k].keyframes.insert(keyframe.frameIndex)
                 } else {
-                    clusters.append([corners])
+                    clusters.append(([corners], [keyframe.frameIndex]))
                 }
             }
         }
-        return clusters.compactMap { views in
+        return clusters.map(\.views).compactMap { views in
             guard views.count >= minimumViews else { return nil }
             let centres = views.map(Self.centre)
             let mean = Self.centre(centres)

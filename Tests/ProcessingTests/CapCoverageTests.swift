@@ -33,12 +33,12 @@ struct CapCoverageTests {
     @Test func stickersSeenOnlyAsOutlinesAreNamedAndAskedToBeReplaced() throws {
         let warning = try #require(CapCoverage.warning(seen: 44, of: 57, unread: 11))
         #expect(warning.message.hasPrefix("13 of the cap's 57 stickers were never read"))
-        #expect(warning.message.contains("(11 of them showed smeared, torn or creased prints: they were placed by their outlines"))
-        #expect(warning.message.contains("replace them)"))
+        #expect(warning.message.contains("not filmed); 11 of them had smeared, torn or creased prints, were placed by their outlines"))
+        #expect(warning.message.contains("and should be replaced; the other 44 were enough"))
         let one = try #require(CapCoverage.warning(seen: 56, of: 57, unread: 1))
-        #expect(one.message.contains("(1 of them showed a smeared, torn or creased print: it was placed by its outline"))
+        #expect(one.message.contains("; 1 of them had a smeared, torn or creased print, was placed by its outline and should be replaced"))
         // Never more outlines than stickers missing.
         let capped = try #require(CapCoverage.warning(seen: 55, of: 57, unread: 9))
-        #expect(capped.message.contains("(2 of them showed"))
+        #expect(capped.message.contains("; 2 of them had"))
     }
 }

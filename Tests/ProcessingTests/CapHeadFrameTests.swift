@@ -82,6 +82,16 @@ struct CapHeadFrameTests {
         }
     }
 
+    /// A layout that gives only each marker's region (no placements) still tells how the head
+    /// lies: the regions' middles are far from most markers, and that is no misfit.
+    @Test func aLayoutOfRegionsAloneStillGivesAFrame() throws {
+        let cap = try Cap(layout: .standard, head: HeadModel(HeadParameters()))
+        var regionsOnly = CapLayout.standard
+        for i in regionsOnly.markers.indices { regionsOnly.markers[i].placement = nil }
+        #expect(map(of: cap, pose: pose).headFrame(layout: regionsOnly) != nil)
+        #expect(AutomaticLandmarking.orientation(map: map(of: cap, pose: pose), layout: regionsOnly) != nil)
+    }
+
     @Test func markersLaidOutLikeNoLayoutGiveNoFrame() {
         // Ten markers on a small dome, numbered as the standard cap's first ten but nowhere
         // near where it puts them.

@@ -60,6 +60,9 @@ struct PhoneCheckTests {
         #expect(check.summary.hasPrefix("Fail: its depth and its colour camera disagree"))
         #expect(check.summary.contains("Its camera's focal length was not corrected: with the estimated focal length"))
         #expect(PhoneCheck(reconstruction(scale: 1.004), layout: layout).verdict == .pass)
+        var large = reconstruction(scale: 1.02)
+        large.statistics.focalCorrectionRefused = "depth and colour disagree"
+        #expect(PhoneCheck(large, layout: layout).summary.contains("cannot be trusted; this phone measures the printed board 2.00 % too large"))
     }
 
     /// With printed positions the board is measured by its markers' spacing: corners placed

@@ -192,7 +192,11 @@ struct UnreadStickerTests {
     /// Keyframes at `poses`, each seeing the outlines (map frame) given, in its own camera frame.
     private func keyframes(_ poses: [RigidTransform], seeing outlines: [[SIMD3<Double>]]) -> [Keyframe] {
         poses.enumerated().map { k, pose in
-            Keyframe(frameIndex: k, mapFromCamera: pose, observations: [], unread: outlines.map { $0.map(pose.inverse.apply) })
+            Keyframe(
+                frameIndex: k, mapFromCamera: pose, observations: [],
+                unread: outlines.map {
+                    MarkerObservation(id: -1, pixels: Array(repeating: .zero, count: 4), corners: $0.map(pose.inverse.apply), fromDepth: true)
+                })
         }
     }
 
@@ -205,8 +209,8 @@ struct UnreadStickerTests {
         let sticker = square(SIMD3(0.03, 0.01, 0.07))
         // Each keyframe names the corners from a different one, and one the other way round.
         var frames = keyframes(poses, seeing: [sticker])
-        frames[1].unread[0] = Array(frames[1].unread[0][2...] + frames[1].unread[0][..<2])
-        frames[2].unread[0].reverse()
+        frames[1].unread[0].corners = Array(frames[1].unread[0].corners[2...] + frames[1].unread[0].corners[..<2])
+        frames[2].unread[0].corners.reverse()
         let placed = UnreadStickers().locate(keyframes: frames, map: MarkerMap(), side: side)
         try #require(placed.count == 1)
         #expect(zip(placed[0], sticker).allSatisfy { length($0 - $1) < 1e-9 })
@@ -215,12 +219,27 @@ struct UnreadStickerTests {
     @Test func tooFewViewsAMappedMarkerOrScatteredViewsPlaceNothing() {
         let sticker = square(SIMD3(0.03, 0.01, 0.07))
         #expect(UnreadStickers().locate(keyframes: keyframes(Array(poses.prefix(2)), seeing: [sticker]), map: MarkerMap(), side: side).isEmpty)
+        // Two keyframes, each reporting the outline twice (two threshold passes), are two views.
+        var twice = keyframes(Array(poses.prefix(2)), seeing: [sticker])
+        for k in twice.indices { twice[k].unread += twice[k].unread }
+        #expect(UnreadStickers().locate(keyframes: twice, map: MarkerMap(), side: side).isEmpty)
+        // Off the cap: a square 3 cm outside the sphere its markers lie on (the dome: radius 7 cm
+        // round (0, 0, 0.3)).
+        let dome = domeOfMarkers()
+        let onCap = square(SIMD3(0, 0, 0.23))
+        let offCap = square(SIMD3(0, 0, 0.20))
+        #expect(UnreadStickers().locate(keyframes: keyframes(poses, seeing: [onCap]), map: dome, side: side).count == 1)
+        #expect(UnreadStickers().locate(keyframes: keyframes(poses, seeing: [offCap]), map: dome, side: side).isEmpty)
         // The same place as a mapped marker: that marker, read in other frames.
         let map = MarkerMap(corners: [5: square(SIMD3(0.031, 0.01, 0.07))])
         #expect(UnreadStickers().locate(keyframes: keyframes(poses, seeing: [sticker]), map: map, side: side).isEmpty)
-        // Views that put it 3 mm apart are not one sticker held still.
+        // Views that scatter by 2.5 mm round it (still one cluster) are not one sticker held still.
         var frames = keyframes(poses, seeing: [sticker])
-        for k in frames.indices { frames[k].unread[0] = frames[k].unread[0].map { $0 + SIMD3(0.003 * Double(k % 2), 0, 0) } }
+        let scatter = [SIMD3(0.0025, 0, 0), SIMD3(-0.0025, 0, 0), SIMD3(0, 0.0025, 0), SIMD3(0, -0.0025, 0)]
+        for k in frames.indices {
+            let offset = poses[k].inverse.rotation.apply(scatter[k])
+            frames[k].unread[0].corners = frames[k].unread[0].corners.map { $0 + offset }
+        }
         #expect(UnreadStickers().locate(keyframes: frames, map: MarkerMap(), side: side).isEmpty)
     }
 
@@ -239,5 +258,42 @@ struct UnreadStickerTests {
         #expect(report.unreadStickersPlaced == 1)
         #expect(report.stickersFlattened == 5)
         #expect(StickeredDome.worstError(with) < 0.0001)
+    }
+}
+
+/// A scan made again through a corrected camera keeps the unread outlines, seen through it too.
+struct UnreadOutlinesAfterACorrectionTests {
+    @Test func theRebuildSeesTheOutlinesThroughTheCorrectedCamera() throws {
+        let k = CameraIntrinsics(fx: 300, fy: 300, cx: 160, cy: 120, width: 320, height: 240)
+        let truth = domeOfMarkers()
+        // A sticker of the dome's size between its markers, never read.
+        let sticker = [SIMD3(-0.007, 0.007, 0.23), SIMD3(0.007, 0.007, 0.23), SIMD3(0.007, -0.007, 0.23), SIMD3(-0.007, -0.007, 0.23)]
+        var seen: [(Int, [MarkerObservation], unread: [MarkerObservation])] = []
+        for f in 0..<4 {
+            let mapFromCamera = RigidTransform(rotation: .identity, translation: SIMD3(0.03 * Double(f), 0, 0))
+            func observed(_ id: Int, _ corners: [SIMD3<Double>]) -> MarkerObservation? {
+                let local = corners.map(mapFromCamera.inverse.apply)
+                let pixels = local.compactMap(k.project)
+                return pixels.count == 4 ? MarkerObservation(id: id, pixels: pixels, corners: local, fromDepth: true) : nil
+            }
+            let markers = truth.ids.compactMap { id in truth.corners[id].flatMap { observed(id, $0) } }
+            seen.append((f, markers, unread: [observed(-1, sticker)].compactMap { $0 }))
+        }
+        var camera = SettledCamera(recorded: k)
+        camera.focalScaleApplied = 1.05
+        var keyframes: [Keyframe] = [], map = MarkerMap(), stats = ReconstructionStatistics()
+        var reconstructor = Reconstructor()
+        reconstructor.options.estimatesFocalLength = false
+        try reconstructor.rebuild(seen, &keyframes, &map, camera: &camera, stats: &stats)
+        try #require(keyframes.count >= 3)
+        for keyframe in keyframes {
+            let original = try #require(seen.first { $0.0 == keyframe.frameIndex }?.unread.first)
+            let unread = try #require(keyframe.unread.first)
+            // The same pixels and depth, seen through a focal length 5 % longer: 5 % narrower.
+            for (a, b) in zip(unread.corners, original.corners) {
+                #expect(abs(a.z - b.z) < 1e-12)
+                #expect(abs(a.x - b.x / 1.05) < 1e-9 && abs(a.y - b.y / 1.05) < 1e-9)
+            }
+        }
     }
 }
