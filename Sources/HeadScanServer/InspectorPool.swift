@@ -145,12 +145,9 @@ final class PooledHelper: @unchecked Sendable {
     /// Sends one request and waits for its answer line; blocks the calling thread.
     func ask(_ request: Data, id: UInt64, timeLimit: Double) throws -> Data {
         state.withLock { $0.jobs += 1 }
-        let watchdog = DispatchWorkItem { [self] in
-            state.withLock { $0.timedOut = true }
-            kill()
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog)
-        defer { watchdog.cancel() }
+        // The deadline is kept by this thread's own wait, not by a timer on a shared queue: a
+        // queue busy with other work would let the helper run on.
+        let deadline = Date().addingTimeInterval(timeLimit)
         do {
             try input.write(contentsOf: request)
         } catch {
@@ -158,7 +155,7 @@ final class PooledHelper: @unchecked Sendable {
         }
         var answer = Data()
         while true {
-            guard let piece = readAnswer() else { throw failure(timeLimit: timeLimit) }
+            guard let piece = readAnswer(until: deadline) else { throw failure(timeLimit: timeLimit) }
             answer.append(piece)
             if let end = answer.firstIndex(of: 0x0A) {
                 // One request, one line, naming the request: anything else is a helper out of
@@ -179,12 +176,18 @@ final class PooledHelper: @unchecked Sendable {
         return poll(&waiting, 1, 0) != 0
     }
 
-    /// The next bytes of the answer; nil at its end or once the helper is gone (a process it
-    /// left behind may hold the pipe open).
-    private func readAnswer() -> Data? {
+    /// The next bytes of the answer; nil at its end, once the helper is gone (a process it
+    /// left behind may hold the pipe open), or at `deadline`, when the helper is stopped.
+    private func readAnswer(until deadline: Date) -> Data? {
         var waiting = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
         while true {
-            let ready = poll(&waiting, 1, 200)
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else {
+                state.withLock { $0.timedOut = true }
+                kill()
+                return nil
+            }
+            let ready = poll(&waiting, 1, Int32(min(200, max(1, left * 1000))))
             if ready > 0 { return Self.readSome(output) }
             if ready < 0 && errno != EINTR { return nil }
             if !process.isRunning { return nil }

@@ -58,19 +58,23 @@ public struct Isolation: Sendable {
                 try process.run()
                 running.withLock { $0 = process }
                 let timedOut = Locked(false)
-                let watchdog = DispatchWorkItem {
-                    guard process.isRunning else { return }
+                // A thread of its own keeps the time: a timer on a shared queue busy with other
+                // work would let the helper run on.
+                let finished = DispatchSemaphore(value: 0)
+                let watchdog = Thread {
+                    guard finished.wait(timeout: .now() + timeLimit) == .timedOut, process.isRunning else { return }
                     timedOut.withLock { $0 = true }
                     kill(process.processIdentifier, SIGKILL)
                 }
-                DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog)
+                watchdog.start()
                 // Read both while it runs, so a full pipe never blocks it.
                 let errorText = Locked(Data())
                 let reader = Thread { errorText.withLock { $0 = Self.read(errors.fileHandleForReading, limit: 1 << 20) } }
                 reader.start()
                 let data = Self.read(output.fileHandleForReading, limit: Self.maximumOutputBytes)
                 process.waitUntilExit()
-                watchdog.cancel()
+                finished.signal()
+                while !watchdog.isFinished { Thread.sleep(forTimeInterval: 0.001) }
                 running.withLock { $0 = nil }
                 while !reader.isFinished { Thread.sleep(forTimeInterval: 0.001) }
                 if timedOut.withLock({ $0 }) {
