@@ -28,7 +28,10 @@ extension Reconstructor {
     /// where it has them (stickers lost on one side do not tilt it), else toward the markers'
     /// mean; zero when markers all round the sphere give no direction.
     func capUp(_ map: MarkerMap, sphere: (centre: SIMD3<Double>, radius: Double)) -> SIMD3<Double> {
-        if let frame = map.headFrame(layout: layout) { return frame.headFromMap.inverse.rotation.apply(SIMD3(0, 0, 1)) }
+        if let frame = map.headFrame(layout: layout) {
+            let up = frame.headFromMap.inverse.rotation.apply(SIMD3(0, 0, 1))
+            if up.x.isFinite, up.y.isFinite, up.z.isFinite { return up }
+        }
         let centres = map.ids.compactMap { map.corners[$0] }.map { $0.reduce(SIMD3<Double>.zero, +) / Double($0.count) }
         let towardCap = centres.reduce(SIMD3<Double>.zero) { $0 + ($1 - sphere.centre) } / Double(max(1, centres.count))
         return length(towardCap) > 0.1 * sphere.radius ? normalized(towardCap) : .zero

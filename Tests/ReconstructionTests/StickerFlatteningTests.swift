@@ -297,3 +297,40 @@ struct UnreadOutlinesAfterACorrectionTests {
         }
     }
 }
+
+/// Outlines and markers as a damaged recording may give them: any corner may be huge, zero,
+/// repeated or not a number. Nothing traps, and what is placed is finite.
+struct UnreadStickerFuzzTests {
+    @Test(arguments: 0..<4) func arbitraryOutlinesNeverTrapAndPlaceOnlyFiniteStickers(seed: UInt64) {
+        var random = SplitMix64(seed: 0xC0FFEE &+ seed)
+        func value() -> Double {
+            switch Int(random.next() % 8) {
+            case 0: return .nan
+            case 1: return .infinity
+            case 2: return 0
+            case 3: return 1e30
+            default: return (Double(random.next() % 20_000) / 10_000 - 1) * 0.1
+            }
+        }
+        func point() -> SIMD3<Double> { SIMD3(value(), value(), value()) }
+        for _ in 0..<50 {
+            var map = MarkerMap()
+            for id in 0..<Int(random.next() % 8) { map.corners[id] = (0..<4).map { _ in point() } }
+            let keyframes = (0..<Int(random.next() % 6)).map { k in
+                Keyframe(
+                    frameIndex: k % 3, mapFromCamera: .identity, observations: [],
+                    unread: (0..<Int(random.next() % 4)).map { _ in
+                        MarkerObservation(
+                            id: -1, pixels: Array(repeating: .zero, count: 4), corners: (0..<Int(random.next() % 6)).map { _ in point() },
+                            fromDepth: true)
+                    })
+            }
+            let placed = UnreadStickers().locate(keyframes: keyframes, map: map, side: 0.014)
+            #expect(placed.allSatisfy { $0.count == 4 && $0.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite } })
+            var mesh = TriangleMesh(vertices: (0..<30).map { _ in point() })
+            _ = StickerFlattening().apply(to: &mesh, map: map, unread: placed, headCentre: .zero, cellsPerSide: 6, voxelSize: 0.001)
+            _ = map.headFrame(layout: .standard)
+            _ = map.unseenRingsDrop(layout: .standard, radius: value())
+        }
+    }
+}
