@@ -229,6 +229,12 @@ struct TSDFTests {
         #expect(length(head.centre - SIMD3(0, 0, 0.3 + 0.07 * options.regionDrop)) < 0.002, "moved away from the cap: \(head.centre)")
     }
 
+    /// Markers numbered as the standard cap's but laid out nowhere near where it puts them
+    /// (the dome's ten) tell nothing of how the head lies.
+    @Test func markersLaidOutLikeNoLayoutGiveNoFrame() {
+        #expect(domeOfMarkers().headFrame(layout: .standard) == nil)
+    }
+
     @Test func scanWithoutMarkersFailsWithAClearError() {
         let k = CameraIntrinsics(fx: 300, fy: 300, cx: 80, cy: 60, width: 160, height: 120)
         let frame = RGBDFrame(
