@@ -11,7 +11,7 @@
 ///   deviation it implies for normal data.
 public enum Statistics {
     /// The median; NaN when `values` is empty.
-    public static func median(_ values: some Collection<Double>) -> Double {
+    @inlinable public static func median(_ values: some Collection<Double>) -> Double {
         let sorted = values.sorted()
         let n = sorted.count
         guard n > 0 else { return .nan }
@@ -19,14 +19,14 @@ public enum Statistics {
     }
 
     /// The element at `count / 2` of the sorted values; nil when empty.
-    public static func upperMedian<T: Comparable>(_ values: some Collection<T>) -> T? {
+    @inlinable public static func upperMedian<T: Comparable>(_ values: some Collection<T>) -> T? {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         return sorted[sorted.count / 2]
     }
 
     /// The `q` quantile (0...1) by linear interpolation between order statistics; 0 when empty.
-    public static func quantile(_ values: [Double], _ q: Double) -> Double {
+    @inlinable public static func quantile(_ values: [Double], _ q: Double) -> Double {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
         let position = q * Double(sorted.count - 1)
@@ -35,7 +35,7 @@ public enum Statistics {
     }
 
     /// The order statistic nearest to the `q` quantile (0...1); nil when empty.
-    public static func nearestRankQuantile(_ values: [Double], _ q: Double) -> Double? {
+    @inlinable public static func nearestRankQuantile(_ values: [Double], _ q: Double) -> Double? {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         let rank = (Double(sorted.count - 1) * min(max(q, 0), 1)).rounded()
@@ -43,13 +43,13 @@ public enum Statistics {
     }
 
     /// 1.4826 × the median absolute deviation from the median, with `median`'s even-count rule.
-    public static func robustSigma(_ values: [Double]) -> Double {
+    @inlinable public static func robustSigma(_ values: [Double]) -> Double {
         let centre = median(values)
         return 1.4826 * median(values.map { abs($0 - centre) })
     }
 
     /// 1.4826 × the median absolute deviation, both medians taken as `upperMedian`; 0 when empty.
-    public static func robustSigmaUpper(_ values: [Double]) -> Double {
+    @inlinable public static func robustSigmaUpper(_ values: [Double]) -> Double {
         guard let centre = upperMedian(values) else { return 0 }
         return 1.4826 * (upperMedian(values.map { abs($0 - centre) }) ?? 0)
     }
