@@ -38,7 +38,7 @@ public struct SimulatedSessionFixture: Sendable {
             .init(
                 scenario: .ideal, seed: seed, seconds: seconds, head: HeadParameters(cvai: cvai), sensor: .ideal, intrinsics: camera))
         // A calliper that reads the true head to the millimetre.
-        let t = simulator.head.measurements
+        let t = simulator.measurements
         let patient = """
             {"version": 1, "patientID": \(patientID), "enteredAt": "2026-05-01T10:40:00Z", "birthDate": "2026-01-01T00:00:00Z",
              "calliper": {"lengthMM": \(t.lengthMM.rounded()), "widthMM": \(t.widthMM.rounded()), "diagonalAMM": \(t.diagonalAMM.rounded()),
@@ -59,12 +59,12 @@ public struct SimulatedSessionFixture: Sendable {
         }
         try writer.close()
         frameCount = frames.count
-        truth = simulator.head.measurements
+        truth = simulator.measurements
 
         if picks {
             var annotations = AnnotationsRecord(savedAt: Date(timeIntervalSince1970: 1_777_629_600))
             let picked = SimulatedAnnotator(seed: seed).picks(
-                landmarks: simulator.head.landmarks, truth: frames, intrinsics: camera, depth: { depths.indices.contains($0) ? depths[$0] : nil })
+                landmarks: simulator.landmarks, truth: frames, intrinsics: camera, depth: { depths.indices.contains($0) ? depths[$0] : nil })
             for pick in picked {
                 guard let landmark = Landmark(rawValue: pick.landmark) else { continue }
                 annotations.pick(landmark, frameIndex: pick.frameIndex, pixel: pick.pixel)

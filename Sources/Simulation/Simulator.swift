@@ -26,6 +26,8 @@ public final class Simulator {
         public var seconds: Double
         /// The head to build.
         public var head: HeadParameters
+        /// A head given as a mesh with its landmarks, scanned instead of `head` when set.
+        public var meshHead: MeshHead?
         /// The cap the infant wears.
         public var layout: CapLayout
         /// Markers that fall off; nil uses the scenario's number.
@@ -84,15 +86,22 @@ public final class Simulator {
 
     /// The configuration in force.
     public let configuration: Configuration
-    /// The head.
+    /// The drawn head (built from `configuration.head` also when a mesh head is scanned).
     public let head: HeadModel
     /// The head's surface (skull, ears, nose) in the head frame: the true mesh.
     public let mesh: TriangleMesh
+    /// The scanned head's landmarks in the head frame.
+    public var landmarks: HeadLandmarks { configuration.meshHead?.landmarks ?? head.landmarks }
+    /// The scanned head's true measures: the drawn head's exact ones, or what `Cephalometer`
+    /// measures on a mesh head.
+    public var measurements: TrueHeadMeasures { configuration.meshHead?.measurements ?? head.measurements }
     /// The cap on the head, as it was put on.
     public let cap: Cap
     /// How the cap moves on the head during the scan, when it does.
     private let capMotion: CapMotion?
     private let hair: HairField?
+    /// The surface the cap sits on.
+    private let surface: any CapSurface
     /// The stickers where they are in the current frame.
     private var stickersNow: [MarkerSticker]
     /// Number of frames in the scan.
@@ -121,21 +130,33 @@ public final class Simulator {
         for _ in 0..<dropCount { dropped.insert(ids.remove(at: rng.below(ids.count))) }
         let fit = configuration.capFit
         let hair = fit.hairMillimetres > 0 ? HairField(heightMillimetres: fit.hairMillimetres, seed: configuration.seed) : nil
-        var fitted = try Cap(layout: configuration.layout, head: head, dropped: dropped, hair: hair, ridesUp: fit.ridesUp)
+        if configuration.meshHead != nil, hair != nil {
+            throw SimulationError.invalidCap("hair under the cap is simulated on drawn heads only; scan a mesh head without it")
+        }
+        let surface: any CapSurface = configuration.meshHead ?? head
+        self.surface = surface
+        var fitted = try Cap(layout: configuration.layout, head: surface, dropped: dropped, hair: hair, ridesUp: fit.ridesUp)
         try fitted.damage(share: fit.damagedShare, seed: configuration.seed)
         cap = fitted
         stickersNow = fitted.stickers
         self.hair = hair
         capMotion = fit.moves ? CapMotion(fit: fit, ids: fitted.stickers.map(\.id), duration: configuration.seconds, seed: configuration.seed) : nil
-        let skull = HeadMesh.skull(head)
-        mesh = HeadMesh.make(head)
+        let skullFaces: Int
+        if let given = configuration.meshHead {
+            mesh = given.mesh
+            // A given head has no separate ears and nose: all of it is skin or cap.
+            skullFaces = given.mesh.faces.count
+        } else {
+            mesh = HeadMesh.make(head)
+            skullFaces = HeadMesh.skull(head).faces.count
+        }
         let seen = hair.map { [mesh, head] in HeadMesh.lifted(mesh, of: head, by: $0) } ?? mesh
         frameCount = max(1, Int((configuration.seconds * Self.frameRate).rounded()))
         unreadable = Self.spells(share: configuration.unreadableFrames, frameCount: frameCount, seed: configuration.seed)
         operatorPath = OperatorPath(scenario: configuration.scenario, duration: configuration.seconds, rng: &rng)
         infant = InfantMotion(scenario: configuration.scenario, duration: configuration.seconds, rng: &rng)
         renderer = try SceneRenderer(
-            headMesh: seen, skullFaceCount: skull.faces.count, cap: cap, intrinsics: configuration.intrinsics,
+            headMesh: seen, skullFaceCount: skullFaces, cap: cap, intrinsics: configuration.intrinsics,
             sensor: configuration.sensor)
     }
 
@@ -146,7 +167,7 @@ public final class Simulator {
         let blur = previous.map { motion(from: $0, to: (worldFromCamera, worldFromHead)) } ?? .zero
         previous = (worldFromCamera, worldFromHead)
         if let capMotion {
-            stickersNow = capMotion.stickers(of: cap, at: t, on: head, hair: hair)
+            stickersNow = capMotion.stickers(of: cap, at: t, on: surface, hair: hair)
             renderer.move(stickersNow)
         }
         let (color, depth) = renderer.render(
@@ -183,7 +204,7 @@ public final class Simulator {
     public func advance(steering: Steering = .none) -> FrameTruth? {
         guard let (index, t, worldFromCamera, worldFromHead) = step(steering) else { return nil }
         previous = nil
-        if let capMotion { stickersNow = capMotion.stickers(of: cap, at: t, on: head, hair: hair) }
+        if let capMotion { stickersNow = capMotion.stickers(of: cap, at: t, on: surface, hair: hair) }
         let meshFromCamera = worldFromHead.inverse * worldFromCamera
         return FrameTruth(
             index: index, timestamp: t, meshFromCamera: meshFromCamera.matrixRowMajor,
@@ -242,7 +263,7 @@ public final class Simulator {
         }
         return ScanTruth(
             meshFile: meshFile, scenario: configuration.scenario.rawValue, seed: configuration.seed,
-            head: configuration.head, landmarks: head.landmarks, markers3D: markers,
-            droppedMarkers: cap.dropped, measurements: head.measurements, frames: frames)
+            head: configuration.head, landmarks: landmarks, markers3D: markers,
+            droppedMarkers: cap.dropped, measurements: measurements, frames: frames)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Cephalometry
 import Evaluation
 import Foundation
 import Geometry
@@ -32,6 +33,19 @@ struct SimulateCommand: ParsableCommand {
               headscan simulate --library Scans --cvai 8      # then: headscan process Scans/new_…_Scan
               headscan simulate --scenario restless --cvai 8.5 --flat-side left --seconds 90 \\
                 --out restless.hscan --truth restless.truth.json
+              headscan simulate --head-mesh person.ply --head-landmarks person.json \\
+                --head-circumference-mm 420 --out person.hscan --truth person.truth.json
+
+            Any head: --head-mesh scans a head surface given as a PLY mesh in metres (a \
+            person's scalp from an MRI, a template, a 3D scan) instead of a drawn one, with \
+            its nasion, nose tip and tragions from --head-landmarks (the JSON of `headscan \
+            measure`). The mesh is moved into the head frame its landmarks define and, with \
+            --head-circumference-mm, scaled to that circumference (an adult head to an \
+            infant's size; ratios such as CVAI and CI do not change). The cap is fitted onto \
+            it; stickers whose spot is not flat (over an ear, or a hole in the mesh) are left \
+            off. The truth's measures are what `headscan measure` gives on the placed mesh \
+            with the same landmarks, so a scan is judged against its source. The --cvai, \
+            --cranial-index, --length-mm, --flat-side and --hair-mm options do not apply.
             """)
 
     @Option(help: "The situation to simulate.")
@@ -94,6 +108,15 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "The fabric stretches: stickers of the lower rings move against each other by up to this many millimetres (0-10).")
     var capStretchMm: Double = 0
 
+    @Option(help: "Scan this head surface (PLY, metres) instead of a drawn head; needs --head-landmarks.", completion: .file(extensions: ["ply"]))
+    var headMesh: String?
+
+    @Option(help: "The landmarks of --head-mesh in its frame (JSON, metres, as for headscan measure).", completion: .file(extensions: ["json"]))
+    var headLandmarks: String?
+
+    @Option(help: "Scale --head-mesh to this circumference in millimetres (e.g. 420 for a six-month-old); default: as given.")
+    var headCircumferenceMm: Double?
+
     @OptionGroup var colorOptions: ColorOptions
 
     @OptionGroup var cap: CapOption
@@ -111,6 +134,34 @@ struct SimulateCommand: ParsableCommand {
         guard capStretchMm >= 0, capStretchMm <= 10 else { throw ValidationError("--cap-stretch-mm must be in 0...10") }
         guard (out == nil) != (library == nil) else { throw ValidationError("give either --out FILE or --library DIR") }
         if library != nil, truth != nil { throw ValidationError("--library keeps the truth in the session (truth.json); drop --truth") }
+        guard (headMesh == nil) == (headLandmarks == nil) else { throw ValidationError("--head-mesh and --head-landmarks go together") }
+        if headMesh == nil, headCircumferenceMm != nil { throw ValidationError("--head-circumference-mm scales a --head-mesh; give one") }
+        if headMesh != nil, hairMm > 0 { throw ValidationError("--hair-mm is simulated on drawn heads only; drop it with --head-mesh") }
+    }
+
+    /// The head of --head-mesh and --head-landmarks, when given.
+    private func meshHead() throws -> MeshHead? {
+        guard let headMesh, let headLandmarks else { return nil }
+        let mesh: TriangleMesh
+        do {
+            mesh = try PLY.decode(try Self.read(headMesh, what: "head mesh", limit: 512 << 20))
+        } catch let error as PLY.Error {
+            throw ToolError("cannot read the head mesh \(headMesh): \(error); give a PLY triangle mesh in metres")
+        }
+        let landmarks: HeadLandmarks
+        do {
+            landmarks = try HeadLandmarks.decode(json: Data(try Self.read(headLandmarks, what: "head landmarks", limit: 1 << 20)))
+        } catch let error as CephalometryError {
+            throw ToolError("cannot read the head landmarks \(headLandmarks): \(error)")
+        }
+        return try MeshHead(mesh: mesh, landmarks: landmarks, circumferenceMM: headCircumferenceMm)
+    }
+
+    private static func read(_ path: String, what: String, limit: Int) throws -> [UInt8] {
+        let url = fileURL(path)
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        guard size <= limit else { throw ToolError("the \(what) \(path) has \(size) bytes; at most \(limit) are read") }
+        do { return [UInt8](try Data(contentsOf: url)) } catch { throw ToolError("cannot read the \(what) \(path): \(error.localizedDescription)") }
     }
 
     func run() throws {
@@ -118,6 +169,7 @@ struct SimulateCommand: ParsableCommand {
         var configuration = Simulator.Configuration(
             scenario: scenario, seed: seed, seconds: seconds, head: head,
             layout: try cap.layout() ?? .standard, droppedMarkers: drop, unreadableFrames: unreadableFrames)
+        configuration.meshHead = try meshHead()
         configuration.recordedFocalError = camera.focalError / 100
         configuration.sensor.depthScale = Float(1 + camera.depthScaleError / 100)
         configuration.sensor.depthShiftPixels = camera.depthShiftPixels.flatMap { $0 == .zero ? nil : $0 }
@@ -152,7 +204,12 @@ struct SimulateCommand: ParsableCommand {
             try scanLibrary.saveAnnotations(picks, in: session)
             print("Session \(session.url.path) with simulated landmark picks; measure it with: headscan process \(session.url.path)")
         }
-        let m = simulator.head.measurements
+        if configuration.meshHead != nil {
+            print(
+                "Cap: \(simulator.cap.stickers.count) of \(simulator.configuration.layout.markers.count) stickers placed, "
+                    + "\(simulator.cap.folded.count) left off where the head is not flat enough to hold one (an ear, a hole in the mesh)")
+        }
+        let m = simulator.measurements
         print(String(format: "Head: CVAI %.2f %%, CVA %.2f mm, CI %.1f, circumference %.1f mm", m.cvai, m.cvaMM, m.ci, m.circumferenceMM))
     }
 
@@ -164,7 +221,16 @@ struct SimulateCommand: ParsableCommand {
             metadata: [
                 "scenario": scenario.rawValue, "seed": "\(seed)", "cvai": "\(cvai)", "flatSide": flatSide.rawValue,
                 "unreadableFrames": "\(unreadableFrames)", "droppedMarkers": "\(simulator.cap.dropped.count)",
-            ].merging(capFitMetadata(simulator)) { old, _ in old })
+            ].merging(capFitMetadata(simulator)) { old, _ in old }.merging(meshHeadMetadata(simulator)) { old, _ in old })
+    }
+
+    /// The given head's file name and scale, only for a mesh head.
+    private func meshHeadMetadata(_ simulator: Simulator) -> [String: String] {
+        guard let given = simulator.configuration.meshHead, let headMesh else { return [:] }
+        return [
+            "headMesh": URL(fileURLWithPath: headMesh).lastPathComponent, "headMeshScale": String(format: "%.4f", given.scale),
+            "leftOffMarkers": "\(simulator.cap.folded.count)",
+        ]
     }
 
     /// The cap's fit, only when it is not perfect (so a perfect cap's recording stays as it was).

@@ -36,8 +36,8 @@ struct LiftingFixture {
         let simulator = try Simulator(.init(scenario: .ideal, seed: 1, seconds: 1))
         mesh = try PLY.decode(PLY.encode(simulator.mesh))
         capMarkers = withCap ? Dictionary(uniqueKeysWithValues: simulator.cap.stickers.map { ("\($0.id)", $0.corners) }) : [:]
-        anatomical = simulator.head.landmarks
-        let l = simulator.head.landmarks
+        anatomical = simulator.landmarks
+        let l = simulator.landmarks
         let named: [(Landmark, SIMD3<Double>)] = [
             (.nasion, l.nasion), (.noseTip, l.noseTip), (.leftTragion, l.leftTragion), (.rightTragion, l.rightTragion),
         ]

@@ -80,7 +80,7 @@ public struct CapTrial: Codable, Sendable {
         let slideStart = frames.first { ($0.capTurnDegrees ?? 0) > 0 }?.timestamp
         if kept != nil { try keepTruth(simulator, frames: frames, in: session) }
         var trial = CapTrial(
-            condition: condition.name, scenario: scenario.rawValue, seed: seed, trueCVAI: simulator.head.measurements.cvai)
+            condition: condition.name, scenario: scenario.rawValue, seed: seed, trueCVAI: simulator.measurements.cvai)
         trial.capSlideStartSeconds = slideStart
         do {
             trial.cvai = try SessionProcessor(library: library, options: processing).process(session).measurement.cvai

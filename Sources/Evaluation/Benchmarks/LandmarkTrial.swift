@@ -72,7 +72,7 @@ public struct LandmarkTrial: Codable {
 
     private init(simulator: Simulator, scenario: Scenario) {
         self.scenario = scenario.rawValue
-        trueCVAI = simulator.head.measurements.cvai
+        trueCVAI = simulator.measurements.cvai
         errorsMM = [:]
         offsetsMM = [:]
         confidences = [:]
@@ -87,7 +87,7 @@ public struct LandmarkTrial: Codable {
             cvaiIntervalAutomatic = result.measurement.intervals?.cvai
             if let found = result.automatic {
                 let headFromMesh = try Self.headFromMeshTransform(library: library, session: session, simulator: simulator)
-                let truth = simulator.head.landmarks
+                let truth = simulator.landmarks
                 let meshFromHead = headFromMesh.inverse
                 if let data = try? Data(contentsOf: session.meshURL), let mesh = try? PLY.decode([UInt8](data)) {
                     cvaiTrueLandmarks = try? Cephalometer.measure(mesh, landmarks: truth.transformed(by: meshFromHead)).measurement.cvai

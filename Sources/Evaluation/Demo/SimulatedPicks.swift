@@ -9,7 +9,7 @@ public enum SimulatedPicks {
     public static func annotations(_ simulator: Simulator, frames: [FrameTruth], scan: URL, seed: UInt64) throws -> AnnotationsRecord {
         let reader = try ScanReader(url: scan)
         let picks = SimulatedAnnotator(seed: seed).picks(
-            landmarks: simulator.head.landmarks, truth: frames, intrinsics: simulator.configuration.intrinsics,
+            landmarks: simulator.landmarks, truth: frames, intrinsics: simulator.configuration.intrinsics,
             depth: { try? reader.frame(at: $0).depth })
         var annotations = AnnotationsRecord(savedAt: Date())
         for pick in picks {

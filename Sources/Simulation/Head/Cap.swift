@@ -53,7 +53,8 @@ public struct Cap: Sendable {
     public internal(set) var stickers: [MarkerSticker]
     /// IDs of markers that fell off.
     public let dropped: [Int]
-    /// IDs of markers folded under a cap that rides up: on the cap, never seen.
+    /// IDs of markers folded under a cap that rides up, or where a given head's surface cannot
+    /// hold them flat (over an ear): on the cap, never seen.
     public let folded: [Int]
     /// Height of the cap's lower edge in the head frame (above ears and brows), metres.
     public static let lowerEdge = 0.012
@@ -64,11 +65,11 @@ public struct Cap: Sendable {
 
     /// Places `layout` on `head`, leaving out `dropped` IDs; `hair` lifts the stickers off the
     /// skull, and a cap that `ridesUp` has its lowest ring folded under (left out as well).
-    public init(layout: CapLayout, head: HeadModel, dropped: Set<Int> = []) throws(SimulationError) {
+    public init(layout: CapLayout, head: any CapSurface, dropped: Set<Int> = []) throws(SimulationError) {
         try self.init(layout: layout, head: head, dropped: dropped, hair: nil, ridesUp: false)
     }
 
-    init(layout: CapLayout, head: HeadModel, dropped: Set<Int>, hair: HairField?, ridesUp: Bool) throws(SimulationError) {
+    init(layout: CapLayout, head: any CapSurface, dropped: Set<Int>, hair: HairField?, ridesUp: Bool) throws(SimulationError) {
         do { try layout.validate() } catch { throw .invalidCap("\(error)") }
         self.layout = layout
         self.dropped = layout.ids.filter(dropped.contains)
@@ -91,7 +92,7 @@ public struct Cap: Sendable {
                 placed.map { ($0, (phi: $0.placement!.azimuthDegrees * deg, psi: $0.placement!.elevationDegrees * deg)) }
                 + zip(free, spots).map { ($0, $1) }
             for (marker, spot) in chosen where !dropped.contains(marker.id) {
-                guard !(ridesUp && spot.psi < 0) else {
+                guard !(ridesUp && spot.psi < 0), head.holdsSticker(phi: spot.phi, psi: spot.psi) else {
                     folded.append(marker.id)
                     continue
                 }
@@ -137,7 +138,7 @@ public struct Cap: Sendable {
 
     /// A sticker tangent to the head at a spot, its top edge facing the crown.
     static func sticker(
-        id: Int, region: HeadRegion, at spot: (phi: Double, psi: Double), on head: HeadModel, side: Double, hair: HairField? = nil
+        id: Int, region: HeadRegion, at spot: (phi: Double, psi: Double), on head: any CapSurface, side: Double, hair: HairField? = nil
     )
         -> MarkerSticker
     {

@@ -49,7 +49,7 @@ struct CapMotion: Sendable {
     }
 
     /// The cap's stickers where they are at `t`.
-    func stickers(of cap: Cap, at t: Double, on head: HeadModel, hair: HairField?) -> [MarkerSticker] {
+    func stickers(of cap: Cap, at t: Double, on head: any CapSurface, hair: HairField?) -> [MarkerSticker] {
         let turn = slide(at: t)
         return cap.stickers.map { sticker in
             guard let spot = cap.spots[sticker.id] else { return sticker }

@@ -113,7 +113,7 @@ struct DemoCommand: ParsableCommand {
             2,
             patient == nil
                 ? "Patient data: a new patient ID and simulated calliper values" : "Patient data: a further visit and simulated calliper values")
-        let calliper = SimulatedCalliper.measure(simulator.head.measurements, seed: seed)
+        let calliper = SimulatedCalliper.measure(simulator.measurements, seed: seed)
         let patientID = try patient ?? library.nextFreePatientID()
         // A new simulated patient is 16 weeks old; further visits keep the birth date given first.
         let birth = patient == nil ? visitDate.addingTimeInterval(-16 * 7 * 86_400) : nil
@@ -144,7 +144,7 @@ struct DemoCommand: ParsableCommand {
         log.reconstructed(result, mapRMS: mapError)
 
         let summary = DemoSummary(
-            session: session, result: result, calliper: calliper, truth: simulator.head.measurements, scan: scan,
+            session: session, result: result, calliper: calliper, truth: simulator.measurements, scan: scan,
             markerRMSMillimetres: mapError, seconds: (clock.now - started).seconds)
         try outputOptions.emit(summary)
     }

@@ -11,7 +11,7 @@ struct DemoLog {
 
     func title(_ simulator: Simulator) {
         let c = simulator.configuration
-        let m = simulator.head.measurements
+        let m = simulator.measurements
         say("HeadScan demo: a simulated infant, scanned, reconstructed and measured")
         say(
             String(
