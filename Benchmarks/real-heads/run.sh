@@ -35,6 +35,9 @@ for landmarks in out/*.landmarks.json; do
         "$session/truth.json" "$lib/true-landmarks.json"
       "$H" reconstruct "$session/scan.hscan" --out "$lib/aligned.ply" --align-to "$session/truth.json" --json > "$lib/reconstruct.json"
       "$H" measure "$lib/aligned.ply" --landmarks "$lib/true-landmarks.json" --json > "$lib/same-landmarks.json"
+      "$H" measure "$session/truth.ply" --landmarks "$lib/true-landmarks.json" --json > "$lib/source-measure.json"
+      python3 ../reconstruction/surface_distance.py "$lib/aligned.ply" "$session/truth.ply" --truth "$session/truth.json" \
+        | tail -1 > "$lib/surface.json"
       "$H" process "$session" --json > "$lib/picks.json" 2>&1 || true
       cp "$session/measurement.json" "$lib/picks-measurement.json" 2>/dev/null || true
       mv "$session/annotations.json" "$lib/annotations.json"

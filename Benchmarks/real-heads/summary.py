@@ -23,9 +23,24 @@ def one(head, scenario, seed, run, session):
     recon = load(os.path.join(run, "reconstruct.json")) or {}
     true_cvai = truth["measurements"]["cvai"]
     row = {"head": head, "scenario": scenario, "seed": int(seed), "trueCVAI": true_cvai,
-           "markerMapRMSmm": recon.get("alignmentRMSMM") or recon.get("markerRMSMM")}
+           "markersMapped": recon.get("markersMapped"), "mapRMSmm": recon.get("mapRMSMillimetres")}
+    source = load(os.path.join(run, "source-measure.json"))
+    surface = load(os.path.join(run, "surface.json"))
+    if surface:
+        row["surfaceMeanMM"] = surface["meanMM"]
+        row["surfaceOffStickersMeanMM"] = surface["offStickers"]["meanMM"]
     if same:
         row["sameLandmarksCVAI"] = same["cvai"]
+        row["sliceHeightMM"] = same["sliceHeightMM"]
+        if source:
+            row["trueSliceHeightMM"] = source["sliceHeightMM"]
+            # The same convention on both: the level of greatest length, which both find
+            # within a millimetre where the longest outline's level moves by several.
+            pick = lambda d: {c["convention"]: c for c in d.get("conventions", [])}.get("greatestLength")
+            a, b = pick(same), pick(source)
+            if a and b:
+                row["greatestLengthCVAI"] = a["cvai"]
+                row["trueGreatestLengthCVAI"] = b["cvai"]
     if picks:
         row["picksCVAI"] = picks["measurement"]["cvai"]
     if automatic:
@@ -47,16 +62,24 @@ def summary(path):
     groups = {}
     for r in rows:
         groups.setdefault((r["head"], r["scenario"]), []).append(r)
-    print("| head | scenario | true CVAI | scan, true landmarks: error max | with picks: error max | automatic landmarks |")
-    print("|---|---|---|---|---|---|")
+    print("| head | scenario | true CVAI | scan, true landmarks: error max (signed mean) | at the level of greatest length | with picks | surface mean, mm | automatic landmarks |")
+    print("|---|---|---|---|---|---|---|---|")
     for (head, scenario), rs in sorted(groups.items()):
-        def worst(key):
-            errors = [abs(r[key] - r["trueCVAI"]) for r in rs if key in r]
-            return f"{max(errors):.2f} ({len(errors)}/{len(rs)})" if errors else f"none (0/{len(rs)})"
-        refusals = sorted({r["automaticRefusal"] for r in rs if "automaticRefusal" in r})
-        automatic = worst("automaticCVAI") + ("; refused: " + " / ".join(refusals) if refusals else "")
-        true_cvai = ", ".join(f"{r['trueCVAI']:.2f}" for r in rs[:1])
-        print(f"| {head} | {scenario} | {true_cvai} | {worst('sameLandmarksCVAI')} | {worst('picksCVAI')} | {automatic} |")
+        def worst(key, truth="trueCVAI"):
+            errors = [r[key] - r[truth] for r in rs if key in r and truth in r]
+            if not errors:
+                return f"none (0/{len(rs)})"
+            return f"{max(map(abs, errors)):.2f} ({sum(errors) / len(errors):+.2f}, {len(errors)}/{len(rs)})"
+        refusals = {}
+        for r in rs:
+            if "automaticRefusal" in r:
+                why = r["automaticRefusal"].split("(cannot measure this mesh: ")[-1].split(";")[0]
+                refusals[why] = refusals.get(why, 0) + 1
+        automatic = worst("automaticCVAI") + "".join(f"; {n}× {why}" for why, n in sorted(refusals.items()))
+        surfaces = [r["surfaceMeanMM"] for r in rs if "surfaceMeanMM" in r]
+        surface = f"{max(surfaces):.2f}" if surfaces else "?"
+        print(f"| {head} | {scenario} | {rs[0]['trueCVAI']:.2f} | {worst('sameLandmarksCVAI')} | "
+              f"{worst('greatestLengthCVAI', 'trueGreatestLengthCVAI')} | {worst('picksCVAI')} | {surface} | {automatic} |")
 
 
 if __name__ == "__main__":

@@ -219,14 +219,14 @@ struct SimulateCommand: ParsableCommand {
             device: "simulator", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
             layout: simulator.configuration.layout, createdAt: Date(timeIntervalSince1970: 1_767_225_600),
             metadata: [
-                "scenario": scenario.rawValue, "seed": "\(seed)", "cvai": "\(cvai)", "flatSide": flatSide.rawValue,
-                "unreadableFrames": "\(unreadableFrames)", "droppedMarkers": "\(simulator.cap.dropped.count)",
-            ].merging(capFitMetadata(simulator)) { old, _ in old }.merging(meshHeadMetadata(simulator)) { old, _ in old })
+                "scenario": scenario.rawValue, "seed": "\(seed)", "unreadableFrames": "\(unreadableFrames)",
+                "droppedMarkers": "\(simulator.cap.dropped.count)",
+            ].merging(capFitMetadata(simulator)) { old, _ in old }.merging(headMetadata(simulator)) { old, _ in old })
     }
 
-    /// The given head's file name and scale, only for a mesh head.
-    private func meshHeadMetadata(_ simulator: Simulator) -> [String: String] {
-        guard let given = simulator.configuration.meshHead, let headMesh else { return [:] }
+    /// The drawn head's target CVAI and flat side, or the given head's file name and scale.
+    private func headMetadata(_ simulator: Simulator) -> [String: String] {
+        guard let given = simulator.configuration.meshHead, let headMesh else { return ["cvai": "\(cvai)", "flatSide": flatSide.rawValue] }
         return [
             "headMesh": URL(fileURLWithPath: headMesh).lastPathComponent, "headMeshScale": String(format: "%.4f", given.scale),
             "leftOffMarkers": "\(simulator.cap.folded.count)",
