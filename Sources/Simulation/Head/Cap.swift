@@ -144,10 +144,14 @@ public struct Cap: Sendable {
     {
         let normal = head.surfaceNormal(phi: spot.phi, psi: spot.psi)
         let skin = head.surfacePoint(phi: spot.phi, psi: spot.psi)
-        let centre = skin + normal * (standOff + (hair?.standOff(toward: skin) ?? 0))
         // On the crown "toward the crown" is undefined; there the top edge faces forward.
         let toward = spot.psi > 1.5 ? SIMD3<Double>(0, 1, 0) : SIMD3<Double>(0, 0, 1)
         let up = normalized(toward - normal * dot(toward, normal))
-        return MarkerSticker(id: id, region: region, centre: centre, normal: normal, right: cross(up, normal), up: up, side: side)
+        let right = cross(up, normal)
+        // The paper with its white margin (a cell of six on each side) rests on the surface's
+        // highest points under it.
+        let rest = head.restingLift(at: skin, normal: normal, right: right, up: up, halfWidth: side * 4 / 6)
+        let centre = skin + normal * (standOff + rest + (hair?.standOff(toward: skin) ?? 0))
+        return MarkerSticker(id: id, region: region, centre: centre, normal: normal, right: right, up: up, side: side)
     }
 }

@@ -109,6 +109,23 @@ extension MeshHead: CapSurface {
         return normalized(dot(n, outward) >= 0 ? n : -n)
     }
 
+    public func restingLift(
+        at skin: SIMD3<Double>, normal: SIMD3<Double>, right: SIMD3<Double>, up: SIMD3<Double>, halfWidth: Double
+    ) -> Double {
+        var highest = 0.0
+        for i in -3...3 {
+            for j in -3...3 {
+                let q = skin + (right * Double(i) + up * Double(j)) * (halfWidth / 3)
+                let n = length(q)
+                guard n > 0 else { continue }
+                let p = surfacePoint(phi: atan2(q.y, q.x), psi: asin(min(1, max(-1, q.z / n))))
+                guard p.x.isFinite else { continue }
+                highest = max(highest, dot(p - skin, normal))
+            }
+        }
+        return highest
+    }
+
     /// A sticker lies flat where the surface within its reach (a sticker's half-diagonal,
     /// 12 mm) stays within 2.5 mm of the tangent plane and behind it: an infant's skull bends
     /// away by about 1 mm there, an ear or a hole does not.
