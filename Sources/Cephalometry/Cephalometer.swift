@@ -72,6 +72,7 @@ public enum Cephalometer {
             throw .unusableMesh("the slice step must be above 0 and at most 1 mm")
         }
         let frame = try HeadFrame(landmarks)
+        try checkSize(mesh, in: frame)
         var warnings = landmarks.plausibilityWarnings(in: frame)
         let slicer = HeightSlicer(mesh: mesh, headFromMesh: frame.headFromMesh, binHeight: options.step)
         guard slicer.highest > 0 else {
@@ -217,6 +218,22 @@ public enum Cephalometer {
     }
 
     /// Rejects meshes no slice can be taken of.
+    /// Highest a mesh may reach above the reference plane, metres: a head's crown lies 0.1 to
+    /// 0.2 m above it. The slices are searched a millimetre apart up to the top, so a mesh in
+    /// millimetres (a thousand times too large) would be sliced for minutes and measured as
+    /// nonsense; it is refused with the reason instead.
+    public static let tallestHead = 0.5
+
+    /// Refuses a mesh that reaches further above the reference plane than any head.
+    static func checkSize(_ mesh: TriangleMesh, in frame: HeadFrame) throws(CephalometryError) {
+        let top = mesh.vertices.reduce(-Double.infinity) { max($0, frame.headFromMesh.apply($1).z) }
+        guard top <= tallestHead else {
+            throw .unusableMesh(
+                "it reaches \(String(format: "%.3g", top)) units above the plane through the tragions and nasion, where a head's crown lies 0.1–0.2 m up; give the mesh and its landmarks in metres (a mesh in millimetres is a thousand times too large)"
+            )
+        }
+    }
+
     static func validate(_ mesh: TriangleMesh) throws(CephalometryError) {
         guard !mesh.faces.isEmpty else { throw .unusableMesh("it has no triangles; export the reconstruction as a surface, not a point cloud") }
         guard mesh.isValid else { throw .unusableMesh("some triangles refer to vertices that do not exist; the file is damaged") }

@@ -85,6 +85,16 @@ struct TrustTests {
         var inLine = head.landmarks
         inLine.nasion = SIMD3(0.01, 0, 0)
         #expect(throws: CephalometryError.self) { try Cephalometer.measure(mesh, landmarks: inLine) }
+        // A head in millimetres is refused at once, not sliced for minutes into nonsense.
+        var millimetres = mesh
+        millimetres.vertices = mesh.vertices.map { $0 * 1000 }
+        do {
+            _ = try Cephalometer.measure(millimetres, landmarks: head.landmarks.map { $1 * 1000 })
+            Issue.record("expected an error")
+        } catch {
+            guard case .unusableMesh = error else { Issue.record("wrong error \(error)"); return }
+            #expect(error.description.contains("millimetres"))
+        }
         // Landmarks of another mesh: nothing surrounds their ear-line centre.
         let elsewhere = head.landmarks.transformed(by: RigidTransform(translation: SIMD3(1, 0, 0)))
         do {

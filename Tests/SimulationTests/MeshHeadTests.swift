@@ -179,3 +179,37 @@ struct MeshHeadTests {
         }
     }
 }
+
+@Suite("A head mesh from a file, fuzzed")
+struct MeshHeadFuzzTests {
+    /// Random small meshes and landmarks (points on top of each other, far apart, faces that
+    /// repeat a corner, scales from a micrometre to a kilometre): building a head either
+    /// succeeds with finite measures and lookups, or throws; it never traps.
+    @Test func arbitraryMeshesNeverTrap() {
+        var random = SplitMix64(seed: 4242)
+        var built = 0
+        for round in 0..<60 {
+            let scale = [1e-6, 0.07, 0.07, 0.07, 1e3][random.integer(0...4)]
+            func point() -> SIMD3<Double> {
+                SIMD3(random.gaussian(sigma: 1), random.gaussian(sigma: 1), random.gaussian(sigma: 1)) * scale
+            }
+            var mesh = TriangleMesh(vertices: (0..<(3 + random.integer(0...29))).map { _ in point() })
+            let count = Int32(mesh.vertices.count)
+            mesh.faces = (0..<(1 + random.integer(0...39))).map { _ in
+                SIMD3(Int32(random.integer(0...Int(count - 1))), Int32(random.integer(0...Int(count - 1))), Int32(random.integer(0...Int(count - 1))))
+            }
+            let landmarks = HeadLandmarks(nasion: point(), noseTip: point(), leftTragion: point(), rightTragion: point())
+            let circumference: Double? = round % 3 == 0 ? 100 + 600 * random.unit() : nil
+            guard let head = try? MeshHead(mesh: mesh, landmarks: landmarks, circumferenceMM: circumference, gridDegrees: 10) else { continue }
+            built += 1
+            #expect(head.measurements.cvai.isFinite && head.measurements.circumferenceMM.isFinite)
+            for _ in 0..<5 {
+                let phi = (random.unit() - 0.5) * 7, psi = (random.unit() - 0.5) * 3.2
+                let n = head.surfaceNormal(phi: phi, psi: psi)
+                #expect(n.x.isFinite && n.y.isFinite && n.z.isFinite)
+                _ = head.holdsSticker(phi: phi, psi: psi)
+            }
+        }
+        #expect(built < 60, "most random meshes are no head")
+    }
+}

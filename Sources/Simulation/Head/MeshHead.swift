@@ -27,6 +27,8 @@ public struct MeshHead: Sendable {
     public static let maximumFaces = 2_000_000
     /// Mean edge length, metres, above which the mesh is subdivided.
     public static let smoothEdge = 0.002
+    /// Most rounds of subdivision (each halves the edges: a scalp of 2 000 vertices needs two).
+    public static let maximumSubdivisions = 3
     /// How many times the given mesh was subdivided.
     public let subdivisions: Int
     /// What `Cephalometer` measures on the given mesh, before any subdivision (placed and
@@ -66,7 +68,9 @@ public struct MeshHead: Sendable {
         }
         givenMeasurements = measured
         var subdivisions = 0
-        while LoopSubdivision.meanEdge(placed) > Self.smoothEdge, placed.faces.count * 4 <= Self.maximumFaces {
+        while LoopSubdivision.meanEdge(placed) > Self.smoothEdge, subdivisions < Self.maximumSubdivisions,
+            placed.faces.count * 4 <= Self.maximumFaces
+        {
             placed = LoopSubdivision.subdivide(placed)
             subdivisions += 1
         }
