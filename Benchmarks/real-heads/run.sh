@@ -4,6 +4,7 @@
 #   SEEDS            scans per head and scenario (default 3; seeds 1..SEEDS)
 #   SECONDS          length of each scan (default 20)
 #   CIRCUMFERENCE_MM the size the adult heads are scaled to (default 420, a six-month-old)
+# MARKER_MM=11 scans with the standard layout printed at that marker side instead of 14 mm.
 # Run fetch.sh first. For each head, scenario (ideal, restless) and seed:
 #   1. simulate the scan into a scan library session (with a simulated therapist's picks);
 #   2. the CVAI through the scan with the true landmarks: reconstruct aligned to the truth,
@@ -23,13 +24,18 @@ OUT=out/runs
 rm -rf "$OUT" && mkdir -p "$OUT"
 RESULTS=out/results.jsonl
 : > "$RESULTS"
+CAP=()
+if [ -n "${MARKER_MM:-}" ]; then
+  "$H" markers cap --json | python3 -c "import json,sys; d=json.load(sys.stdin); d['markerSideMillimetres']=float(sys.argv[1]); d['name']='standard-'+sys.argv[1]+'mm'; json.dump(d,sys.stdout)" "$MARKER_MM" > "$OUT/cap.json"
+  CAP=(--cap "$OUT/cap.json")
+fi
 for landmarks in out/*.landmarks.json; do
   head=$(basename "$landmarks" .landmarks.json)
   for scenario in ideal restless; do
     for seed in $(seq 1 "$SEEDS"); do
       lib="$OUT/$head-$scenario-$seed"
       "$H" simulate --head-mesh "out/$head.ply" --head-landmarks "$landmarks" --head-circumference-mm "$CIRCUMFERENCE" \
-        --scenario "$scenario" --seed "$seed" --seconds "$SECONDS_SCAN" --library "$lib" >/dev/null
+        --scenario "$scenario" --seed "$seed" --seconds "$SECONDS_SCAN" --library "$lib" "${CAP[@]}" >/dev/null
       session=$(ls -d "$lib"/*_Scan)
       python3 -c "import json,sys; json.dump(json.load(open(sys.argv[1]))['landmarks'], open(sys.argv[2],'w'))" \
         "$session/truth.json" "$lib/true-landmarks.json"
