@@ -59,6 +59,16 @@ public enum ReconstructionExport {
         return try encoder.encode(MapJSON(markers: markers))
     }
 
+    /// The depth camera the fusion read the frames with: `recordedDepth` (the recording's, or
+    /// a calibration's scaled to the depth picture) with the reconstruction's own correction
+    /// (the focal scale it applied, the principal point's shift, the shift scaled from the
+    /// colour picture's width `colorWidth`). Poses and this camera belong together: with the
+    /// recorded one, a tool fusing the same depth with these poses would place every point off
+    /// by the correction.
+    public static func fusedDepthCamera(recordedDepth: CameraIntrinsics, colorWidth: Int, settled: SettledCamera) -> CameraIntrinsics {
+        settled.correction.applied(to: recordedDepth, colorWidth: colorWidth)
+    }
+
     /// The keyframes' poses (row-major 4×4 world-from-camera) with the depth camera, the volume's
     /// voxel size and truncation and the fused region, moved by `outputFromMap`.
     public static func posesJSON(

@@ -148,7 +148,9 @@ struct ReconstructCommand: ParsableCommand {
         }
         if let posesOut {
             let depth = reader.header.depthIntrinsics
-            let k = options.camera.map { $0.scaled(toWidth: depth.width, height: depth.height) } ?? depth
+            let recorded = options.camera.map { $0.scaled(toWidth: depth.width, height: depth.height) } ?? depth
+            let colorWidth = (options.camera ?? reader.header.colorIntrinsics).width
+            let k = ReconstructionExport.fusedDepthCamera(recordedDepth: recorded, colorWidth: colorWidth, settled: result.camera)
             try ReconstructionExport.posesJSON(result, depthCamera: k, options: options, outputFromMap: outputFromMap).write(to: fileURL(posesOut))
         }
         report.seconds = (clock.now - started).seconds
