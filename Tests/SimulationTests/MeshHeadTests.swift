@@ -72,6 +72,8 @@ struct MeshHeadTests {
         let surface = RadialSurface(mesh, stepDegrees: 2)
         #expect(surface.distance(phi: 0, psi: 1.5) == nil)
         #expect(surface.distance(phi: 0, psi: 0) != nil)
+        // Angles that are no direction give nothing rather than a trap.
+        for phi in [Double.nan, .infinity, 1e300, -1e300] { #expect(surface.distance(phi: phi, psi: 0) == nil) }
     }
 
     /// Loop's subdivision quadruples the faces, adds a vertex per edge and bends a coarse

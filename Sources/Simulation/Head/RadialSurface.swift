@@ -84,7 +84,8 @@ struct RadialSurface: Sendable {
     /// The distance toward (`phi`, `psi`), bilinear between the grid's directions; nil where
     /// a neighbouring direction met nothing.
     func distance(phi: Double, psi: Double) -> Double? {
-        guard phi.isFinite, psi.isFinite else { return nil }
+        // Any angle is read modulo a turn; one past a million radians is no direction anyone asks for.
+        guard phi.isFinite, psi.isFinite, abs(phi) < 1e6 else { return nil }
         let u = phi / step, v = (min(Double.pi / 2, max(-Double.pi / 2, psi)) + Double.pi / 2) / step
         let c0 = Int(u.rounded(.down)), r0 = min(rows - 2, Int(v.rounded(.down)))
         let fu = u - Double(c0), fv = v - Double(r0)
