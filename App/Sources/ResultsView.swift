@@ -31,6 +31,7 @@ struct ResultsView: View {
                 case .ready, .measured: EmptyView()
                 case .processing(let stage, let fraction): ProgressView(stage, value: fraction)
                 case .failed(let why): Text(why).foregroundStyle(.red)
+                case .capLifted(let why): Text(why).foregroundStyle(.orange)
                 }
                 Button(model.buttonTitle) { Task { await model.buttonTapped() } }.buttonStyle(.borderedProminent)
             }

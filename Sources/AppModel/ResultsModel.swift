@@ -17,6 +17,9 @@ public enum ResultsPhase: Sendable, Equatable {
     case measured
     /// Processing failed or was cancelled, with the reason; the button tries again.
     case failed(String)
+    /// The cap stood off the skin (hair under it): what was found and what to do; the
+    /// button measures anyway.
+    case capLifted(String)
 }
 
 /// One row of the values: the 3D value, and the calliper's when entered.
@@ -108,17 +111,20 @@ public final class ResultsModel {
         case .processing: strings(.commonCancel)
         case .measured: strings(.resultsMeasureAgain)
         case .failed: strings(.resultsRetry)
+        case .capLifted: strings(.resultsMeasureOverHair)
         }
     }
 
-    /// The main button: start, cancel, or start again.
+    /// The main button: start, cancel, start again, or measure over a lifted cap.
     public func buttonTapped() async {
         if case .processing = phase { return cancel() }
+        if case .capLifted = phase { return await process(overLiftedCap: true) }
         await process()
     }
 
-    /// Processes the session; the screen shows the stages as they go.
-    public func process() async {
+    /// Processes the session; the screen shows the stages as they go. `overLiftedCap`
+    /// measures a scan whose cap stood off the skin, with a warning, instead of refusing it.
+    public func process(overLiftedCap: Bool = false) async {
         if case .processing = phase { return }
         guard jobs.begin(session.name.rawValue) else {
             phase = .failed(strings(.resultsStillStopping))
@@ -134,7 +140,7 @@ public final class ResultsModel {
         let flag = cancelFlag
         do {
             let result = try await processing.process(
-                session,
+                session, overLiftedCap: overLiftedCap,
                 progress: { [weak self] p in
                     Task { @MainActor in self?.show(p) }
                 }, isCancelled: { flag.isSet })
@@ -143,8 +149,25 @@ public final class ResultsModel {
             await loadAsymmetry()
         } catch ProcessingError.cancelled {
             phase = .failed(strings(.resultsCancelled))
+        } catch ProcessingError.capLifted(let standOff) {
+            phase = .capLifted(
+                strings(.resultsCapLifted, strings.decimal(standOff.largest * 1000), strings(Self.placeKey(standOff.sector))))
         } catch {
             phase = .failed(error.localizedDescription)
+        }
+    }
+
+    /// The words for an eighth of the way around the head.
+    public static func placeKey(_ sector: CapStandOff.Sector) -> StringKey {
+        switch sector {
+        case .back: .capPlaceBack
+        case .backLeft: .capPlaceBackLeft
+        case .left: .capPlaceLeft
+        case .frontLeft: .capPlaceFrontLeft
+        case .front: .capPlaceFront
+        case .frontRight: .capPlaceFrontRight
+        case .right: .capPlaceRight
+        case .backRight: .capPlaceBackRight
         }
     }
 

@@ -6,8 +6,10 @@ import ScanLibrary
 /// minutes and the screen must stay responsive. Tests pass a fake.
 public protocol SessionProcessing: Sendable {
     /// Processes `session`, reporting progress; stops soon after `isCancelled` turns true.
+    /// `overLiftedCap` measures a scan whose cap stood off the skin (with a warning) instead
+    /// of refusing it.
     func process(
-        _ session: ScanSession, progress: @escaping @Sendable (ProcessingProgress) -> Void,
+        _ session: ScanSession, overLiftedCap: Bool, progress: @escaping @Sendable (ProcessingProgress) -> Void,
         isCancelled: @escaping @Sendable () -> Bool
     ) async throws -> ProcessingResult
 }
@@ -23,9 +25,11 @@ public struct LiveSessionProcessing: SessionProcessing {
     }
 
     public func process(
-        _ session: ScanSession, progress: @escaping @Sendable (ProcessingProgress) -> Void,
+        _ session: ScanSession, overLiftedCap: Bool, progress: @escaping @Sendable (ProcessingProgress) -> Void,
         isCancelled: @escaping @Sendable () -> Bool
     ) async throws -> ProcessingResult {
+        var options = options
+        options.measuresOverLiftedCap = options.measuresOverLiftedCap || overLiftedCap
         let processor = SessionProcessor(library: library, options: options)
         return try await Task.detached(priority: .userInitiated) {
             try processor.process(session, progress: progress, isCancelled: isCancelled)

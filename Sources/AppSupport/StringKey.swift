@@ -167,6 +167,16 @@ public enum StringKey: String, Sendable, CaseIterable {
     case resultsMeasure
     case resultsMeasureAgain
     case resultsRetry
+    case resultsCapLifted
+    case resultsMeasureOverHair
+    case capPlaceBack
+    case capPlaceBackLeft
+    case capPlaceLeft
+    case capPlaceFrontLeft
+    case capPlaceFront
+    case capPlaceFrontRight
+    case capPlaceRight
+    case capPlaceBackRight
     case resultsCancelled
     case resultsStageStarting
     case resultsStageMarkers

@@ -18,6 +18,9 @@ public struct MeasurementWarning: Sendable, Codable, Equatable, CustomStringConv
         case capSitsHigh
         /// The cap moved on the head during the scan (found by tracking the head's surface).
         case capMoved
+        /// The cap stood off the skin (hair under it), so the surface measured is the cap's;
+        /// measured only on request.
+        case capLifted
         /// Many frames were left out because too few stickers could be read in them.
         case framesUnplaced
         /// CVAI's 95 % interval reaches across a boundary of the severity scale.

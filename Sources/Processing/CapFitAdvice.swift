@@ -35,6 +35,25 @@ public enum CapFitAdvice {
                 + "and make sure the cap fits snugly before the next scan.")
     }
 
+    /// What a cap lifted off the skin means and what to do, after "The cap stands … off the
+    /// skin at its lower edge …".
+    static let liftedAdvice =
+        "hair under the cap lifts the fabric, so the scan shows the cap, not the skull, and the head's shape would be measured wrong "
+        + "(3 mm of hair can move CVAI by 3 points). Flatten the hair under the cap (damp it, or put a thin stocking cap on first), "
+        + "pull the cap snug, and scan again"
+
+    /// The sentence on a cap standing off the skin: how far, where, and what to do.
+    public static func lifted(_ standOff: CapStandOff) -> String {
+        String(format: "the cap stands about %.1f mm off the skin at its lower edge %@: ", standOff.largest * 1000, standOff.place)
+            + liftedAdvice
+    }
+
+    /// The warning for a scan measured although its cap stood off the skin (on request).
+    public static func liftedWarning(_ standOff: CapStandOff) -> MeasurementWarning? {
+        guard standOff.liftedByHair else { return nil }
+        return MeasurementWarning(.capLifted, capitalised(lifted(standOff)) + "; it was measured on request, and its values are not the skull's.")
+    }
+
     /// A share of examined frames left out above which the therapist hears of it.
     public static let unplacedShare = 0.1
 

@@ -12,6 +12,9 @@ public enum ProcessingError: Error, Equatable, CustomStringConvertible, Localize
     case unreadableFrame(landmark: Landmark, frame: Int, reason: String)
     /// A pick cannot be placed in 3D.
     case cannotLift(landmark: Landmark, frame: Int?, reason: String)
+    /// The cap stood off the skin at its lower edge (hair under it): the scan shows the cap,
+    /// not the skull.
+    case capLifted(CapStandOff)
     /// Processing was cancelled; nothing was saved.
     case cancelled
 
@@ -25,6 +28,8 @@ public enum ProcessingError: Error, Equatable, CustomStringConvertible, Localize
             "\(landmark.rawValue) is picked on frame \(frame), which cannot be read (\(reason)); pick it on another frame"
         case .cannotLift(let landmark, let frame, let reason):
             "\(landmark.rawValue)\(frame.map { " on frame \($0)" } ?? ""): \(reason)"
+        case .capLifted(let standOff):
+            "not measured: \(CapFitAdvice.lifted(standOff)); to measure this scan anyway, knowing its values are not the skull's, ask for it (process --measure-over-hair)"
         case .cancelled:
             "processing was cancelled; the session is as it was"
         }

@@ -57,6 +57,9 @@ public struct ProcessingOptions: Sendable {
     }()
     /// Reconstruct even when `head.ply` is current.
     public var forceReconstruction = false
+    /// Measure even when the cap stood off the skin (hair under it), with a warning, instead
+    /// of refusing: the values are then the cap's, not the skull's.
+    public var measuresOverLiftedCap = false
     /// Where the slice search starts and other measuring settings.
     public var measurement = MeasurementOptions()
     /// A column beside the 3D values in the report (a simulation's truth), and extra notes.
@@ -90,6 +93,8 @@ public struct ProcessingResult: Sendable {
     public var assessment: ShapeAssessment?
     /// The asymmetry map's figures, when it was drawn.
     public var asymmetry: AsymmetrySummary?
+    /// How far the cap stood off the skin at its lower edge, when it could be told.
+    public var capStandOff: CapStandOff?
 
     public init(
         measurement: HeadMeasurement, calliper: CalliperComparison?, landmarks: HeadLandmarks, estimates: [Landmark: LandmarkEstimate],
@@ -145,10 +150,15 @@ public struct SessionProcessor: Sendable {
             picked: estimates, automatic: automatic, liftedFromFrames: annotations.needsLifting,
             refusalAdvice: CapFitAdvice.ridesUp(seen: seen, layout: layout))
         let landmarks = chosen.landmarks
+        let standOff = CapStandOff.estimate(mesh: mesh, landmarks: landmarks, stickers: Array(record.markers.values))
+        if let standOff, standOff.liftedByHair, !options.measuresOverLiftedCap {
+            throw ProcessingError.capLifted(standOff)
+        }
 
         progress(ProcessingProgress(stage: .measuring, done: 0, total: 1))
         var slice = try Cephalometer.measure(mesh, landmarks: landmarks, options: options.measurement)
         slice.measurement.warnings += chosen.warnings
+        slice.measurement.warnings += [standOff.flatMap(CapFitAdvice.liftedWarning)].compactMap { $0 }
         slice.measurement.warnings += capWarnings(record, seen: seen, layout: layout, reader: reader)
         let uncertainty = UncertaintyModel.uncertainty(estimates: estimates, found: try? automatic.get(), statistics: record.statistics)
         if let intervals = Cephalometer.intervals(slice, mesh: mesh, landmarks: landmarks, uncertainty: uncertainty, options: options.measurement) {
@@ -181,6 +191,7 @@ public struct SessionProcessor: Sendable {
         result.assessment = written.assessment
         result.asymmetry = written.asymmetry
         result.automatic = try? automatic.get()
+        result.capStandOff = standOff
         return result
     }
 

@@ -90,6 +90,9 @@ public final class Simulator {
     public let head: HeadModel
     /// The head's surface (skull, ears, nose) in the head frame: the true mesh.
     public let mesh: TriangleMesh
+    /// The head as the depth camera sees it: `mesh` with the cap lifted off the skull by the
+    /// hair under it, when there is hair (else `mesh` itself).
+    public let seenMesh: TriangleMesh
     /// The scanned head's landmarks in the head frame.
     public var landmarks: HeadLandmarks { configuration.meshHead?.landmarks ?? head.landmarks }
     /// The scanned head's true measures: the drawn head's exact ones, or what `Cephalometer`
@@ -151,6 +154,7 @@ public final class Simulator {
             skullFaces = HeadMesh.skull(head).faces.count
         }
         let seen = hair.map { [mesh, head] in HeadMesh.lifted(mesh, of: head, by: $0) } ?? mesh
+        seenMesh = seen
         frameCount = max(1, Int((configuration.seconds * Self.frameRate).rounded()))
         unreadable = Self.spells(share: configuration.unreadableFrames, frameCount: frameCount, seed: configuration.seed)
         operatorPath = OperatorPath(scenario: configuration.scenario, duration: configuration.seconds, rng: &rng)

@@ -35,12 +35,19 @@ struct ProcessCommand: ParsableCommand {
             Calliper values come from patient.json; earlier measured visits of the same \
             patient are drawn as a trend in the report.
 
+            Before measuring, the cap's lower edge is checked all around the head: where hair \
+            lifts the cap off the skin, the scan shows the cap, not the skull, and the session \
+            is not measured (the message says how far, where, and what to do); \
+            --measure-over-hair measures it anyway, with a warning.
+
             Exit status: 0 when measured, 2 when landmarks are neither picked nor found on the \
-            head (the message names them and says why), 1 for other problems.
+            head (the message names them and says why), 3 when the cap stood off the skin, 1 \
+            for other problems.
 
             Examples:
               headscan process Scans/12_2026-05-01T10-30-00_Scan
               headscan process Scans/12_2026-05-01T10-30-00_Scan --json
+              headscan process Scans/12_2026-05-01T10-30-00_Scan --measure-over-hair
             """)
 
     @Argument(help: "The session folder.", completion: .directory)
@@ -55,6 +62,12 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Lowest slice height above the reference plane, millimetres (default 20: above the ears).")
     var lowestSliceMM: Double?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Measure even when the cap stood off the skin (hair under it), with a warning.",
+            discussion: "The values are then the cap's, not the skull's: up to 3 points of CVAI off with 3 mm of hair."))
+    var measureOverHair = false
+
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -66,6 +79,7 @@ struct ProcessCommand: ParsableCommand {
         let folder = try SessionFolder(sessionDir)
         var options = ProcessingOptions()
         options.forceReconstruction = reconstruct
+        options.measuresOverLiftedCap = measureOverHair
         options.reconstruction.frameStride = stride
         if let lowestSliceMM { options.measurement.lowestHeight = lowestSliceMM / 1000 }
         if let truth = try folder.truthReference() {
@@ -81,9 +95,15 @@ struct ProcessCommand: ParsableCommand {
             writeError("error: \(ProcessingError.missingPicks(missing).description)\n")
             throw ExitCode(2)
         } catch let error as ProcessingError {
-            guard case .landmarksNotFound = error else { throw error }
-            writeError("error: \(error.description)\n")
-            throw ExitCode(2)
+            switch error {
+            case .landmarksNotFound:
+                writeError("error: \(error.description)\n")
+                throw ExitCode(2)
+            case .capLifted:
+                writeError("error: \(error.description)\n")
+                throw ExitCode(3)
+            default: throw error
+            }
         }
         let output = ProcessOutput(result)
         try outputOptions.emit(output)
@@ -117,6 +137,9 @@ struct ProcessOutput: TextReport {
     var intervals: MeasurementIntervals?
     var assessment: ShapeAssessment?
     var asymmetry: AsymmetrySummary?
+    /// How far the cap stood off the skin at its lower edge (hair under it), mm; absent when
+    /// too little of the edge was seen to tell.
+    var capStandOffMM: Double?
     var warnings: [String]
     var report: String
     var pdf: String
@@ -146,6 +169,7 @@ struct ProcessOutput: TextReport {
         intervals = m.intervals
         assessment = r.assessment
         asymmetry = r.asymmetry
+        capStandOffMM = r.capStandOff.map { $0.largest * 1000 }
         warnings = m.warnings.map(\.message)
         report = r.html.path
         pdf = r.pdf.path
@@ -182,6 +206,10 @@ struct ProcessOutput: TextReport {
         }
         lines += ConventionLines.lines(conventions)
         lines += ShapeLines.lines(shape: shape, assessment: assessment, asymmetry: asymmetry)
+        if let capStandOffMM {
+            let hair = f(CapStandOff.hairThreshold * 1000)
+            lines.append("cap edge        stands \(f(capStandOffMM)) mm off the skin at most (over \(hair) mm: hair under it)")
+        }
         lines += warnings.map { "warning: \($0)" }
         lines += ["Report: \(report)", "        \(pdf)"]
         return lines.joined(separator: "\n")

@@ -13,21 +13,25 @@ import Testing
 /// Processing that reports two stages and then stores a known measurement, as the real one
 /// would; or waits for cancellation; or fails.
 struct FakeProcessing: SessionProcessing {
-    enum Mode: Sendable { case succeed, waitForCancel, fail }
+    /// `capLifted` refuses as a cap lifted by hair does, and succeeds when asked to measure over it.
+    enum Mode: Sendable { case succeed, waitForCancel, fail, capLifted }
     let library: ScanLibrary
     let mode: Mode
     static let measurement = HeadMeasurement(diagonalA: 0.150, diagonalB: 0.140, length: 0.140, width: 0.115, perimeter: 0.420)
 
     func process(
-        _ session: ScanSession, progress: @escaping @Sendable (ProcessingProgress) -> Void, isCancelled: @escaping @Sendable () -> Bool
+        _ session: ScanSession, overLiftedCap: Bool, progress: @escaping @Sendable (ProcessingProgress) -> Void,
+        isCancelled: @escaping @Sendable () -> Bool
     ) async throws -> ProcessingResult {
         progress(ProcessingProgress(stage: .markers, done: 5, total: 10))
         switch mode {
         case .fail: throw ProcessingError.missingPicks([.nasion])
+        case .capLifted where !overLiftedCap:
+            throw ProcessingError.capLifted(CapStandOff(largest: 0.0024, azimuthDegrees: -140, outlinesFitted: 72))
         case .waitForCancel:
             while !isCancelled() { try await Task.sleep(for: .milliseconds(1)) }
             throw ProcessingError.cancelled
-        case .succeed:
+        case .succeed, .capLifted:
             let landmarks = HeadLandmarks(
                 nasion: SIMD3(0, 0.07, 0), noseTip: SIMD3(0, 0.09, -0.02), leftTragion: SIMD3(-0.06, 0, 0), rightTragion: SIMD3(0.06, 0, 0))
             let patient = try library.patient(in: session)
@@ -75,6 +79,29 @@ struct ResultsModelTests {
         let reopened = ResultsModel(
             session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .fail), strings: strings())
         #expect(reopened.phase == .measured && reopened.rows == model.rows)
+    }
+
+    @Test func aCapLiftedByHairSaysHowFarWhereAndWhatToDoAndTheButtonMeasuresAnyway() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let session = try lib.savedSession(id: 5)
+        let model = ResultsModel(
+            session: session, library: lib.library, processing: FakeProcessing(library: lib.library, mode: .capLifted), strings: strings())
+        await model.buttonTapped()
+        guard case .capLifted(let why) = model.phase else { Issue.record("\(model.phase)"); return }
+        #expect(why.contains("about 2.4 mm off the skin") && why.contains("over the back of the head, on the left"), "\(why)")
+        #expect(why.contains("Flatten the hair") && why.contains("scan again"))
+        #expect(model.buttonTitle == "Measure anyway")
+        #expect(model.rows.isEmpty)
+        await model.buttonTapped()
+        #expect(model.phase == .measured && !model.rows.isEmpty)
+    }
+
+    @Test func everyEighthAroundTheHeadHasItsOwnWords() {
+        let words = CapStandOff.Sector.allCases.map { strings()(ResultsModel.placeKey($0)) }
+        #expect(Set(words).count == 8)
+        let places = stride(from: -180.0, to: 180, by: 45).map { CapStandOff(largest: 0.002, azimuthDegrees: $0, outlinesFitted: 72).sector }
+        #expect(places == CapStandOff.Sector.allCases)
     }
 
     @Test func aStoredIntervalShowsUnderCVAI() throws {

@@ -28,13 +28,16 @@ struct LiftingFixture {
     /// The simulated head's landmarks, as anatomy defines them.
     let anatomical: HeadLandmarks
 
-    init(holes: Set<Int> = [], withCap: Bool = false) throws {
+    /// `hairMillimetres` lifts the cap off the skull, and the mesh is the lifted surface.
+    init(holes: Set<Int> = [], withCap: Bool = false, hairMillimetres: Double = 0) throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("processing-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         library = ScanLibrary(root: root, timeZone: TimeZone(identifier: "UTC")!)
         session = try library.createSession(date: Date(timeIntervalSince1970: 1_780_000_000))
-        let simulator = try Simulator(.init(scenario: .ideal, seed: 1, seconds: 1))
-        mesh = try PLY.decode(PLY.encode(simulator.mesh))
+        var configuration = Simulator.Configuration(scenario: .ideal, seed: 1, seconds: 1)
+        configuration.capFit.hairMillimetres = hairMillimetres
+        let simulator = try Simulator(configuration)
+        mesh = try PLY.decode(PLY.encode(simulator.seenMesh))
         capMarkers = withCap ? Dictionary(uniqueKeysWithValues: simulator.cap.stickers.map { ("\($0.id)", $0.corners) }) : [:]
         anatomical = simulator.landmarks
         let l = simulator.landmarks

@@ -83,6 +83,9 @@ struct SessionProcessorTests {
         defer { fixture.remove() }
         let result = try SessionProcessor(library: fixture.library).process(fixture.session)
         #expect(result.landmarksSource == .automatic)
+        // The cap lies on the skull: its edge stands off by nothing, and nothing is said of it.
+        #expect(try #require(result.capStandOff).largest < 0.0004)
+        #expect(!result.measurement.warnings.contains { $0.kind == .capLifted })
         let a = fixture.anatomical
         #expect(length(result.landmarks.nasion - a.nasion) < 0.0015)
         #expect(length(result.landmarks.noseTip - a.noseTip) < 0.001)

@@ -46,6 +46,10 @@ public struct CapTrial: Codable, Sendable {
     public var capMovedAtSeconds: Double?
     /// When the simulated cap started to slide, seconds.
     public var capSlideStartSeconds: Double?
+    /// How far the cap stood off the skin at its lower edge, as processing found it, mm.
+    public var capStandOffMM: Double?
+    /// A scan refused for a cap lifted off the skin, measured anyway: its CVAI.
+    public var cvaiOverLiftedCap: Double?
 
     public var cvaiError: Double? { cvai.map { abs($0 - trueCVAI) } }
 
@@ -83,7 +87,17 @@ public struct CapTrial: Codable, Sendable {
             condition: condition.name, scenario: scenario.rawValue, seed: seed, trueCVAI: simulator.measurements.cvai)
         trial.capSlideStartSeconds = slideStart
         do {
-            trial.cvai = try SessionProcessor(library: library, options: processing).process(session).measurement.cvai
+            // Measured over a lifted cap too, so that a refusal for one shows what it saved.
+            var anyway = processing
+            anyway.measuresOverLiftedCap = true
+            let result = try SessionProcessor(library: library, options: anyway).process(session)
+            trial.capStandOffMM = result.capStandOff.map { $0.largest * 1000 }
+            if let standOff = result.capStandOff, standOff.liftedByHair, !processing.measuresOverLiftedCap {
+                trial.refusal = ProcessingError.capLifted(standOff).description
+                trial.cvaiOverLiftedCap = result.measurement.cvai
+            } else {
+                trial.cvai = result.measurement.cvai
+            }
             trial.surfaceMeanMM = try surfaceError(session: session, library: library, simulator: simulator)
             if let record = try? library.document(ReconstructionRecord.self, in: session), let tracking = record.statistics.headTracking {
                 trial.headShiftMM = tracking.largestShiftMillimetres
@@ -132,6 +146,11 @@ public struct CapBenchResult: Encodable {
         public var within03: Int
         public var surfaceMeanMM: Double?
         public var surfaceWorstMM: Double?
+        /// The cap's stand-off at its edge as processing found it, over every scan, mm.
+        public var standOffMedianMM: Double?
+        public var standOffMaxMM: Double?
+        /// The CVAI errors the scans refused for a lifted cap would have had, measured.
+        public var overLiftedCapErrorMax: Double?
         public var refusals: [String]
     }
 
@@ -144,13 +163,20 @@ public struct CapBenchResult: Encodable {
         for trial in trials where !keys.contains(trial.condition + "/" + trial.scenario) { keys.append(trial.condition + "/" + trial.scenario) }
         groups = keys.map { key in
             let group = trials.filter { $0.condition + "/" + $0.scenario == key }
-            let errors = group.compactMap(\.cvaiError), surfaces = group.compactMap(\.surfaceMeanMM)
+            let errors = group.compactMap(\.cvaiError), surfaces = group.filter { $0.cvai != nil }.compactMap(\.surfaceMeanMM)
+            let standOffs = group.compactMap(\.capStandOffMM)
+            let overLifted = group.compactMap { t in t.cvaiOverLiftedCap.map { abs($0 - t.trueCVAI) } }
             return Group(
                 condition: group[0].condition, scenario: group[0].scenario, scans: group.count, measured: errors.count,
                 cvaiErrorMedian: errors.isEmpty ? nil : Statistics.median(errors), cvaiErrorMax: errors.max(),
                 within03: errors.count { $0 <= 0.3 },
                 surfaceMeanMM: surfaces.isEmpty ? nil : surfaces.reduce(0, +) / Double(surfaces.count), surfaceWorstMM: surfaces.max(),
-                refusals: group.compactMap { t in t.refusal.map { "seed \(t.seed): \($0)" } })
+                standOffMedianMM: standOffs.isEmpty ? nil : Statistics.median(standOffs), standOffMaxMM: standOffs.max(),
+                overLiftedCapErrorMax: overLifted.max(),
+                refusals: group.compactMap { t in
+                    let anyway = t.cvaiOverLiftedCap.map { String(format: " [measured anyway: CVAI off by %.2f]", abs($0 - t.trueCVAI)) } ?? ""
+                    return t.refusal.map { "seed \(t.seed): \($0)\(anyway)" }
+                })
         }
     }
 }

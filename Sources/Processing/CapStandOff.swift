@@ -1,0 +1,266 @@
+import Cephalometry
+import Foundation
+import Geometry
+
+/// How far the cap stands off the skin at its lower edge: the one place a scan sees both.
+///
+/// Below the cap's edge the camera sees skin; above it, the fabric. Where hair is under the
+/// cap the fabric rises off the skin over the first few millimetres above the edge, and the
+/// whole vault is measured that much too large, unevenly (3 mm of hair moves CVAI by up to 3
+/// points). Around the head, every few degrees, the reconstruction's outline in the vertical
+/// plane through the head's axis is fitted with a smooth curve (a quadratic, the skull) plus a
+/// rise of unknown height over a few millimetres at an unknown place just below the cap's
+/// lowest stickers (the edge); the rise's height is the stand-off there. A single outline can
+/// be fooled by an ear or a brow, so the stand-off is the median of five neighbours (25°).
+public struct CapStandOff: Sendable, Equatable {
+    /// The largest stand-off found around the edge, metres.
+    public let largest: Double
+    /// Where it was: the azimuth about the head's axis, degrees (0 in front, 90 toward the
+    /// infant's right, 180 behind).
+    public let azimuthDegrees: Double
+    /// Outlines around the head where the edge could be fitted.
+    public let outlinesFitted: Int
+
+    public init(largest: Double, azimuthDegrees: Double, outlinesFitted: Int) {
+        self.largest = largest
+        self.azimuthDegrees = azimuthDegrees
+        self.outlinesFitted = outlinesFitted
+    }
+
+    /// Above this stand-off (metres) the scan measures the hair, not the skull: a perfect cap
+    /// reads below 0.6 mm in the cap benchmark, 3 mm of hair 1.4 mm and more.
+    public static let hairThreshold = 0.001
+    /// Outlines every this many degrees around the head.
+    static let azimuthStep = 5.0
+    /// Heights are binned this finely, metres.
+    static let binHeight = 0.0005
+    /// The edge is looked for this far below the lowest stickers' lower corners, metres.
+    static let edgeSearch = 0.008
+    /// Skin below the edge and fabric above the rise taken into the fit, metres each.
+    static let flank = 0.008
+    /// Widths over which the fabric may rise off the skin, metres.
+    static let riseWidths = [0.002, 0.004, 0.007, 0.010]
+    /// Stickers this near in azimuth (degrees) tell where the edge is at an outline.
+    static let stickerReach = 25.0
+
+    /// The stand-off of the cap on `mesh`, given its `landmarks` and the mapped stickers'
+    /// corners (both in the mesh's frame); nil when too few outlines could be fitted to tell
+    /// (fewer than a third of the way around the head).
+    public static func estimate(mesh: TriangleMesh, landmarks: HeadLandmarks, stickers: [[SIMD3<Double>]]) -> CapStandOff? {
+        guard let frame = try? HeadFrame(landmarks) else { return nil }
+        let toHead = frame.headFromMesh
+        let stickerPlaces: [(azimuth: Double, lowest: Double)] = stickers.compactMap { corners in
+            let points = corners.map(toHead.apply)
+            guard let lowest = points.map(\.z).min(), lowest.isFinite else { return nil }
+            let centre = points.reduce(.zero, +) / Double(max(points.count, 1))
+            return (azimuth(centre), lowest)
+        }
+        let count = Int((360 / azimuthStep).rounded())
+        let edges: [Double?] = (0..<count).map { index in
+            let a = Double(index) * azimuthStep - 180
+            return stickerPlaces.filter { angleBetween($0.azimuth, a) <= stickerReach }.map(\.lowest).min()
+        }
+        let profiles = outlines(of: mesh, headFromMesh: toHead, edges: edges)
+        let rises: [Double?] = (0..<count).map { index in
+            guard let edge = edges[index], let profile = profiles[index] else { return nil }
+            return rise(profile, below: edge)
+        }
+        let fitted = rises.compactMap { $0 }.count
+        guard fitted * 3 >= count else { return nil }
+        var best: (value: Double, index: Int)?
+        for index in 0..<count {
+            let near = (-2...2).compactMap { rises[(index + $0 + count) % count] }
+            guard near.count >= 3 else { continue }
+            let value = Statistics.median(near)
+            if best.map({ value > $0.value }) ?? true { best = (value, index) }
+        }
+        guard let best else { return nil }
+        return CapStandOff(largest: best.value, azimuthDegrees: Double(best.index) * azimuthStep - 180, outlinesFitted: fitted)
+    }
+
+    /// Whether the cap stands off enough that the scan measures hair, not skull.
+    public var liftedByHair: Bool { largest > Self.hairThreshold }
+
+    /// An eighth of the way around the head.
+    public enum Sector: Int, Sendable, CaseIterable {
+        case back, backLeft, left, frontLeft, front, frontRight, right, backRight
+    }
+
+    /// The eighth of the way around the head where the largest stand-off was.
+    public var sector: Sector {
+        let index = Int(((azimuthDegrees + 180) / 45).rounded()) % Sector.allCases.count
+        return Sector(rawValue: max(0, index)) ?? .back
+    }
+
+    /// Where the largest stand-off was, in words: "over the back of the head, on the left".
+    public var place: String {
+        switch sector {
+        case .back: "over the back of the head"
+        case .backLeft: "over the back of the head, on the left"
+        case .left: "over the left side"
+        case .frontLeft: "over the forehead, on the left"
+        case .front: "over the forehead"
+        case .frontRight: "over the forehead, on the right"
+        case .right: "over the right side"
+        case .backRight: "over the back of the head, on the right"
+        }
+    }
+
+    /// One outline's samples: height and distance from the head's axis, metres.
+    struct Profile {
+        var heights: [Double]
+        var radii: [Double]
+    }
+
+    /// For each azimuth with an edge, the outline of `mesh` in the half-plane through the
+    /// head's axis there (every triangle it cuts, sampled every `binHeight`): the outermost
+    /// surface per height bin, so that neither the mesh's density nor an inner surface matters.
+    static func outlines(of mesh: TriangleMesh, headFromMesh: RigidTransform, edges: [Double?]) -> [Profile?] {
+        let count = edges.count
+        guard let low = edges.compactMap({ $0 }).min(), let high = edges.compactMap({ $0 }).max(),
+            // A cap's edge is level within a few centimetres; a map that says otherwise is broken.
+            high - low < 0.2
+        else { return edges.map { _ in nil } }
+        let widest = riseWidths.max() ?? 0
+        let bottom = low - edgeSearch - flank - binHeight, top = high + widest + flank + binHeight
+        let bins = Int(((top - bottom) / binHeight).rounded()) + 1
+        var outer = [[Double]](repeating: [Double](repeating: -1, count: bins), count: count)
+        let points = mesh.vertices.map(headFromMesh.apply)
+        let azimuths = points.map(azimuth)
+        let usable = points.map { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite && $0.x * $0.x + $0.y * $0.y > axisClearance * axisClearance }
+        for face in mesh.faces {
+            let (i, j, k) = (Int(face.x), Int(face.y), Int(face.z))
+            guard points.indices.contains(i), points.indices.contains(j), points.indices.contains(k), usable[i], usable[j], usable[k] else {
+                continue
+            }
+            let (p, q, r) = (points[i], points[j], points[k])
+            guard max(p.z, q.z, r.z) >= bottom, min(p.z, q.z, r.z) <= top else { continue }
+            var (a, b, c) = (azimuths[i], azimuths[j], azimuths[k])
+            // A triangle behind the head straddles ±180°: count its angles on one side.
+            if max(a, b, c) - min(a, b, c) > 180 {
+                (a, b, c) = (a < 0 ? a + 360 : a, b < 0 ? b + 360 : b, c < 0 ? c + 360 : c)
+            }
+            // Widened a little: whether a vertex on a half-plane lies on its side is for the
+            // cut to tell, which sees both triangles at the vertex alike.
+            let first = min(a, b, c) - 1e-6, last = max(a, b, c) + 1e-6
+            var plane = Int(((first + 180) / azimuthStep).rounded(.up))
+            while Double(plane) * azimuthStep - 180 <= last {
+                let index = ((plane % count) + count) % count
+                plane += 1
+                guard edges[index] != nil, let (from, to) = cut(p, q, r, azimuthDegrees: Double(index) * azimuthStep - 180) else { continue }
+                // A triangle reaching far past the heights looked at is sampled no finer than
+                // a thousand steps (and its samples out of range dropped).
+                let steps = max(1, Int(min(1000, (abs(to.x - from.x) / binHeight).rounded(.up))))
+                for step in 0...steps {
+                    let sample = from + (to - from) * (Double(step) / Double(steps))
+                    let position = ((sample.x - bottom) / binHeight).rounded()
+                    guard position >= 0, position < Double(bins) else { continue }
+                    let bin = Int(position)
+                    outer[index][bin] = max(outer[index][bin], sample.y)
+                }
+            }
+        }
+        return outer.map { row in
+            var profile = Profile(heights: [], radii: [])
+            for (bin, r) in row.enumerated() where r > 0 {
+                profile.heights.append(bottom + Double(bin) * binHeight)
+                profile.radii.append(r)
+            }
+            return profile.heights.isEmpty ? nil : profile
+        }
+    }
+
+    /// Surface nearer the head's axis than this (metres) is the crown, not an outline's side.
+    static let axisClearance = 0.01
+
+    /// Where triangle `p q r` crosses the half-plane at `azimuthDegrees`: the two ends, each as
+    /// (height, distance from the axis); nil when it does not cross the half-plane.
+    static func cut(
+        _ p: SIMD3<Double>, _ q: SIMD3<Double>, _ r: SIMD3<Double>, azimuthDegrees: Double
+    ) -> (SIMD2<Double>, SIMD2<Double>)? {
+        let angle = azimuthDegrees * .pi / 180
+        let normal = SIMD3(cos(angle), -sin(angle), 0), along = SIMD3(sin(angle), cos(angle), 0)
+        let (sp, sq, sr) = ((p * normal).sum(), (q * normal).sum(), (r * normal).sum())
+        var ends: (SIMD2<Double>?, SIMD2<Double>?) = (nil, nil)
+        func cross(_ u: SIMD3<Double>, _ su: Double, _ v: SIMD3<Double>, _ sv: Double) {
+            guard (su <= 0) != (sv <= 0) else { return }
+            let point = u + (v - u) * (su / (su - sv))
+            let end = SIMD2(point.z, (point * along).sum())
+            if ends.0 == nil { ends.0 = end } else { ends.1 = end }
+        }
+        cross(p, sp, q, sq)
+        cross(q, sq, r, sr)
+        cross(r, sr, p, sp)
+        guard let from = ends.0, let to = ends.1, from.y > 0, to.y > 0 else { return nil }
+        return (from, to)
+    }
+
+    /// The rise of the best fit of skull plus a rise, over places just below `edge`; nil when
+    /// no place has enough surface on both sides.
+    static func rise(_ profile: Profile, below edge: Double) -> Double? {
+        var best: (rise: Double, misfit: Double)?
+        var start = edge - edgeSearch
+        while start <= edge + 1e-9 {
+            for width in riseWidths {
+                if let fit = fitRise(profile, start: start, width: width), best.map({ fit.misfit < $0.misfit }) ?? true {
+                    best = fit
+                }
+            }
+            start += 0.001
+        }
+        return best?.rise
+    }
+
+    /// Least squares of `r = a + b u + c u² + s·ramp` (u from `start`, in millimetres so the
+    /// normal equations are well scaled), with samples further than 2.5 robust sigmas set
+    /// aside and the fit repeated; the rise `s` in metres and the misfit per degree of freedom.
+    static func fitRise(_ profile: Profile, start: Double, width: Double) -> (rise: Double, misfit: Double)? {
+        var terms: [SIMD4<Double>] = [], values: [Double] = []
+        var below = 0, above = 0
+        for (z, r) in zip(profile.heights, profile.radii) where z >= start - flank && z <= start + width + flank {
+            let u = (z - start) * 1000
+            terms.append(SIMD4(1, u, u * u, min(1, max(0, (z - start) / width))))
+            values.append(r * 1000)
+            if z < start { below += 1 }
+            if z > start + width { above += 1 }
+        }
+        let minimum = Int(flank / binHeight / 2)
+        guard below >= minimum, above >= minimum else { return nil }
+        var kept = [Bool](repeating: true, count: terms.count)
+        var residuals = [Double](repeating: 0, count: terms.count)
+        var x = SIMD4<Double>.zero
+        for _ in 0..<4 {
+            var a = [SIMD4<Double>](repeating: .zero, count: 4), b = SIMD4<Double>.zero
+            for i in terms.indices where kept[i] {
+                let t = terms[i]
+                b += t * values[i]
+                a[0] += t * t[0]
+                a[1] += t * t[1]
+                a[2] += t * t[2]
+                a[3] += t * t[3]
+            }
+            var matrix = a.flatMap { [$0[0], $0[1], $0[2], $0[3]] }
+            guard let solved = Cholesky.solve(&matrix, [b[0], b[1], b[2], b[3]], 4), solved.count == 4, solved.allSatisfy(\.isFinite) else {
+                return nil
+            }
+            x = SIMD4(solved[0], solved[1], solved[2], solved[3])
+            for i in terms.indices { residuals[i] = values[i] - (terms[i] * x).sum() }
+            let sigma = max(0.15, 1.4826 * Statistics.median(residuals.map(abs)))
+            for i in terms.indices { kept[i] = abs(residuals[i]) < 2.5 * sigma }
+            guard kept.count(where: { $0 }) > 8 else { return nil }
+        }
+        var sum = 0.0, used = 0
+        for i in terms.indices where kept[i] {
+            sum += residuals[i] * residuals[i]
+            used += 1
+        }
+        return (x[3] / 1000, sum / Double(max(1, used - 4)))
+    }
+    /// Azimuth of `p` about the head's axis, degrees in -180...180 (0 in front, 90 right).
+    static func azimuth(_ p: SIMD3<Double>) -> Double { atan2(p.x, p.y) * 180 / .pi }
+
+    static func angleBetween(_ a: Double, _ b: Double) -> Double {
+        let d = (a - b).truncatingRemainder(dividingBy: 360)
+        return min(abs(d), 360 - abs(d))
+    }
+}
