@@ -247,7 +247,7 @@ public struct CapStandOff: Sendable, Equatable {
             for i in terms.indices { residuals[i] = values[i] - (terms[i] * x).sum() }
             let sigma = max(0.15, 1.4826 * Statistics.median(residuals.map(abs)))
             for i in terms.indices { kept[i] = abs(residuals[i]) < 2.5 * sigma }
-            guard kept.count(where: { $0 }) > 8 else { return nil }
+            guard kept.lazy.filter({ $0 }).count > 8 else { return nil }
         }
         var sum = 0.0, used = 0
         for i in terms.indices where kept[i] {
