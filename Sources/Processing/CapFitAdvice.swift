@@ -38,9 +38,9 @@ public enum CapFitAdvice {
     /// What a cap lifted off the skin means and what to do, after "The cap stands … off the
     /// skin at its lower edge …".
     static let liftedAdvice =
-        "hair under the cap lifts the fabric, so the scan shows the cap, not the skull, and the head's shape would be measured wrong "
-        + "(3 mm of hair can move CVAI by 3 points). Flatten the hair under the cap (damp it, or put a thin stocking cap on first), "
-        + "pull the cap snug, and scan again"
+        "hair under the cap lifts the fabric there (or the cap moved on the head during the scan), so the scan shows the cap, not the skull, "
+        + "and the head's shape would be measured wrong (3 mm of hair can move CVAI by 3 points). Flatten the hair under the cap "
+        + "(damp it, or put a thin stocking cap on first), pull the cap snug so that it cannot move, and scan again"
 
     /// The sentence on a cap standing off the skin: how far, where, and what to do.
     public static func lifted(_ standOff: CapStandOff) -> String {

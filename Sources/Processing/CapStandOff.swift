@@ -27,8 +27,10 @@ public struct CapStandOff: Sendable, Equatable {
         self.outlinesFitted = outlinesFitted
     }
 
-    /// Above this stand-off (metres) the scan measures the hair, not the skull: a perfect cap
-    /// reads below 0.6 mm in the cap benchmark, 3 mm of hair 1.4 mm and more.
+    /// Above this stand-off (metres) the scan measures hair, not skull. A cap on a drawn
+    /// skull reads below 0.2 mm in the cap benchmark, but on real scalps (MRI head surfaces)
+    /// the occiput's own turn below the edge reads up to 0.7 mm; 3 mm of hair reads 0.45 to
+    /// 2.9 mm, so thinner hair at the edge goes unseen.
     public static let hairThreshold = 0.001
     /// Outlines every this many degrees around the head.
     static let azimuthStep = 5.0
@@ -40,33 +42,32 @@ public struct CapStandOff: Sendable, Equatable {
     static let flank = 0.008
     /// Widths over which the fabric may rise off the skin, metres.
     static let riseWidths = [0.002, 0.004, 0.007, 0.010]
-    /// Stickers this near in azimuth (degrees) tell where the edge is at an outline.
-    static let stickerReach = 25.0
+    /// An outline is read only this near (degrees) a sticker of the lowest ring seen.
+    static let stickerReach = 40.0
 
     /// The stand-off of the cap on `mesh`, given its `landmarks` and the mapped stickers'
     /// corners (both in the mesh's frame); nil when too few outlines could be fitted to tell
-    /// (fewer than a third of the way around the head).
+    /// (fewer than a quarter of the way around the head).
     public static func estimate(mesh: TriangleMesh, landmarks: HeadLandmarks, stickers: [[SIMD3<Double>]]) -> CapStandOff? {
         guard let frame = try? HeadFrame(landmarks) else { return nil }
         let toHead = frame.headFromMesh
-        let stickerPlaces: [(azimuth: Double, lowest: Double)] = stickers.compactMap { corners in
+        let places: [(azimuth: Double, lowest: Double)] = stickers.compactMap { corners in
             let points = corners.map(toHead.apply)
-            guard let lowest = points.map(\.z).min(), lowest.isFinite else { return nil }
+            guard let lowest = points.map(\.z).min(), lowest.isFinite, points.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
+                return nil
+            }
             let centre = points.reduce(.zero, +) / Double(max(points.count, 1))
             return (azimuth(centre), lowest)
         }
-        let count = Int((360 / azimuthStep).rounded())
-        let edges: [Double?] = (0..<count).map { index in
-            let a = Double(index) * azimuthStep - 180
-            return stickerPlaces.filter { angleBetween($0.azimuth, a) <= stickerReach }.map(\.lowest).min()
-        }
+        let edges = edgeHeights(places)
+        let count = edges.count
         let profiles = outlines(of: mesh, headFromMesh: toHead, edges: edges)
         let rises: [Double?] = (0..<count).map { index in
             guard let edge = edges[index], let profile = profiles[index] else { return nil }
             return rise(profile, below: edge)
         }
         let fitted = rises.compactMap { $0 }.count
-        guard fitted * 3 >= count else { return nil }
+        guard fitted * 4 >= count else { return nil }
         var best: (value: Double, index: Int)?
         for index in 0..<count {
             let near = (-2...2).compactMap { rises[(index + $0 + count) % count] }
@@ -77,6 +78,50 @@ public struct CapStandOff: Sendable, Equatable {
         guard let best else { return nil }
         return CapStandOff(largest: best.value, azimuthDegrees: Double(best.index) * azimuthStep - 180, outlinesFitted: fitted)
     }
+
+    /// Where the lowest ring's stickers end, per azimuth: the lower corners of the stickers
+    /// seen lowest (within `ringDepth` of the lowest three together) fitted by a tilted plane, as
+    /// the cap may sit tilted on the head; nil where no such sticker is within `stickerReach`
+    /// (a lost sticker leaves a gap the plane bridges, a missing side is not guessed) or
+    /// within `earReach` of an ear.
+    static func edgeHeights(_ places: [(azimuth: Double, lowest: Double)]) -> [Double?] {
+        let count = Int((360 / azimuthStep).rounded())
+        let none = [Double?](repeating: nil, count: count)
+        guard places.count >= 4 else { return none }
+        // The lowest ring: from the lowest sticker that has two more within `ringDepth` above
+        // it (one sticker placed wrong is no ring); a cap that lost most of that ring still
+        // shows where the rest of it is.
+        let heights = places.map(\.lowest).sorted()
+        guard let level = heights.indices.first(where: { $0 + 2 < heights.count && heights[$0 + 2] - heights[$0] <= ringDepth }).map({ heights[$0] })
+        else { return none }
+        let ring = places.filter { $0.lowest <= level + ringDepth }
+        guard ring.count >= 3 else { return none }
+        var a = [Double](repeating: 0, count: 9), b = [Double](repeating: 0, count: 3)
+        for place in ring {
+            let angle = place.azimuth * .pi / 180
+            let terms = [1, cos(angle), sin(angle)]
+            for i in 0..<3 {
+                b[i] += terms[i] * place.lowest
+                for j in 0..<3 { a[i * 3 + j] += terms[i] * terms[j] }
+            }
+        }
+        guard let plane = Cholesky.solve(&a, b, 3), plane.count == 3, plane.allSatisfy(\.isFinite) else { return none }
+        return (0..<count).map { index in
+            let azimuthDegrees = Double(index) * azimuthStep - 180
+            guard ring.contains(where: { angleBetween($0.azimuth, azimuthDegrees) <= stickerReach }),
+                angleBetween(abs(azimuthDegrees), 90) > earReach
+            else { return nil }
+            let angle = azimuthDegrees * .pi / 180
+            return plane[0] + plane[1] * cos(angle) + plane[2] * sin(angle)
+        }
+    }
+
+    /// Outlines this near (degrees) the ears are not read: below the edge there the ear
+    /// stands out, and its rim reads as a rise; the diagonals end far from them.
+    static let earReach = 30.0
+    /// Stickers whose lower corners lie this far (metres) above the lowest are of a higher
+    /// ring: about half the height between the standard cap's rings.
+    static let ringDepth = 0.012
 
     /// Whether the cap stands off enough that the scan measures hair, not skull.
     public var liftedByHair: Bool { largest > Self.hairThreshold }

@@ -77,7 +77,7 @@ struct CapStandOffTests {
         let found = try #require(RevolvedHead(radius: RevolvedHead.skull).estimate())
         #expect(abs(found.largest) < 0.0001, "\(found.largest)")
         #expect(!found.liftedByHair)
-        #expect(found.outlinesFitted == 72)
+        #expect(found.outlinesFitted == 46, "all but the 13 outlines at each ear")
     }
 
     @Test func hairBehindTheLeftEarIsFoundThereAndHowFar() throws {
@@ -98,8 +98,8 @@ struct CapStandOffTests {
     }
 
     @Test func aThinLayerIsNotHairAndAThickOneEverywhereIs() throws {
-        let thin = try #require(RevolvedHead(radius: RevolvedHead.lifted(width: 0.004) { _ in 0.0005 }).estimate())
-        #expect(abs(thin.largest - 0.0005) < 0.0001 && !thin.liftedByHair)
+        let thin = try #require(RevolvedHead(radius: RevolvedHead.lifted(width: 0.004) { _ in 0.0003 }).estimate())
+        #expect(abs(thin.largest - 0.0003) < 0.0001 && !thin.liftedByHair)
         let thick = try #require(RevolvedHead(radius: RevolvedHead.lifted(width: 0.004) { _ in 0.0025 }).estimate())
         #expect(abs(thick.largest - 0.0025) < 0.0001 && thick.liftedByHair)
     }
@@ -134,7 +134,7 @@ struct CapStandOffTests {
     @Test func withoutStickersAroundTheHeadThereIsNoEdgeToRead() {
         let head = RevolvedHead(radius: RevolvedHead.skull)
         #expect(CapStandOff.estimate(mesh: head.mesh, landmarks: RevolvedHead.landmarks, stickers: []) == nil)
-        // Two stickers in front reach 25° each way: a seventh of the way around.
+        // Two stickers are no ring: three make one, and three in front reach a third of the way around.
         let front = Array(head.stickers[7...8])
         #expect(CapStandOff.estimate(mesh: head.mesh, landmarks: RevolvedHead.landmarks, stickers: front) == nil)
     }
