@@ -135,6 +135,9 @@ public enum IsolatedWork {
         let week = ResearchCalendar.weekStart(session.name.date(in: TimeZone(identifier: "UTC") ?? .current) ?? Date(timeIntervalSince1970: 0))
         var options = options
         options.clock = { week }
+        // Research keeps a scan whose cap stood off the skin, marked with its warning, rather
+        // than lose its values; the clinic's tools refuse it.
+        options.measuresOverLiftedCap = true
         // The copy's file time is the copy's moment; the fingerprint keeps the week instead.
         try? FileManager.default.setAttributes([.modificationDate: week], ofItemAtPath: session.scanURL.path)
         try restorePatientShape(library: library, session: session, week: week)
