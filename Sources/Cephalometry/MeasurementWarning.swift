@@ -21,6 +21,8 @@ public struct MeasurementWarning: Sendable, Codable, Equatable, CustomStringConv
         /// The cap stood off the skin (hair under it), so the surface measured is the cap's;
         /// measured only on request.
         case capLifted
+        /// The cap may stand off the skin at its edge (hair under it?), less than the limit.
+        case capMayBeLifted
         /// Many frames were left out because too few stickers could be read in them.
         case framesUnplaced
         /// CVAI's 95 % interval reaches across a boundary of the severity scale.

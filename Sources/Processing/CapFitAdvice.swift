@@ -54,6 +54,18 @@ public enum CapFitAdvice {
         return MeasurementWarning(.capLifted, capitalised(lifted(standOff)) + "; it was measured on request, and its values are not the skull's.")
     }
 
+    /// The warning for a scan whose cap may stand off the skin at its edge (below the limit
+    /// at which it is not measured); nil when it lies on the skin or is past the limit.
+    public static func mayBeLiftedWarning(_ standOff: CapStandOff) -> MeasurementWarning? {
+        guard standOff.mayBeLifted else { return nil }
+        return MeasurementWarning(
+            .capMayBeLifted,
+            String(format: "The cap may stand about %.1f mm off the skin at its lower edge %@: ", standOff.largest * 1000, standOff.place)
+                + "if there is hair under it, the head's shape was measured on the cap, not the skull, and CVAI can be a point or more off "
+                + "where the hair is thicker higher up. Check in the replay whether the fabric rises off the skin there, and flatten the "
+                + "hair under the cap before the next scan.")
+    }
+
     /// A share of examined frames left out above which the therapist hears of it.
     public static let unplacedShare = 0.1
 

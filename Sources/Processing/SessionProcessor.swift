@@ -158,7 +158,8 @@ public struct SessionProcessor: Sendable {
         progress(ProcessingProgress(stage: .measuring, done: 0, total: 1))
         var slice = try Cephalometer.measure(mesh, landmarks: landmarks, options: options.measurement)
         slice.measurement.warnings += chosen.warnings
-        slice.measurement.warnings += [standOff.flatMap(CapFitAdvice.liftedWarning)].compactMap { $0 }
+        slice.measurement.warnings += [standOff.flatMap(CapFitAdvice.liftedWarning), standOff.flatMap(CapFitAdvice.mayBeLiftedWarning)]
+            .compactMap { $0 }
         slice.measurement.warnings += capWarnings(record, seen: seen, layout: layout, reader: reader)
         let uncertainty = UncertaintyModel.uncertainty(estimates: estimates, found: try? automatic.get(), statistics: record.statistics)
         if let intervals = Cephalometer.intervals(slice, mesh: mesh, landmarks: landmarks, uncertainty: uncertainty, options: options.measurement) {

@@ -207,8 +207,10 @@ struct ProcessOutput: TextReport {
         lines += ConventionLines.lines(conventions)
         lines += ShapeLines.lines(shape: shape, assessment: assessment, asymmetry: asymmetry)
         if let capStandOffMM {
-            let hair = f(CapStandOff.hairThreshold * 1000)
-            lines.append("cap edge        stands \(f(capStandOffMM)) mm off the skin at most (over \(hair) mm: hair under it)")
+            let doubt = f(CapStandOff.doubtThreshold * 1000), hair = f(CapStandOff.hairThreshold * 1000)
+            lines.append(
+                "cap edge        stands \(f(capStandOffMM)) mm off the skin at most (over \(doubt) mm: hair under it?; over \(hair) mm: not measured)"
+            )
         }
         lines += warnings.map { "warning: \($0)" }
         lines += ["Report: \(report)", "        \(pdf)"]

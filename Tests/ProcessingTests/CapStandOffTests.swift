@@ -104,6 +104,17 @@ struct CapStandOffTests {
         #expect(abs(thick.largest - 0.0025) < 0.0001 && thick.liftedByHair)
     }
 
+    @Test func betweenHalfAMillimetreAndTheLimitTheScanIsMeasuredWithADoubt() {
+        func reading(_ millimetres: Double) -> CapStandOff { CapStandOff(largest: millimetres / 1000, azimuthDegrees: 30, outlinesFitted: 46) }
+        #expect(CapFitAdvice.mayBeLiftedWarning(reading(0.4)) == nil)
+        let doubt = CapFitAdvice.mayBeLiftedWarning(reading(0.7))
+        #expect(doubt?.kind == .capMayBeLifted)
+        #expect(doubt?.message.hasPrefix("The cap may stand about 0.7 mm off the skin at its lower edge over the forehead, on the right") == true)
+        #expect(CapFitAdvice.mayBeLiftedWarning(reading(1.2)) == nil, "past the limit it is refused, or measured with the other warning")
+        #expect(CapFitAdvice.liftedWarning(reading(1.2))?.kind == .capLifted)
+        #expect(CapFitAdvice.liftedWarning(reading(0.7)) == nil)
+    }
+
     @Test func earsAndABrowBelowTheEdgeAreNotHair() throws {
         let head = RevolvedHead { a, z in
             var r = RevolvedHead.skull(a, z)

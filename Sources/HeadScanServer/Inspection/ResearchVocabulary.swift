@@ -54,6 +54,7 @@ enum ResearchVocabulary {
         case .capSitsHigh: "the cap sat too high"
         case .capMoved: "the cap moved on the head"
         case .capLifted: "the cap stood off the skin, lifted by hair"
+        case .capMayBeLifted: "the cap may have stood off the skin"
         case .framesUnplaced: "many frames were left out for too few readable stickers"
         case .intervalStraddlesLevel: "CVAI's interval reaches across a severity boundary"
         }
