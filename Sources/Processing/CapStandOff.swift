@@ -29,8 +29,8 @@ public struct CapStandOff: Sendable, Equatable {
 
     /// Above this stand-off (metres) the scan measures hair, not skull. A cap on a drawn
     /// skull reads below 0.2 mm in the cap benchmark, but on real scalps (MRI head surfaces)
-    /// the occiput's own turn below the edge reads up to 0.7 mm; 3 mm of hair reads 0.45 to
-    /// 2.9 mm, so thinner hair at the edge goes unseen.
+    /// the occiput's own turn below the edge reads up to 0.7 mm; 3 mm of hair reads 0.42 to
+    /// 3.1 mm, so thinner hair at the edge goes unseen.
     public static let hairThreshold = 0.001
     /// Outlines every this many degrees around the head.
     static let azimuthStep = 5.0
