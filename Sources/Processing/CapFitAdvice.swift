@@ -35,6 +35,22 @@ public enum CapFitAdvice {
                 + "and make sure the cap fits snugly before the next scan.")
     }
 
+    /// The sentence on a cap that slid on the head during the scan: when, how far, and what
+    /// the reconstruction did about it.
+    public static func slid(_ slide: CapSlide) -> String {
+        String(
+            format: "the cap slid on the head about %.0f s into the scan, by about %.0f mm at the stickers (%.0f°). ", slide.startSeconds,
+            slide.millimetres, slide.degrees)
+            + (slide.keyframesSetAside > 0 ? "The \(slide.keyframesSetAside) views taken while it moved were left out, and the" : "The")
+            + " \(slide.keyframesMoved) views after it were placed on the head's own surface, so the measurement follows the head, not the cap. Check the head's surface in the replay, "
+            + "and make sure the cap fits snugly before the next scan"
+    }
+
+    /// The warning for a scan whose cap slid on the head; nil when it held still.
+    public static func slidWarning(_ slide: CapSlide?) -> MeasurementWarning? {
+        slide.map { MeasurementWarning(.capMoved, capitalised(slid($0)) + ".") }
+    }
+
     /// What a cap lifted off the skin means and what to do, after "The cap stands … off the
     /// skin at its lower edge …".
     static let liftedAdvice =

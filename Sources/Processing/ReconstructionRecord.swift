@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import Markers
 import Reconstruction
 import ScanLibrary
 
@@ -9,7 +10,9 @@ import ScanLibrary
 public struct ReconstructionRecord: LibraryDocument {
     public static let fileName = "reconstruction.json"
     public static let currentVersion = 1
-    public static let fieldNames: Set<String> = ["scan", "capLayout", "markers", "keyframes", "statistics", "reconstructedAt"]
+    public static let fieldNames: Set<String> = [
+        "scan", "capLayout", "markers", "keyframes", "statistics", "reconstructedAt", "markersAfterSlide",
+    ]
 
     /// The recording a reconstruction was made from: changed size or time, changed scan.
     public struct ScanFingerprint: Sendable, Codable, Equatable {
@@ -47,6 +50,9 @@ public struct ReconstructionRecord: LibraryDocument {
     /// Marker corners in the mesh's frame, metres, by marker ID.
     public var markers: [String: [SIMD3<Double>]]
     public var keyframes: [KeyframePose]
+    /// When the cap slid on the head (`statistics.capSlide`): its marker corners where they lay
+    /// on the head after the slide, in the mesh's frame, by marker ID; absent otherwise.
+    public var markersAfterSlide: [String: [SIMD3<Double>]]?
     public var statistics: ReconstructionStatistics
     public var reconstructedAt: Date
 
@@ -56,6 +62,9 @@ public struct ReconstructionRecord: LibraryDocument {
         self.capLayout = capLayout
         markers = Dictionary(uniqueKeysWithValues: reconstruction.map.corners.map { (String($0.key), $0.value) })
         keyframes = reconstruction.keyframes.map { KeyframePose(frame: $0.frameIndex, mapFromCamera: $0.mapFromCamera.matrixRowMajor) }
+        markersAfterSlide = reconstruction.markersAfterSlide.map { map in
+            Dictionary(uniqueKeysWithValues: map.corners.map { (String($0.key), $0.value) })
+        }
         statistics = reconstruction.statistics
         reconstructedAt = date
     }
@@ -74,8 +83,21 @@ public struct ReconstructionRecord: LibraryDocument {
     }
 
     /// The marker map.
-    public var map: MarkerMap {
-        MarkerMap(corners: Dictionary(uniqueKeysWithValues: markers.compactMap { key, value in Int(key).map { ($0, value) } }))
+    public var map: MarkerMap { Self.map(markers) }
+
+    /// A marker map from corners by ID written as text; IDs that are not numbers are left out.
+    static func map(_ markers: [String: [SIMD3<Double>]]) -> MarkerMap {
+        MarkerMap(corners: Dictionary(markers.compactMap { key, value in Int(key).map { ($0, value) } }, uniquingKeysWith: { a, _ in a }))
+    }
+
+    /// A locator for frames of this reconstruction's scan: keyframes by their poses, other
+    /// frames by their markers, on the cap's map where it lay when the frame was taken.
+    public func locator(layout: CapLayout) throws -> FrameLocator {
+        var locator = try FrameLocator(map: map, keyframes: keyframePoses, layout: layout)
+        if let slide = statistics.capSlide, let after = markersAfterSlide {
+            locator.slide = (slide.startFrame, slide.endFrame, Self.map(after))
+        }
+        return locator
     }
 
     /// Keyframe poses by frame index; a pose without 16 finite numbers is left out.
@@ -99,7 +121,7 @@ public struct ReconstructionRecord: LibraryDocument {
 
     public func validate() throws(ScanLibraryError) {
         guard keyframes.allSatisfy({ $0.mapFromCamera.count == 16 && $0.mapFromCamera.allSatisfy(\.isFinite) }),
-            markers.values.allSatisfy({ $0.count == 4 })
+            markers.values.allSatisfy({ $0.count == 4 }), (markersAfterSlide ?? [:]).values.allSatisfy({ $0.count == 4 })
         else {
             throw .invalidDocument(file: Self.fileName, reason: "poses need 16 numbers and markers 4 corners; reconstruct the session again")
         }

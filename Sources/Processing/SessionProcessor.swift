@@ -141,7 +141,7 @@ public struct SessionProcessor: Sendable {
         let automatic = AutomaticLandmarking.find(
             mesh: mesh, map: record.map, layout: layout, views: record.keyframeViews(camera: camera))
         var lifter = PickLifter(
-            reader: reader, locator: try FrameLocator(map: record.map, keyframes: record.keyframePoses, layout: layout), mesh: mesh,
+            reader: reader, locator: try record.locator(layout: layout), mesh: mesh,
             camera: camera)
         let estimates = try lifter.estimates(annotations) { progress(ProcessingProgress(stage: .landmarks, done: $0, total: $1)) }
         let seen = Set(record.markers.keys.compactMap { Int($0) })
@@ -210,7 +210,8 @@ public struct SessionProcessor: Sendable {
         return [
             CapCoverage.warning(
                 seen: record.markers.count, of: layout.markers.count, unread: record.statistics.stickers?.unreadStickersPlaced ?? 0),
-            CapFitAdvice.ridesUpWarning(seen: seen, layout: layout), moved, CapFitAdvice.unplacedWarning(record.statistics),
+            CapFitAdvice.ridesUpWarning(seen: seen, layout: layout), moved, CapFitAdvice.slidWarning(record.statistics.capSlide),
+            CapFitAdvice.unplacedWarning(record.statistics),
         ].compactMap { $0 }
     }
 

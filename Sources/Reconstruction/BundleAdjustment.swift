@@ -59,23 +59,43 @@ struct BundleAdjustment {
             }
             // Pose step.
             for k in keyframes.indices.dropFirst() {
-                source.removeAll(keepingCapacity: true)
-                target.removeAll(keepingCapacity: true)
-                weights.removeAll(keepingCapacity: true)
-                let pose = keyframes[k].mapFromCamera
-                for o in keyframes[k].observations {
-                    guard let mapped = map.corners[o.id] else { continue }
-                    for c in 0..<4 {
-                        source.append(o.corners[c])
-                        target.append(mapped[c])
-                        weights.append(weight(distance(pose.apply(o.corners[c]), mapped[c]), o))
-                    }
-                }
-                if let fit = try? RigidAlignment.fit(from: source, to: target, weights: weights) {
-                    keyframes[k].mapFromCamera = fit.transform
+                if let pose = poseStep(keyframes[k], from: keyframes[k].mapFromCamera, on: map, &source, &target, &weights) {
+                    keyframes[k].mapFromCamera = pose
                 }
             }
         }
+    }
+
+    /// Where `keyframe` lies on a fixed `map`, starting from `start`: the pose step a few
+    /// times; nil when it sees too little of the map.
+    func place(_ keyframe: Keyframe, from start: RigidTransform, on map: MarkerMap) -> RigidTransform? {
+        var source: [SIMD3<Double>] = [], target: [SIMD3<Double>] = [], weights: [Double] = []
+        var pose = start
+        for _ in 0..<4 {
+            guard let next = poseStep(keyframe, from: pose, on: map, &source, &target, &weights) else { return nil }
+            pose = next
+        }
+        return pose
+    }
+
+    /// One weighted Kabsch fit of the keyframe's corners onto the map, weighted by their
+    /// residuals at `pose`.
+    private func poseStep(
+        _ keyframe: Keyframe, from pose: RigidTransform, on map: MarkerMap, _ source: inout [SIMD3<Double>],
+        _ target: inout [SIMD3<Double>], _ weights: inout [Double]
+    ) -> RigidTransform? {
+        source.removeAll(keepingCapacity: true)
+        target.removeAll(keepingCapacity: true)
+        weights.removeAll(keepingCapacity: true)
+        for o in keyframe.observations {
+            guard let mapped = map.corners[o.id] else { continue }
+            for c in 0..<4 {
+                source.append(o.corners[c])
+                target.append(mapped[c])
+                weights.append(weight(distance(pose.apply(o.corners[c]), mapped[c]), o))
+            }
+        }
+        return try? RigidAlignment.fit(from: source, to: target, weights: weights).transform
     }
 
     private func weight(_ residual: Double, _ o: MarkerObservation) -> Double {

@@ -24,6 +24,10 @@ public struct FrameLocator: Sendable {
     private let lifter: MarkerLifter
     private let validIDs: Set<Int>
 
+    /// When the cap slid on the head: the frames from which it lay elsewhere (from `startFrame`
+    /// it moved, from `endFrame` it lay still again), and its markers where they then lay.
+    public var slide: (startFrame: Int, endFrame: Int, map: MarkerMap)?
+
     /// A locator on `map` with the refined `keyframes`, for scans made with `layout`.
     public init(map: MarkerMap, keyframes: [Int: RigidTransform], layout: CapLayout) throws {
         self.map = map
@@ -39,17 +43,26 @@ public struct FrameLocator: Sendable {
             map: reconstruction.map,
             keyframes: Dictionary(reconstruction.keyframes.map { ($0.frameIndex, $0.mapFromCamera) }, uniquingKeysWith: { a, _ in a }),
             layout: layout)
+        if let slide = reconstruction.statistics.capSlide, let after = reconstruction.markersAfterSlide {
+            self.slide = (slide.startFrame, slide.endFrame, after)
+        }
     }
 
     /// The camera pose of frame `index`.
     public func locate(_ frame: RGBDFrame, index: Int) throws(ReconstructionError) -> FramePose {
         if let pose = keyframes[index] { return FramePose(mapFromCamera: pose, isKeyframe: true, markers: map.corners.count) }
+        var capMap = map
+        if let slide, index >= slide.startFrame {
+            // Where the cap was moving, its markers say nothing of where the head was.
+            guard index >= slide.endFrame else { throw .frameWhileCapSlid(index: index) }
+            capMap = slide.map
+        }
         let detections = detector.detect(in: frame.color).filter { validIDs.contains($0.id) }
         var scratch: [SIMD3<Double>] = []
         let observations = lifter.lift(
             detections, depth: frame.depth, colorIntrinsics: frame.colorIntrinsics, depthIntrinsics: frame.depthIntrinsics, scratch: &scratch)
-        guard let result = FrameRegistration().register(observations, map: map) else {
-            throw .cannotLocateFrame(index: index, markers: observations.filter { map.corners[$0.id] != nil }.count)
+        guard let result = FrameRegistration().register(observations, map: capMap) else {
+            throw .cannotLocateFrame(index: index, markers: observations.filter { capMap.corners[$0.id] != nil }.count)
         }
         return FramePose(mapFromCamera: result.mapFromCamera, isKeyframe: false, markers: result.inliers.count)
     }

@@ -15,6 +15,9 @@ public struct Reconstruction: Sendable {
     public var statistics: ReconstructionStatistics
     /// The colour camera the reconstruction settled on (`statistics` keeps its numbers).
     public var camera: SettledCamera
+    /// When the cap slid on the head (`statistics.capSlide`): its markers where they lay on the
+    /// head after the slide, in the mesh's frame; `map` is the cap before it.
+    public var markersAfterSlide: MarkerMap?
 
     /// The keyframes as the reconstruction saw them.
     public var keyframeViews: [ReconstructedView] {

@@ -14,6 +14,8 @@ public enum ReconstructionError: Error, Equatable, CustomStringConvertible {
     case cancelled
     /// A frame's camera cannot be placed on the marker map.
     case cannotLocateFrame(index: Int, markers: Int)
+    /// The frame was taken while the cap slid on the head.
+    case frameWhileCapSlid(index: Int)
 
     public var description: String {
         switch self {
@@ -27,6 +29,8 @@ public enum ReconstructionError: Error, Equatable, CustomStringConvertible {
             "no head surface was found in the depth data; keep the head 25–60 cm from the camera"
         case .cancelled:
             "the reconstruction was cancelled; nothing was saved"
+        case .frameWhileCapSlid(let index):
+            "frame \(index) was taken while the cap slid on the head, so its stickers do not show where the head was; pick the landmark in another frame"
         case .cannotLocateFrame(let index, let markers):
             "frame \(index) shows \(markers) mapped cap markers, too few to know where the camera was (2 with depth are needed); pick the landmark in another frame"
         }

@@ -57,6 +57,8 @@ public struct ReconstructionStatistics: Sendable, Codable, Equatable {
     public var stickers: StickerFlattening.Report?
     /// What tracking the head against its own surface found, when it ran.
     public var headTracking: HeadTrackingReport?
+    /// The cap's slide on the head, when the fusion found one.
+    public var capSlide: CapSlide?
 
     /// Nothing counted yet.
     public init() {}

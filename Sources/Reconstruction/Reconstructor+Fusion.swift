@@ -39,12 +39,13 @@ extension Reconstructor {
 
     /// Stage 3: the keyframes' depth fused into a sparse TSDF around the cap's sphere, the
     /// pinhole frames read with the settled `camera`. When the head is tracked, the keyframes'
-    /// poses become the ones the surface gave.
+    /// poses become the ones the surface gave; when the cap slid, `map` becomes the cap's map
+    /// before the slide, and the cap's markers after it are returned.
     func fuse(
-        _ keyframes: inout [Keyframe], map: MarkerMap, camera: SettledCamera, frame: (Int) throws -> RGBDFrame?,
+        _ keyframes: inout [Keyframe], map: inout MarkerMap, camera: SettledCamera, frame: (Int) throws -> RGBDFrame?,
         concurrentFrame: (@Sendable (Int) throws -> RGBDFrame?)?, stats: inout ReconstructionStatistics,
         progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
-    ) throws -> (TSDFVolume, FusionRegion) {
+    ) throws -> (TSDFVolume, FusionRegion, MarkerMap?) {
         guard let region = fusionRegion(map) else { throw ReconstructionError.noUsableMarkers(framesSeen: stats.framesExamined) }
         var volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: options.fuseColor)
         volume.threads = options.threads
@@ -58,10 +59,14 @@ extension Reconstructor {
             ? HeadTracker(
                 region: region, trackedRegion: map.fittedSphere().map { FusionRegion(centre: $0.centre, radius: $0.radius * 1.2) } ?? region,
                 warmup: options.headTrackingWarmup, threads: options.threads) : nil
+        var kept: [KeptDepth] = []
         func fuseAll(into target: TSDFVolume, pose: (Int, RGBDFrame) -> RigidTransform) throws {
             try forEachKeyframe(keyframes, camera: camera, frame: frame, concurrentFrame: concurrentFrame, isCancelled: isCancelled) { k, f in
                 progress(ReconstructionProgress(stage: .fusion, done: k, total: keyframes.count))
                 let placed = pose(k, f)
+                if tracker == nil, options.findsCapSlide {
+                    kept.append(KeptDepth(keyframe: k, timestamp: f.timestamp, markerPose: placed, depth: f.depth, intrinsics: f.depthIntrinsics))
+                }
                 keyframes[k].mapFromCamera = placed
                 let integrationStart = clock.now
                 defer { integration += clock.now - integrationStart }
@@ -89,11 +94,23 @@ extension Reconstructor {
                     keyframes[k].mapFromCamera, markerPose: markerPoses[k], depth: f.depth, intrinsics: f.depthIntrinsics, on: first)
             }
         }
+        var markersAfterSlide: MarkerMap?
+        if tracker == nil, options.findsCapSlide, let sphere = map.fittedSphere(), sphere.radius <= options.maximumHeadRadius {
+            let tracked = FusionRegion(centre: sphere.centre, radius: sphere.radius * 1.2)
+            if let placed = try placeAfterSlide(
+                keyframes: &keyframes, map: &map, kept: kept, camera: camera, region: region, tracked: tracked, frame: frame,
+                concurrentFrame: concurrentFrame, progress: progress, isCancelled: isCancelled)
+            {
+                volume = placed.volume
+                stats.capSlide = placed.slide
+                markersAfterSlide = placed.markersAfter
+            }
+        }
         stats.headTracking = tracker?.report
         stats.voxelBlocks = volume.blockCount
         stats.volumeBytes = volume.memoryBytes
         stats.stageSeconds["fusionIntegration"] = integration.seconds
-        return (volume, region)
+        return (volume, region, markersAfterSlide)
     }
 
     /// Calls `body` with every keyframe's pinhole frame read with the settled `camera`, in order.

@@ -75,9 +75,9 @@ public struct Reconstructor: Sendable {
                 map: map, keyframes: keyframes, mesh: TriangleMesh(), region: FusionRegion(centre: centre, radius: 0), statistics: stats,
                 camera: camera)
         }
-        let (volume, region) = try timed(.fusion, &stats) {
+        let (volume, region, markersAfterSlide) = try timed(.fusion, &stats) {
             try fuse(
-                &keyframes, map: map, camera: camera, frame: pinholeFrame, concurrentFrame: concurrentFrame, stats: &$0, progress: progress,
+                &keyframes, map: &map, camera: camera, frame: pinholeFrame, concurrentFrame: concurrentFrame, stats: &$0, progress: progress,
                 isCancelled: isCancelled)
         }
         let mesh = try timed(.meshing, &stats) { stats in
@@ -95,7 +95,9 @@ public struct Reconstructor: Sendable {
             }
             return mesh
         }
-        return Reconstruction(map: map, keyframes: keyframes, mesh: mesh, region: region, statistics: stats, camera: camera)
+        var reconstruction = Reconstruction(map: map, keyframes: keyframes, mesh: mesh, region: region, statistics: stats, camera: camera)
+        reconstruction.markersAfterSlide = markersAfterSlide
+        return reconstruction
     }
 
     /// Runs one stage and keeps its seconds in `stats`.

@@ -42,9 +42,13 @@ struct SurfaceRegistration: Sendable {
     func register(
         depth: DepthImage, intrinsics k: CameraIntrinsics, predicted: RigidTransform, volume: TSDFVolume, region: FusionRegion
     ) -> Result? {
-        let points = samples(depth, intrinsics: k, near: predicted, region: region)
+        register(points: samples(depth, intrinsics: k, near: predicted, region: region), predicted: predicted, volume: volume, about: region.centre)
+    }
+
+    /// Registers `points` (in the frame `predicted` maps from) on the volume's surface,
+    /// starting from `predicted`, the turns taken about `centre`.
+    func register(points: [SIMD3<Double>], predicted: RigidTransform, volume: TSDFVolume, about centre: SIMD3<Double>) -> Result? {
         guard points.count >= minimumPoints else { return nil }
-        let centre = region.centre
         var pose = predicted
         // The increment from the prediction: rotation vector about `centre`, then translation.
         var total = [Double](repeating: 0, count: 6)

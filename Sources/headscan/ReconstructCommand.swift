@@ -3,6 +3,7 @@ import Evaluation
 import Foundation
 import Geometry
 import Markers
+import Processing
 import Reconstruction
 import Recording
 
@@ -168,6 +169,7 @@ struct ReconstructCommand: ParsableCommand {
             if let rms = report.mapRMSMillimetres { print(String(format: "Map vs truth: %.3f mm RMS after similarity alignment", rms)) }
             if let out { print("Mesh: \(s.vertices) vertices, \(s.triangles) triangles → \(out)") }
             if let tracking = s.headTracking { print(Report.describe(tracking)) }
+            if let slide = s.capSlide { print("Cap: " + CapFitAdvice.slid(slide) + ".") }
             print(
                 String(
                     format: "Time: %.1f s (%@)", report.seconds,
@@ -202,6 +204,8 @@ private struct Report: Encodable {
     var unreadStickersPlaced: Int?
     /// What following the head on its own surface found (with --track-head).
     var headTracking: HeadTrackingReport?
+    /// A slide of the cap on the head that the fusion found and undid.
+    var capSlide: CapSlide?
 
     init(statistics s: ReconstructionStatistics) {
         framesTotal = s.framesTotal
@@ -228,6 +232,7 @@ private struct Report: Encodable {
         stickerLiftMeanMillimetres = s.stickers.map { $0.meanLift * 1000 }
         stickerLiftMaxMillimetres = s.stickers.map { $0.maxLift * 1000 }
         headTracking = s.headTracking
+        capSlide = s.capSlide
     }
 
     /// The head tracking's finding in words.

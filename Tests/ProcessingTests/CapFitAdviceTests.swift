@@ -43,6 +43,21 @@ struct CapFitAdviceTests {
         #expect(warning.message.contains("placed by the head's own surface"))
     }
 
+    @Test func aCapThatSlidSaysWhenHowFarAndWhatWasDone() throws {
+        let slide = CapSlide(
+            startSeconds: 9.6, endSeconds: 11.6, startFrame: 288, endFrame: 348, millimetres: 9.7, degrees: 7.4, keyframesSetAside: 9,
+            keyframesMoved: 41, onSurfaceByMarkers: 0.4, onSurfaceByHead: 0.8)
+        let warning = try #require(CapFitAdvice.slidWarning(slide))
+        #expect(warning.kind == .capMoved)
+        #expect(warning.message.hasPrefix("The cap slid on the head about 10 s into the scan, by about 10 mm at the stickers (7°)."))
+        #expect(warning.message.contains("The 9 views taken while it moved were left out, and the 41 views after it were placed"))
+        #expect(warning.message.hasSuffix("fits snugly before the next scan."))
+        var still = slide
+        still.keyframesSetAside = 0
+        #expect(try #require(CapFitAdvice.slidWarning(still)).message.contains("(7°). The 41 views after it were placed"))
+        #expect(CapFitAdvice.slidWarning(nil) == nil)
+    }
+
     @Test func aCapThatHeldStillOrAnUntrackedHeadSaysNothing() {
         #expect(CapFitAdvice.movedWarning(HeadTrackingReport()) { _ in 0 } == nil)
         #expect(CapFitAdvice.movedWarning(nil) { _ in 0 } == nil)

@@ -46,6 +46,10 @@ public struct CapTrial: Codable, Sendable {
     public var capMovedAtSeconds: Double?
     /// When the simulated cap started to slide, seconds.
     public var capSlideStartSeconds: Double?
+    /// A slide the reconstruction found and undid: when it began (seconds) and how far the
+    /// head lay from the cap's markers after it (millimetres on a head-sized sphere).
+    public var slideFoundAtSeconds: Double?
+    public var slideFoundMillimetres: Double?
     /// How far the cap stood off the skin at its lower edge, as processing found it, mm.
     public var capStandOffMM: Double?
     /// A scan refused for a cap lifted off the skin, measured anyway: its CVAI.
@@ -70,7 +74,7 @@ public struct CapTrial: Codable, Sendable {
     /// left in a folder there named after the condition, scenario and seed.
     public static func run(
         condition: CapCondition, scenario: Scenario, seed: UInt64, head: HeadParameters, seconds: Double,
-        processing: ProcessingOptions = .init(), keepingIn kept: URL? = nil
+        processing: ProcessingOptions = .init(), keepingIn kept: URL? = nil, reusing: Bool = false
     ) throws -> CapTrial {
         let folder =
             kept?.appendingPathComponent("\(condition.name)-\(scenario.rawValue)-\(seed)")
@@ -80,9 +84,18 @@ public struct CapTrial: Codable, Sendable {
         var configuration = Simulator.Configuration(scenario: scenario, seed: seed, seconds: seconds, head: head)
         configuration.capFit = condition.fit
         let simulator = try Simulator(configuration)
-        let (session, frames) = try SimulatedRecording.record(simulator, into: library, device: "simulator (bench cap)")
-        let slideStart = frames.first { ($0.capTurnDegrees ?? 0) > 0 }?.timestamp
-        if kept != nil { try keepTruth(simulator, frames: frames, in: session) }
+        let session: ScanSession
+        let slideStart: Double?
+        if reusing, kept != nil, let earlier = try? keptSession(in: library) {
+            // The scan kept by an earlier run: processed again, not simulated again.
+            session = earlier
+            slideStart = try? keptSlideStart(session)
+        } else {
+            let (recorded, frames) = try SimulatedRecording.record(simulator, into: library, device: "simulator (bench cap)")
+            session = recorded
+            slideStart = frames.first { ($0.capTurnDegrees ?? 0) > 0 }?.timestamp
+            if kept != nil { try keepTruth(simulator, frames: frames, in: session) }
+        }
         var trial = CapTrial(
             condition: condition.name, scenario: scenario.rawValue, seed: seed, trueCVAI: simulator.measurements.cvai)
         trial.capSlideStartSeconds = slideStart
@@ -90,6 +103,7 @@ public struct CapTrial: Codable, Sendable {
             // Measured over a lifted cap too, so that a refusal for one shows what it saved.
             var anyway = processing
             anyway.measuresOverLiftedCap = true
+            anyway.forceReconstruction = true
             let result = try SessionProcessor(library: library, options: anyway).process(session)
             trial.capStandOffMM = result.capStandOff.map { $0.largest * 1000 }
             if let standOff = result.capStandOff, standOff.liftedByHair, !processing.measuresOverLiftedCap {
@@ -99,6 +113,10 @@ public struct CapTrial: Codable, Sendable {
                 trial.cvai = result.measurement.cvai
             }
             trial.surfaceMeanMM = try surfaceError(session: session, library: library, simulator: simulator)
+            if let record = try? library.document(ReconstructionRecord.self, in: session), let slide = record.statistics.capSlide {
+                trial.slideFoundAtSeconds = slide.startSeconds
+                trial.slideFoundMillimetres = slide.millimetres
+            }
             if let record = try? library.document(ReconstructionRecord.self, in: session), let tracking = record.statistics.headTracking {
                 trial.headShiftMM = tracking.largestShiftMillimetres
                 trial.capMovedAtSeconds = tracking.capMovedAtFrame.map { Double($0) / Simulator.frameRate }
@@ -107,6 +125,23 @@ public struct CapTrial: Codable, Sendable {
             trial.refusal = "\(error)"
         }
         return trial
+    }
+
+    /// The session a run with `keepingIn` left in `library`, when it has its recording and truth.
+    static func keptSession(in library: ScanLibrary) throws -> ScanSession? {
+        let name = try SessionName(id: SessionName.temporaryID, date: SimulatedRecording.date, timeZone: library.timeZone)
+        let session = ScanSession(name: name, root: library.root)
+        let truth = session.url.appendingPathComponent("truth.json")
+        guard FileManager.default.fileExists(atPath: session.scanURL.path), FileManager.default.fileExists(atPath: truth.path) else {
+            return nil
+        }
+        return session
+    }
+
+    /// When the kept scan's cap started to slide, from its truth.
+    static func keptSlideStart(_ session: ScanSession) throws -> Double? {
+        let data = try Data(contentsOf: session.url.appendingPathComponent("truth.json"))
+        return try JSONDecoder().decode(ScanTruth.self, from: data).frames.first { ($0.capTurnDegrees ?? 0) > 0 }?.timestamp
     }
 
     /// The truth beside a kept scan, as `headscan simulate --library` writes it.

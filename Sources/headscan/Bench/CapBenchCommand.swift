@@ -28,6 +28,7 @@ struct CapBenchCommand: ParsableCommand {
               swift run -c release headscan bench cap --heads 3 --seconds 20
               swift run -c release headscan bench cap --heads 30 --json
               swift run -c release headscan bench cap --heads 2 --conditions rides-up --keep-scans /tmp/caps
+              swift run -c release headscan bench cap --heads 2 --conditions rides-up --keep-scans /tmp/caps --reuse
             """)
 
     @Option(help: "Different heads per condition and scenario.")
@@ -45,15 +46,27 @@ struct CapBenchCommand: ParsableCommand {
     @Flag(help: "Also place every keyframe by the head's own surface, so that a cap moving on the head does not move the skull.")
     var trackHead = false
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Look for a cap that slid on the head and undo it (--no-find-cap-slide measures as before it was looked for, for comparisons).")
+    var findCapSlide = true
+
     @Option(help: "Trials run side by side (each scan still uses every core where it can); the figures do not depend on it.")
     var jobs = 2
 
     @Option(help: "Keep every scan's library in this folder (one per condition, scenario and seed), to open in the replay.")
     var keepScans: String?
 
+    @Flag(
+        help:
+            "With --keep-scans: process the scans an earlier run kept there again instead of simulating them anew (quick, after a change to processing)."
+    )
+    var reuse = false
+
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
+        if reuse, keepScans == nil { throw ValidationError("--reuse needs --keep-scans, the folder of an earlier run") }
         guard heads >= 1 else { throw ValidationError("--heads must be at least 1") }
         guard seconds >= 5, seconds <= 120 else { throw ValidationError("--seconds must be in 5...120") }
         if let conditions {
@@ -74,6 +87,7 @@ struct CapBenchCommand: ParsableCommand {
         let processing = {
             var options = ProcessingOptions()
             options.reconstruction.tracksHead = trackHead
+            options.reconstruction.findsCapSlide = findCapSlide
             return options
         }()
         let cases = chosen.flatMap { condition in
@@ -81,7 +95,7 @@ struct CapBenchCommand: ParsableCommand {
         }
         // Trials are independent and seeded: run side by side, they give the same figures.
         let results = TrialSlots(count: cases.count)
-        let (jobs, seed, seconds) = (self.jobs, self.seed, self.seconds)
+        let (jobs, seed, seconds, reuse) = (self.jobs, self.seed, self.seconds, self.reuse)
         let kept = keepScans.map { URL(fileURLWithPath: $0, isDirectory: true) }
         DispatchQueue.concurrentPerform(iterations: min(jobs, cases.count)) { worker in
             for k in stride(from: worker, to: cases.count, by: jobs) {
@@ -91,7 +105,7 @@ struct CapBenchCommand: ParsableCommand {
                     Result {
                         try CapTrial.run(
                             condition: c.condition, scenario: c.scenario, seed: seed &+ UInt64(c.index), head: drawn[c.index],
-                            seconds: seconds, processing: processing, keepingIn: kept)
+                            seconds: seconds, processing: processing, keepingIn: kept, reusing: reuse)
                     })
             }
         }

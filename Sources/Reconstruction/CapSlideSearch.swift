@@ -1,0 +1,212 @@
+import Foundation
+import Geometry
+import Imaging
+
+/// A keyframe's depth kept small after the fusion has read it: every `KeptDepth.step`-th pixel
+/// across and down, with the camera that goes with it, and where its markers put it.
+struct KeptDepth: Sendable {
+    static let step = 4
+    /// The keyframe's place in the scan's keyframes.
+    var keyframe: Int
+    var timestamp: Double
+    var markerPose: RigidTransform
+    var depth: DepthImage
+    var intrinsics: CameraIntrinsics
+
+    /// `depth` read by `k` (a pinhole frame), kept at every `step`-th pixel: small pixel u is
+    /// the frame's pixel `step·u + step/2` (pixel centres at integers), so the small camera's
+    /// principal point moves by that half step.
+    init(keyframe: Int, timestamp: Double, markerPose: RigidTransform, depth full: DepthImage, intrinsics k: CameraIntrinsics) {
+        let s = Self.step, half = Self.step / 2
+        let width = max(0, (full.width - half + s - 1) / s), height = max(0, (full.height - half + s - 1) / s)
+        var pixels = [Float](repeating: .nan, count: width * height)
+        for v in 0..<height {
+            for u in 0..<width {
+                let (x, y) = (u * s + half, v * s + half)
+                guard x < full.width, y < full.height else { continue }
+                pixels[v * width + u] = full.pixels[y * full.width + x]
+            }
+        }
+        self.keyframe = keyframe
+        self.timestamp = timestamp
+        self.markerPose = markerPose
+        self.depth = DepthImage(width: width, height: height, pixels: pixels)
+        intrinsics = CameraIntrinsics(
+            fx: k.fx / Double(s), fy: k.fy / Double(s), cx: (k.cx - Double(half)) / Double(s), cy: (k.cy - Double(half)) / Double(s),
+            width: width, height: height)
+    }
+
+    /// Its depth points inside `region` where `pose` puts them (map frame), every `stride`-th
+    /// small pixel.
+    func points(_ pose: RigidTransform, in region: FusionRegion, stride: Int) -> [SIMD3<Double>] {
+        var points: [SIMD3<Double>] = []
+        for y in Swift.stride(from: 0, to: depth.height, by: stride) {
+            for x in Swift.stride(from: 0, to: depth.width, by: stride) {
+                let z = Double(depth.pixels[y * depth.width + x])
+                guard z.isFinite, z > 0 else { continue }
+                let p = pose.apply(intrinsics.unproject(SIMD2(Double(x), Double(y)), depth: z))
+                if region.contains(p) { points.append(p) }
+            }
+        }
+        return points
+    }
+}
+
+/// Finds a cap that slid on the head during the scan. The markers stay rigid against each
+/// other when the whole cap turns, so the marker map cannot see it; the depth can, since the
+/// head under the cap did not turn with it: after the slide, the markers put the head's
+/// surface (the vault, the face, the ears) where it was not before. For each moment the slide
+/// may have started, the keyframes before it are fused into a coarse volume and the keyframes
+/// after it (the slide's own time left out) registered on that volume all together, as one
+/// rigid body: a single keyframe of a round skull barely shows a turn about its centre, but
+/// the part of the scan after the slide meets the part before it at both ends of the way round.
+/// The moment whose registration brings most points onto the surface is the slide's.
+struct CapSlideSearch: Sendable {
+    /// Seconds a slide takes (left out of both sides).
+    var rampSeconds = 2.0
+    /// Moments tried, seconds apart: in the first search, and near its best moments in the
+    /// second.
+    var firstStep = 0.5
+    var secondStep = 0.5
+    /// How far from the first search's moment the second one looks, seconds.
+    var refineSeconds = 3.0
+    /// How many of the first search's moments are looked at again.
+    var secondLooks = 3
+    /// The coarse volume the parts are laid on: voxel and truncation, metres (a head the
+    /// markers put 10 mm off must still meet its surface).
+    static let coarseVoxel = 0.003
+    static let coarseTruncation = 0.012
+    /// Least share of the keyframes on each side of a moment.
+    var leastShare = 0.15
+    /// Every how many small pixels a point is taken while searching.
+    var pointStride = 2
+    /// Fewest points that must meet the surface for a registration.
+    var leastPoints = 500
+    /// Most points registered at once while searching.
+    var mostPoints = 5_000
+    /// A point within this of the surface counts as on it, metres.
+    var onSurface = 0.0015
+    /// Least gain in the share of points on the surface, and least size of the correction
+    /// (millimetres on a head-sized sphere), worth a second look: on the one map's poses a cap
+    /// that held still gains up to 0.06 and 2.2 mm (`bench cap`, 32 scans), one that slid
+    /// 0.04-0.26 and 2-12 mm.
+    var leastGain = 0.05
+    var leastMillimetres = 2.0
+    /// The gain and size on each part's own map that say the cap slid: a cap that held still
+    /// and got that far reached 0.07 and 1.1 mm, caps that slid 0.17-0.56 and 7-12 mm.
+    var acceptedGain = 0.12
+    var acceptedMillimetres = 3.0
+
+    /// One moment tried: the correction that carries the part after it onto the part before
+    /// it, and the share of that part's points on the surface before and after the correction.
+    struct Profile: Sendable {
+        var moment: Double
+        var correction: RigidTransform
+        var before: Double
+        var after: Double
+        var points: Int
+        var gain: Double { after - before }
+    }
+
+    /// The moment whose registration gains most, if it gains enough and moves the head far
+    /// enough to say the cap slid.
+    func best(_ profile: [Profile], about centre: SIMD3<Double>) -> Profile? {
+        guard let best = profile.max(by: { $0.gain < $1.gain }) else { return nil }
+        let size = HeadTrackingReport.size(of: best.correction, about: centre)
+        guard best.gain >= leastGain, size.millimetres >= leastMillimetres else { return nil }
+        return best
+    }
+
+    /// The first round's moments worth a second look: the best, and the next best that lie
+    /// further than `refineSeconds` from every one taken, at most `secondLooks`.
+    func candidates(_ profile: [Profile]) -> [Profile] {
+        var taken: [Profile] = []
+        for p in profile.sorted(by: { $0.gain > $1.gain }) where taken.count < secondLooks && p.gain >= leastGain {
+            if taken.allSatisfy({ abs($0.moment - p.moment) > refineSeconds }) { taken.append(p) }
+        }
+        return taken
+    }
+
+    /// Every moment tried, with the registration of the part after it onto the part before it:
+    /// each keyframe placed by `before` when it lies before the moment and by `after` when it
+    /// lies after it (the same poses, or each part's own marker map).
+    func profile(
+        _ kept: [KeptDepth], before: [RigidTransform], after: [RigidTransform], region: FusionRegion, tracked: FusionRegion,
+        moments: ClosedRange<Double> = -Double.infinity...Double.infinity, step: Double? = nil
+    ) -> [Profile] {
+        let step = step ?? firstStep
+        guard let first = kept.first?.timestamp, let last = kept.last?.timestamp, before.count == kept.count, after.count == kept.count
+        else { return [] }
+        let least = max(3, Int((leastShare * Double(kept.count)).rounded(.up)))
+        let afterPoints = kept.indices.map { kept[$0].points(after[$0], in: tracked, stride: pointStride) }
+        let coarse = TSDFVolume(voxelSize: Self.coarseVoxel, truncation: Self.coarseTruncation)
+        var fused = 0
+        var result: [Profile] = []
+        var warm = RigidTransform.identity
+        var moment = max(first + step, moments.lowerBound)
+        while moment + rampSeconds < last {
+            defer { moment += step }
+            let later = kept.indices.filter { kept[$0].timestamp >= moment + rampSeconds }
+            let beforeCount = kept.count { $0.timestamp < moment }
+            guard beforeCount >= least, moment >= moments.lowerBound else { continue }
+            guard later.count >= least, moment <= moments.upperBound else { break }
+            while fused < beforeCount {
+                let k = kept[fused]
+                coarse.integrate(depth: k.depth, intrinsics: k.intrinsics, worldFromCamera: before[fused], region: region)
+                fused += 1
+            }
+            var points = later.flatMap { afterPoints[$0] }
+            if points.count > mostPoints {
+                let every = (points.count + mostPoints - 1) / mostPoints
+                points = Swift.stride(from: 0, to: points.count, by: every).map { points[$0] }
+            }
+            var registration = SurfaceRegistration(huber: 0.002, minimumPoints: leastPoints)
+            registration.iterations = 30
+            registration.priorRotation = 15 * Double.pi / 180
+            registration.priorTranslation = 0.015
+            // From the neighbouring moment's answer: the part after changes little between them.
+            guard let found = registration.register(points: points, predicted: warm, volume: coarse, about: tracked.centre)
+            else { continue }
+            warm = found.worldFromCamera
+            let unmoved = share(points, .identity, coarse), placed = share(points, found.worldFromCamera, coarse)
+            result.append(
+                Profile(moment: moment, correction: found.worldFromCamera, before: unmoved.share, after: placed.share, points: unmoved.count))
+        }
+        return result
+    }
+
+    /// How well the whole scan agrees with itself when split at `split`: every keyframe but
+    /// those while the cap moved fused into one coarse volume (before the moment by `before`,
+    /// after it by `after` and the correction), and the share of all their points on it.
+    /// Moments from different searches compare by this, not by their gains.
+    func consistency(
+        _ kept: [KeptDepth], before: [RigidTransform], after: [RigidTransform], split: Profile, region: FusionRegion,
+        tracked: FusionRegion
+    ) -> Double {
+        let volume = TSDFVolume(voxelSize: Self.coarseVoxel, truncation: Self.coarseTruncation)
+        var placed: [(KeptDepth, RigidTransform)] = []
+        for (k, keyframe) in kept.enumerated() where k % 2 == 0 {
+            if keyframe.timestamp < split.moment {
+                placed.append((keyframe, before[k]))
+            } else if keyframe.timestamp >= split.moment + rampSeconds {
+                placed.append((keyframe, split.correction * after[k]))
+            }
+        }
+        for (keyframe, pose) in placed {
+            volume.integrate(depth: keyframe.depth, intrinsics: keyframe.intrinsics, worldFromCamera: pose, region: region)
+        }
+        let points = placed.flatMap { $0.0.points($0.1, in: tracked, stride: pointStride * 2) }
+        return share(points, .identity, volume).share
+    }
+
+    /// Share of `points` moved by `transform` that lie on the volume's surface, of those near it.
+    func share(_ points: [SIMD3<Double>], _ transform: RigidTransform, _ volume: TSDFVolume) -> (share: Double, count: Int) {
+        var near = 0, on = 0
+        for p in points {
+            guard let (r, _) = volume.signedDistance(at: transform.apply(p)) else { continue }
+            near += 1
+            if abs(r) <= onSurface { on += 1 }
+        }
+        return (near > 0 ? Double(on) / Double(near) : 0, near)
+    }
+}
