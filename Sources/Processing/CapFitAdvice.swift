@@ -21,20 +21,6 @@ public enum CapFitAdvice {
         ridesUp(seen: seen, layout: layout).map { MeasurementWarning(.capSitsHigh, capitalised($0) + ".") }
     }
 
-    /// The warning for a scan whose head tracking found the cap moving: when (seconds into
-    /// the scan, from `time`) and how far, and what was done; nil when it held still or the
-    /// head was not tracked.
-    public static func movedWarning(_ report: HeadTrackingReport?, time: (Int) -> Double?) -> MeasurementWarning? {
-        guard let report, let frame = report.capMovedAtFrame else { return nil }
-        let when = time(frame).map { String(format: "about %.0f s into the scan", $0) } ?? "at frame \(frame)"
-        let far = String(format: "by about %.0f mm (%.0f°)", report.largestShiftMillimetres, report.largestTurnDegrees)
-        return MeasurementWarning(
-            .capMoved,
-            "The cap moved on the head \(when), \(far). The frames after it were placed by the head's own surface, "
-                + "so the measurement follows the head, not the cap; check the head's surface in the replay, "
-                + "and make sure the cap fits snugly before the next scan.")
-    }
-
     /// The sentence on a cap that slid on the head during the scan: when, how far, and what
     /// the reconstruction did about it.
     public static func slid(_ slide: CapSlide) -> String {

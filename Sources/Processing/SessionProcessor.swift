@@ -202,15 +202,10 @@ public struct SessionProcessor: Sendable {
     )
         -> [MeasurementWarning]
     {
-        let start = reader.timestamp(at: 0)
-        let moved = CapFitAdvice.movedWarning(record.statistics.headTracking) { frame in
-            guard let start, let t = reader.timestamp(at: frame) else { return nil }
-            return t - start
-        }
-        return [
+        [
             CapCoverage.warning(
                 seen: record.markers.count, of: layout.markers.count, unread: record.statistics.stickers?.unreadStickersPlaced ?? 0),
-            CapFitAdvice.ridesUpWarning(seen: seen, layout: layout), moved, CapFitAdvice.slidWarning(record.statistics.capSlide),
+            CapFitAdvice.ridesUpWarning(seen: seen, layout: layout), CapFitAdvice.slidWarning(record.statistics.capSlide),
             CapFitAdvice.unplacedWarning(record.statistics),
         ].compactMap { $0 }
     }

@@ -24,6 +24,17 @@ public struct CapSlide: Sendable, Codable, Equatable {
     public var onSurfaceByMarkers: Double
     public var onSurfaceByHead: Double
 
+    /// The radius on which a turn is counted as a shift: an infant's head.
+    static let headRadius = 0.07
+
+    /// Millimetres a correction moves points on a head-sized sphere round `centre`, at most
+    /// (its shift plus its turn along that radius), and its angle in degrees.
+    public static func size(of correction: RigidTransform, about centre: SIMD3<Double>) -> (millimetres: Double, degrees: Double) {
+        let shift = length(correction.apply(centre) - centre)
+        let angle = correction.rotation.angle
+        return ((shift + angle * headRadius) * 1000, angle * 180 / Double.pi)
+    }
+
     public init(
         startSeconds: Double, endSeconds: Double, startFrame: Int, endFrame: Int, millimetres: Double, degrees: Double, keyframesSetAside: Int,
         keyframesMoved: Int, onSurfaceByMarkers: Double, onSurfaceByHead: Double

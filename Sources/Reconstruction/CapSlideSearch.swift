@@ -70,6 +70,12 @@ struct CapSlideSearch: Sendable {
     var secondStep = 0.5
     /// How far from the first search's moment the second one looks, seconds.
     var refineSeconds = 3.0
+    /// How far before and after the moment and its ramp the keyframes are laid one by one, s.
+    var boundsReach = 3.0
+    /// A keyframe fits its side at all with this share of its points on the surface, and is set
+    /// aside next to the change when its share falls this far below its side's usual.
+    var fitsAtAll = 0.5
+    var poorFit = 0.1
     /// How many of the first search's moments are looked at again.
     var secondLooks = 3
     /// The coarse volume the parts are laid on: voxel and truncation, metres (a head the
@@ -112,7 +118,7 @@ struct CapSlideSearch: Sendable {
     /// enough to say the cap slid.
     func best(_ profile: [Profile], about centre: SIMD3<Double>) -> Profile? {
         guard let best = profile.max(by: { $0.gain < $1.gain }) else { return nil }
-        let size = HeadTrackingReport.size(of: best.correction, about: centre)
+        let size = CapSlide.size(of: best.correction, about: centre)
         guard best.gain >= leastGain, size.millimetres >= leastMillimetres else { return nil }
         return best
     }
@@ -197,6 +203,54 @@ struct CapSlideSearch: Sendable {
         }
         let points = placed.flatMap { $0.0.points($0.1, in: tracked, stride: pointStride * 2) }
         return share(points, .identity, volume).share
+    }
+
+    /// When the slide began and ended, keyframe by keyframe, near the moment found: the
+    /// keyframes are laid in order on a volume fused from the ones before them, each both ways
+    /// (by the map before the slide, and by the map after it carried by the correction) and
+    /// fused the way it fits better if it fits at all. The change goes where the keyframes stop
+    /// fitting the first way better and start fitting the second (least misfit on the wrong
+    /// side); the keyframes next to it that fit their side clearly worse than their side's
+    /// usual are set aside: the cap was moving. The search's moment alone was up to 3 s off.
+    func bounds(
+        _ kept: [KeptDepth], before: [RigidTransform], after: [RigidTransform], correction: RigidTransform, moment: Double,
+        region: FusionRegion, tracked: FusionRegion
+    ) -> (start: Double, end: Double) {
+        let fallback = (moment, moment + rampSeconds)
+        guard before.count == kept.count, after.count == kept.count else { return fallback }
+        let window = (moment - boundsReach)...(moment + rampSeconds + boundsReach)
+        let volume = TSDFVolume(voxelSize: Self.coarseVoxel, truncation: Self.coarseTruncation)
+        var fits: [(time: Double, before: Double, after: Double)] = []
+        for (k, keyframe) in kept.enumerated() where keyframe.timestamp <= window.upperBound {
+            guard window.contains(keyframe.timestamp) else {
+                volume.integrate(depth: keyframe.depth, intrinsics: keyframe.intrinsics, worldFromCamera: before[k], region: region)
+                continue
+            }
+            let moved = correction * after[k]
+            let byBefore = share(keyframe.points(before[k], in: tracked, stride: pointStride), .identity, volume).share
+            let byAfter = share(keyframe.points(moved, in: tracked, stride: pointStride), .identity, volume).share
+            fits.append((keyframe.timestamp, byBefore, byAfter))
+            if max(byBefore, byAfter) >= fitsAtAll {
+                volume.integrate(
+                    depth: keyframe.depth, intrinsics: keyframe.intrinsics, worldFromCamera: byBefore >= byAfter ? before[k] : moved,
+                    region: region)
+            }
+        }
+        guard fits.count >= 2 else { return fallback }
+        var split = 0, fewest = Double.infinity
+        for candidate in 0...fits.count {
+            let wrong =
+                fits[..<candidate].reduce(0) { $0 + max(0, $1.after - $1.before) }
+                + fits[candidate...].reduce(0) { $0 + max(0, $1.before - $1.after) }
+            if wrong < fewest { (split, fewest) = (candidate, wrong) }
+        }
+        guard split > 0, split < fits.count else { return fallback }
+        let usualBefore = Statistics.median(fits[..<split].map(\.before))
+        let usualAfter = Statistics.median(fits[split...].map(\.after))
+        var first = split, last = split
+        while first > 0, fits[first - 1].before < usualBefore - poorFit { first -= 1 }
+        while last < fits.count - 1, fits[last].after < usualAfter - poorFit { last += 1 }
+        return (fits[first].time, max(fits[last].time, fits[first].time + 1e-3))
     }
 
     /// Share of `points` moved by `transform` that lie on the volume's surface, of those near it.

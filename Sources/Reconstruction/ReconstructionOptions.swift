@@ -12,16 +12,9 @@ public struct ReconstructionOptions: Sendable {
     public var keyframeTranslation = 0.02
     /// ... or this much rotation (radians) since the last keyframe, or when it adds markers.
     public var keyframeRotation = 8.0 * Double.pi / 180
-    /// Whether each keyframe's depth is also registered against the surface fused before it,
-    /// so that the head, not only its cap, places the frame: a cap that slides on the head then
-    /// moves its markers, not the fused skull (see `HeadTrackingReport`).
-    public var tracksHead = false
     /// Whether the fusion looks for a cap that slid on the head during the scan and, where it
     /// finds one, places the keyframes after it by the head's surface (see `CapSlideSearch`).
     public var findsCapSlide = true
-    /// Keyframes fused by their markers alone before the head is tracked (the surface must
-    /// first exist).
-    public var headTrackingWarmup = 6
     /// TSDF voxel edge, metres.
     public var voxelSize = 0.001
     /// TSDF truncation distance, metres.

@@ -55,8 +55,6 @@ public struct ReconstructionStatistics: Sendable, Codable, Equatable {
 
     /// What flattening the stickers onto the head did; nil when it was not asked for.
     public var stickers: StickerFlattening.Report?
-    /// What tracking the head against its own surface found, when it ran.
-    public var headTracking: HeadTrackingReport?
     /// The cap's slide on the head, when the fusion found one.
     public var capSlide: CapSlide?
 

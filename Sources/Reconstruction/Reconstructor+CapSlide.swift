@@ -33,6 +33,7 @@ extension Reconstructor {
         // again near itself with each part's own map, the best of those kept.
         let adjustment = BundleAdjustment(iterations: options.bundleIterations)
         var found = first, bestFit = -Double.infinity
+        var placed = (before: markerPoses, after: markerPoses)
         for candidate in search.candidates(firstRound) {
             // The robust stage alone: the maps only place the keyframes for the search.
             let (_, mapBefore, mapAfter) = splitRefine(
@@ -45,9 +46,11 @@ extension Reconstructor {
                 kept, before: onBefore, after: onAfter, region: region, tracked: tracked, moments: near, step: search.secondStep)
             guard let second = search.best(secondRound, about: tracked.centre) else { continue }
             let fit = search.consistency(kept, before: onBefore, after: onAfter, split: second, region: region, tracked: tracked)
-            if fit > bestFit { (found, bestFit) = (second, fit) }
+            if fit > bestFit { (found, bestFit, placed) = (second, fit, (onBefore, onAfter)) }
         }
-        let (start, end) = (found.moment, found.moment + search.rampSeconds)
+        let (start, end) = search.bounds(
+            kept, before: placed.before, after: placed.after, correction: found.correction, moment: found.moment, region: region,
+            tracked: tracked)
         let (poses, mapBefore, mapAfter) = splitRefine(keyframes, kept: kept, start: start, end: end, map: map, camera: camera)
         let after = kept.filter { $0.timestamp >= end }.map(\.keyframe)
         guard let endFrame = after.first.map({ keyframes[$0].frameIndex }),
@@ -76,7 +79,7 @@ extension Reconstructor {
         guard found.gain >= search.acceptedGain,
             var correction = wide.register(points: afterPoints, predicted: found.correction, volume: coarse, about: tracked.centre)?
                 .worldFromCamera,
-            HeadTrackingReport.size(of: correction, about: tracked.centre).millimetres >= search.acceptedMillimetres
+            CapSlide.size(of: correction, about: tracked.centre).millimetres >= search.acceptedMillimetres
         else { return nil }
 
         // Fused anew: the part before by its own map; at the first keyframe after the slide the
@@ -108,7 +111,7 @@ extension Reconstructor {
         let setAside = keyframes.indices.filter { poses[$0] == nil }
         keyframes = keyframes.indices.filter { poses[$0] != nil }.map { keyframes[$0] }
         map = mapBefore
-        let size = HeadTrackingReport.size(of: correction, about: tracked.centre)
+        let size = CapSlide.size(of: correction, about: tracked.centre)
         let slide = CapSlide(
             startSeconds: start - (kept.first?.timestamp ?? 0), endSeconds: end - (kept.first?.timestamp ?? 0),
             startFrame: startFrame, endFrame: endFrame, millimetres: size.millimetres, degrees: size.degrees, keyframesSetAside: setAside.count,

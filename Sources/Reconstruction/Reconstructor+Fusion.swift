@@ -38,9 +38,9 @@ extension Reconstructor {
     }
 
     /// Stage 3: the keyframes' depth fused into a sparse TSDF around the cap's sphere, the
-    /// pinhole frames read with the settled `camera`. When the head is tracked, the keyframes'
-    /// poses become the ones the surface gave; when the cap slid, `map` becomes the cap's map
-    /// before the slide, and the cap's markers after it are returned.
+    /// pinhole frames read with the settled `camera`. The depth is also kept small, to look for
+    /// a cap that slid on the head (`placeAfterSlide`); when it did, the scan is fused again,
+    /// `map` becomes the cap's map before the slide, and the cap's markers after it are returned.
     func fuse(
         _ keyframes: inout [Keyframe], map: inout MarkerMap, camera: SettledCamera, frame: (Int) throws -> RGBDFrame?,
         concurrentFrame: (@Sendable (Int) throws -> RGBDFrame?)?, stats: inout ReconstructionStatistics,
@@ -52,50 +52,23 @@ extension Reconstructor {
         // Integration alone (without reading the frames), to compare with other fusion code.
         let clock = ContinuousClock()
         var integration = Duration.zero
-        // The head's rigid part: the vault under the cap and the upper face and ears, not the
-        // jaw, the neck or the bodies below.
-        let tracker =
-            options.tracksHead
-            ? HeadTracker(
-                region: region, trackedRegion: map.fittedSphere().map { FusionRegion(centre: $0.centre, radius: $0.radius * 1.2) } ?? region,
-                warmup: options.headTrackingWarmup, threads: options.threads) : nil
         var kept: [KeptDepth] = []
-        func fuseAll(into target: TSDFVolume, pose: (Int, RGBDFrame) -> RigidTransform) throws {
-            try forEachKeyframe(keyframes, camera: camera, frame: frame, concurrentFrame: concurrentFrame, isCancelled: isCancelled) { k, f in
-                progress(ReconstructionProgress(stage: .fusion, done: k, total: keyframes.count))
-                let placed = pose(k, f)
-                if tracker == nil, options.findsCapSlide {
-                    kept.append(KeptDepth(keyframe: k, timestamp: f.timestamp, markerPose: placed, depth: f.depth, intrinsics: f.depthIntrinsics))
-                }
-                keyframes[k].mapFromCamera = placed
-                let integrationStart = clock.now
-                defer { integration += clock.now - integrationStart }
-                target.integrate(
-                    depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: placed, region: region,
-                    color: options.fuseColor ? f.color : nil, colorIntrinsics: f.colorIntrinsics)
-                tracker?.integrate(depth: f.depth, intrinsics: f.depthIntrinsics, pose: placed)
+        try forEachKeyframe(keyframes, camera: camera, frame: frame, concurrentFrame: concurrentFrame, isCancelled: isCancelled) { k, f in
+            progress(ReconstructionProgress(stage: .fusion, done: k, total: keyframes.count))
+            let pose = keyframes[k].mapFromCamera
+            if options.findsCapSlide {
+                kept.append(KeptDepth(keyframe: k, timestamp: f.timestamp, markerPose: pose, depth: f.depth, intrinsics: f.depthIntrinsics))
             }
-        }
-        let originalPoses = keyframes.map(\.mapFromCamera)
-        try fuseAll(into: volume) { k, f in
-            tracker?.place(keyframes[k].mapFromCamera, depth: f.depth, intrinsics: f.depthIntrinsics, fine: volume, frame: keyframes[k].frameIndex)
-                ?? keyframes[k].mapFromCamera
-        }
-        // The cap moved: the keyframes fused while it was moving lagged behind it. Each is placed
-        // again on the whole surface (both sides of the move now in it) and all are fused anew.
-        if let tracker, tracker.report.keyframesMoved > 0 {
-            let first = volume
-            let markerPoses = originalPoses
-            volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: options.fuseColor)
-            volume.threads = options.threads
-            tracker.startAgain()
-            try fuseAll(into: volume) { k, f in
-                tracker.refine(
-                    keyframes[k].mapFromCamera, markerPose: markerPoses[k], depth: f.depth, intrinsics: f.depthIntrinsics, on: first)
-            }
+            let integrationStart = clock.now
+            defer { integration += clock.now - integrationStart }
+            volume.integrate(
+                depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: pose, region: region,
+                color: options.fuseColor ? f.color : nil, colorIntrinsics: f.colorIntrinsics)
         }
         var markersAfterSlide: MarkerMap?
-        if tracker == nil, options.findsCapSlide, let sphere = map.fittedSphere(), sphere.radius <= options.maximumHeadRadius {
+        // The head's rigid part: the vault under the cap and the upper face and ears, not the
+        // jaw, the neck or the bodies below.
+        if options.findsCapSlide, let sphere = map.fittedSphere(), sphere.radius <= options.maximumHeadRadius {
             let tracked = FusionRegion(centre: sphere.centre, radius: sphere.radius * 1.2)
             if let placed = try placeAfterSlide(
                 keyframes: &keyframes, map: &map, kept: kept, camera: camera, region: region, tracked: tracked, frame: frame,
@@ -106,7 +79,6 @@ extension Reconstructor {
                 markersAfterSlide = placed.markersAfter
             }
         }
-        stats.headTracking = tracker?.report
         stats.voxelBlocks = volume.blockCount
         stats.volumeBytes = volume.memoryBytes
         stats.stageSeconds["fusionIntegration"] = integration.seconds

@@ -65,11 +65,13 @@ struct ReconstructCommand: ParsableCommand {
     var voxelMM = 1.0
 
     @Flag(
+        inversion: .prefixedNo,
         help: """
-            Experimental: also place every keyframe on the head's own surface, so that a cap that slides on the head \
-            moves its markers and not the fused skull; says when the cap moved.
+            Look for a cap that slid on the head during the scan (in the depth: the head's surface after the slide lies \
+            elsewhere than its markers say) and undo it: the views while it moved are left out, the ones after it placed \
+            on the head's surface. --no-find-cap-slide fuses by the markers alone.
             """)
-    var trackHead = false
+    var findCapSlide = true
 
     @Flag(help: "Fuse colour and write vertex colours (PLY only).")
     var colors = false
@@ -120,7 +122,7 @@ struct ReconstructCommand: ParsableCommand {
         options.jointBundleIterations = jointIterations
         options.estimatesFocalLength = !fixedFocal
         options.fuseSurface = !mapOnly
-        options.tracksHead = trackHead
+        options.findsCapSlide = findCapSlide
         if keepStickers { options.stickerFlattening = nil }
         options.camera = try camera.map { path in
             try TUMFormat.cameraFile(Array(try Data(contentsOf: fileURL(path))), path: path).color
@@ -168,7 +170,6 @@ struct ReconstructCommand: ParsableCommand {
                     + "(\(String(format: "%.3f", s.reprojectionRMSPixelsInitial)) px before the bundle adjustment)")
             if let rms = report.mapRMSMillimetres { print(String(format: "Map vs truth: %.3f mm RMS after similarity alignment", rms)) }
             if let out { print("Mesh: \(s.vertices) vertices, \(s.triangles) triangles → \(out)") }
-            if let tracking = s.headTracking { print(Report.describe(tracking)) }
             if let slide = s.capSlide { print("Cap: " + CapFitAdvice.slid(slide) + ".") }
             print(
                 String(
@@ -202,8 +203,6 @@ private struct Report: Encodable {
     var stickersLyingFlat: Int?
     /// Stickers whose code no frame read, placed by their outlines (and flattened with the rest).
     var unreadStickersPlaced: Int?
-    /// What following the head on its own surface found (with --track-head).
-    var headTracking: HeadTrackingReport?
     /// A slide of the cap on the head that the fusion found and undid.
     var capSlide: CapSlide?
 
@@ -231,18 +230,6 @@ private struct Report: Encodable {
         unreadStickersPlaced = s.stickers.map { $0.unreadStickersPlaced ?? 0 }
         stickerLiftMeanMillimetres = s.stickers.map { $0.meanLift * 1000 }
         stickerLiftMaxMillimetres = s.stickers.map { $0.maxLift * 1000 }
-        headTracking = s.headTracking
         capSlide = s.capSlide
-    }
-
-    /// The head tracking's finding in words.
-    static func describe(_ tracking: HeadTrackingReport) -> String {
-        let placed =
-            "Head tracking: \(tracking.keyframesTracked) keyframes placed on the surface, \(tracking.keyframesUntracked) by their markers alone"
-        guard let frame = tracking.capMovedAtFrame else { return placed + "; the cap held still." }
-        return placed
-            + String(
-                format: "; the cap moved on the head at frame %d (%.0f mm at the most; %d keyframes placed again).", frame,
-                tracking.largestShiftMillimetres, tracking.keyframesPlacedAgain)
     }
 }

@@ -32,17 +32,6 @@ struct CapFitAdviceTests {
         #expect(CapFitAdvice.ridesUpWarning(seen: Set(layout.ids.filter { $0 % 3 != 0 }), layout: layout) == nil)
     }
 
-    @Test func aCapThatMovedSaysWhenHowFarAndWhatWasDone() throws {
-        var report = HeadTrackingReport()
-        report.capMovedAtFrame = 420
-        report.largestShiftMillimetres = 8.4
-        report.largestTurnDegrees = 5.2
-        let warning = try #require(CapFitAdvice.movedWarning(report) { Double($0) / 30 })
-        #expect(warning.kind == .capMoved)
-        #expect(warning.message.hasPrefix("The cap moved on the head about 14 s into the scan, by about 8 mm (5°)."))
-        #expect(warning.message.contains("placed by the head's own surface"))
-    }
-
     @Test func aCapThatSlidSaysWhenHowFarAndWhatWasDone() throws {
         let slide = CapSlide(
             startSeconds: 9.6, endSeconds: 11.6, startFrame: 288, endFrame: 348, millimetres: 9.7, degrees: 7.4, keyframesSetAside: 9,
@@ -56,18 +45,6 @@ struct CapFitAdviceTests {
         still.keyframesSetAside = 0
         #expect(try #require(CapFitAdvice.slidWarning(still)).message.contains("(7°). The 41 views after it were placed"))
         #expect(CapFitAdvice.slidWarning(nil) == nil)
-    }
-
-    @Test func aCapThatHeldStillOrAnUntrackedHeadSaysNothing() {
-        #expect(CapFitAdvice.movedWarning(HeadTrackingReport()) { _ in 0 } == nil)
-        #expect(CapFitAdvice.movedWarning(nil) { _ in 0 } == nil)
-    }
-
-    @Test func withoutTimesTheFrameIsNamed() throws {
-        var report = HeadTrackingReport()
-        report.capMovedAtFrame = 7
-        let warning = try #require(CapFitAdvice.movedWarning(report) { _ in nil })
-        #expect(warning.message.contains("at frame 7"))
     }
 
     @Test func framesLeftOutAreCountedAboveATenth() throws {

@@ -10,7 +10,7 @@ import Testing
 /// the turn after it (and part of the way during it).
 @Suite("Finding a cap that slid on the head")
 struct CapSlideSearchTests {
-    static let camera = HeadTrackerTests.camera
+    static let camera = CameraIntrinsics(fx: 240, fy: 240, cx: 120, cy: 90, width: 240, height: 180)
     static let region = FusionRegion(centre: .zero, radius: 0.1)
 
     /// The test's pictures are small: every pixel of the kept depth.
@@ -26,7 +26,25 @@ struct CapSlideSearchTests {
     }
 
     /// The views' depth, computed once (sphere tracing is the slow part).
-    static let depths: [DepthImage] = views.map { HeadTrackerTests.depth(from: $0.pose) }
+    static let depths: [DepthImage] = views.map { depth(from: $0.pose) }
+
+    /// The head's depth seen from `pose`, by sphere tracing.
+    static func depth(from pose: RigidTransform) -> DepthImage {
+        var pixels = [Float](repeating: .nan, count: camera.width * camera.height)
+        for y in 0..<camera.height {
+            for x in 0..<camera.width {
+                let ray = SIMD3((Double(x) - camera.cx) / camera.fx, (Double(y) - camera.cy) / camera.fy, 1)
+                var z = 0.1
+                for _ in 0..<100 {
+                    let d = SurfaceRegistrationTests.head(pose.apply(ray * z))
+                    if abs(d) < 1e-6 || z > 0.5 { break }
+                    z += d / length(ray)
+                }
+                if z < 0.5, abs(SurfaceRegistrationTests.head(pose.apply(ray * z))) < 1e-5 { pixels[y * camera.width + x] = Float(z) }
+            }
+        }
+        return DepthImage(width: camera.width, height: camera.height, pixels: pixels)
+    }
 
     /// The kept depth of every view, placed by markers on a cap that turned by `turn` on the
     /// head between `start` and `start + 1` seconds (linearly, as far as the markers show).
@@ -79,7 +97,7 @@ struct CapSlideSearchTests {
         let truth = RigidTransform(rotation: Rotation3(axis: normalized(axis), angle: turn * Double.pi / 180))
         let error = SurfaceRegistrationTests.distance(found.correction, truth)
         #expect(error < 2.5, "the correction is \(error) mm from the turn")
-        let size = HeadTrackingReport.size(of: found.correction, about: .zero)
+        let size = CapSlide.size(of: found.correction, about: .zero)
         #expect(abs(size.degrees - turn) < 1.5, "\(size.degrees)° for \(turn)°")
         #expect(found.after > found.before + search.leastGain)
     }

@@ -40,10 +40,6 @@ public struct CapTrial: Codable, Sendable {
     public var surfaceMeanMM: Double?
     /// Why the scan was not measured, in the words the therapist would read.
     public var refusal: String?
-    /// Where tracking the head against its surface found it, when it ran: the largest shift
-    /// from where the markers put it (mm) and the second at which the cap was seen to move.
-    public var headShiftMM: Double?
-    public var capMovedAtSeconds: Double?
     /// When the simulated cap started to slide, seconds.
     public var capSlideStartSeconds: Double?
     /// A slide the reconstruction found and undid: when it began (seconds) and how far the
@@ -116,10 +112,6 @@ public struct CapTrial: Codable, Sendable {
             if let record = try? library.document(ReconstructionRecord.self, in: session), let slide = record.statistics.capSlide {
                 trial.slideFoundAtSeconds = slide.startSeconds
                 trial.slideFoundMillimetres = slide.millimetres
-            }
-            if let record = try? library.document(ReconstructionRecord.self, in: session), let tracking = record.statistics.headTracking {
-                trial.headShiftMM = tracking.largestShiftMillimetres
-                trial.capMovedAtSeconds = tracking.capMovedAtFrame.map { Double($0) / Simulator.frameRate }
             }
         } catch {
             trial.refusal = "\(error)"

@@ -43,9 +43,6 @@ struct CapBenchCommand: ParsableCommand {
     @Option(help: "Only these conditions, comma-separated (perfect, hair-3mm, rides-up, third-lost, third-damaged, slides, stretches).")
     var conditions: String?
 
-    @Flag(help: "Also place every keyframe by the head's own surface, so that a cap moving on the head does not move the skull.")
-    var trackHead = false
-
     @Flag(
         inversion: .prefixedNo,
         help: "Look for a cap that slid on the head and undo it (--no-find-cap-slide measures as before it was looked for, for comparisons).")
@@ -86,7 +83,6 @@ struct CapBenchCommand: ParsableCommand {
         let drawn = (0..<heads).map { _ in LandmarkTrial.drawHead(&random) }
         let processing = {
             var options = ProcessingOptions()
-            options.reconstruction.tracksHead = trackHead
             options.reconstruction.findsCapSlide = findCapSlide
             return options
         }()
