@@ -76,6 +76,8 @@ struct CapSlideSearch: Sendable {
     /// aside next to the change when its share falls this far below its side's usual.
     var fitsAtAll = 0.5
     var poorFit = 0.1
+    /// Seconds set aside on each side of the change at least.
+    var settleSeconds = 1.0
     /// How many of the first search's moments are looked at again.
     var secondLooks = 3
     /// The coarse volume the parts are laid on: voxel and truncation, metres (a head the
@@ -250,7 +252,11 @@ struct CapSlideSearch: Sendable {
         var first = split, last = split
         while first > 0, fits[first - 1].before < usualBefore - poorFit { first -= 1 }
         while last < fits.count - 1, fits[last].after < usualAfter - poorFit { last += 1 }
-        return (fits[first].time, max(fits[last].time, fits[first].time + 1e-3))
+        // A slide starts and ends slowly: the keyframes within `settleSeconds` of the change
+        // fit their side only a little worse and are set aside as well.
+        let change = fits[split].time
+        let start = min(fits[first].time, change - settleSeconds)
+        return (start, max(fits[last].time, change + settleSeconds, start + 1e-3))
     }
 
     /// Share of `points` moved by `transform` that lie on the volume's surface, of those near it.
