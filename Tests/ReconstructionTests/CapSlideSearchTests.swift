@@ -101,4 +101,19 @@ struct CapSlideSearchTests {
         #expect(abs(size.degrees - turn) < 1.5, "\(size.degrees)° for \(turn)°")
         #expect(found.after > found.before + search.leastGain)
     }
+
+    /// Given the turn, the views are laid one by one: those while the cap moved are left out,
+    /// and nothing before or after it much further than the second settling at each end.
+    @Test(arguments: [7.0, 9.5])
+    func theSlidesBeginningAndEndAreFoundViewByView(start: Double) throws {
+        let axis = SIMD3(0.1, 0.2, 1.0)
+        let kept = Self.kept(turn: 10, axis: axis, start: start)
+        let turn = RigidTransform(rotation: Rotation3(axis: normalized(axis), angle: 10 * Double.pi / 180))
+        let poses = kept.map(\.markerPose)
+        // A moment 1.5 s early, as the search may give it.
+        let (from, to) = Self.search.bounds(
+            kept, before: poses, after: poses, correction: turn, moment: start - 1.5, region: Self.region, tracked: Self.region)
+        #expect(from <= start && from >= start - 1.5, "set aside from \(from) s")
+        #expect(to >= start + 1 && to <= start + 2.5, "until \(to) s")
+    }
 }
