@@ -178,6 +178,8 @@ public struct CapBenchResult: Encodable {
         public var standOffMaxMM: Double?
         /// The CVAI errors the scans refused for a lifted cap would have had, measured.
         public var overLiftedCapErrorMax: Double?
+        /// Scans in which the reconstruction found the cap sliding on the head (and undid it).
+        public var slidesFound: Int
         public var refusals: [String]
     }
 
@@ -199,7 +201,7 @@ public struct CapBenchResult: Encodable {
                 within03: errors.count { $0 <= 0.3 },
                 surfaceMeanMM: surfaces.isEmpty ? nil : surfaces.reduce(0, +) / Double(surfaces.count), surfaceWorstMM: surfaces.max(),
                 standOffMedianMM: standOffs.isEmpty ? nil : Statistics.median(standOffs), standOffMaxMM: standOffs.max(),
-                overLiftedCapErrorMax: overLifted.max(),
+                overLiftedCapErrorMax: overLifted.max(), slidesFound: group.count { $0.slideFoundAtSeconds != nil },
                 refusals: group.compactMap { t in
                     let anyway = t.cvaiOverLiftedCap.map { String(format: " [measured anyway: CVAI off by %.2f]", abs($0 - t.trueCVAI)) } ?? ""
                     return t.refusal.map { "seed \(t.seed): \($0)\(anyway)" }

@@ -22,7 +22,8 @@ struct CapBenchCommand: ParsableCommand {
             the words they gave; a scan refused because the cap stood off the skin is measured \
             anyway as well, and its error shown beside the words. "stand-off mm" is the median \
             and largest lift of the cap off the skin at its edge that processing found \
-            (above 1 mm a scan is refused).
+            (above 1 mm a scan is refused). "slid" counts the scans in which the reconstruction \
+            found the cap sliding on the head and undid it.
 
             Examples:
               swift run -c release headscan bench cap --heads 3 --seconds 20
@@ -118,12 +119,12 @@ extension CapBenchResult: TextReport {
         func f(_ v: Double?) -> String { v.map { String(format: "%.2f", $0) } ?? "–" }
         var table = TextTable([
             .left("cap", 12), .left("scenario", 10), .right("measured", 9), .right("CVAI err median", 16), .right("max", 6),
-            .right("≤0.3", 6), .right("surface mm", 11), .right("worst", 7), .right("stand-off mm", 13),
+            .right("≤0.3", 6), .right("surface mm", 11), .right("worst", 7), .right("stand-off mm", 13), .right("slid", 5),
         ])
         for g in groups {
             table.add([
                 g.condition, g.scenario, "\(g.measured)/\(g.scans)", f(g.cvaiErrorMedian), f(g.cvaiErrorMax), "\(g.within03)",
-                f(g.surfaceMeanMM), f(g.surfaceWorstMM), "\(f(g.standOffMedianMM))/\(f(g.standOffMaxMM))",
+                f(g.surfaceMeanMM), f(g.surfaceWorstMM), "\(f(g.standOffMedianMM))/\(f(g.standOffMaxMM))", "\(g.slidesFound)",
             ])
         }
         return (table.lines + groups.flatMap { g in g.refusals.map { "refused (\(g.condition), \(g.scenario)): \($0)" } })
