@@ -17,7 +17,8 @@ extension Reconstructor {
     /// both blends the two places of the cap, on a head that is not round, and bends the poses
     /// on both sides); those while the cap moved are set aside. The search runs twice: first
     /// on the one map's poses, then on each part's own map, which finds the moment more
-    /// sharply. The part after is then carried onto the head's surface of the part before
+    /// sharply; its start and end are then found view by view (`CapSlideSearch.bounds`). The
+    /// part after is then carried onto the head's surface of the part before
     /// (its depth registered as one body on a coarse and then the fine volume), and everything
     /// is fused anew. The map before the slide stays the scan's map.
     func placeAfterSlide(
@@ -35,10 +36,8 @@ extension Reconstructor {
         var found = first, bestFit = -Double.infinity
         var placed = (before: markerPoses, after: markerPoses)
         for candidate in search.candidates(firstRound) {
-            // The robust stage alone: the maps only place the keyframes for the search.
             let (_, mapBefore, mapAfter) = splitRefine(
-                keyframes, kept: kept, start: candidate.moment, end: candidate.moment + search.rampSeconds, map: map, camera: camera,
-                joint: true)
+                keyframes, kept: kept, start: candidate.moment, end: candidate.moment + search.rampSeconds, map: map, camera: camera)
             let onBefore = kept.map { adjustment.place(keyframes[$0.keyframe], from: $0.markerPose, on: mapBefore) ?? $0.markerPose }
             let onAfter = kept.map { adjustment.place(keyframes[$0.keyframe], from: $0.markerPose, on: mapAfter) ?? $0.markerPose }
             let near = (candidate.moment - search.refineSeconds)...(candidate.moment + search.refineSeconds)
@@ -122,12 +121,12 @@ extension Reconstructor {
     /// The keyframes before `start` and from `end` on, each part adjusted on its own (`refineSegment`):
     /// their poses by keyframe, and the two parts' maps.
     func splitRefine(
-        _ keyframes: [Keyframe], kept: [KeptDepth], start: Double, end: Double, map: MarkerMap, camera: SettledCamera, joint: Bool = true
+        _ keyframes: [Keyframe], kept: [KeptDepth], start: Double, end: Double, map: MarkerMap, camera: SettledCamera
     ) -> (poses: [Int: RigidTransform], before: MarkerMap, after: MarkerMap) {
         let before = kept.filter { $0.timestamp < start }.map(\.keyframe)
         let after = kept.filter { $0.timestamp >= end }.map(\.keyframe)
-        let (partBefore, mapBefore) = refineSegment(before.map { keyframes[$0] }, map: map, camera: camera, joint: joint)
-        let (partAfter, mapAfter) = refineSegment(after.map { keyframes[$0] }, map: map, camera: camera, joint: joint)
+        let (partBefore, mapBefore) = refineSegment(before.map { keyframes[$0] }, map: map, camera: camera)
+        let (partAfter, mapAfter) = refineSegment(after.map { keyframes[$0] }, map: map, camera: camera)
         var poses: [Int: RigidTransform] = [:]
         for (k, keyframe) in zip(before, partBefore) { poses[k] = keyframe.mapFromCamera }
         for (k, keyframe) in zip(after, partAfter) { poses[k] = keyframe.mapFromCamera }
@@ -136,12 +135,12 @@ extension Reconstructor {
 
     /// The bundle adjustment on one part of the scan alone: its keyframes and the markers they
     /// saw, the camera as settled.
-    func refineSegment(_ part: [Keyframe], map: MarkerMap, camera: SettledCamera, joint: Bool = true) -> ([Keyframe], MarkerMap) {
+    func refineSegment(_ part: [Keyframe], map: MarkerMap, camera: SettledCamera) -> ([Keyframe], MarkerMap) {
         var part = part
         let seen = Set(part.flatMap { $0.observations.map(\.id) })
         var partMap = MarkerMap(corners: map.corners.filter { seen.contains($0.key) })
         BundleAdjustment(iterations: options.bundleIterations).refine(keyframes: &part, map: &partMap)
-        if joint, options.jointBundleIterations > 0 {
+        if options.jointBundleIterations > 0 {
             JointBundleAdjustment(iterations: options.jointBundleIterations).refine(keyframes: &part, map: &partMap, intrinsics: camera.pinhole)
         }
         return (part, partMap)
