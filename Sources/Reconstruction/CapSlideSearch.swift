@@ -155,7 +155,7 @@ struct CapSlideSearch: Sendable {
         while moment + rampSeconds < last {
             defer { moment += step }
             let later = kept.indices.filter { kept[$0].timestamp >= moment + rampSeconds }
-            let beforeCount = kept.count { $0.timestamp < moment }
+            let beforeCount = kept.prefix { $0.timestamp < moment }.count
             guard beforeCount >= least, moment >= moments.lowerBound else { continue }
             guard later.count >= least, moment <= moments.upperBound else { break }
             while fused < beforeCount {
