@@ -49,8 +49,8 @@ for landmarks in out/*.landmarks.json; do
       mv "$session/annotations.json" "$lib/annotations.json"
       rm -f "$session/measurement.json"
       "$H" process "$session" --json > "$lib/automatic.json" 2> "$lib/automatic.err" || true
-      python3 summary.py --one "$head" "$scenario" "$seed" "$lib" "$session" >> "$RESULTS"
+      .venv/bin/python summary.py --one "$head" "$scenario" "$seed" "$lib" "$session" >> "$RESULTS"
     done
   done
 done
-python3 summary.py "$RESULTS"
+.venv/bin/python summary.py "$RESULTS"

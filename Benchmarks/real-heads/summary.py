@@ -6,6 +6,8 @@ import math
 import os
 import sys
 
+import numpy as np
+
 
 def load(path):
     try:
@@ -13,6 +15,37 @@ def load(path):
             return json.load(f)
     except (OSError, ValueError):
         return None
+
+
+def head_from_reconstruction(record, truth):
+    """The rigid transform (R, t) from the reconstruction's frame to the head frame, fitted
+    by least squares (Kabsch) to the corners of the markers both know."""
+    mapped = (record or {}).get("markers", {})
+    true = {str(m["id"]): m["corners"] for m in truth.get("markers3D", [])}
+    pairs = [(c, t) for i, corners in mapped.items() if i in true for c, t in zip(corners, true[i])]
+    if len(pairs) < 12:
+        return None
+    a = np.array([p[0] for p in pairs]); b = np.array([p[1] for p in pairs])
+    ca, cb = a.mean(0), b.mean(0)
+    u, _, vt = np.linalg.svd((a - ca).T @ (b - cb))
+    d = np.sign(np.linalg.det(vt.T @ u.T))
+    r = vt.T @ np.diag([1, 1, d]) @ u.T
+    return r, cb - r @ ca
+
+
+def landmark_errors(found, record, truth):
+    """Millimetres from each landmark HeadScan found to the true one."""
+    transform = head_from_reconstruction(record, truth)
+    if transform is None:
+        return None
+    r, t = transform
+    errors = {}
+    for name, true_point in truth["landmarks"].items():
+        entry = found.get(name)
+        point = entry.get("point") if isinstance(entry, dict) else entry
+        if point is not None:
+            errors[name] = round(float(np.linalg.norm(r @ np.array(point) + t - np.array(true_point))) * 1000, 2)
+    return errors
 
 
 def one(head, scenario, seed, run, session):
@@ -45,9 +78,9 @@ def one(head, scenario, seed, run, session):
         row["picksCVAI"] = picks["measurement"]["cvai"]
     if automatic:
         row["automaticCVAI"] = automatic["measurement"]["cvai"]
-        # In the reconstruction's own frame; kept for a look in the replay (the true ones are
-        # in the head frame, so their distance needs the alignment, which process does not use).
-        row["automaticLandmarks"] = automatic["landmarks"]
+        errors = landmark_errors(automatic["landmarks"], load(os.path.join(session, "reconstruction.json")), truth)
+        if errors:
+            row["automaticLandmarkErrorsMM"] = errors
     else:
         try:
             with open(os.path.join(run, "automatic.err")) as f:
@@ -76,6 +109,12 @@ def summary(path):
                 why = r["automaticRefusal"].split("(cannot measure this mesh: ")[-1].split(";")[0]
                 refusals[why] = refusals.get(why, 0) + 1
         automatic = worst("automaticCVAI") + "".join(f"; {n}× {why}" for why, n in sorted(refusals.items()))
+        landmark = {}
+        for r in rs:
+            for name, e in r.get("automaticLandmarkErrorsMM", {}).items():
+                landmark[name] = max(landmark.get(name, 0), e)
+        if landmark:
+            automatic += "; landmarks off at most " + ", ".join(f"{n} {e:.1f} mm" for n, e in sorted(landmark.items()))
         surfaces = [r["surfaceMeanMM"] for r in rs if "surfaceMeanMM" in r]
         surface = f"{max(surfaces):.2f}" if surfaces else "?"
         print(f"| {head} | {scenario} | {rs[0]['trueCVAI']:.2f} | {worst('sameLandmarksCVAI')} | "

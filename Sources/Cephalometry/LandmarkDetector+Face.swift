@@ -4,6 +4,9 @@ import Geometry
 extension LandmarkDetector {
     /// The nose stands this far out of the face's skin surface, at least (metres).
     static let noseThreshold = 0.003
+    /// Least a hollow below a receding forehead lies behind the ground on either side of it
+    /// (metres).
+    static let minimumHollow = 0.0005
     /// The band around the nasion's hollow whose mirror centre places it across: this far up
     /// and down, and this far to each side (metres): past the inner corners of an infant's
     /// eyes, so that the band's curve, not only its slope, tells the middle.
@@ -88,9 +91,7 @@ extension LandmarkDetector {
             if values.count > halfBand { profile.append((j, values.reduce(0, +) / Double(values.count))) }
         }
         profile = withoutCracks(profile)
-        guard profile.count >= 8, let deepest = profile.indices.min(by: { profile[$0].height < profile[$1].height }),
-            deepest > 0, deepest < profile.count - 1
-        else {
+        guard profile.count >= 8, let deepest = deepestHollow(profile), deepest > 0, deepest < profile.count - 1 else {
             throw .unusableMesh("no hollow between nose and forehead; check that the face was scanned, or pick the nasion")
         }
         let below = profile[..<deepest].map(\.height).max()! - profile[deepest].height
@@ -115,6 +116,24 @@ extension LandmarkDetector {
             confidence: min(1, depth / 0.0015),
             evidence: String(format: "hollow %.1f mm deep between forehead and nose", depth * 1000))
     }
+}
+
+/// The profile's deepest row, or where that is one of its ends, the deepest row with ground
+/// at least `LandmarkDetector.minimumHollow` higher both below and above it. An infant's
+/// forehead rises on above the nasion; an adult's recedes above the brow, on a real head
+/// scaled to an infant's size further back than the nasion, so the profile's deepest row is
+/// the window's top and the nasion is the hollow below the brow.
+func deepestHollow(_ profile: [(row: Int, height: Double)]) -> Int? {
+    guard let deepest = profile.indices.min(by: { profile[$0].height < profile[$1].height }) else { return nil }
+    guard deepest == 0 || deepest == profile.count - 1 else { return deepest }
+    let heights = profile.map(\.height)
+    var highestBelow = [Double](repeating: -.infinity, count: heights.count)
+    var highestAbove = [Double](repeating: -.infinity, count: heights.count)
+    for k in heights.indices.dropFirst() { highestBelow[k] = max(highestBelow[k - 1], heights[k - 1]) }
+    for k in heights.indices.dropLast().reversed() { highestAbove[k] = max(highestAbove[k + 1], heights[k + 1]) }
+    let margin = LandmarkDetector.minimumHollow
+    return heights.indices.filter { highestBelow[$0] - heights[$0] >= margin && highestAbove[$0] - heights[$0] >= margin }
+        .min { heights[$0] < heights[$1] }
 }
 
 /// The profile with each row that lies more than a millimetre off the median of its five

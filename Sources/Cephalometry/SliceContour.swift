@@ -20,11 +20,12 @@ public struct SliceContour: Sendable, Equatable {
     public func isBridge(_ index: Int) -> Bool { bridges.contains(index) }
 
     /// The loop around `centre` of greatest area once open chains are joined across gaps up to
-    /// `maximumGap`; nil when no loop surrounds the centre.
+    /// `maximumGap`, without any ear the slice passes through; nil when no loop surrounds the centre.
     static func outer(of chains: [Chain], around centre: SIMD2<Double>, maximumGap: Double) -> SliceContour? {
         loops(of: chains, maximumGap: maximumGap)
             .filter { $0.polygon.contains(centre) }
-            .max { abs($0.polygon.signedArea) < abs($1.polygon.signedArea) }
+            .max { abs($0.polygon.signedArea) < abs($1.polygon.signedArea) }?
+            .withoutEars(around: centre)
     }
 
     /// The loop of greatest area once open chains are joined across gaps up to `maximumGap`,

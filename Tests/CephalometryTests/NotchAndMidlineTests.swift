@@ -98,3 +98,39 @@ struct MirrorCentreTests {
         #expect(map.mirrorCentre(rows: 36...44, near: 3, reach: 2, halfWidth: 36) == nil)
     }
 }
+
+@Suite("The nasion's hollow in the midline profile")
+struct NasionHollowTests {
+    /// Rows 0.5 mm apart from above the nose tip upward; heights in metres (forward).
+    static func profile(_ height: (Double) -> Double, rows: Int = 80) -> [(row: Int, height: Double)] {
+        (0..<rows).map { j in (j, height(Double(j) * 0.0005)) }
+    }
+
+    @Test("an infant's forehead that rises on: the deepest row, as before")
+    func risingForehead() {
+        // The nose's ridge falls back 6 mm to a hollow 12 mm up, then the forehead comes forward.
+        let p = Self.profile { z in 40 * (z - 0.012) * (z - 0.012) - 0.004 }
+        let deepest = p.indices.min { p[$0].height < p[$1].height }
+        #expect(deepestHollow(p) == deepest)
+        #expect(deepestHollow(p) == 24)
+    }
+
+    @Test("an adult's forehead that recedes behind the nasion above the brow: the hollow below the brow")
+    func recedingForehead() {
+        // Hollow at 10 mm, brow 2 mm forward at 18 mm, then the forehead recedes 8 mm by 40 mm.
+        let p = Self.profile { z in
+            let hollow = 30 * (z - 0.010) * (z - 0.010)
+            return z < 0.018 ? hollow : 30 * 0.008 * 0.008 - 0.4 * (z - 0.018) * 20 * (z - 0.018)
+        }
+        #expect(p.last!.height < p[20].height)
+        #expect(deepestHollow(p) == 20)
+    }
+
+    @Test("a profile that only falls has no hollow: the forehead's top is no nasion")
+    func noHollow() {
+        let p = Self.profile { z in -z }
+        #expect(deepestHollow(p) == nil)
+        let q = Self.profile { z in -z * z }
+        #expect(deepestHollow(q) == nil)
+    }
+}
