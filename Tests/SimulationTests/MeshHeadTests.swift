@@ -130,7 +130,7 @@ struct MeshHeadTests {
         #expect(given.holdsSticker(phi: Double.pi / 2, psi: 0.4))
         let tragion = drawn.landmarks.rightTragion
         let behindTheTragion = SIMD3(tragion.x, tragion.y - 0.012, tragion.z - 0.004)
-        let phi = atan2(behindTheTragion.y, behindTheTragion.x), psi = asin(behindTheTragion.z / length(behindTheTragion))
+        let (phi, psi) = given.direction(toward: behindTheTragion)
         #expect(!given.holdsSticker(phi: phi, psi: psi))
     }
 
@@ -149,8 +149,8 @@ struct MeshHeadTests {
             var highest = -Double.infinity
             for u in stride(from: -1.0, through: 1.0, by: 0.25) {
                 for v in stride(from: -1.0, through: 1.0, by: 0.25) {
-                    let q = normalized(sticker.centre + (sticker.right * u + sticker.up * v) * sticker.side * 4 / 6)
-                    let p = given.surfacePoint(phi: atan2(q.y, q.x), psi: asin(q.z))
+                    let (phi, psi) = given.direction(toward: sticker.centre + (sticker.right * u + sticker.up * v) * sticker.side * 4 / 6)
+                    let p = given.surfacePoint(phi: phi, psi: psi)
                     highest = max(highest, dot(p - sticker.centre, sticker.normal))
                 }
             }

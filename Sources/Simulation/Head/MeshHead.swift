@@ -21,6 +21,12 @@ public struct MeshHead: Sendable {
     public let measurements: TrueHeadMeasures
     /// The factor the mesh was scaled by (1 when kept at its size).
     public let scale: Double
+    /// Where the cap's directions are taken from, head frame: above the tragion midpoint, at
+    /// the height of the longest outline. A drawn head's cap is laid out about its widest
+    /// outline (30 mm up); laid out about the tragion midpoint instead, the same cap sat 27 mm
+    /// lower on a given head, its lowest ring 11 mm below the nasion, over brows and ears.
+    public let capCentre: SIMD3<Double>
+    /// The surface seen from `capCentre`.
     let radial: RadialSurface
 
     /// Most vertices and faces a mesh head may have.
@@ -58,13 +64,13 @@ public struct MeshHead: Sendable {
         do { frame = try HeadFrame(landmarks) } catch { throw .invalidHead("the landmarks define no head frame: \(error)") }
         var placed = mesh.transformed(by: frame.headFromMesh)
         var points = landmarks.transformed(by: frame.headFromMesh)
-        var measured = try Self.measure(placed, points)
+        var (measured, height) = try Self.measure(placed, points)
         var scale = 1.0
         if let circumferenceMM {
             scale = circumferenceMM / measured.circumferenceMM
             placed.vertices = placed.vertices.map { $0 * scale }
             points = points.map { $1 * scale }
-            measured = try Self.measure(placed, points)
+            (measured, height) = try Self.measure(placed, points)
         }
         givenMeasurements = measured
         var subdivisions = 0
@@ -74,33 +80,43 @@ public struct MeshHead: Sendable {
             placed = LoopSubdivision.subdivide(placed)
             subdivisions += 1
         }
-        if subdivisions > 0 { measured = try Self.measure(placed, points) }
+        if subdivisions > 0 { (measured, height) = try Self.measure(placed, points) }
         self.subdivisions = subdivisions
         self.mesh = placed
         self.landmarks = points
         self.measurements = measured
         self.scale = scale
-        radial = RadialSurface(placed, stepDegrees: gridDegrees)
+        capCentre = SIMD3(0, 0, height)
+        radial = RadialSurface(
+            placed.transformed(by: RigidTransform(rotation: .identity, translation: -capCentre)), stepDegrees: gridDegrees)
         guard radial.distance(phi: Double.pi / 2, psi: 0.3) != nil, radial.distance(phi: -Double.pi / 2, psi: 0.3) != nil else {
-            throw .invalidHead("the mesh does not enclose the tragion midpoint: no surface in front of or behind it")
+            throw .invalidHead("the mesh does not enclose the point above the tragion midpoint at its widest: no surface in front of or behind it")
         }
     }
 
-    private static func measure(_ mesh: TriangleMesh, _ landmarks: HeadLandmarks) throws(SimulationError) -> TrueHeadMeasures {
+    /// The measures and the height of the measured slice (metres).
+    private static func measure(_ mesh: TriangleMesh, _ landmarks: HeadLandmarks) throws(SimulationError) -> (TrueHeadMeasures, Double) {
         let m: HeadMeasurement
         do { m = try Cephalometer.measure(mesh, landmarks: landmarks).measurement } catch {
             throw .invalidHead("the mesh cannot be measured with its landmarks: \(error)")
         }
-        return TrueHeadMeasures(
+        let measures = TrueHeadMeasures(
             diagonalA: m.diagonalAMM / 1000, diagonalB: m.diagonalBMM / 1000, length: m.lengthMM / 1000, width: m.widthMM / 1000,
             perimeter: m.circumferenceMM / 1000)
+        return (measures, m.sliceHeightMM / 1000)
     }
 }
 
 extension MeshHead: CapSurface {
+    /// The cap's direction (`phi`, `psi`) toward `point`, head frame.
+    public func direction(toward point: SIMD3<Double>) -> (phi: Double, psi: Double) {
+        let q = point - capCentre
+        return (atan2(q.y, q.x), asin(min(1, max(-1, q.z / length(q)))))
+    }
+
     public func surfacePoint(phi: Double, psi: Double) -> SIMD3<Double> {
         let r = radial.distance(phi: phi, psi: psi) ?? .nan
-        return SIMD3(cos(psi) * cos(phi), cos(psi) * sin(phi), sin(psi)) * r
+        return capCentre + SIMD3(cos(psi) * cos(phi), cos(psi) * sin(phi), sin(psi)) * r
     }
 
     public func surfaceNormal(phi: Double, psi: Double) -> SIMD3<Double> {
@@ -119,7 +135,7 @@ extension MeshHead: CapSurface {
         var highest = 0.0
         for i in -3...3 {
             for j in -3...3 {
-                let q = skin + (right * Double(i) + up * Double(j)) * (halfWidth / 3)
+                let q = skin + (right * Double(i) + up * Double(j)) * (halfWidth / 3) - capCentre
                 let n = length(q)
                 guard n > 0 else { continue }
                 let p = surfacePoint(phi: atan2(q.y, q.x), psi: asin(min(1, max(-1, q.z / n))))
