@@ -33,8 +33,8 @@ extension SliceContour {
     /// adult's reach 25–30 mm above the tragion). The loop then runs out round the ear and
     /// back: on an average adult head (the ICT Face Model's) the outline through the ears'
     /// tops was 70 mm longer and 26 mm wider than the skull's, and it was the one measured. No
-    /// tape or calliper round the head measures an ear. An
-    /// outline with no ear and nothing hidden is returned as it is, point for point.
+    /// tape or calliper round the head measures an ear. An outline with no ear and nothing
+    /// hidden is returned as it is, point for point.
     func withoutEars(around centre: SIMD2<Double>) -> SliceContour {
         let points = polygon.points
         guard points.count > 2 else { return self }
