@@ -253,13 +253,9 @@ extension SliceContour {
         var near: Crossing?
         var far = -Double.infinity
         for i in segments {
-            let a = points[i], e = points[(i + 1) % points.count] - a
-            let denominator = direction.x * e.y - direction.y * e.x
-            guard abs(denominator) > 1e-300 else { continue }
-            let w = a - centre
-            let t = (w.x * e.y - w.y * e.x) / denominator
-            let u = (w.x * direction.y - w.y * direction.x) / denominator
-            guard u >= -1e-12, u <= 1 + 1e-12, t >= 0 else { continue }
+            // A ray through a corner meets both its segments, however the sums round.
+            guard let t = Self.crossing(from: centre, along: direction, points[i], points[(i + 1) % points.count], slack: 1e-12)
+            else { continue }
             if t < near?.distance ?? .infinity { near = Crossing(distance: t, segment: i) }
             far = max(far, t)
         }

@@ -105,14 +105,19 @@ public struct SliceContour: Sendable, Equatable {
         let p = polygon.points
         var best: (distance: Double, segment: Int)?
         for i in p.indices {
-            let a = p[i], e = p[(i + 1) % p.count] - a
-            let denominator = direction.x * e.y - direction.y * e.x
-            guard abs(denominator) > 1e-300 else { continue }
-            let w = a - origin
-            let t = (w.x * e.y - w.y * e.x) / denominator
-            let u = (w.x * direction.y - w.y * direction.x) / denominator
-            if u >= 0, u <= 1, t >= 0, t > best?.distance ?? -1 { best = (t, i) }
+            guard let t = Self.crossing(from: origin, along: direction, p[i], p[(i + 1) % p.count]) else { continue }
+            if t > best?.distance ?? -1 { best = (t, i) }
         }
         return best
+    }
+
+    /// How far along the ray from `origin` along `direction` it crosses the segment from `a`
+    /// to `b` (ends included, widened by `slack` of its length); nil when it misses, runs
+    /// parallel or crosses behind `origin`.
+    static func crossing(
+        from origin: SIMD2<Double>, along direction: SIMD2<Double>, _ a: SIMD2<Double>, _ b: SIMD2<Double>, slack: Double = 0
+    ) -> Double? {
+        guard let t = Polygon2.rayParameter(from: origin, along: direction, a, b, slack: slack), t >= 0 else { return nil }
+        return t
     }
 }

@@ -94,13 +94,22 @@ public struct Polygon2: Sendable, Equatable {
 
     /// Ray parameter where the ray meets segment a–b, if it does.
     private static func intersect(_ o: SIMD2<Double>, _ d: SIMD2<Double>, _ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double? {
+        rayParameter(from: o, along: d, a, b)
+    }
+
+    /// Where the line from `o` along `d` meets the segment a–b (its ends included, widened by
+    /// `slack` of its length), as a multiple of `d` (negative behind `o`); nil when it misses
+    /// or runs parallel.
+    public static func rayParameter(
+        from o: SIMD2<Double>, along d: SIMD2<Double>, _ a: SIMD2<Double>, _ b: SIMD2<Double>, slack: Double = 0
+    ) -> Double? {
         let e = b - a
         let denominator = d.x * e.y - d.y * e.x
         guard abs(denominator) > 1e-300 else { return nil }
         let w = a - o
         let t = (w.x * e.y - w.y * e.x) / denominator
         let u = (w.x * d.y - w.y * d.x) / denominator
-        return u >= 0 && u <= 1 ? t : nil
+        return u >= -slack && u <= 1 + slack ? t : nil
     }
 }
 
