@@ -52,20 +52,18 @@ import Testing
         #expect(third != first)
     }
 
+    /// The helper would sleep for an hour, far past the suite's two-minute limit, so an answer
+    /// at all shows it was stopped. No wall-clock bound: on two busy cores, starting, stopping
+    /// and reaping a helper once took 45 s in a full parallel run.
     @Test func aHelperPastItsTimeIsStoppedAndSaysSo() async throws {
-        let (pool, script) = try Self.pool("read line; exec sleep 30", timeLimit: 0.5)
+        let (pool, script) = try Self.pool("read line; exec sleep 3600", timeLimit: 0.5)
         defer { try? FileManager.default.removeItem(at: script) }
-        let started = Date()
         do {
             _ = try await pool.run(Self.request)
             Issue.record("a helper that never answered gave an answer")
         } catch let failure as Isolation.Failure {
             #expect(failure.timedOut)
         }
-        // Stopped by its limit, well before its own 30 s end. (Not within a tight bound: in a
-        // full parallel test run on two busy cores, starting, stopping and reaping the helper
-        // once took 10.4 s in all.)
-        #expect(Date().timeIntervalSince(started) < 25)
     }
 
     /// A helper that says more than its answer (here two answers in one write, so the test
