@@ -1,6 +1,26 @@
 import Foundation
 import Geometry
 import Imaging
+import Recording
+
+/// A frame's depth kept small as the markers stage reads it (every `KeptDepth.step`-th pixel
+/// across and down), so that looking for a cap that slid needs no second reading of the scan:
+/// with its pinhole depth camera as read and the colour picture's width, for the camera the
+/// reconstruction settles on later.
+struct SmallDepth: Sendable {
+    var timestamp: Double
+    var depth: DepthImage
+    /// The full frame's depth camera (pinhole), as read.
+    var intrinsics: CameraIntrinsics
+    var colorWidth: Int
+
+    init(_ frame: RGBDFrame) {
+        timestamp = frame.timestamp
+        depth = KeptDepth.small(frame.depth)
+        intrinsics = frame.depthIntrinsics
+        colorWidth = frame.colorIntrinsics.width
+    }
+}
 
 /// A keyframe's depth kept small after the fusion has read it: every `KeptDepth.step`-th pixel
 /// across and down, with the camera that goes with it, and where its markers put it.
@@ -13,11 +33,29 @@ struct KeptDepth: Sendable {
     var depth: DepthImage
     var intrinsics: CameraIntrinsics
 
-    /// `depth` read by `k` (a pinhole frame), kept at every `step`-th pixel: small pixel u is
-    /// the frame's pixel `step·u + step/2` (pixel centres at integers), so the small camera's
-    /// principal point moves by that half step.
+    /// `depth` read by `k` (a pinhole frame), kept at every `step`-th pixel.
     init(keyframe: Int, timestamp: Double, markerPose: RigidTransform, depth full: DepthImage, intrinsics k: CameraIntrinsics) {
-        let s = Self.step, half = Self.step / 2
+        self.keyframe = keyframe
+        self.timestamp = timestamp
+        self.markerPose = markerPose
+        depth = Self.small(full)
+        intrinsics = Self.small(k, width: depth.width, height: depth.height)
+    }
+
+    /// A frame's small depth read with the settled camera's `correction`, as the fusion reads
+    /// the frame (`SettledCamera.reading`).
+    init(keyframe: Int, markerPose: RigidTransform, small: SmallDepth, correction: CameraCorrection) {
+        self.keyframe = keyframe
+        timestamp = small.timestamp
+        self.markerPose = markerPose
+        depth = small.depth
+        let k = correction == .none ? small.intrinsics : correction.applied(to: small.intrinsics, colorWidth: small.colorWidth)
+        intrinsics = Self.small(k, width: depth.width, height: depth.height)
+    }
+
+    /// Every `step`-th pixel: small pixel u is the frame's pixel `step·u + step/2`.
+    static func small(_ full: DepthImage) -> DepthImage {
+        let s = step, half = step / 2
         let width = max(0, (full.width - half + s - 1) / s), height = max(0, (full.height - half + s - 1) / s)
         var pixels = [Float](repeating: .nan, count: width * height)
         for v in 0..<height {
@@ -27,13 +65,14 @@ struct KeptDepth: Sendable {
                 pixels[v * width + u] = full.pixels[y * full.width + x]
             }
         }
-        self.keyframe = keyframe
-        self.timestamp = timestamp
-        self.markerPose = markerPose
-        self.depth = DepthImage(width: width, height: height, pixels: pixels)
-        intrinsics = CameraIntrinsics(
-            fx: k.fx / Double(s), fy: k.fy / Double(s), cx: (k.cx - Double(half)) / Double(s), cy: (k.cy - Double(half)) / Double(s),
-            width: width, height: height)
+        return DepthImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// The camera of `small(_:)`'s picture (`width` by `height`): pixel centres at integers,
+    /// so the principal point moves by the half step.
+    static func small(_ k: CameraIntrinsics, width: Int, height: Int) -> CameraIntrinsics {
+        let s = Double(step), half = Double(step / 2)
+        return CameraIntrinsics(fx: k.fx / s, fy: k.fy / s, cx: (k.cx - half) / s, cy: (k.cy - half) / s, width: width, height: height)
     }
 
     /// Its depth points inside `region` where `pose` puts them (map frame), every `stride`-th
@@ -163,15 +202,14 @@ struct CapSlideSearch: Sendable {
                 coarse.integrate(depth: k.depth, intrinsics: k.intrinsics, worldFromCamera: before[fused], region: region)
                 fused += 1
             }
-            var points = later.flatMap { afterPoints[$0] }
-            if points.count > mostPoints {
-                let every = (points.count + mostPoints - 1) / mostPoints
-                points = Swift.stride(from: 0, to: points.count, by: every).map { points[$0] }
-            }
+            let points = Self.thinned(later.map { afterPoints[$0] }, toAtMost: mostPoints)
             var registration = SurfaceRegistration(huber: 0.002, minimumPoints: leastPoints)
             registration.iterations = 30
             registration.priorRotation = 15 * Double.pi / 180
             registration.priorTranslation = 0.015
+            // A step under 0.1 mrad moves a head-sized sphere by 7 µm, far below the coarse
+            // voxel: the moments compare by their gains long before that (half the iterations).
+            registration.stopTurn = 1e-4
             // From the neighbouring moment's answer: the part after changes little between them.
             guard let found = registration.register(points: points, predicted: warm, volume: coarse, about: tracked.centre)
             else { continue }
@@ -257,6 +295,27 @@ struct CapSlideSearch: Sendable {
         let change = fits[split].time
         let start = min(fits[first].time, change - settleSeconds)
         return (start, max(fits[last].time, change + settleSeconds, start + 1e-3))
+    }
+
+    /// The lists' points in order, every n-th of them when there are more than `most` (n the
+    /// fewest that leaves at most `most`), without joining the lists first: the part after a
+    /// moment holds up to a million points, and joining them anew for every moment tried cost
+    /// more than the registration.
+    static func thinned(_ lists: [[SIMD3<Double>]], toAtMost most: Int) -> [SIMD3<Double>] {
+        let total = lists.reduce(0) { $0 + $1.count }
+        let every = total > most ? (total + most - 1) / most : 1
+        var points: [SIMD3<Double>] = []
+        points.reserveCapacity((total + every - 1) / every)
+        // The index in the joined list of the next point taken, less the lists passed.
+        var next = 0
+        for list in lists {
+            while next < list.count {
+                points.append(list[next])
+                next += every
+            }
+            next -= list.count
+        }
+        return points
     }
 
     /// Share of `points` moved by `transform` that lie on the volume's surface, of those near it.

@@ -4,28 +4,67 @@ import Recording
 
 // A cap that slid on the head: the scan in two parts, each on its own marker map.
 extension Reconstructor {
-    /// What undoing a slide gives: the volume fused anew, the report, and the cap's markers
-    /// where they lay on the head after the slide (in the frame of the mesh).
-    struct SlidePlacement {
-        var volume: TSDFVolume
-        var slide: CapSlide
-        var markersAfter: MarkerMap
+    /// A slide found before anything is fused: each keyframe's pose (nil: set aside while the
+    /// cap moved), the keyframes after the slide, which the correction carries onto the head's
+    /// surface from before it, and the two parts' marker maps.
+    struct SlidePlan {
+        var poses: [Int: RigidTransform]
+        var after: Set<Int>
+        var afterPoints: [SIMD3<Double>]
+        var correction: RigidTransform
+        /// The part before, fused coarsely: the share of the part after on it is reported.
+        var coarse: TSDFVolume
+        var onSurfaceByMarkers: Double
+        var mapBefore: MarkerMap
+        var mapAfter: MarkerMap
+        var startSeconds: Double
+        var endSeconds: Double
+        var startFrame: Int
+        var endFrame: Int
+        var centre: SIMD3<Double>
+        var refined = false
+        var onSurfaceByHead = 0.0
+
+        /// Keyframe `k`'s pose as it is fused into `volume`, nil when it is set aside. At the
+        /// first keyframe after the slide the correction is refined on the fine surface of the
+        /// part before, fused by then.
+        mutating func pose(of k: Int, fusingInto volume: TSDFVolume, search: CapSlideSearch) -> RigidTransform? {
+            guard let pose = poses[k] else { return nil }
+            guard after.contains(k) else { return pose }
+            if !refined {
+                refined = true
+                var fine = SurfaceRegistration(huber: 0.0015, minimumPoints: 500)
+                fine.iterations = 20
+                if let better = fine.register(points: afterPoints, predicted: correction, volume: volume, about: centre) {
+                    correction = better.worldFromCamera
+                }
+                onSurfaceByHead = search.share(afterPoints, correction, coarse).share
+            }
+            return correction * pose
+        }
+
+        /// The report, once the scan is fused.
+        func slide(keyframesSetAside: Int) -> CapSlide {
+            let size = CapSlide.size(of: correction, about: centre)
+            return CapSlide(
+                startSeconds: startSeconds, endSeconds: endSeconds, startFrame: startFrame, endFrame: endFrame, millimetres: size.millimetres,
+                degrees: size.degrees, keyframesSetAside: keyframesSetAside, keyframesMoved: after.count, onSurfaceByMarkers: onSurfaceByMarkers,
+                onSurfaceByHead: onSurfaceByHead)
+        }
     }
 
-    /// Looks for a slide of the cap in the keyframes' depth (`CapSlideSearch`) and undoes it:
-    /// the keyframes before it and after it each get a marker map of their own (one map for
-    /// both blends the two places of the cap, on a head that is not round, and bends the poses
-    /// on both sides); those while the cap moved are set aside. The search runs twice: first
-    /// on the one map's poses, then on each part's own map, which finds the moment more
-    /// sharply; its start and end are then found view by view (`CapSlideSearch.bounds`). The
-    /// part after is then carried onto the head's surface of the part before
-    /// (its depth registered as one body on a coarse and then the fine volume), and everything
-    /// is fused anew. The map before the slide stays the scan's map.
-    func placeAfterSlide(
-        keyframes: inout [Keyframe], map: inout MarkerMap, kept: [KeptDepth], camera: SettledCamera,
-        region: FusionRegion, tracked: FusionRegion, frame: (Int) throws -> RGBDFrame?,
-        concurrentFrame: (@Sendable (Int) throws -> RGBDFrame?)?, progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
-    ) throws -> SlidePlacement? {
+    /// Looks for a slide of the cap in the keyframes' small depth (`CapSlideSearch`), before
+    /// the scan is fused, and plans how to undo it: the keyframes before it and after it each
+    /// get a marker map of their own (one map for both blends the two places of the cap, on a
+    /// head that is not round, and bends the poses on both sides); those while the cap moved
+    /// are set aside. The search runs twice: first on the one map's poses, then on each part's
+    /// own map, which finds the moment more sharply; its start and end are then found view by
+    /// view (`CapSlideSearch.bounds`). The part after is carried onto the head's surface of the
+    /// part before (its depth registered as one body on a coarse volume here, and on the fine
+    /// one as it is fused). The map before the slide stays the scan's map.
+    func findSlide(
+        keyframes: [Keyframe], map: MarkerMap, kept: [KeptDepth], camera: SettledCamera, region: FusionRegion, tracked: FusionRegion
+    ) -> SlidePlan? {
         let search = CapSlideSearch()
         let markerPoses = kept.map(\.markerPose)
         let firstRound = search.profile(kept, before: markerPoses, after: markerPoses, region: region, tracked: tracked)
@@ -35,9 +74,13 @@ extension Reconstructor {
         let adjustment = BundleAdjustment(iterations: options.bundleIterations)
         var found = first, bestFit = -Double.infinity
         var placed = (before: markerPoses, after: markerPoses)
+        // A candidate's maps need only place the keyframes for its second search: the robust
+        // adjustment alone (the joint one on reprojection and depth is kept for the parts that
+        // are fused).
         for candidate in search.candidates(firstRound) {
             let (_, mapBefore, mapAfter) = splitRefine(
-                keyframes, kept: kept, start: candidate.moment, end: candidate.moment + search.rampSeconds, map: map, camera: camera)
+                keyframes, kept: kept, start: candidate.moment, end: candidate.moment + search.rampSeconds, map: map, camera: camera,
+                joint: false)
             let onBefore = kept.map { adjustment.place(keyframes[$0.keyframe], from: $0.markerPose, on: mapBefore) ?? $0.markerPose }
             let onAfter = kept.map { adjustment.place(keyframes[$0.keyframe], from: $0.markerPose, on: mapAfter) ?? $0.markerPose }
             let near = (candidate.moment - search.refineSeconds)...(candidate.moment + search.refineSeconds)
@@ -64,11 +107,9 @@ extension Reconstructor {
         for k in placedKept where !afterSet.contains(k.keyframe) {
             coarse.integrate(depth: k.depth, intrinsics: k.intrinsics, worldFromCamera: k.markerPose, region: region)
         }
-        var afterPoints = placedKept.filter { afterSet.contains($0.keyframe) }.flatMap { $0.points($0.markerPose, in: tracked, stride: 1) }
-        if afterPoints.count > search.mostPoints * 6 {
-            let every = (afterPoints.count + search.mostPoints * 6 - 1) / (search.mostPoints * 6)
-            afterPoints = Swift.stride(from: 0, to: afterPoints.count, by: every).map { afterPoints[$0] }
-        }
+        let afterPoints = CapSlideSearch.thinned(
+            placedKept.filter { afterSet.contains($0.keyframe) }.map { $0.points($0.markerPose, in: tracked, stride: 1) },
+            toAtMost: search.mostPoints * 6)
         var wide = SurfaceRegistration(huber: 0.002, minimumPoints: 500)
         wide.iterations = 30
         wide.priorRotation = 15 * Double.pi / 180
@@ -76,57 +117,51 @@ extension Reconstructor {
         let unmoved = search.share(afterPoints, .identity, coarse).share
         // Each part on its own map: what looked like a slide may be no more than the one map's blend.
         guard found.gain >= search.acceptedGain,
-            var correction = wide.register(points: afterPoints, predicted: found.correction, volume: coarse, about: tracked.centre)?
+            let correction = wide.register(points: afterPoints, predicted: found.correction, volume: coarse, about: tracked.centre)?
                 .worldFromCamera,
             CapSlide.size(of: correction, about: tracked.centre).millimetres >= search.acceptedMillimetres
         else { return nil }
-
-        // Fused anew: the part before by its own map; at the first keyframe after the slide the
-        // correction is refined on the fine surface of the part before, then the rest follows.
-        let volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: options.fuseColor)
-        volume.threads = options.threads
-        var refined = false
-        var onSurface = 0.0
-        try forEachKeyframe(keyframes, camera: camera, frame: frame, concurrentFrame: concurrentFrame, isCancelled: isCancelled) { k, f in
-            progress(ReconstructionProgress(stage: .fusion, done: k, total: keyframes.count))
-            guard var pose = poses[k] else { return }
-            if afterSet.contains(k) {
-                if !refined {
-                    refined = true
-                    var fine = SurfaceRegistration(huber: 0.0015, minimumPoints: 500)
-                    fine.iterations = 20
-                    if let better = fine.register(points: afterPoints, predicted: correction, volume: volume, about: tracked.centre) {
-                        correction = better.worldFromCamera
-                    }
-                    onSurface = search.share(afterPoints, correction, coarse).share
-                }
-                pose = correction * pose
-            }
-            keyframes[k].mapFromCamera = pose
-            volume.integrate(
-                depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: pose, region: region,
-                color: options.fuseColor ? f.color : nil, colorIntrinsics: f.colorIntrinsics)
-        }
-        let setAside = keyframes.indices.filter { poses[$0] == nil }
-        keyframes = keyframes.indices.filter { poses[$0] != nil }.map { keyframes[$0] }
-        map = mapBefore
-        let size = CapSlide.size(of: correction, about: tracked.centre)
-        let slide = CapSlide(
-            startSeconds: start - (kept.first?.timestamp ?? 0), endSeconds: end - (kept.first?.timestamp ?? 0),
-            startFrame: startFrame, endFrame: endFrame, millimetres: size.millimetres, degrees: size.degrees, keyframesSetAside: setAside.count,
-            keyframesMoved: after.count, onSurfaceByMarkers: unmoved, onSurfaceByHead: onSurface)
-        return SlidePlacement(volume: volume, slide: slide, markersAfter: mapAfter.transformed(by: correction))
+        let firstTime = kept.first?.timestamp ?? 0
+        return SlidePlan(
+            poses: poses, after: afterSet, afterPoints: afterPoints, correction: correction, coarse: coarse, onSurfaceByMarkers: unmoved,
+            mapBefore: mapBefore, mapAfter: mapAfter, startSeconds: start - firstTime, endSeconds: end - firstTime, startFrame: startFrame,
+            endFrame: endFrame, centre: tracked.centre)
     }
 
-    /// The keyframes before `start` and from `end` on, each part adjusted on its own (`refineSegment`):
-    /// their poses by keyframe, and the two parts' maps.
+    /// Every keyframe's depth kept small, placed by its markers: from the markers stage's
+    /// reading where it kept it, the others read again (the keyframes change when the camera's
+    /// focal length was corrected and the map built anew).
+    func keptDepth(
+        _ keyframes: [Keyframe], smallDepth: [Int: SmallDepth], camera: SettledCamera, frame: (Int) throws -> RGBDFrame?,
+        concurrentFrame: (@Sendable (Int) throws -> RGBDFrame?)?, isCancelled: () -> Bool
+    ) throws -> [KeptDepth] {
+        var kept: [Int: KeptDepth] = [:]
+        var missing: [Int] = []
+        for (k, keyframe) in keyframes.enumerated() {
+            if let small = smallDepth[keyframe.frameIndex] {
+                kept[k] = KeptDepth(keyframe: k, markerPose: keyframe.mapFromCamera, small: small, correction: camera.correction)
+            } else {
+                missing.append(k)
+            }
+        }
+        let unread = missing.map { keyframes[$0] }
+        try forEachKeyframe(unread, camera: camera, frame: frame, concurrentFrame: concurrentFrame, isCancelled: isCancelled) { i, f in
+            let k = missing[i]
+            kept[k] = KeptDepth(
+                keyframe: k, timestamp: f.timestamp, markerPose: keyframes[k].mapFromCamera, depth: f.depth, intrinsics: f.depthIntrinsics)
+        }
+        return kept.keys.sorted().compactMap { kept[$0] }
+    }
+
+    /// The keyframes before `start` and from `end` on, each part adjusted on its own (`refineSegment`,
+    /// with the joint adjustment when `joint`): their poses by keyframe, and the two parts' maps.
     func splitRefine(
-        _ keyframes: [Keyframe], kept: [KeptDepth], start: Double, end: Double, map: MarkerMap, camera: SettledCamera
+        _ keyframes: [Keyframe], kept: [KeptDepth], start: Double, end: Double, map: MarkerMap, camera: SettledCamera, joint: Bool = true
     ) -> (poses: [Int: RigidTransform], before: MarkerMap, after: MarkerMap) {
         let before = kept.filter { $0.timestamp < start }.map(\.keyframe)
         let after = kept.filter { $0.timestamp >= end }.map(\.keyframe)
-        let (partBefore, mapBefore) = refineSegment(before.map { keyframes[$0] }, map: map, camera: camera)
-        let (partAfter, mapAfter) = refineSegment(after.map { keyframes[$0] }, map: map, camera: camera)
+        let (partBefore, mapBefore) = refineSegment(before.map { keyframes[$0] }, map: map, camera: camera, joint: joint)
+        let (partAfter, mapAfter) = refineSegment(after.map { keyframes[$0] }, map: map, camera: camera, joint: joint)
         var poses: [Int: RigidTransform] = [:]
         for (k, keyframe) in zip(before, partBefore) { poses[k] = keyframe.mapFromCamera }
         for (k, keyframe) in zip(after, partAfter) { poses[k] = keyframe.mapFromCamera }
@@ -134,13 +169,13 @@ extension Reconstructor {
     }
 
     /// The bundle adjustment on one part of the scan alone: its keyframes and the markers they
-    /// saw, the camera as settled.
-    func refineSegment(_ part: [Keyframe], map: MarkerMap, camera: SettledCamera) -> ([Keyframe], MarkerMap) {
+    /// saw, the camera as settled; the joint one after the robust one when `joint`.
+    func refineSegment(_ part: [Keyframe], map: MarkerMap, camera: SettledCamera, joint: Bool = true) -> ([Keyframe], MarkerMap) {
         var part = part
         let seen = Set(part.flatMap { $0.observations.map(\.id) })
         var partMap = MarkerMap(corners: map.corners.filter { seen.contains($0.key) })
         BundleAdjustment(iterations: options.bundleIterations).refine(keyframes: &part, map: &partMap)
-        if options.jointBundleIterations > 0 {
+        if joint, options.jointBundleIterations > 0 {
             JointBundleAdjustment(iterations: options.jointBundleIterations).refine(keyframes: &part, map: &partMap, intrinsics: camera.pinhole)
         }
         return (part, partMap)

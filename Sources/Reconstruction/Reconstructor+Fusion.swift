@@ -38,26 +38,39 @@ extension Reconstructor {
     }
 
     /// Stage 3: the keyframes' depth fused into a sparse TSDF around the cap's sphere, the
-    /// pinhole frames read with the settled `camera`. The depth is also kept small, to look for
-    /// a cap that slid on the head (`placeAfterSlide`); when it did, the scan is fused again,
-    /// `map` becomes the cap's map before the slide, and the cap's markers after it are returned.
+    /// pinhole frames read with the settled `camera`. First the keyframes' small depth (kept by
+    /// the markers stage) is searched for a cap that slid on the head (`findSlide`); when it
+    /// did, the scan is fused as the slide was undone, `map` becomes the cap's map before the
+    /// slide, and the cap's markers after it are returned.
     func fuse(
-        _ keyframes: inout [Keyframe], map: inout MarkerMap, camera: SettledCamera, frame: (Int) throws -> RGBDFrame?,
-        concurrentFrame: (@Sendable (Int) throws -> RGBDFrame?)?, stats: inout ReconstructionStatistics,
+        _ keyframes: inout [Keyframe], map: inout MarkerMap, camera: SettledCamera, smallDepth: [Int: SmallDepth],
+        frame: (Int) throws -> RGBDFrame?, concurrentFrame: (@Sendable (Int) throws -> RGBDFrame?)?, stats: inout ReconstructionStatistics,
         progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
     ) throws -> (TSDFVolume, FusionRegion, MarkerMap?) {
         guard let region = fusionRegion(map) else { throw ReconstructionError.noUsableMarkers(framesSeen: stats.framesExamined) }
-        var volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: options.fuseColor)
+        var slide: SlidePlan?
+        // The head's rigid part: the vault under the cap and the upper face and ears, not the
+        // jaw, the neck or the bodies below.
+        if options.findsCapSlide, let sphere = map.fittedSphere(), sphere.radius <= options.maximumHeadRadius {
+            let tracked = FusionRegion(centre: sphere.centre, radius: sphere.radius * 1.2)
+            let kept = try keptDepth(
+                keyframes, smallDepth: smallDepth, camera: camera, frame: frame, concurrentFrame: concurrentFrame, isCancelled: isCancelled)
+            slide = findSlide(keyframes: keyframes, map: map, kept: kept, camera: camera, region: region, tracked: tracked)
+        }
+        let volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: options.fuseColor)
         volume.threads = options.threads
         // Integration alone (without reading the frames), to compare with other fusion code.
         let clock = ContinuousClock()
         var integration = Duration.zero
-        var kept: [KeptDepth] = []
+        let search = CapSlideSearch()
         try forEachKeyframe(keyframes, camera: camera, frame: frame, concurrentFrame: concurrentFrame, isCancelled: isCancelled) { k, f in
             progress(ReconstructionProgress(stage: .fusion, done: k, total: keyframes.count))
-            let pose = keyframes[k].mapFromCamera
-            if options.findsCapSlide {
-                kept.append(KeptDepth(keyframe: k, timestamp: f.timestamp, markerPose: pose, depth: f.depth, intrinsics: f.depthIntrinsics))
+            var pose = keyframes[k].mapFromCamera
+            if var plan = slide {
+                defer { slide = plan }
+                guard let placed = plan.pose(of: k, fusingInto: volume, search: search) else { return }
+                pose = placed
+                keyframes[k].mapFromCamera = pose
             }
             let integrationStart = clock.now
             defer { integration += clock.now - integrationStart }
@@ -66,18 +79,12 @@ extension Reconstructor {
                 color: options.fuseColor ? f.color : nil, colorIntrinsics: f.colorIntrinsics)
         }
         var markersAfterSlide: MarkerMap?
-        // The head's rigid part: the vault under the cap and the upper face and ears, not the
-        // jaw, the neck or the bodies below.
-        if options.findsCapSlide, let sphere = map.fittedSphere(), sphere.radius <= options.maximumHeadRadius {
-            let tracked = FusionRegion(centre: sphere.centre, radius: sphere.radius * 1.2)
-            if let placed = try placeAfterSlide(
-                keyframes: &keyframes, map: &map, kept: kept, camera: camera, region: region, tracked: tracked, frame: frame,
-                concurrentFrame: concurrentFrame, progress: progress, isCancelled: isCancelled)
-            {
-                volume = placed.volume
-                stats.capSlide = placed.slide
-                markersAfterSlide = placed.markersAfter
-            }
+        if let plan = slide {
+            let placed = keyframes.indices.filter { plan.poses[$0] != nil }
+            stats.capSlide = plan.slide(keyframesSetAside: keyframes.count - placed.count)
+            keyframes = placed.map { keyframes[$0] }
+            map = plan.mapBefore
+            markersAfterSlide = plan.mapAfter.transformed(by: plan.correction)
         }
         stats.voxelBlocks = volume.blockCount
         stats.volumeBytes = volume.memoryBytes

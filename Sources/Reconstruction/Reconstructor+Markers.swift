@@ -9,11 +9,12 @@ extension Reconstructor {
     /// its keyframes.
     /// `frame` reads the frames as recorded; with `concurrentFrame` they are read on every
     /// thread. Returns the colour camera the frames recorded (the last usable one's, its lens
-    /// included); the markers were found on pinhole pictures, with its pinhole part.
+    /// included); the markers were found on pinhole pictures, with its pinhole part. When the
+    /// fusion will look for a cap that slid, each keyframe's depth is kept small, by frame.
     func buildMap(
         frameCount: Int, frame: (Int) throws -> RGBDFrame?, concurrentFrame: (@Sendable (Int) throws -> RGBDFrame?)?,
         stats: inout ReconstructionStatistics, progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
-    ) throws -> (MarkerMap, [Keyframe], CameraIntrinsics, [(Int, [MarkerObservation], unread: [MarkerObservation])]) {
+    ) throws -> (MarkerMap, [Keyframe], CameraIntrinsics, [(Int, [MarkerObservation], unread: [MarkerObservation])], [Int: SmallDepth]) {
         let detector = MarkerDetector(dictionary: try layout.dictionary())
         let lifter = {
             var lifter = MarkerLifter(layout: layout)
@@ -26,6 +27,8 @@ extension Reconstructor {
         let examined = Array(stride(from: 0, to: frameCount, by: max(1, options.frameStride)))
         var seen: [(Int, [MarkerObservation], unread: [MarkerObservation])] = []
         let keepsDetections = options.estimatesFocalLength || options.estimatesPrincipalPoint || options.estimatesDistortion
+        let keepsDepth = options.fuseSurface && options.findsCapSlide
+        var smallDepth: [Int: SmallDepth] = [:]
         // Frames are read in batches, their markers found on every thread, and the map grown
         // from them in frame order: the same map whatever the thread count.
         let batchSize = max(1, options.threads) * 2
@@ -61,7 +64,7 @@ extension Reconstructor {
                     observations: lifter.lift(
                         detections, depth: f.depth, colorIntrinsics: f.colorIntrinsics, depthIntrinsics: f.depthIntrinsics,
                         scratch: &scratch),
-                    unread: unread, recorded: raw.colorIntrinsics)
+                    unread: unread, recorded: raw.colorIntrinsics, small: keepsDepth ? SmallDepth(f) : nil)
             }
             for (k, index) in indices.enumerated() {
                 stats.framesExamined += 1
@@ -69,6 +72,7 @@ extension Reconstructor {
                 recorded = seenHere.recorded
                 let observations = seenHere.observations
                 if builder.add(observations, frameIndex: index, unread: seenHere.unread) { stats.framesUsed += 1 } else { stats.framesRejected += 1 }
+                if builder.keyframes.last?.frameIndex == index, let small = seenHere.small { smallDepth[index] = small }
                 if keepsDetections { seen.append((index, observations, seenHere.unread)) }
             }
         }
@@ -76,7 +80,7 @@ extension Reconstructor {
             throw ReconstructionError.noUsableMarkers(framesSeen: stats.framesExamined)
         }
         guard builder.keyframes.count >= 3 else { throw ReconstructionError.tooFewRegisteredFrames(registered: stats.framesUsed, needed: 3) }
-        return (builder.map, builder.keyframes, recorded, seen)
+        return (builder.map, builder.keyframes, recorded, seen, smallDepth)
     }
 
     /// What one frame gave the marker stage.
@@ -86,5 +90,6 @@ extension Reconstructor {
         var unread: [MarkerObservation]
         /// The colour camera the frame recorded, its lens included.
         var recorded: CameraIntrinsics
+        var small: SmallDepth?
     }
 }

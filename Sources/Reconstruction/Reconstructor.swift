@@ -52,7 +52,7 @@ public struct Reconstructor: Sendable {
         stats.framesTotal = frameCount
         // A lens with distortion is corrected in the pictures once, as they are read.
         func pinholeFrame(_ index: Int) throws -> RGBDFrame? { try frame(index)?.removingLensDistortion() }
-        var (map, keyframes, recorded, seen) = try timed(.markers, &stats) {
+        var (map, keyframes, recorded, seen, smallDepth) = try timed(.markers, &stats) {
             try buildMap(
                 frameCount: frameCount, frame: frame, concurrentFrame: concurrentFrame, stats: &$0, progress: progress,
                 isCancelled: isCancelled)
@@ -77,8 +77,8 @@ public struct Reconstructor: Sendable {
         }
         let (volume, region, markersAfterSlide) = try timed(.fusion, &stats) {
             try fuse(
-                &keyframes, map: &map, camera: camera, frame: pinholeFrame, concurrentFrame: concurrentFrame, stats: &$0, progress: progress,
-                isCancelled: isCancelled)
+                &keyframes, map: &map, camera: camera, smallDepth: smallDepth, frame: pinholeFrame, concurrentFrame: concurrentFrame,
+                stats: &$0, progress: progress, isCancelled: isCancelled)
         }
         let mesh = try timed(.meshing, &stats) { stats in
             progress(ReconstructionProgress(stage: .meshing, done: 0, total: 1))

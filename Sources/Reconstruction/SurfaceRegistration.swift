@@ -20,6 +20,10 @@ struct SurfaceRegistration: Sendable {
     var priorTranslation = 0.004
     /// Fewest points that must land on the surface for an answer.
     var minimumPoints = 400
+    /// The iterations stop when a step turns less than this (radians) and shifts less than
+    /// `stopShift` (metres).
+    var stopTurn = 1e-5
+    var stopShift = 1e-5
 
     struct Result: Sendable {
         /// The frame's pose, camera to volume.
@@ -89,7 +93,7 @@ struct SurfaceRegistration: Sendable {
             pose = Self.moved(pose, by: step, about: centre)
             let rotation = (step[0] * step[0] + step[1] * step[1] + step[2] * step[2]).squareRoot()
             let translation = (step[3] * step[3] + step[4] * step[4] + step[5] * step[5]).squareRoot()
-            if rotation < 1e-5, translation < 1e-5 { break }
+            if rotation < stopTurn, translation < stopShift { break }
         }
         return Result(
             worldFromCamera: pose, points: last.points, rms: last.rms, predictedPoints: first?.points ?? 0, predictedRMS: first?.rms ?? .infinity)

@@ -41,7 +41,7 @@ public final class TSDFVolume {
     static let side = 8
     static let blockVoxels = 512
 
-    private(set) var blockIndex: [SIMD3<Int32>: Int32] = [:]
+    private(set) var blockIndex = BlockTable()
     /// Block coordinates (voxel index / 8), in allocation order.
     private(set) var blockCoords: [SIMD3<Int32>] = []
     /// Truncated signed distance per voxel, in units of the truncation (−1...1).
@@ -73,7 +73,7 @@ public final class TSDFVolume {
     private func block(_ coord: SIMD3<Int32>) -> Int32 {
         if let index = blockIndex[coord] { return index }
         let index = Int32(blockCoords.count)
-        blockIndex[coord] = index
+        blockIndex.insert(coord, index)
         blockCoords.append(coord)
         distances.append(contentsOf: repeatElement(1, count: Self.blockVoxels))
         weights.append(contentsOf: repeatElement(0, count: Self.blockVoxels))

@@ -1,6 +1,8 @@
 import Foundation
 import Geometry
 import Imaging
+import Recording
+import Synchronization
 import Testing
 
 @testable import Reconstruction
@@ -26,24 +28,8 @@ struct CapSlideSearchTests {
     }
 
     /// The views' depth, computed once (sphere tracing is the slow part).
-    static let depths: [DepthImage] = views.map { depth(from: $0.pose) }
-
-    /// The head's depth seen from `pose`, by sphere tracing.
-    static func depth(from pose: RigidTransform) -> DepthImage {
-        var pixels = [Float](repeating: .nan, count: camera.width * camera.height)
-        for y in 0..<camera.height {
-            for x in 0..<camera.width {
-                let ray = SIMD3((Double(x) - camera.cx) / camera.fx, (Double(y) - camera.cy) / camera.fy, 1)
-                var z = 0.1
-                for _ in 0..<100 {
-                    let d = SurfaceRegistrationTests.head(pose.apply(ray * z))
-                    if abs(d) < 1e-6 || z > 0.5 { break }
-                    z += d / length(ray)
-                }
-                if z < 0.5, abs(SurfaceRegistrationTests.head(pose.apply(ray * z))) < 1e-5 { pixels[y * camera.width + x] = Float(z) }
-            }
-        }
-        return DepthImage(width: camera.width, height: camera.height, pixels: pixels)
+    static let depths: [DepthImage] = views.map {
+        SurfaceRegistrationTests.depth(of: SurfaceRegistrationTests.head, from: $0.pose, camera: camera)
     }
 
     /// The kept depth of every view, placed by markers on a cap that turned by `turn` on the
@@ -72,6 +58,76 @@ struct CapSlideSearchTests {
             let small = kept.intrinsics.unproject(SIMD2(Double(u), Double(v)), depth: z)
             let full = k.unproject(SIMD2(Double(x), Double(y)), depth: z)
             #expect(length(small - full) < 1e-12, "pixel (\(u), \(v)): \(small) against \(full)")
+        }
+    }
+
+    /// The markers stage keeps each keyframe's depth small before the camera is settled; read
+    /// later with the settled camera's correction, it is what the fusion's reading would keep.
+    @Test(arguments: [CameraCorrection.none, CameraCorrection(focalScale: 1.031, principalShift: SIMD2(2.5, -1.25))])
+    func depthKeptBeforeTheCameraSettledIsReadWithTheSettledCamera(_ correction: CameraCorrection) {
+        let depthCamera = CameraIntrinsics(fx: 250, fy: 251, cx: 159.5, cy: 119.75, width: 320, height: 240)
+        let colorCamera = CameraIntrinsics(fx: 500, fy: 502, cx: 319.5, cy: 239.5, width: 640, height: 480)
+        var pixels = [Float](repeating: .nan, count: 320 * 240)
+        for i in pixels.indices where i % 7 != 0 { pixels[i] = 0.3 + Float(i % 320) * 1e-4 + Float(i / 320) * 2e-4 }
+        let frame = RGBDFrame(
+            timestamp: 3.25, color: RGBAImage(width: 640, height: 480, pixels: Array(repeating: RGBA8(r: 0, g: 0, b: 0, a: 255), count: 640 * 480)),
+            depth: DepthImage(width: 320, height: 240, pixels: pixels), colorIntrinsics: colorCamera, depthIntrinsics: depthCamera)
+        let pose = RigidTransform(rotation: Rotation3(axis: SIMD3(0, 1, 0), angle: 0.3), translation: SIMD3(0.01, 0, 0.2))
+        let early = KeptDepth(keyframe: 4, markerPose: pose, small: SmallDepth(frame), correction: correction)
+        let read = frame.correcting(correction)
+        let late = KeptDepth(keyframe: 4, timestamp: read.timestamp, markerPose: pose, depth: read.depth, intrinsics: read.depthIntrinsics)
+        #expect(early.intrinsics == late.intrinsics)
+        #expect(early.timestamp == 3.25 && early.keyframe == 4 && early.markerPose == pose)
+        #expect(early.depth.width == late.depth.width && early.depth.height == late.depth.height)
+        #expect(zip(early.depth.pixels, late.depth.pixels).allSatisfy { $0.bitPattern == $1.bitPattern })
+        if correction != .none {
+            #expect(early.intrinsics != KeptDepth(keyframe: 4, markerPose: pose, small: SmallDepth(frame), correction: .none).intrinsics)
+        }
+    }
+
+    /// Keyframes the markers stage kept no small depth for (the map was built anew after a
+    /// focal correction) are read again; the others are taken as kept, in keyframe order.
+    @Test func keyframesWithoutKeptDepthAreReadAgain() throws {
+        let frames = Self.views.indices.map { i in
+            RGBDFrame(
+                timestamp: Self.views[i].time, color: RGBAImage(width: 240, height: 180, pixels: Array(repeating: RGBA8(gray: 0), count: 240 * 180)),
+                depth: Self.depths[i], colorIntrinsics: Self.camera, depthIntrinsics: Self.camera)
+        }
+        let keyframes = Self.views.indices.map { Keyframe(frameIndex: $0, mapFromCamera: Self.views[$0].pose, observations: []) }
+        var small: [Int: SmallDepth] = [:]
+        for i in frames.indices where i % 3 != 0 { small[i] = SmallDepth(frames[i]) }
+        let reads = Mutex(0)
+        let kept = try Reconstructor().keptDepth(
+            keyframes, smallDepth: small, camera: SettledCamera(recorded: Self.camera),
+            frame: { i in
+                reads.withLock { $0 += 1 }
+                return frames[i]
+            }, concurrentFrame: nil, isCancelled: { false })
+        #expect(reads.withLock { $0 } == (frames.count + 2) / 3)
+        #expect(kept.map(\.keyframe) == Array(frames.indices))
+        for (i, k) in kept.enumerated() {
+            let expected = KeptDepth(
+                keyframe: i, timestamp: frames[i].timestamp, markerPose: Self.views[i].pose, depth: Self.depths[i], intrinsics: Self.camera)
+            #expect(k.timestamp == expected.timestamp && k.intrinsics == expected.intrinsics && k.markerPose == expected.markerPose)
+            #expect(zip(k.depth.pixels, expected.depth.pixels).allSatisfy { $0.bitPattern == $1.bitPattern })
+        }
+    }
+
+    /// Thinning lists of points without joining them takes the points that joining them and
+    /// taking every n-th would.
+    @Test func thinningListsTakesEveryNthOfThemJoined() {
+        var random = SplitMix64(seed: 77)
+        for _ in 0..<200 {
+            let lists = (0..<Int.random(in: 0...12, using: &random)).map { l in
+                (0..<Int.random(in: 0...40, using: &random)).map { SIMD3(Double(l), Double($0), 0) }
+            }
+            let most = Int.random(in: 1...120, using: &random)
+            let joined = lists.flatMap { $0 }
+            let every = joined.count > most ? (joined.count + most - 1) / most : 1
+            let expected = Swift.stride(from: 0, to: joined.count, by: every).map { joined[$0] }
+            let thinned = CapSlideSearch.thinned(lists, toAtMost: most)
+            #expect(thinned == expected)
+            #expect(thinned.count <= max(most, 0) || joined.count <= most)
         }
     }
 
