@@ -74,13 +74,9 @@ extension Reconstructor {
         let adjustment = BundleAdjustment(iterations: options.bundleIterations)
         var found = first, bestFit = -Double.infinity
         var placed = (before: markerPoses, after: markerPoses)
-        // A candidate's maps need only place the keyframes for its second search: the robust
-        // adjustment alone (the joint one on reprojection and depth is kept for the parts that
-        // are fused).
         for candidate in search.candidates(firstRound) {
             let (_, mapBefore, mapAfter) = splitRefine(
-                keyframes, kept: kept, start: candidate.moment, end: candidate.moment + search.rampSeconds, map: map, camera: camera,
-                joint: false)
+                keyframes, kept: kept, start: candidate.moment, end: candidate.moment + search.rampSeconds, map: map, camera: camera)
             let onBefore = kept.map { adjustment.place(keyframes[$0.keyframe], from: $0.markerPose, on: mapBefore) ?? $0.markerPose }
             let onAfter = kept.map { adjustment.place(keyframes[$0.keyframe], from: $0.markerPose, on: mapAfter) ?? $0.markerPose }
             let near = (candidate.moment - search.refineSeconds)...(candidate.moment + search.refineSeconds)
@@ -132,7 +128,7 @@ extension Reconstructor {
     /// reading where it kept it, the others read again (the keyframes change when the camera's
     /// focal length was corrected and the map built anew).
     func keptDepth(
-        _ keyframes: [Keyframe], smallDepth: [Int: SmallDepth], camera: SettledCamera, frame: (Int) throws -> RGBDFrame?,
+        _ keyframes: [Keyframe], smallDepth: SmallDepthStore, camera: SettledCamera, frame: (Int) throws -> RGBDFrame?,
         concurrentFrame: (@Sendable (Int) throws -> RGBDFrame?)?, isCancelled: () -> Bool
     ) throws -> [KeptDepth] {
         var kept: [Int: KeptDepth] = [:]
@@ -153,15 +149,15 @@ extension Reconstructor {
         return kept.keys.sorted().compactMap { kept[$0] }
     }
 
-    /// The keyframes before `start` and from `end` on, each part adjusted on its own (`refineSegment`,
-    /// with the joint adjustment when `joint`): their poses by keyframe, and the two parts' maps.
+    /// The keyframes before `start` and from `end` on, each part adjusted on its own (`refineSegment`):
+    /// their poses by keyframe, and the two parts' maps.
     func splitRefine(
-        _ keyframes: [Keyframe], kept: [KeptDepth], start: Double, end: Double, map: MarkerMap, camera: SettledCamera, joint: Bool = true
+        _ keyframes: [Keyframe], kept: [KeptDepth], start: Double, end: Double, map: MarkerMap, camera: SettledCamera
     ) -> (poses: [Int: RigidTransform], before: MarkerMap, after: MarkerMap) {
         let before = kept.filter { $0.timestamp < start }.map(\.keyframe)
         let after = kept.filter { $0.timestamp >= end }.map(\.keyframe)
-        let (partBefore, mapBefore) = refineSegment(before.map { keyframes[$0] }, map: map, camera: camera, joint: joint)
-        let (partAfter, mapAfter) = refineSegment(after.map { keyframes[$0] }, map: map, camera: camera, joint: joint)
+        let (partBefore, mapBefore) = refineSegment(before.map { keyframes[$0] }, map: map, camera: camera)
+        let (partAfter, mapAfter) = refineSegment(after.map { keyframes[$0] }, map: map, camera: camera)
         var poses: [Int: RigidTransform] = [:]
         for (k, keyframe) in zip(before, partBefore) { poses[k] = keyframe.mapFromCamera }
         for (k, keyframe) in zip(after, partAfter) { poses[k] = keyframe.mapFromCamera }
@@ -169,13 +165,13 @@ extension Reconstructor {
     }
 
     /// The bundle adjustment on one part of the scan alone: its keyframes and the markers they
-    /// saw, the camera as settled; the joint one after the robust one when `joint`.
-    func refineSegment(_ part: [Keyframe], map: MarkerMap, camera: SettledCamera, joint: Bool = true) -> ([Keyframe], MarkerMap) {
+    /// saw, the camera as settled.
+    func refineSegment(_ part: [Keyframe], map: MarkerMap, camera: SettledCamera) -> ([Keyframe], MarkerMap) {
         var part = part
         let seen = Set(part.flatMap { $0.observations.map(\.id) })
         var partMap = MarkerMap(corners: map.corners.filter { seen.contains($0.key) })
         BundleAdjustment(iterations: options.bundleIterations).refine(keyframes: &part, map: &partMap)
-        if joint, options.jointBundleIterations > 0 {
+        if options.jointBundleIterations > 0 {
             JointBundleAdjustment(iterations: options.jointBundleIterations).refine(keyframes: &part, map: &partMap, intrinsics: camera.pinhole)
         }
         return (part, partMap)

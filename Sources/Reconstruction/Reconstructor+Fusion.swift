@@ -43,7 +43,7 @@ extension Reconstructor {
     /// did, the scan is fused as the slide was undone, `map` becomes the cap's map before the
     /// slide, and the cap's markers after it are returned.
     func fuse(
-        _ keyframes: inout [Keyframe], map: inout MarkerMap, camera: SettledCamera, smallDepth: [Int: SmallDepth],
+        _ keyframes: inout [Keyframe], map: inout MarkerMap, camera: SettledCamera, smallDepth: SmallDepthStore,
         frame: (Int) throws -> RGBDFrame?, concurrentFrame: (@Sendable (Int) throws -> RGBDFrame?)?, stats: inout ReconstructionStatistics,
         progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
     ) throws -> (TSDFVolume, FusionRegion, MarkerMap?) {

@@ -14,7 +14,7 @@ extension Reconstructor {
     func buildMap(
         frameCount: Int, frame: (Int) throws -> RGBDFrame?, concurrentFrame: (@Sendable (Int) throws -> RGBDFrame?)?,
         stats: inout ReconstructionStatistics, progress: (ReconstructionProgress) -> Void, isCancelled: () -> Bool
-    ) throws -> (MarkerMap, [Keyframe], CameraIntrinsics, [(Int, [MarkerObservation], unread: [MarkerObservation])], [Int: SmallDepth]) {
+    ) throws -> (MarkerMap, [Keyframe], CameraIntrinsics, [(Int, [MarkerObservation], unread: [MarkerObservation])], SmallDepthStore) {
         let detector = MarkerDetector(dictionary: try layout.dictionary())
         let lifter = {
             var lifter = MarkerLifter(layout: layout)
@@ -28,7 +28,7 @@ extension Reconstructor {
         var seen: [(Int, [MarkerObservation], unread: [MarkerObservation])] = []
         let keepsDetections = options.estimatesFocalLength || options.estimatesPrincipalPoint || options.estimatesDistortion
         let keepsDepth = options.fuseSurface && options.findsCapSlide
-        var smallDepth: [Int: SmallDepth] = [:]
+        var smallDepth = SmallDepthStore()
         // Frames are read in batches, their markers found on every thread, and the map grown
         // from them in frame order: the same map whatever the thread count.
         let batchSize = max(1, options.threads) * 2
@@ -72,7 +72,7 @@ extension Reconstructor {
                 recorded = seenHere.recorded
                 let observations = seenHere.observations
                 if builder.add(observations, frameIndex: index, unread: seenHere.unread) { stats.framesUsed += 1 } else { stats.framesRejected += 1 }
-                if builder.keyframes.last?.frameIndex == index, let small = seenHere.small { smallDepth[index] = small }
+                if builder.keyframes.last?.frameIndex == index, let small = seenHere.small { smallDepth.keep(small, frame: index) }
                 if keepsDetections { seen.append((index, observations, seenHere.unread)) }
             }
         }

@@ -94,8 +94,9 @@ struct CapSlideSearchTests {
                 depth: Self.depths[i], colorIntrinsics: Self.camera, depthIntrinsics: Self.camera)
         }
         let keyframes = Self.views.indices.map { Keyframe(frameIndex: $0, mapFromCamera: Self.views[$0].pose, observations: []) }
-        var small: [Int: SmallDepth] = [:]
-        for i in frames.indices where i % 3 != 0 { small[i] = SmallDepth(frames[i]) }
+        var small = SmallDepthStore()
+        for i in frames.indices where i % 3 != 0 { small.keep(SmallDepth(frames[i]), frame: i) }
+        #expect(small.count == frames.count - (frames.count + 2) / 3)
         let reads = Mutex(0)
         let kept = try Reconstructor().keptDepth(
             keyframes, smallDepth: small, camera: SettledCamera(recorded: Self.camera),
