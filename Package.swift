@@ -161,7 +161,7 @@ let package = Package(
                 "Upload", "Evaluation",
                 "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Cephalometry", "Feedback", "Reconstruction",
                 "Report", "KneeReport", "ReportKit", "ScanLibrary", "Scanning", "Processing", "HeadGestures", "RangeOfMotion",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CProcessControl", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "SettingsSchemaTests", dependencies: ["SettingsSchema"]),

@@ -25,6 +25,48 @@ public enum Statistics {
         return sorted[sorted.count / 2]
     }
 
+    /// The element at `rank` of `values` as if sorted ascending, found without sorting them
+    /// (quickselect; a sort when the partitions keep coming out lopsided): `values` is left
+    /// reordered. The values must not be NaN; `rank` must be one of their indices.
+    public static func orderStatistic(_ values: inout [Double], rank: Int) -> Double {
+        precondition(values.indices.contains(rank), "rank \(rank) of \(values.count) values")
+        var low = 0, high = values.count - 1
+        var partitionsLeft = 2 * (Int.bitWidth - values.count.leadingZeroBitCount) + 8
+        return values.withUnsafeMutableBufferPointer { v in
+            while low < high {
+                guard partitionsLeft > 0 else {
+                    v[low...high].sort()
+                    return v[rank]
+                }
+                partitionsLeft -= 1
+                // Median of three as the pivot; then Hoare's partition around it.
+                let middle = low + (high - low) / 2
+                if v[middle] < v[low] { v.swapAt(middle, low) }
+                if v[high] < v[low] { v.swapAt(high, low) }
+                if v[high] < v[middle] { v.swapAt(high, middle) }
+                let pivot = v[middle]
+                var i = low, j = high
+                while i <= j {
+                    while v[i] < pivot { i += 1 }
+                    while pivot < v[j] { j -= 1 }
+                    if i <= j {
+                        v.swapAt(i, j)
+                        i += 1
+                        j -= 1
+                    }
+                }
+                if rank <= j {
+                    high = j
+                } else if rank >= i {
+                    low = i
+                } else {
+                    return v[rank]
+                }
+            }
+            return v[rank]
+        }
+    }
+
     /// The `q` quantile (0...1) by linear interpolation between order statistics; 0 when empty.
     @inlinable public static func quantile(_ values: [Double], _ q: Double) -> Double {
         guard !values.isEmpty else { return 0 }

@@ -138,8 +138,8 @@ public struct MarkerLifter: Sendable {
         // Reject pixels off the plane (hair, the sticker's lifted edge, mixed pixels) and refit.
         for _ in 0..<2 {
             var residuals = points.map { abs(dot($0 - plane.point, plane.normal)) }
-            residuals.sort()
-            let limit = max(0.0006, 3 * 1.4826 * residuals[residuals.count / 2])
+            let middle = Statistics.orderStatistic(&residuals, rank: residuals.count / 2)
+            let limit = max(0.0006, 3 * 1.4826 * middle)
             kept = points.filter { abs(dot($0 - plane.point, plane.normal)) <= limit }
             guard kept.count >= minimumDepthPixels, let refit = fitPlane(kept[...]) else { return nil }
             plane = refit

@@ -77,6 +77,80 @@ import Testing
         #expect(s[0] == 0 && s[5 * n + 5] == 0)
     }
 
+    /// A random symmetric positive definite n x n matrix, `M Mᵀ / n + I`.
+    static func randomSPD(_ n: Int, seed: UInt64) -> [Double] {
+        var random = Xoshiro256(seed: seed)
+        let m = (0..<(n * n)).map { _ in random.unitDouble() * 2 - 1 }
+        var a = [Double](repeating: 0, count: n * n)
+        for i in 0..<n {
+            for j in 0...i {
+                var t = 0.0
+                for q in 0..<n { t += m[i * n + q] * m[j * n + q] }
+                a[i * n + j] = t / Double(n) + (i == j ? 1 : 0)
+                a[j * n + i] = a[i * n + j]
+            }
+        }
+        return a
+    }
+
+    @Test(arguments: [16, 17, 18, 19, 64, 131])
+    func fourColumnsAtATimeGiveTheSameBitsAsOne(n: Int) throws {
+        let a = Self.randomSPD(n, seed: UInt64(n))
+        var byColumns = a, inPanels = a
+        #expect(Cholesky.factorByColumns(&byColumns, n))
+        #expect(Cholesky.factorInPanels(&inPanels, n))
+        for i in 0..<n {
+            for j in 0...i where byColumns[i * n + j].bitPattern != inPanels[i * n + j].bitPattern {
+                Issue.record("L[\(i), \(j)]: \(byColumns[i * n + j]) one column at a time, \(inPanels[i * n + j]) four")
+                return
+            }
+        }
+        // And it is a factor: L Lᵀ gives the matrix back.
+        for i in 0..<n {
+            for j in 0...i {
+                var t = 0.0
+                for q in 0...j { t += inPanels[i * n + q] * inPanels[j * n + q] }
+                #expect(abs(t - a[i * n + j]) < 1e-12, "(\(i), \(j))")
+            }
+        }
+    }
+
+    @Test func fourColumnsAtATimeRefuseAMatrixThatIsNotPositiveDefinite() {
+        // Column 21 (inside a panel, past its first column) made dependent on column 5.
+        let n = 40
+        var a = Self.randomSPD(n, seed: 3)
+        for q in 0..<n {
+            a[21 * n + q] = a[5 * n + q]
+            a[q * n + 21] = a[q * n + 5]
+        }
+        a[21 * n + 21] = a[5 * n + 5]
+        var byColumns = a, inPanels = a
+        #expect(!Cholesky.factorByColumns(&byColumns, n))
+        #expect(!Cholesky.factorInPanels(&inPanels, n))
+        #expect(!Cholesky.factor(&a, n))
+    }
+
+    @Test func theGramInTheLowerHalfIsTheOneBothHalvesTook() {
+        var random = Xoshiro256(seed: 11)
+        let n = 50
+        let start = (0..<(n * n)).map { _ in random.unitDouble() }
+        for columns in [[31, 4, 17, 5, 44, 0, 23], [9, 2, 9, 40]] {
+            let w = (0..<(columns.count * 6)).map { _ in random.unitDouble() * 2 - 1 }
+            var lower = start, both = start
+            SchurComplement.subtractGram(w, columns: columns, from: &lower, n: n)
+            SchurComplement.subtractGramInBothHalves(w, columns: columns, from: &both, n: n)
+            var changed = 0
+            for i in 0..<n {
+                for j in 0...i {
+                    #expect(lower[i * n + j].bitPattern == both[i * n + j].bitPattern, "\(columns): (\(i), \(j))")
+                    if lower[i * n + j] != start[i * n + j] { changed += 1 }
+                }
+            }
+            let distinct = Set(columns).count
+            #expect(changed == distinct * (distinct + 1) / 2, "every pair of the columns named, once")
+        }
+    }
+
     /// Rosenbrock's function as least squares: r = (10 (y − x²), 1 − x), minimum 0 at (1, 1).
     static func rosenbrockStep(_ p: SIMD2<Double>, _ damping: Double) -> SIMD2<Double>? {
         let r = SIMD2(10 * (p.y - p.x * p.x), 1 - p.x)

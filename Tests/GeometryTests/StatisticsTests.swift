@@ -46,4 +46,21 @@ struct StatisticsTests {
         #expect(abs(Statistics.robustSigma(values) - 2) < 0.08)
         #expect(abs(Statistics.robustSigmaUpper(values) - 2) < 0.08)
     }
+
+    @Test func anOrderStatisticIsTheSortedValueAtItsRank() {
+        var random = Xoshiro256(seed: 5)
+        let shapes: [[Double]] = [
+            [4], [2, 1], (0..<37).map { _ in random.unitDouble() }, (0..<64).map { _ in Double(Int(random.unitDouble() * 5)) },
+            (0..<50).map(Double.init), (0..<50).map { Double(50 - $0) }, Array(repeating: 1.5, count: 33),
+            (0..<61).map { Double(min($0, 60 - $0)) },  // organ pipe
+        ]
+        for values in shapes {
+            let sorted = values.sorted()
+            for rank in values.indices {
+                var scratch = values
+                #expect(Statistics.orderStatistic(&scratch, rank: rank) == sorted[rank], "rank \(rank) of \(values.count)")
+                #expect(scratch.sorted() == sorted, "the values are only reordered")
+            }
+        }
+    }
 }
