@@ -18,6 +18,8 @@ public struct MeasurementWarning: Sendable, Codable, Equatable, CustomStringConv
         case capSitsHigh
         /// The cap moved on the head during the scan (found by tracking the head's surface).
         case capMoved
+        /// The depth showed that the cap may have moved on the head, not clearly enough to undo it.
+        case capMayHaveMoved
         /// The cap stood off the skin (hair under it), so the surface measured is the cap's;
         /// measured only on request.
         case capLifted

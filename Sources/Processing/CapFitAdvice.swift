@@ -37,6 +37,21 @@ public enum CapFitAdvice {
         slide.map { MeasurementWarning(.capMoved, capitalised(slid($0)) + ".") }
     }
 
+    /// The warning for a scan whose cap may have slid on the head: the depth showed a slide,
+    /// but not clearly enough to undo it, so the head may be fused in two places a few
+    /// millimetres apart; nil when it showed none.
+    public static func mayHaveSlidWarning(_ doubt: CapSlideDoubt?) -> MeasurementWarning? {
+        doubt.map {
+            MeasurementWarning(
+                .capMayHaveMoved,
+                String(
+                    format: "The cap may have slid on the head about %.0f s into the scan, by about %.0f mm: the head's surface after that "
+                        + "moment fits what was seen before it better when moved by that much, but not clearly enough to undo the slide. "
+                        + "If it did slide, the measurement can be a point or more off. Check in the replay whether the face and ears "
+                        + "appear twice, scan again with the cap pulled snug if they do.", $0.startSeconds, $0.millimetres))
+        }
+    }
+
     /// What a cap lifted off the skin means and what to do, after "The cap stands … off the
     /// skin at its lower edge …".
     static let liftedAdvice =

@@ -206,6 +206,7 @@ public struct SessionProcessor: Sendable {
             CapCoverage.warning(
                 seen: record.markers.count, of: layout.markers.count, unread: record.statistics.stickers?.unreadStickersPlaced ?? 0),
             CapFitAdvice.ridesUpWarning(seen: seen, layout: layout), CapFitAdvice.slidWarning(record.statistics.capSlide),
+            CapFitAdvice.mayHaveSlidWarning(record.statistics.capSlideDoubt),
             CapFitAdvice.unplacedWarning(record.statistics),
         ].compactMap { $0 }
     }

@@ -51,3 +51,22 @@ public struct CapSlide: Sendable, Codable, Equatable {
         self.onSurfaceByHead = onSurfaceByHead
     }
 }
+
+/// A slide of the cap the depth showed, but not clearly enough to undo it: a cap that held
+/// still never showed this much (see `CapSlideSearch.doubtGain`), and a cap that slid about a
+/// round skull's own axis may show no more. What was measured may be off by it.
+public struct CapSlideDoubt: Sendable, Codable, Equatable {
+    /// When the slide may have begun, seconds from the scan's first frame.
+    public var startSeconds: Double
+    /// How far the head would have moved against its cap: millimetres on a head-sized sphere.
+    public var millimetres: Double
+    /// The share more of the depth after that moment the correction brings onto the surface
+    /// before it (a slide is undone from `CapSlideSearch.acceptedGain` on).
+    public var gain: Double
+
+    public init(startSeconds: Double, millimetres: Double, gain: Double) {
+        self.startSeconds = startSeconds
+        self.millimetres = millimetres
+        self.gain = gain
+    }
+}

@@ -108,6 +108,46 @@ struct KeptDepth: Sendable {
         intrinsics = Self.small(k, width: depth.width, height: depth.height)
     }
 
+    /// A sticker's paper reaches past its printed square (the white border) and stands off
+    /// the fabric at its rim: the square's size times this about its centre is left out.
+    static let stickerGrowth = 1.6
+
+    /// The same depth without the stickers on it: the pixels within each marker's square
+    /// (`quads`, four corners each in this keyframe's camera frame) grown by `stickerGrowth`
+    /// are set to no depth. The stickers' paper moves with the cap, so after a slide it is
+    /// not where it was on the head, and the head's surface alone should carry the part after
+    /// the slide onto the part before it.
+    func withoutStickers(_ quads: [[SIMD3<Double>]]) -> KeptDepth {
+        var out = self
+        let k = intrinsics, width = depth.width, height = depth.height
+        for quad in quads where quad.count == 4 && quad.allSatisfy({ $0.z > 0 }) {
+            let projected = quad.map { SIMD2(k.fx * $0.x / $0.z + k.cx, k.fy * $0.y / $0.z + k.cy) }
+            let centre = projected.reduce(SIMD2<Double>.zero, +) / 4
+            let grown = projected.map { centre + ($0 - centre) * Self.stickerGrowth }
+            let xs = grown.map(\.x), ys = grown.map(\.y)
+            guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max(), minX.isFinite, maxX.isFinite,
+                minY.isFinite, maxY.isFinite
+            else { continue }
+            let x0 = max(0, Int(minX.rounded(.up))), x1 = min(width - 1, Int(maxX.rounded(.down)))
+            let y0 = max(0, Int(minY.rounded(.up))), y1 = min(height - 1, Int(maxY.rounded(.down)))
+            guard x0 <= x1, y0 <= y1 else { continue }
+            var area = 0.0
+            for i in 0..<4 { area += grown[i].x * grown[(i + 1) % 4].y - grown[(i + 1) % 4].x * grown[i].y }
+            let sign = area >= 0 ? 1.0 : -1.0
+            for y in y0...y1 {
+                for x in x0...x1 {
+                    let p = SIMD2(Double(x), Double(y))
+                    let inside = (0..<4).allSatisfy { i in
+                        let a = grown[i], e = grown[(i + 1) % 4] - a, d = p - a
+                        return sign * (e.x * d.y - e.y * d.x) >= 0
+                    }
+                    if inside { out.depth.pixels[y * width + x] = .nan }
+                }
+            }
+        }
+        return out
+    }
+
     /// Every `step`-th pixel: small pixel u is the frame's pixel `step·u + step/2`.
     static func small(_ full: DepthImage) -> DepthImage {
         let s = step, half = step / 2
@@ -198,6 +238,12 @@ struct CapSlideSearch: Sendable {
     /// and got that far reached 0.07 and 1.1 mm, caps that slid 0.17-0.56 and 7-12 mm.
     var acceptedGain = 0.12
     var acceptedMillimetres = 3.0
+    /// The gain from which a slide that is not undone (its gain under `acceptedGain`, or its
+    /// correction on the head's surface alone under `acceptedMillimetres`) is reported as a
+    /// doubt when the search or the registration moved the head by `acceptedMillimetres`: caps
+    /// that held still reached 0.07, a cap that slid about a round skull's own axis 0.10 (and
+    /// was measured 1.2 points off).
+    var doubtGain = 0.08
 
     /// One moment tried: the correction that carries the part after it onto the part before
     /// it, and the share of that part's points on the surface before and after the correction.

@@ -57,6 +57,8 @@ public struct ReconstructionStatistics: Sendable, Codable, Equatable {
     public var stickers: StickerFlattening.Report?
     /// The cap's slide on the head, when the fusion found one.
     public var capSlide: CapSlide?
+    /// A slide the depth showed but not clearly enough to undo; nil when none or when undone.
+    public var capSlideDoubt: CapSlideDoubt?
 
     /// Nothing counted yet.
     public init() {}

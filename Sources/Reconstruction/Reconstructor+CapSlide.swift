@@ -63,7 +63,8 @@ extension Reconstructor {
     /// part before (its depth registered as one body on a coarse volume here, and on the fine
     /// one as it is fused). The map before the slide stays the scan's map.
     func findSlide(
-        keyframes: [Keyframe], map: MarkerMap, kept: [KeptDepth], camera: SettledCamera, region: FusionRegion, tracked: FusionRegion
+        keyframes: [Keyframe], map: MarkerMap, kept: [KeptDepth], camera: SettledCamera, region: FusionRegion, tracked: FusionRegion,
+        doubt: inout CapSlideDoubt?
     ) -> SlidePlan? {
         let search = CapSlideSearch()
         let markerPoses = kept.map(\.markerPose)
@@ -95,7 +96,9 @@ extension Reconstructor {
             let startFrame = kept.last(where: { $0.timestamp < start }).map({ keyframes[$0.keyframe].frameIndex + 1 })
         else { return nil }
         let afterSet = Set(after)
-        var placedKept = kept.filter { poses[$0.keyframe] != nil }
+        var placedKept = kept.filter { poses[$0.keyframe] != nil }.map {
+            $0.withoutStickers(keyframes[$0.keyframe].observations.map(\.corners) + keyframes[$0.keyframe].unread.map(\.corners))
+        }
         for i in placedKept.indices { placedKept[i].markerPose = poses[placedKept[i].keyframe] ?? placedKept[i].markerPose }
 
         // The part after, as one body, onto the coarse surface of the part before.
@@ -112,12 +115,20 @@ extension Reconstructor {
         wide.priorTranslation = 0.015
         let unmoved = search.share(afterPoints, .identity, coarse).share
         // Each part on its own map: what looked like a slide may be no more than the one map's blend.
-        guard found.gain >= search.acceptedGain,
-            let correction = wide.register(points: afterPoints, predicted: found.correction, volume: coarse, about: tracked.centre)?
-                .worldFromCamera,
-            CapSlide.size(of: correction, about: tracked.centre).millimetres >= search.acceptedMillimetres
-        else { return nil }
         let firstTime = kept.first?.timestamp ?? 0
+        guard found.gain >= search.doubtGain else { return nil }
+        let searched = CapSlide.size(of: found.correction, about: tracked.centre).millimetres
+        let correction = wide.register(points: afterPoints, predicted: found.correction, volume: coarse, about: tracked.centre)?
+            .worldFromCamera
+        let size = correction.map { CapSlide.size(of: $0, about: tracked.centre).millimetres } ?? 0
+        guard let correction, found.gain >= search.acceptedGain, size >= search.acceptedMillimetres else {
+            // Seen, but not clearly: a small gain, or the search's correction and the one on the
+            // head's surface alone disagree on whether the head moved.
+            if max(size, searched) >= search.acceptedMillimetres {
+                doubt = CapSlideDoubt(startSeconds: start - firstTime, millimetres: max(size, searched), gain: found.gain)
+            }
+            return nil
+        }
         return SlidePlan(
             poses: poses, after: afterSet, afterPoints: afterPoints, correction: correction, coarse: coarse, onSurfaceByMarkers: unmoved,
             mapBefore: mapBefore, mapAfter: mapAfter, startSeconds: start - firstTime, endSeconds: end - firstTime, startFrame: startFrame,

@@ -55,7 +55,8 @@ extension Reconstructor {
             let tracked = FusionRegion(centre: sphere.centre, radius: sphere.radius * 1.2)
             let kept = try keptDepth(
                 keyframes, smallDepth: smallDepth, camera: camera, frame: frame, concurrentFrame: concurrentFrame, isCancelled: isCancelled)
-            slide = findSlide(keyframes: keyframes, map: map, kept: kept, camera: camera, region: region, tracked: tracked)
+            slide = findSlide(
+                keyframes: keyframes, map: map, kept: kept, camera: camera, region: region, tracked: tracked, doubt: &stats.capSlideDoubt)
         }
         let volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: options.fuseColor)
         volume.threads = options.threads

@@ -171,6 +171,7 @@ struct ReconstructCommand: ParsableCommand {
             if let rms = report.mapRMSMillimetres { print(String(format: "Map vs truth: %.3f mm RMS after similarity alignment", rms)) }
             if let out { print("Mesh: \(s.vertices) vertices, \(s.triangles) triangles → \(out)") }
             if let slide = s.capSlide { print("Cap: " + CapFitAdvice.slid(slide) + ".") }
+            if let doubt = CapFitAdvice.mayHaveSlidWarning(s.capSlideDoubt) { print("Cap: " + doubt.message) }
             print(
                 String(
                     format: "Time: %.1f s (%@)", report.seconds,
@@ -205,6 +206,8 @@ private struct Report: Encodable {
     var unreadStickersPlaced: Int?
     /// A slide of the cap on the head that the fusion found and undid.
     var capSlide: CapSlide?
+    /// A slide the depth showed, too faint to undo.
+    var capSlideDoubt: CapSlideDoubt?
 
     init(statistics s: ReconstructionStatistics) {
         framesTotal = s.framesTotal
@@ -231,5 +234,6 @@ private struct Report: Encodable {
         stickerLiftMeanMillimetres = s.stickers.map { $0.meanLift * 1000 }
         stickerLiftMaxMillimetres = s.stickers.map { $0.maxLift * 1000 }
         capSlide = s.capSlide
+        capSlideDoubt = s.capSlideDoubt
     }
 }

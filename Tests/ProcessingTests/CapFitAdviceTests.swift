@@ -47,6 +47,15 @@ struct CapFitAdviceTests {
         #expect(CapFitAdvice.slidWarning(nil) == nil)
     }
 
+    @Test func aSlideTooFaintToUndoIsSaidAsADoubt() throws {
+        let warning = try #require(CapFitAdvice.mayHaveSlidWarning(CapSlideDoubt(startSeconds: 12.6, millimetres: 5.2, gain: 0.1)))
+        #expect(warning.kind == .capMayHaveMoved)
+        #expect(warning.message.hasPrefix("The cap may have slid on the head about 13 s into the scan, by about 5 mm:"))
+        #expect(warning.message.contains("not clearly enough to undo the slide"))
+        #expect(warning.message.hasSuffix("scan again with the cap pulled snug if they do."))
+        #expect(CapFitAdvice.mayHaveSlidWarning(nil) == nil)
+    }
+
     @Test func framesLeftOutAreCountedAboveATenth() throws {
         var statistics = ReconstructionStatistics()
         statistics.framesExamined = 300

@@ -61,6 +61,30 @@ struct CapSlideSearchTests {
         }
     }
 
+    /// A sticker 20 mm square seen head-on at 0.3 m: its depth is left out, grown by the paper's
+    /// border, and every other pixel is kept as it was.
+    @Test func theStickersDepthIsLeftOutAndNothingElse() {
+        let k = CameraIntrinsics(fx: 125, fy: 125, cx: 79.5, cy: 59.5, width: 160, height: 120)
+        let flat = DepthImage(width: 160, height: 120, pixels: [Float](repeating: 0.3, count: 160 * 120))
+        let kept = KeptDepth(keyframe: 0, timestamp: 0, markerPose: .identity, depth: flat, intrinsics: k)
+        // The kept picture is the frame's every fourth pixel; the square in its camera frame.
+        let c = kept.intrinsics
+        let square = [SIMD3(-0.01, -0.01, 0.3), SIMD3(0.01, -0.01, 0.3), SIMD3(0.01, 0.01, 0.3), SIMD3(-0.01, 0.01, 0.3)]
+        let masked = kept.withoutStickers([square, [SIMD3(0, 0, -1)]])  // the second: behind the camera, ignored
+        let half = 0.01 * KeptDepth.stickerGrowth * c.fx / 0.3  // the grown square's half side, small pixels
+        var left = 0
+        for v in 0..<masked.depth.height {
+            for u in 0..<masked.depth.width {
+                let offset = SIMD2(abs(Double(u) - c.cx), abs(Double(v) - c.cy))
+                let value = masked.depth.pixels[v * masked.depth.width + u]
+                if offset.x < half - 0.5, offset.y < half - 0.5 { #expect(value.isNaN, "(\(u), \(v)) lies on the sticker") }
+                if offset.x > half + 0.5 || offset.y > half + 0.5 { #expect(value == 0.3, "(\(u), \(v)) is off the sticker") }
+                if value.isNaN { left += 1 }
+            }
+        }
+        #expect(left > 0 && Double(left) <= (2 * half + 1) * (2 * half + 1))
+    }
+
     /// The markers stage keeps each keyframe's depth small before the camera is settled; read
     /// later with the settled camera's correction, it is what the fusion's reading would keep.
     @Test(arguments: [CameraCorrection.none, CameraCorrection(focalScale: 1.031, principalShift: SIMD2(2.5, -1.25))])

@@ -46,6 +46,8 @@ public struct CapTrial: Codable, Sendable {
     /// head lay from the cap's markers after it (millimetres on a head-sized sphere).
     public var slideFoundAtSeconds: Double?
     public var slideFoundMillimetres: Double?
+    /// A slide the reconstruction saw too faintly to undo, reported as a doubt: when.
+    public var slideDoubtAtSeconds: Double?
     /// How far the cap stood off the skin at its lower edge, as processing found it, mm.
     public var capStandOffMM: Double?
     /// A scan refused for a cap lifted off the skin, measured anyway: its CVAI.
@@ -109,9 +111,10 @@ public struct CapTrial: Codable, Sendable {
                 trial.cvai = result.measurement.cvai
             }
             trial.surfaceMeanMM = try surfaceError(session: session, library: library, simulator: simulator)
-            if let record = try? library.document(ReconstructionRecord.self, in: session), let slide = record.statistics.capSlide {
-                trial.slideFoundAtSeconds = slide.startSeconds
-                trial.slideFoundMillimetres = slide.millimetres
+            if let record = try? library.document(ReconstructionRecord.self, in: session) {
+                trial.slideFoundAtSeconds = record.statistics.capSlide?.startSeconds
+                trial.slideFoundMillimetres = record.statistics.capSlide?.millimetres
+                trial.slideDoubtAtSeconds = record.statistics.capSlideDoubt?.startSeconds
             }
         } catch {
             trial.refusal = "\(error)"
@@ -180,6 +183,8 @@ public struct CapBenchResult: Encodable {
         public var overLiftedCapErrorMax: Double?
         /// Scans in which the reconstruction found the cap sliding on the head (and undid it).
         public var slidesFound: Int
+        /// Scans in which it saw a slide too faintly to undo, and warned of it.
+        public var slideDoubts: Int
         public var refusals: [String]
     }
 
@@ -202,6 +207,7 @@ public struct CapBenchResult: Encodable {
                 surfaceMeanMM: surfaces.isEmpty ? nil : surfaces.reduce(0, +) / Double(surfaces.count), surfaceWorstMM: surfaces.max(),
                 standOffMedianMM: standOffs.isEmpty ? nil : Statistics.median(standOffs), standOffMaxMM: standOffs.max(),
                 overLiftedCapErrorMax: overLifted.max(), slidesFound: group.count { $0.slideFoundAtSeconds != nil },
+                slideDoubts: group.count { $0.slideDoubtAtSeconds != nil },
                 refusals: group.compactMap { t in
                     let anyway = t.cvaiOverLiftedCap.map { String(format: " [measured anyway: CVAI off by %.2f]", abs($0 - t.trueCVAI)) } ?? ""
                     return t.refusal.map { "seed \(t.seed): \($0)\(anyway)" }

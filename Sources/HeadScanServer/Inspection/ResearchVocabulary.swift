@@ -53,6 +53,7 @@ enum ResearchVocabulary {
         case .stickersMissing: "some of the cap's stickers were never seen"
         case .capSitsHigh: "the cap sat too high"
         case .capMoved: "the cap moved on the head"
+        case .capMayHaveMoved: "the cap may have moved on the head"
         case .capLifted: "the cap stood off the skin, lifted by hair"
         case .capMayBeLifted: "the cap may have stood off the skin"
         case .framesUnplaced: "many frames were left out for too few readable stickers"

@@ -120,11 +120,13 @@ extension CapBenchResult: TextReport {
         var table = TextTable([
             .left("cap", 12), .left("scenario", 10), .right("measured", 9), .right("CVAI err median", 16), .right("max", 6),
             .right("≤0.3", 6), .right("surface mm", 11), .right("worst", 7), .right("stand-off mm", 13), .right("slid", 5),
+            .right("doubt", 6),
         ])
         for g in groups {
             table.add([
                 g.condition, g.scenario, "\(g.measured)/\(g.scans)", f(g.cvaiErrorMedian), f(g.cvaiErrorMax), "\(g.within03)",
                 f(g.surfaceMeanMM), f(g.surfaceWorstMM), "\(f(g.standOffMedianMM))/\(f(g.standOffMaxMM))", "\(g.slidesFound)",
+                "\(g.slideDoubts)",
             ])
         }
         return (table.lines + groups.flatMap { g in g.refusals.map { "refused (\(g.condition), \(g.scenario)): \($0)" } })
