@@ -139,7 +139,7 @@ let package = Package(
         .target(
             name: "HeadScanServer",
             dependencies: [
-                "Upload", "ScanLibrary", "Processing", "Recording", "Geometry", "Cephalometry", "Feedback", "CProcessControl",
+                "Upload", "ScanLibrary", "Processing", "Reconstruction", "Recording", "Geometry", "Cephalometry", "Feedback", "CProcessControl",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -204,7 +204,7 @@ let package = Package(
             dependencies: [
                 // headscan-server: built beside the tests, which run its isolated helpers.
                 "HeadScanServer", "headscan-server", "Upload", "HeadScanTesting", "Recording", "Geometry", "Processing", "Cephalometry",
-                "ScanLibrary",
+                "ScanLibrary", "Reconstruction",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

@@ -12,8 +12,9 @@ shift $(( $# < 1 ? $# : 1 ))
 ERRORS=${*:-0 -6 -3 3 6}
 OUT=Benchmarks/reconstruction/out/focal
 mkdir -p "$OUT"
-swift build -c release --product headscan >/dev/null
-H=.build/release/headscan
+# HEADSCAN=path/to/headscan runs that binary instead of building one.
+H=${HEADSCAN:-.build/release/headscan}
+[ -n "${HEADSCAN:-}" ] || swift build -c release --product headscan >/dev/null
 for e in $ERRORS; do
   name="f$e"
   if [ ! -f "$OUT/$name.hscan" ]; then

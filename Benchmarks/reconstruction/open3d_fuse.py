@@ -31,7 +31,8 @@ def main():
     for pose in spec['poses']:
         world_from_camera = np.array(pose['worldFromCamera']).reshape(4, 4)
         raw = np.fromfile(os.path.join(depth_dir, '%05d.f32' % pose['frame']), dtype='<f4').reshape(h, w)
-        depth = np.where(np.isfinite(raw) & (raw > 0), raw, 0).astype(np.float32)
+        # The raw depth at the scale the poses are in (the stickers' printed size may have set it).
+        depth = np.where(np.isfinite(raw) & (raw > 0), raw * spec.get('depthScale', 1.0), 0).astype(np.float32)
         # The head region: the same segmentation as ours (a sphere about the marker cap).
         world = rays * depth[..., None].astype(np.float64) @ world_from_camera[:3, :3].T + world_from_camera[:3, 3]
         depth[((world - centre) ** 2).sum(-1) > radius * radius] = 0

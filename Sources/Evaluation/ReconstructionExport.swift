@@ -70,7 +70,8 @@ public enum ReconstructionExport {
     }
 
     /// The keyframes' poses (row-major 4×4 world-from-camera) with the depth camera, the volume's
-    /// voxel size and truncation and the fused region, moved by `outputFromMap`.
+    /// voxel size and truncation, the fused region and the factor the raw depth was scaled by,
+    /// moved by `outputFromMap`.
     public static func posesJSON(
         _ result: Reconstruction, depthCamera k: CameraIntrinsics, options: ReconstructionOptions, outputFromMap: RigidTransform
     ) throws -> Data {
@@ -81,7 +82,8 @@ public enum ReconstructionExport {
         return try JSONEncoder().encode(
             PosesJSON(
                 intrinsics: [k.fx, k.fy, k.cx, k.cy, Double(k.width), Double(k.height)], voxelSize: options.voxelSize,
-                truncation: options.truncation, regionCentre: [centre.x, centre.y, centre.z], regionRadius: result.region.radius, poses: poses))
+                truncation: options.truncation, regionCentre: [centre.x, centre.y, centre.z], regionRadius: result.region.radius,
+                depthScale: result.camera.correction.depthScale, poses: poses))
     }
 
     /// Each keyframe's raw depth as little-endian Float32, `NNNNN.f32` in `folder`.
@@ -113,5 +115,8 @@ private struct PosesJSON: Encodable {
     var truncation: Double
     var regionCentre: [Double]
     var regionRadius: Double
+    /// What the raw depth is multiplied by before fusing (the stickers' printed size set the
+    /// scale; 1 when the depth's own scale stood).
+    var depthScale: Double
     var poses: [Pose]
 }

@@ -96,16 +96,20 @@ public struct ClinicalReportWriter {
         return (html, pdf, slice, report.assessment, asymmetry?.summary)
     }
 
-    /// Where the landmarks came from, in the report's words.
     /// A warning when the reconstruction found the camera's focal length more than 1 % from
     /// the factory value the phone recorded, or would have but the recording's depth and
-    /// colour disagreed.
+    /// colour disagreed; and which of the stickers' printed size and the phone's depth set
+    /// the scan's scale.
     func cameraNotes() -> [String] {
         guard let record = try? library.document(ReconstructionRecord.self, in: session) else { return [] }
         return Self.cameraNotes(record.statistics)
     }
 
     static func cameraNotes(_ statistics: ReconstructionStatistics) -> [String] {
+        focalNotes(statistics) + (statistics.printedScale.map { ["Scale: " + $0.sentence] } ?? [])
+    }
+
+    private static func focalNotes(_ statistics: ReconstructionStatistics) -> [String] {
         if let refused = statistics.focalCorrectionRefused {
             return [
                 "Camera: the scan's own estimate of the focal length was not used: \(refused). "

@@ -103,7 +103,8 @@ struct KeptDepth: Sendable {
         self.keyframe = keyframe
         timestamp = small.timestamp
         self.markerPose = markerPose
-        depth = small.depth
+        let scale = Float(correction.depthScale)
+        depth = correction.depthScale == 1 ? small.depth : small.depth.map { $0 * scale }
         let k = correction == .none ? small.intrinsics : correction.applied(to: small.intrinsics, colorWidth: small.colorWidth)
         intrinsics = Self.small(k, width: depth.width, height: depth.height)
     }

@@ -4,10 +4,12 @@ import Markers
 
 /// Whether a phone measures true sizes, judged from a recording of a printed marker board:
 /// the reconstructed map against the printed board, after the focal length has been estimated
-/// (and corrected past 1 %). Where the layout gives the markers' printed positions, by the
-/// distances between their centres (a detector's corner placement does not move a centre);
-/// else by their sides. What is left is the error every head measurement from this phone
-/// would carry: the depth's unit, or a board not printed at 100 %.
+/// (and corrected past 1 %) and the scale set as a head scan's is (by the markers' printed size
+/// where the depth agrees with it within what a depth unit is off). Where the layout gives the
+/// markers' printed positions, by the distances between their centres (a detector's corner
+/// placement does not move a centre); else by their sides, which the printed size then sets.
+/// What is left is the error every head measurement from this phone would carry: a depth unit
+/// further off than the print can correct, or a board not printed at 100 %.
 public struct PhoneCheck: Sendable, Codable, Equatable {
     public enum Verdict: String, Sendable, Codable {
         case pass, fail, inconclusive
@@ -31,6 +33,9 @@ public struct PhoneCheck: Sendable, Codable, Equatable {
     public var focalCorrected: Bool
     /// Why an estimate past 1 % was not applied (the recording's depth and colour disagree).
     public var focalCorrectionRefused: String?
+    /// The board's markers through the depth against their printed size, and whether that
+    /// set the scale (as it does in head scans); nil when not measured.
+    public var printedScale: PrintedScale?
     /// The verdict in words for the clinic.
     public var summary: String
 
@@ -53,6 +58,7 @@ public struct PhoneCheck: Sendable, Codable, Equatable {
         focalScaleSigma = s.focalScaleSigma
         focalCorrected = s.focalScaleApplied != nil
         focalCorrectionRefused = s.focalCorrectionRefused
+        printedScale = s.printedScale
         let focalUnknown = (s.focalScaleSigma ?? .infinity) > Self.focalSigmaLimit
         if count < Self.minimumMarkers || s.keyframes < Self.minimumKeyframes || focalUnknown || scaleSigma > limit / 3 {
             verdict = .inconclusive
@@ -115,6 +121,11 @@ public struct PhoneCheck: Sendable, Codable, Equatable {
                 ? " Its camera's factory focal length is \(percent(f - 1)) off; HeadScan corrects for it in every scan."
                 : " Its camera's focal length agrees with the factory value (\(String(format: "%+.2f", (f - 1) * 100)) %)."
         }
+        let scale = printedScale.map { " Its scale: " + $0.sentence } ?? ""
+        return verdictWords(measured: measured, focal: focal, printedSide: printedSide) + scale
+    }
+
+    private func verdictWords(measured: String, focal: String, printedSide: Double) -> String {
         switch verdict {
         case .pass:
             return "Pass: \(measured). Head measurements from it can be trusted.\(focal)"

@@ -43,6 +43,12 @@ public struct ReconstructionOptions: Sendable {
     public var focalOverrideThreshold = 0.01
     /// When an estimate past that threshold is still not applied: depth and colour disagree.
     public var focalCorrectionCheck = FocalCorrectionCheck()
+    /// Whether the stickers' printed size sets the scan's scale (the map's markers against the
+    /// layout's printed sides, see `PrintedScale`) instead of the phone's depth unit, when
+    /// `printedScaleRule` lets it; false: the depth's scale stands and the ratio is still
+    /// measured and reported.
+    public var scalesByPrintedSize = true
+    public var printedScaleRule = PrintedScaleRule()
     /// Whether the principal point is estimated with the focal length and applied whatever its
     /// size. Off for heads: a walk around a head hardly tells a shifted centre from a turned
     /// camera. On for a board recorded from many tilts (`headscan calibrate`).

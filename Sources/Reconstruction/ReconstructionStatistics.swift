@@ -53,6 +53,10 @@ public struct ReconstructionStatistics: Sendable, Codable, Equatable {
     public var distortionK1: Double?
     public var distortionK1Sigma: Double?
 
+    /// The stickers' mapped size against their printed size (the depth unit's ratio), and
+    /// whether it set the scan's scale; nil when not measured.
+    public var printedScale: PrintedScale?
+
     /// What flattening the stickers onto the head did; nil when it was not asked for.
     public var stickers: StickerFlattening.Report?
     /// The cap's slide on the head, when the fusion found one.
@@ -77,6 +81,7 @@ extension ReconstructionStatistics {
         camera.principalShiftSigma = principalPointSigma.flatMap { $0.count == 2 ? SIMD2($0[0], $0[1]) : nil }
         camera.k1 = distortionK1
         camera.k1Sigma = distortionK1Sigma
+        camera.printedScale = printedScale
         return camera
     }
 
@@ -90,5 +95,6 @@ extension ReconstructionStatistics {
         principalPointSigma = camera.principalShiftSigma.map { [$0.x, $0.y] }
         distortionK1 = camera.k1
         distortionK1Sigma = camera.k1Sigma
+        printedScale = camera.printedScale
     }
 }

@@ -66,6 +66,7 @@ public struct Reconstructor: Sendable {
             }
             // The estimate was made on pictures with the recorded distortion removed.
             camera.k1? += recorded.distortion.k1
+            settleScale(&keyframes, &map, camera: &camera)
         }
         stats.keep(camera)
         guard options.fuseSurface else {
@@ -98,6 +99,20 @@ public struct Reconstructor: Sendable {
         var reconstruction = Reconstruction(map: map, keyframes: keyframes, mesh: mesh, region: region, statistics: stats, camera: camera)
         reconstruction.markersAfterSlide = markersAfterSlide
         return reconstruction
+    }
+
+    /// The stickers' printed size against the map's (`PrintedScale`); where it may set the
+    /// scale, the map and the keyframes are scaled to it here and every depth read later is
+    /// scaled by the settled camera's correction, so the fusion, the cap's slide and lifted
+    /// picks all work at the printed scale.
+    func settleScale(_ keyframes: inout [Keyframe], _ map: inout MarkerMap, camera: inout SettledCamera) {
+        guard var printed = options.printedScaleRule.estimate(map, printedSide: layout.side(of:)) else { return }
+        if !options.scalesByPrintedSize, printed.applied { printed.refused = "the depth's own scale was asked for" }
+        camera.printedScale = printed
+        let factor = printed.depthScale
+        guard factor != 1 else { return }
+        map = map.scaled(by: factor)
+        keyframes = keyframes.map { $0.scaled(by: factor) }
     }
 
     /// Runs one stage and keeps its seconds in `stats`.

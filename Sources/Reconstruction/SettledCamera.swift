@@ -49,16 +49,20 @@ public struct SettledCamera: Sendable, Equatable {
     /// and its standard deviation.
     public var k1: Double?
     public var k1Sigma: Double?
+    /// The stickers' printed size against the depth: the depth unit's measured ratio, and
+    /// whether it set the scan's scale; nil when not measured (the depth's own scale stands).
+    public var printedScale: PrintedScale?
 
     /// The recorded camera, nothing estimated.
     public init(recorded: CameraIntrinsics) {
         self.recorded = recorded
     }
 
-    /// What the reconstruction changed of the recorded camera: the focal scale applied and
-    /// the principal point shift.
+    /// What the reconstruction changed of the recorded camera: the focal scale applied, the
+    /// principal point shift and the depth's scale by the stickers' printed size.
     public var correction: CameraCorrection {
-        CameraCorrection(focalScale: focalScaleApplied ?? 1, principalShift: principalShift ?? .zero)
+        CameraCorrection(
+            focalScale: focalScaleApplied ?? 1, principalShift: principalShift ?? .zero, depthScale: printedScale?.depthScale ?? 1)
     }
 
     /// The camera the reconstruction works in, on pinhole pictures: the recorded pinhole part,

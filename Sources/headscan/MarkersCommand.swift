@@ -17,7 +17,9 @@ struct MarkersCommand: ParsableCommand {
             abstract: "Write a printable PNG sheet of markers at a true physical size.",
             discussion: """
                 The marker side is rounded to whole pixels at the chosen resolution; the size \
-                actually printed is reported. Print at 100 % (no "fit to page").
+                actually printed is reported. Print at 100 % (no "fit to page") and measure one \
+                marker's black square with a ruler: scans take their scale from the stickers' \
+                printed size, so a sheet printed at 99 % makes every head 1 % small.
 
                 Example:
                   headscan markers print --dictionary 4x4_100 --ids 0-56 --size-mm 14 --out sheet.png
@@ -58,7 +60,8 @@ struct MarkersCommand: ParsableCommand {
                 wrote \(out): \(idList.count) markers of \(chosen.name), \(side) px = \
                 \(String(format: "%.2f", actual)) mm each at \(Int(dpi)) dpi, sheet \(sheet.width)x\(sheet.height) px \
                 (\(String(format: "%.0f", Double(sheet.width) / pixelsPerMillimetre))x\
-                \(String(format: "%.0f", Double(sheet.height) / pixelsPerMillimetre)) mm); print at \(Int(dpi)) dpi, 100 %
+                \(String(format: "%.0f", Double(sheet.height) / pixelsPerMillimetre)) mm); print at \(Int(dpi)) dpi, 100 %, \
+                and check with a ruler that a marker's black square is \(String(format: "%.2f", actual)) mm
                 """)
         }
     }

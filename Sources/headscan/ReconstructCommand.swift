@@ -88,6 +88,12 @@ struct ReconstructCommand: ParsableCommand {
     @Flag(help: "Trust the recorded focal length instead of estimating it in the bundle adjustment.")
     var fixedFocal = false
 
+    @Flag(
+        help:
+            "Keep the depth's own scale instead of setting the scan's scale by the stickers' printed size (the ratio is still measured and reported)."
+    )
+    var depthScale = false
+
     @Option(
         help:
             "A camera file to read the frames with instead of the recorded camera (from `headscan calibrate --out`, or any camera file import-tum reads).",
@@ -123,6 +129,7 @@ struct ReconstructCommand: ParsableCommand {
         options.estimatesFocalLength = !fixedFocal
         options.fuseSurface = !mapOnly
         options.findsCapSlide = findCapSlide
+        options.scalesByPrintedSize = !depthScale
         if keepStickers { options.stickerFlattening = nil }
         options.camera = try camera.map { path in
             try TUMFormat.cameraFile(Array(try Data(contentsOf: fileURL(path))), path: path).color
@@ -170,6 +177,7 @@ struct ReconstructCommand: ParsableCommand {
                     + "(\(String(format: "%.3f", s.reprojectionRMSPixelsInitial)) px before the bundle adjustment)")
             if let rms = report.mapRMSMillimetres { print(String(format: "Map vs truth: %.3f mm RMS after similarity alignment", rms)) }
             if let out { print("Mesh: \(s.vertices) vertices, \(s.triangles) triangles → \(out)") }
+            if let printed = s.printedScale { print("Scale: " + printed.sentence) }
             if let slide = s.capSlide { print("Cap: " + CapFitAdvice.slid(slide) + ".") }
             if let doubt = CapFitAdvice.mayHaveSlidWarning(s.capSlideDoubt) { print("Cap: " + doubt.message) }
             print(
@@ -196,6 +204,10 @@ private struct Report: Encodable {
     var focalScaleApplied: Double?
     /// Why an estimate past the threshold was not applied (depth and colour disagree).
     var focalCorrectionRefused: String?
+    /// The stickers' mapped size over their printed size (the depth unit's ratio, measured
+    /// before the scale was set), its standard deviation, the markers measured, and whether it
+    /// set the scan's scale (else why not).
+    var printedScale: PrintedScale?
     /// Stickers flattened onto the head and the mean and largest lift removed, millimetres.
     var stickersFlattened: Int?
     var stickerLiftMeanMillimetres: Double?
@@ -228,6 +240,7 @@ private struct Report: Encodable {
         focalScaleSigma = s.focalScaleSigma
         focalScaleApplied = s.focalScaleApplied
         focalCorrectionRefused = s.focalCorrectionRefused
+        printedScale = s.printedScale
         stickersFlattened = s.stickers?.stickersFlattened
         stickersLyingFlat = s.stickers.map { $0.stickersLyingFlat ?? 0 }
         unreadStickersPlaced = s.stickers.map { $0.unreadStickersPlaced ?? 0 }

@@ -26,4 +26,19 @@ struct CameraNotesTests {
         #expect(notes.first?.hasPrefix("Camera: the scan's own estimate of the focal length was not used: the recording's depth") == true)
         #expect(notes.first?.contains("headscan check-phone") == true)
     }
+
+    /// The report says which of the print and the depth set the scale.
+    @Test func theReportSaysWhatSetTheScale() {
+        var statistics = ReconstructionStatistics()
+        statistics.printedScale = PrintedScale(ratio: 1.0076, ratioSigma: 0.0002, markers: 55)
+        let notes = ClinicalReportWriter.cameraNotes(statistics)
+        let words =
+            "Scale: set by the stickers' printed size: through the depth they measured 0.76 % larger than printed "
+            + "(± 0.02 %, 55 stickers), and the scan was scaled to the print."
+        #expect(notes == [words])
+        statistics.printedScale?.refused = "check that the cap was printed at 100 %"
+        statistics.printedScale?.ratio = 0.965
+        let refused = ClinicalReportWriter.cameraNotes(statistics)
+        #expect(refused.count == 1 && refused[0].hasPrefix("Scale: set by the phone's depth") && refused[0].contains("3.50 % smaller"))
+    }
 }

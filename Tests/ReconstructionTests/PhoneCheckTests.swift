@@ -89,6 +89,18 @@ struct PhoneCheckTests {
         #expect(PhoneCheck(shrunkCorners(scale: 1.007), layout: positioned).verdict == .fail)
     }
 
+    /// The words end with what set the scale: a board's markers set it as a cap's do.
+    @Test func theWordsSayWhatSetTheScale() {
+        var r = reconstruction(scale: 1.001)
+        r.statistics.printedScale = PrintedScale(ratio: 1.0076, ratioSigma: 0.0002, markers: 12)
+        let check = PhoneCheck(r, layout: layout)
+        #expect(check.verdict == .pass && check.printedScale == r.statistics.printedScale)
+        let words =
+            "Its scale: set by the stickers' printed size: through the depth they measured 0.76 % larger than printed "
+            + "(± 0.02 %, 12 stickers), and the scan was scaled to the print."
+        #expect(check.summary.hasSuffix(words))
+    }
+
     @Test func tooLittleToJudgeIsSaid() {
         for r in [reconstruction(scale: 1, markers: 3), reconstruction(scale: 1, keyframes: 2), reconstruction(scale: 1, focalSigma: 0.02)] {
             let check = PhoneCheck(r, layout: layout)

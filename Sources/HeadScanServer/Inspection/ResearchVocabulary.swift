@@ -3,6 +3,7 @@ import Feedback
 import Foundation
 import Markers
 import Processing
+import Reconstruction
 import ScanLibrary
 
 /// The closed vocabularies of the text fields research documents carry. A value outside its
@@ -63,10 +64,21 @@ enum ResearchVocabulary {
 
     /// A reconstruction as research keeps it: a built-in cap's name or "custom", and no digest
     /// of the recording it was made from (the device's original, which a guess could confirm).
+    /// Its reasons are the service's own words, not the upload's, and its stage times only
+    /// under the stages' names.
     static func scrub(_ record: inout ReconstructionRecord) {
         if (try? CapLayout.named(record.capLayout)) == nil { record.capLayout = "custom" }
         record.scan.sha256 = nil
+        var statistics = record.statistics
+        if statistics.focalCorrectionRefused != nil { statistics.focalCorrectionRefused = focalRefused }
+        if statistics.printedScale?.refused != nil { statistics.printedScale?.refused = printedScaleRefused }
+        let stages = Set(ReconstructionStage.allCases.map(\.rawValue) + ["fusionIntegration"])
+        statistics.stageSeconds = statistics.stageSeconds.filter { stages.contains($0.key) }
+        record.statistics = statistics
     }
+
+    static let focalRefused = "the focal length's estimate was not applied: depth and colour disagreed"
+    static let printedScaleRefused = "the stickers' printed size did not set the scale"
 
     /// Why a feedback timeline cannot be a scan's, nil when it can: its times count seconds
     /// from the scan's start, so a clock time (1.7 billion seconds) is no time of a scan.

@@ -27,15 +27,28 @@ public struct RGBDFrame: Sendable {
     }
 }
 
-/// What a self-calibration changed of the recorded camera: the focal length's scale and the
-/// principal point's shift (in the colour picture's pixels).
+/// What a self-calibration changed of the recorded camera: the focal length's scale, the
+/// principal point's shift (in the colour picture's pixels), and the factor every depth is
+/// multiplied by (the stickers' printed size against the phone's depth unit).
 public struct CameraCorrection: Sendable, Equatable, Codable {
     public var focalScale: Double
     public var principalShift: SIMD2<Double>
+    public var depthScale: Double
 
-    public init(focalScale: Double = 1, principalShift: SIMD2<Double> = .zero) {
+    public init(focalScale: Double = 1, principalShift: SIMD2<Double> = .zero, depthScale: Double = 1) {
         self.focalScale = focalScale
         self.principalShift = principalShift
+        self.depthScale = depthScale
+    }
+
+    private enum CodingKeys: String, CodingKey { case focalScale, principalShift, depthScale }
+
+    /// Corrections written before the depth scale existed read with none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        focalScale = try container.decode(Double.self, forKey: .focalScale)
+        principalShift = try container.decode(SIMD2<Double>.self, forKey: .principalShift)
+        depthScale = try container.decodeIfPresent(Double.self, forKey: .depthScale) ?? 1
     }
 
     /// No change.
@@ -55,12 +68,16 @@ public struct CameraCorrection: Sendable, Equatable, Codable {
 }
 
 extension RGBDFrame {
-    /// The frame with both cameras corrected; pixels and depths are unchanged.
+    /// The frame with both cameras corrected and its depths scaled; pixels are unchanged.
     public func correcting(_ correction: CameraCorrection) -> RGBDFrame {
         guard correction != .none else { return self }
         var frame = self
         frame.colorIntrinsics = correction.applied(to: colorIntrinsics)
         frame.depthIntrinsics = correction.applied(to: depthIntrinsics, colorWidth: colorIntrinsics.width)
+        if correction.depthScale != 1 {
+            let scale = Float(correction.depthScale)
+            frame.depth = depth.map { $0 * scale }
+        }
         return frame
     }
 }

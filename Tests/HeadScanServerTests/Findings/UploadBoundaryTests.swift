@@ -10,6 +10,7 @@ import Imaging
 import Logging
 import NIOCore
 import Processing
+import Reconstruction
 import Recording
 import ScanLibrary
 import Testing
@@ -289,8 +290,15 @@ import Upload
         var reconstruction = try ReconstructionRecord.decode(from: try ResearchSessionSeeds.reconstruction())
         reconstruction.capLayout = text
         reconstruction.scan.sha256 = String(repeating: "ab", count: 32)
+        // The reconstruction's reasons and stage names are the service's words, never the upload's.
+        reconstruction.statistics.focalCorrectionRefused = text
+        reconstruction.statistics.printedScale = PrintedScale(ratio: 1.03, ratioSigma: 0.001, markers: 40, refused: text)
+        reconstruction.statistics.stageSeconds = [text: 1, "fusion": 2]
         let stored = String(decoding: try kept(ReconstructionRecord.fileName, try reconstruction.encodedAlone()), as: UTF8.self)
         #expect(!stored.contains("Mustermann") && !stored.contains("abababab") && stored.contains("custom"))
+        let scrubbed = try ReconstructionRecord.decode(from: Data(stored.utf8)).statistics
+        #expect(scrubbed.focalCorrectionRefused != nil && scrubbed.printedScale?.refused != nil && scrubbed.printedScale?.ratio == 1.03)
+        #expect(scrubbed.stageSeconds == ["fusion": 2])
 
         let consent = ConsentRecord(researchUse: true, decidedAt: Date(timeIntervalSince1970: 1_777_248_000), recordedBy: text)
         #expect(!String(decoding: try kept(ConsentRecord.fileName, try consent.encodedAlone()), as: UTF8.self).contains("Mustermann"))
