@@ -12,6 +12,8 @@
 # map's RMS against the truth (after similarity alignment) and the distance from the
 # reconstructed cap-region surface (head frame z > 12 mm) to the true head mesh, everywhere and
 # off the stickers (which sit up to 1 mm above the true mesh; see surface_distance.py).
+# RECONSTRUCT_ARGS adds options to every reconstruction (e.g. --depth-scale, the depth's own
+# scale instead of the stickers' printed size); SUFFIX names that run's outputs apart.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SECONDS_SCAN=${1:-60}
@@ -34,9 +36,11 @@ for name in $CASES; do
     "$H" simulate "${args[@]}" --seed 1 --seconds "$SECONDS_SCAN" --out "$OUT/$name.hscan" \
       --truth "$OUT/$name.truth.json" --overwrite >/dev/null
   fi
-  echo "== $name"
-  "$H" reconstruct "$OUT/$name.hscan" --out "$OUT/$name.ply" --stride "$STRIDE" --json \
-    --align-to "$OUT/$name.truth.json" --markers-out "$OUT/$name.map.json" | tee "$OUT/$name.json"
-  python3 Benchmarks/reconstruction/surface_distance.py "$OUT/$name.ply" "$OUT/$name.truth.ply" --truth "$OUT/$name.truth.json" \
-    | tee "$OUT/$name.surface.json"
+  echo "== $name${SUFFIX:-}"
+  run="$OUT/$name${SUFFIX:-}"
+  # shellcheck disable=SC2086
+  "$H" reconstruct "$OUT/$name.hscan" --out "$run.ply" --stride "$STRIDE" --json ${RECONSTRUCT_ARGS:-} \
+    --align-to "$OUT/$name.truth.json" --markers-out "$run.map.json" | tee "$run.json"
+  python3 Benchmarks/reconstruction/surface_distance.py "$run.ply" "$OUT/$name.truth.ply" --truth "$OUT/$name.truth.json" \
+    | tee "$run.surface.json"
 done
