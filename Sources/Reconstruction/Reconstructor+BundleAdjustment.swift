@@ -47,7 +47,9 @@ extension Reconstructor {
                     camera.focalScale = outcome.focalScale
                     camera.focalScaleSigma = outcome.focalScaleSigma
                     if abs(outcome.focalScale - 1) > options.focalOverrideThreshold {
-                        let sizes = FocalCorrectionCheck.liftedSizeRatio(keyframes) { layout.side(of: $0) }
+                        let sizes =
+                            FocalCorrectionCheck.mapSizeRatio(map, printedSide: layout.side(of:))
+                            ?? FocalCorrectionCheck.liftedSizeRatio(keyframes) { layout.side(of: $0) }
                         camera.focalCorrectionRefused = options.focalCorrectionCheck.refusal(scale: outcome.focalScale, sizeRatio: sizes)
                         if camera.focalCorrectionRefused == nil { camera.focalScaleApplied = outcome.focalScale }
                     }

@@ -50,4 +50,19 @@ import Testing
         #expect(abs((ratio ?? 0) - 1.01) < 1e-9)
         #expect(FocalCorrectionCheck.liftedSizeRatio([]) { _ in 0.02 } == nil)
     }
+
+    /// The map's markers, each an average of its views, measured against their own printed
+    /// sides: one marker is enough for a ratio, none gives none.
+    @Test func theMapsSizeIsTheMedianOverItsMarkers() {
+        func square(_ side: Double, at x: Double) -> [SIMD3<Double>] {
+            let h = side / 2
+            return [SIMD3(x - h, h, 0.3), SIMD3(x + h, h, 0.3), SIMD3(x + h, -h, 0.3), SIMD3(x - h, -h, 0.3)]
+        }
+        let map = MarkerMap(corners: [1: square(0.0202, at: 0), 2: square(0.0406, at: 0.1), 3: square(0.0196, at: 0.2)])
+        let ratio = FocalCorrectionCheck.mapSizeRatio(map) { $0 == 2 ? 0.04 : 0.02 }
+        #expect(abs((ratio ?? 0) - 1.01) < 1e-9)
+        let one = FocalCorrectionCheck.mapSizeRatio(MarkerMap(corners: [1: square(0.0203, at: 0)])) { _ in 0.02 }
+        #expect(one.map { abs($0 - 1.015) < 1e-9 } == true)
+        #expect(FocalCorrectionCheck.mapSizeRatio(MarkerMap()) { _ in 0.02 } == nil)
+    }
 }
