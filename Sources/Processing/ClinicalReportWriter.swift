@@ -98,15 +98,22 @@ public struct ClinicalReportWriter {
 
     /// A warning when the reconstruction found the camera's focal length more than 1 % from
     /// the factory value the phone recorded, or would have but the recording's depth and
-    /// colour disagreed; and which of the stickers' printed size and the phone's depth set
-    /// the scan's scale.
+    /// colour disagreed; and when the phone's depth was more than 1 % off the stickers' printed
+    /// size, or the print could not set the scan's scale. A scale within 1 % is the phone
+    /// working as it should and stays in the reconstruction's record, off the clinician's page.
     func cameraNotes() -> [String] {
         guard let record = try? library.document(ReconstructionRecord.self, in: session) else { return [] }
         return Self.cameraNotes(record.statistics)
     }
 
     static func cameraNotes(_ statistics: ReconstructionStatistics) -> [String] {
-        focalNotes(statistics) + (statistics.printedScale.map { ["Scale: " + $0.sentence] } ?? [])
+        focalNotes(statistics) + scaleNotes(statistics)
+    }
+
+    private static func scaleNotes(_ statistics: ReconstructionStatistics) -> [String] {
+        guard let scale = statistics.printedScale, scale.refused != nil || abs(scale.ratio - 1) > Self.scaleWarning
+        else { return [] }
+        return ["Scale: " + scale.sentence]
     }
 
     private static func focalNotes(_ statistics: ReconstructionStatistics) -> [String] {
@@ -128,6 +135,9 @@ public struct ClinicalReportWriter {
 
     /// The focal length's deviation beyond which the report warns.
     public static let focalWarning = 0.01
+    /// The depth's deviation from the stickers' printed size beyond which the report says what
+    /// set the scale: a phone's depth unit is usually within 1 %.
+    public static let scaleWarning = 0.01
 
     static func landmarkNotes(_ record: MeasurementRecord) -> [String] {
         let found = record.automaticLandmarks

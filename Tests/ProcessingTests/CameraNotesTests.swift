@@ -27,13 +27,16 @@ struct CameraNotesTests {
         #expect(notes.first?.contains("headscan check-phone") == true)
     }
 
-    /// The report says which of the print and the depth set the scale.
+    /// The report says which of the print and the depth set the scale where the depth was more
+    /// than 1 % off or the print was refused; a depth within 1 % is not worth a clinician's line.
     @Test func theReportSaysWhatSetTheScale() {
         var statistics = ReconstructionStatistics()
         statistics.printedScale = PrintedScale(ratio: 1.0076, ratioSigma: 0.0002, markers: 55)
+        #expect(ClinicalReportWriter.cameraNotes(statistics).isEmpty)
+        statistics.printedScale?.ratio = 1.0126
         let notes = ClinicalReportWriter.cameraNotes(statistics)
         let words =
-            "Scale: set by the stickers' printed size: through the depth they measured 0.76 % larger than printed "
+            "Scale: set by the stickers' printed size: through the depth they measured 1.26 % larger than printed "
             + "(± 0.02 %, 55 stickers), and the scan was scaled to the print."
         #expect(notes == [words])
         statistics.printedScale?.refused = "check that the cap was printed at 100 %"
