@@ -90,6 +90,24 @@ struct SimulatorTests {
         #expect(side.cleanPassShare >= 0.95 && side.harmfulRejectedShare >= 0.9)
     }
 
+    /// The ends' lean and the stated uncertainty's coverage are the videos' own: the lean is
+    /// the median signed error turned inward, no larger than the median absolute error, and the
+    /// coverage counts both ends of every accepted video.
+    @Test("the benchmark's lean and coverage figures come from the ends it measured")
+    func leanAndCoverage() throws {
+        var bench = SimulationBenchmark()
+        bench.videosPerView = 5
+        bench.postures = [.sitting]
+        bench.viewAngles = [0]
+        bench.turning = true
+        let side = try #require(try bench.run().first)
+        #expect(side.acceptedVideos == 5)
+        #expect(abs(side.minAngleMedianInward) <= side.minAngleMedianError + 1e-9)
+        #expect(abs(side.maxAngleMedianInward) <= side.maxAngleMedianError + 1e-9)
+        let share = side.extremesWithinTwoUncertainties * 10
+        #expect(abs(share - share.rounded()) < 1e-9 && share >= 5)
+    }
+
     @Test("at 60° off the side the picture's angles are far off; with the slant undone the errors shrink, and a warning still says so")
     func steepView() throws {
         var bench = SimulationBenchmark()

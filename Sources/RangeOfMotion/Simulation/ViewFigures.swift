@@ -42,6 +42,13 @@ public struct ViewFigures: Sendable, Equatable, Codable {
     public var secondsPerVideo: Double
     /// Whether the knee turned straight back at its ends instead of holding them.
     public var turningEnds = false
+    /// The median of (measured − true) turned so that positive lies inside the true range: a
+    /// reading of the ends that falls short of them (or overshoots, negative).
+    public var minAngleMedianInward = 0.0
+    public var maxAngleMedianInward = 0.0
+    /// The share of the ends (both of every accepted video) whose error lies within twice the
+    /// uncertainty the analysis states for them (an honest 95 % interval: about 0.95).
+    public var extremesWithinTwoUncertainties = 0.0
 }
 
 /// Collects one view's videos.
@@ -49,6 +56,8 @@ struct ViewTally {
     var videos = 0, mirrored = 0, accepted = 0, sideWarnings = 0
     var errors: [Double] = [], rawErrors: [Double] = []
     var minErrors: [Double] = [], maxErrors: [Double] = []
+    var minInward: [Double] = [], maxInward: [Double] = []
+    var ends = 0, endsCovered = 0
     var clean = 0, cleanPassed = 0, corrupted = 0, corruptedRejected = 0, harmful = 0, harmfulRejected = 0
     var byKind: [PoseCorruption: (count: Int, rejected: Int)] = [:]
     var seconds: [Double] = []
@@ -69,6 +78,12 @@ struct ViewTally {
         }
         minErrors.append(abs(low.angle - video.trueMinimum))
         maxErrors.append(abs(high.angle - video.trueMaximum))
+        minInward.append(low.angle - video.trueMinimum)
+        maxInward.append(video.trueMaximum - high.angle)
+        for (end, truth) in [(low, video.trueMinimum), (high, video.trueMaximum)] {
+            ends += 1
+            if abs(end.angle - truth) <= 2 * (end.uncertainty ?? 0) { endsCovered += 1 }
+        }
     }
 
     private mutating func countGate(_ frame: FrameResult, _ mark: PoseCorruption?, cleanAngle: Double, harmfulDegrees: Double) {
@@ -105,6 +120,8 @@ struct ViewTally {
             corruptedRejectedShare: share(corruptedRejected, corrupted), harmfulRejectedShare: share(harmfulRejected, harmful),
             corruptedFrames: corrupted, harmfulFrames: harmful,
             rejectedShareByCorruption: Dictionary(uniqueKeysWithValues: byKind.map { ($0.key.rawValue, share($0.value.rejected, $0.value.count)) }),
-            notSideOnWarnings: sideWarnings, secondsPerVideo: Statistics.quantile(seconds, 0.5))
+            notSideOnWarnings: sideWarnings, secondsPerVideo: Statistics.quantile(seconds, 0.5),
+            minAngleMedianInward: Statistics.quantile(minInward, 0.5), maxAngleMedianInward: Statistics.quantile(maxInward, 0.5),
+            extremesWithinTwoUncertainties: share(endsCovered, ends))
     }
 }

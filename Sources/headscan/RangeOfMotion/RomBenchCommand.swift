@@ -111,7 +111,10 @@ struct RomBenchResult: TextReport {
             lines.append(
                 "  angle error   median \(f(v.medianError))°, p95 \(f(v.p95Error))°   (before smoothing \(f(v.medianRawError))°, \(f(v.p95RawError))°)"
             )
-            lines.append("  min angle     median \(f(v.minAngleMedianError))°, worst \(f(v.minAngleWorstError))°")
+            lines.append(
+                "  min angle     median \(f(v.minAngleMedianError))°, worst \(f(v.minAngleWorstError))°   "
+                    + "lean inward \(f(v.minAngleMedianInward))° / \(f(v.maxAngleMedianInward))° (min / max), "
+                    + "within 2 uncertainties \(p(v.extremesWithinTwoUncertainties))")
             lines.append(
                 "  max angle     median \(f(v.maxAngleMedianError))°, worst \(f(v.maxAngleWorstError))°   both within 3°: \(p(v.extremesWithin3Degrees)), within 2°: \(p(v.extremesWithin2Degrees))"
             )
@@ -124,11 +127,11 @@ struct RomBenchResult: TextReport {
             lines.append("  time          \(f(v.secondsPerVideo * 1000, 3)) ms per video")
         }
         lines.append("")
-        lines.append("turning ends (no hold):         min angle median / worst   max angle median / worst   both within 2°")
+        lines.append("turning ends (no hold):         min angle median / worst   max angle median / worst   both within 2°   lean inward min / max")
         for v in turningEnds {
             let name = "\(v.posture.rawValue), \(Int(v.viewDegrees))°".padding(toLength: 30, withPad: " ", startingAt: 0)
             lines.append(
-                "  \(name)\(f(v.minAngleMedianError))° / \(f(v.minAngleWorstError))°            \(f(v.maxAngleMedianError))° / \(f(v.maxAngleWorstError))°            \(p(v.extremesWithin2Degrees))"
+                "  \(name)\(f(v.minAngleMedianError))° / \(f(v.minAngleWorstError))°            \(f(v.maxAngleMedianError))° / \(f(v.maxAngleWorstError))°            \(p(v.extremesWithin2Degrees))          \(f(v.minAngleMedianInward))° / \(f(v.maxAngleMedianInward))°"
             )
         }
         lines.append("")
