@@ -105,6 +105,31 @@ struct ExtremeFitTests {
         #expect(abs(top.peak - 178) < 2)
     }
 
+    /// A leg held still for two minutes is one visit of the whole video; its search was cubic in
+    /// the visit's length (three minutes took over five). The time limit guards against a hang
+    /// and is no speed target.
+    @Test("a leg held still for minutes reads its angle without searching in eighths of a frame", .timeLimit(.minutes(1)))
+    func stillForMinutes() throws {
+        var random = SplitMix64(seed: 5)
+        let angles = (0..<360).map { _ in 176 + random.gaussian(sigma: 0.5) }
+        let top = try #require(Self.fittedMaximum(angles))
+        #expect(abs(top.peak - 176) < 0.3, "peak \(top.peak)")
+    }
+
+    /// Frame times from a file may lie a ten-millionth of a second apart; the search's steps
+    /// follow the frame interval, and such a pair made them that small.
+    @Test("frames a ten-millionth of a second apart do not shrink the search's steps", .timeLimit(.minutes(1)))
+    func nearlySimultaneousFrames() throws {
+        // Pairs of frames 0.1 µs apart, a pair every two thirds of a second.
+        let times: [Double] = (0..<60).map { (k: Int) -> Double in Double(k / 2) * 2 / 3 + Double(k % 2) * 1e-7 }
+        let angles: [Double] = times.map { (t: Double) -> Double in 110.5 + 67.5 * cos(2 * Double.pi * (t + 0.13) / 5) }
+        let smoothed = RunningMedian.centred(angles, window: 3)
+        let samples = times.indices.map { ExtremeFit.Sample(time: times[$0], angle: angles[$0], smoothed: smoothed[$0]) }
+        let top = try #require(ExtremeFit(band: 5).fit(samples))
+        // Half as many moments as frames: the turn is read from 1.5 a second.
+        #expect(abs(top.peak - 178) < 2, "peak \(top.peak)")
+    }
+
     @Test("too few frames near the end leave no fit")
     func tooFew() {
         let samples = [170.0, 175, 171].enumerated().map { ExtremeFit.Sample(time: Double($0.offset) / 3, angle: $0.element, smoothed: $0.element) }

@@ -46,6 +46,11 @@ struct ExtremeFit {
     static let outlierFloor = 3.0
     /// Steps of the top times and the hold, as shares of the frame interval.
     static let stepsPerFrame = 8.0
+    /// At most this many steps of the hold, and of each visit's top: a knee held still for
+    /// minutes makes one visit of the whole video, whose search in eighths of a frame grew with
+    /// the cube of its length (a still leg filmed for three minutes took over five). A visit of a
+    /// usual end spans a few seconds, 40-70 steps, and is searched as before.
+    static let mostSteps = 128.0
 
     /// The end among `samples` (in time order), or nil when too few frames lie near it for a
     /// fit with a scatter left to judge it by.
@@ -146,12 +151,13 @@ extension ExtremeFit {
         let frameInterval = zip(times.dropFirst(), times).map { $0 - $1 }.filter { $0 > 0 }.min() ?? 1
         let step = frameInterval / stepsPerFrame
         let longest = visits.map { $0[$0.count - 1].time - $0[0].time }.max() ?? 0
-        let fits = grid(from: 0, to: longest / 2, step: step).map { hold in
+        let fits = grid(from: 0, to: longest / 2, step: max(step, longest / 2 / mostSteps)).map { hold in
             var tops = visits.map(centroid)
             var fit = linear(visits, tops: tops, hold: hold)
             for _ in 0..<rounds {
                 tops = zip(visits, tops).map { visit, top in
-                    grid(from: visit[0].time, to: visit[visit.count - 1].time, step: step).min { a, b in
+                    let (first, last) = (visit[0].time, visit[visit.count - 1].time)
+                    return grid(from: first, to: last, step: max(step, (last - first) / mostSteps)).min { a, b in
                         visitSquares(visit, top: a, fit) < visitSquares(visit, top: b, fit)
                     } ?? top
                 }
