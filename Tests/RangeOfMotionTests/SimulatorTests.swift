@@ -77,12 +77,18 @@ struct SimulatorTests {
         #expect(video.poses.frames.allSatisfy { f in Side.lowest(f) < 0.3 })
     }
 
+    /// A benchmark of `videos` videos of one posture filmed from one view angle.
+    static func bench(videos: Int, posture: KneePosture, view: Double) -> SimulationBenchmark {
+        var bench = SimulationBenchmark()
+        bench.videosPerView = videos
+        bench.postures = [posture]
+        bench.viewAngles = [view]
+        return bench
+    }
+
     @Test("on simulated videos from the side the measurement meets its targets, with room for the seed")
     func accuracy() throws {
-        var bench = SimulationBenchmark()
-        bench.videosPerView = 6
-        bench.postures = [.standing]
-        bench.viewAngles = [0]
+        let bench = Self.bench(videos: 6, posture: .standing, view: 0)
         let side = try #require(try bench.run().first)
         #expect(side.acceptedVideos == 6)
         #expect(side.medianError < 2 && side.p95Error < 5)
@@ -95,10 +101,7 @@ struct SimulatorTests {
     /// coverage counts both ends of every accepted video.
     @Test("the benchmark's lean and coverage figures come from the ends it measured")
     func leanAndCoverage() throws {
-        var bench = SimulationBenchmark()
-        bench.videosPerView = 5
-        bench.postures = [.sitting]
-        bench.viewAngles = [0]
+        var bench = Self.bench(videos: 5, posture: .sitting, view: 0)
         bench.turning = true
         let side = try #require(try bench.run().first)
         #expect(side.acceptedVideos == 5)
@@ -110,10 +113,7 @@ struct SimulatorTests {
 
     @Test("at 60° off the side the picture's angles are far off; with the slant undone the errors shrink, and a warning still says so")
     func steepView() throws {
-        var bench = SimulationBenchmark()
-        bench.videosPerView = 4
-        bench.postures = [.lying]
-        bench.viewAngles = [60]
+        let bench = Self.bench(videos: 4, posture: .lying, view: 60)
         var plain = bench
         plain.settings.correctSlant = false
         let corrected = try #require(try bench.run().first), uncorrected = try #require(try plain.run().first)
