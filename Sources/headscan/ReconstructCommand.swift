@@ -25,6 +25,7 @@ struct ReconstructCommand: ParsableCommand {
               headscan reconstruct scan.hscan --out head.ply --colors
               headscan reconstruct sim.hscan --out head.ply --json --align-to sim.truth.json
               headscan reconstruct board.hscan --map-only --poses-out poses.json --markers-out map.json
+              headscan reconstruct plain-cap.hscan --without-markers --out head.ply --poses-out poses.json
             """)
 
     @Argument(help: "The scan file (.hscan).", completion: .file(extensions: ["hscan"]))
@@ -100,7 +101,22 @@ struct ReconstructCommand: ParsableCommand {
         completion: .file(extensions: ["json"]))
     var camera: String?
 
+    @Flag(
+        help: """
+            Reconstruct without the cap's markers: every frame's depth placed on the surface fused so far. A \
+            measurement for caps without stickers, not a supported way to scan: the mesh is in the first placed \
+            frame's camera frame, in the depth's own scale, and a smooth cap lets the placement drift.
+            """)
+    var withoutMarkers = false
+
     func validate() throws {
+        if withoutMarkers {
+            let markerOnly: [(Bool, String)] = [
+                (mapOnly, "--map-only"), (alignTo != nil, "--align-to"), (markersOut != nil, "--markers-out"),
+                (keyframeDepthOut != nil, "--keyframe-depth-out"), (colors, "--colors"),
+            ]
+            if let (_, name) = markerOnly.first(where: \.0) { throw ValidationError("\(name) needs the markers; drop it or --without-markers") }
+        }
         guard stride >= 1 else { throw ValidationError("--stride must be at least 1") }
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be in 1...256") }
         guard voxelMM >= 0.25, voxelMM <= 10 else { throw ValidationError("--voxel-mm must be in 0.25...10") }
@@ -119,6 +135,7 @@ struct ReconstructCommand: ParsableCommand {
         let clock = ContinuousClock()
         let started = clock.now
         let reader = try ScanReader(url: fileURL(file))
+        if withoutMarkers { return try runWithoutMarkers(reader) }
         var options = ReconstructionOptions()
         options.frameStride = stride
         if let threads { options.threads = threads }

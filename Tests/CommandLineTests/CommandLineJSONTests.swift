@@ -102,6 +102,8 @@ struct CommandLineJSONTests {
     @Test func reconstructAsksForAMeshOrMapOnly() throws {
         for (arguments, message) in [
             (["reconstruct", "scan.hscan"], "--map-only"), (["reconstruct", "scan.hscan", "--map-only", "--out", "a.ply"], "drop --out"),
+            (["reconstruct", "scan.hscan", "--without-markers", "--map-only"], "--map-only needs the markers"),
+            (["reconstruct", "scan.hscan", "--without-markers", "--out", "a.ply", "--align-to", "t.json"], "--align-to needs the markers"),
         ] {
             #expect {
                 _ = try headscan(arguments)
@@ -109,6 +111,18 @@ struct CommandLineJSONTests {
                 (error as? CommandFailed)?.standardError.contains(message) == true
             }
         }
+    }
+
+    /// A cap without stickers: the depth alone places the frames and writes the mesh.
+    @Test func reconstructWithoutMarkersPlacesAPlainCapsFrames() throws {
+        let folder = try TemporaryFolder()
+        let scan = folder.path("plain.hscan")
+        _ = try headscan(["simulate", "--out", scan, "--truth", folder.path("t.json"), "--seconds", "1", "--lost-share", "1"])
+        let report = try jsonObject(headscan(["reconstruct", scan, "--without-markers", "--out", folder.path("head.ply"), "--json"]))
+        #expect(report["framesExamined"] as? Int == 10)
+        #expect(report["framesPlaced"] as? Int == 10)
+        #expect((report["triangles"] as? Int ?? 0) > 1000)
+        #expect(FileManager.default.fileExists(atPath: folder.path("head.ply")))
     }
 
     @Test func benchLandmarksReusesOnlyScansKeptBefore() throws {

@@ -7,6 +7,6 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Measure speed and size (build with -c release for meaningful figures).",
         subcommands: [
             FormatBenchCommand.self, SimulationBenchCommand.self, FeedbackBenchCommand.self, MeasureBenchCommand.self, PipelineBenchCommand.self,
-            ShapeBenchCommand.self, LandmarksBenchCommand.self, CapBenchCommand.self,
+            ShapeBenchCommand.self, LandmarksBenchCommand.self, CapBenchCommand.self, MarkerlessBenchCommand.self,
         ])
 }

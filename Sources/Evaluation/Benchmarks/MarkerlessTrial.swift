@@ -1,0 +1,237 @@
+import Cephalometry
+import Foundation
+import Geometry
+import Reconstruction
+import Recording
+import Simulation
+
+/// One simulated scan without stickers (the plain cap: every sticker gone), reconstructed by
+/// registering depth against the fused surface alone, against the truth: how far the camera's
+/// placement drifted, the skull surface, and CVAI measured with the true landmarks (so that only
+/// the reconstruction, not a landmark search, is judged).
+public struct MarkerlessTrial: Codable, Sendable {
+    public var scenario: String
+    public var seed: UInt64
+    public var trueCVAI: Double
+    /// CVAI of the reconstruction, placed in the head frame by the first placed frame's true
+    /// pose, measured with the true landmarks.
+    public var cvai: Double?
+    /// Mean distance of the reconstructed vault (above the cap's edge) from the true skull, mm,
+    /// placed the same way: drift shows here as a doubled or smeared surface.
+    public var surfaceMeanMM: Double?
+    /// The same after the reconstruction was moved as a whole onto the true vault (a best
+    /// rigid fit), which a landmark search on the reconstruction itself would not see; and how
+    /// far that fit moved it, mm at 70–90 mm from the head's centre.
+    public var cvaiFitted: Double?
+    public var surfaceFittedMM: Double?
+    public var fitMillimetres: Double?
+    /// The camera's placement against the truth over the placed frames: median and largest
+    /// turn (degrees) and shift (mm), and at the last placed frame.
+    public var turnMedianDegrees: Double?
+    public var turnMaxDegrees: Double?
+    public var shiftMedianMM: Double?
+    public var shiftMaxMM: Double?
+    /// How long after the first placed frame the placement first strayed more than 5° from
+    /// the truth (the whole scan when it never did), seconds.
+    public var secondsWithinFiveDegrees: Double?
+    public var framesExamined = 0
+    public var framesPlaced = 0
+    public var framesFused = 0
+    /// The checked frames' share of points on the finished surface: median and lowest tenth.
+    public var agreementMedian: Double?
+    public var agreementLowTenth: Double?
+    /// The reconstruction's own time, the simulator's rendering left out, seconds.
+    public var seconds: Double?
+    /// Why no surface came out, in the words a therapist would read.
+    public var refusal: String?
+    /// Refused because its views did not lie on the finished surface (its figures are those of
+    /// the surface it would have given).
+    public var refusedAstray = false
+
+    public var cvaiError: Double? { cvai.map { abs($0 - trueCVAI) } }
+    public var cvaiFittedError: Double? { cvaiFitted.map { abs($0 - trueCVAI) } }
+
+    /// Simulates the scan under a cap without stickers and reconstructs it without markers.
+    public static func run(
+        scenario: Scenario, seed: UInt64, head: HeadParameters, seconds: Double, options: ReconstructionOptions = .init()
+    ) throws -> MarkerlessTrial {
+        var configuration = Simulator.Configuration(scenario: scenario, seed: seed, seconds: seconds, head: head)
+        configuration.capFit = CapFit(lostShare: 1)
+        let simulator = try Simulator(configuration)
+        var trial = MarkerlessTrial(scenario: scenario.rawValue, seed: seed, trueCVAI: simulator.measurements.cvai)
+        // The simulator renders in order; the reconstruction asks for frames in order too.
+        var truths: [Int: FrameTruth] = [:]
+        var produced = -1
+        // Rendering happens inside the reconstruction's reading; its time is taken out.
+        let clock = ContinuousClock()
+        var rendering = Duration.zero
+        let frame: (Int) -> RGBDFrame? = { index in
+            let start = clock.now
+            defer { rendering += clock.now - start }
+            while produced < index, let next = simulator.nextFrame() {
+                produced = next.truth.index
+                if produced == index {
+                    truths[index] = next.truth
+                    return next.frame
+                }
+            }
+            return nil
+        }
+        let result: MarkerlessReconstruction
+        do {
+            // Refused for views placed inconsistently: measured anyway, to show what it saved.
+            var reconstructor = MarkerlessReconstructor(options: options)
+            reconstructor.refusesAstray = false
+            result = try reconstructor.reconstruct(frameCount: simulator.frameCount, frame: frame)
+            do {
+                try result.checkAgreement(minimum: reconstructor.minimumAgreement)
+            } catch {
+                trial.refusal = "\(error)"
+                trial.refusedAstray = true
+            }
+        } catch {
+            trial.refusal = "\(error)"
+            return trial
+        }
+        trial.framesExamined = result.framesExamined
+        trial.framesPlaced = result.poses.count
+        trial.framesFused = result.framesFused
+        let shares = result.checked.map(\.agreement).sorted()
+        trial.agreementMedian = median(shares)
+        trial.agreementLowTenth = shares.isEmpty ? nil : shares[shares.count / 10]
+        trial.seconds = result.seconds - Double(rendering.components.seconds) - Double(rendering.components.attoseconds) * 1e-18
+        guard let first = result.poses.first, let firstTruth = truths[first.frameIndex] else { return trial }
+        let headFromWorld = rigid(firstTruth.meshFromCamera) * first.worldFromCamera.inverse
+        var turns: [Double] = [], shifts: [Double] = []
+        for pose in result.poses {
+            guard let truth = truths[pose.frameIndex] else { continue }
+            let error = (headFromWorld * pose.worldFromCamera).inverse * rigid(truth.meshFromCamera)
+            turns.append(error.rotation.angle * 180 / Double.pi)
+            if trial.secondsWithinFiveDegrees == nil, turns.last ?? 0 > 5 { trial.secondsWithinFiveDegrees = pose.timestamp - first.timestamp }
+            shifts.append(length(error.translation) * 1000)
+        }
+        if trial.secondsWithinFiveDegrees == nil { trial.secondsWithinFiveDegrees = (result.poses.last?.timestamp ?? 0) - first.timestamp }
+        trial.turnMedianDegrees = median(turns)
+        trial.turnMaxDegrees = turns.max()
+        trial.shiftMedianMM = median(shifts)
+        trial.shiftMaxMM = shifts.max()
+        let mesh = result.mesh.transformed(by: headFromWorld)
+        trial.cvai = try? Cephalometer.measure(mesh, landmarks: simulator.landmarks).measurement.cvai
+        guard let grid = ClosestPointGrid(simulator.mesh, cellSize: 0.005) else { return trial }
+        trial.surfaceMeanMM = vaultDistance(mesh, grid)
+        // The same surface moved as a whole onto the true vault: what is left is its shape.
+        if let fit = bestFit(mesh, grid) {
+            let fitted = mesh.transformed(by: fit)
+            trial.cvaiFitted = try? Cephalometer.measure(fitted, landmarks: simulator.landmarks).measurement.cvai
+            trial.surfaceFittedMM = vaultDistance(fitted, grid)
+            trial.fitMillimetres = probes.map { length(fit.apply($0) - $0) }.max().map { $0 * 1000 }
+        }
+        return trial
+    }
+
+    /// Points 70 mm around the head's centre, where a fit's move is read.
+    static let probes = [SIMD3(0.07, 0, 0.02), SIMD3(-0.07, 0, 0.02), SIMD3(0, 0.07, 0.02), SIMD3(0, -0.07, 0.02), SIMD3(0, 0, 0.09)]
+
+    /// The vault's vertices (above the cap's edge) within 10 mm of the true skull.
+    static func vault(_ mesh: TriangleMesh, _ grid: ClosestPointGrid) -> [(SIMD3<Double>, ClosestPointGrid.Hit)] {
+        mesh.vertices.filter { $0.z > Cap.lowerEdge + 0.01 }.compactMap { v in grid.closest(to: v, maximumDistance: 0.01).map { (v, $0) } }
+    }
+
+    /// Mean distance of the vault from the true skull, mm.
+    static func vaultDistance(_ mesh: TriangleMesh, _ grid: ClosestPointGrid) -> Double? {
+        let hits = vault(mesh, grid)
+        return hits.isEmpty ? nil : hits.map(\.1.distance).reduce(0, +) / Double(hits.count) * 1000
+    }
+
+    /// The rigid move that puts the vault on the true skull (point-to-point ICP, every 7th
+    /// vertex, 15 rounds).
+    static func bestFit(_ mesh: TriangleMesh, _ grid: ClosestPointGrid) -> RigidTransform? {
+        var total = RigidTransform.identity
+        let points = mesh.vertices.enumerated().filter { $0.offset % 7 == 0 }.map(\.element)
+        for _ in 0..<15 {
+            let pairs = points.map(total.apply).filter { $0.z > Cap.lowerEdge + 0.01 }.compactMap { p in
+                grid.closest(to: p, maximumDistance: 0.01).map { (p, $0.point) }
+            }
+            guard let step = try? RigidAlignment.fit(from: pairs.map(\.0), to: pairs.map(\.1)) else { return nil }
+            total = step.transform * total
+        }
+        return total
+    }
+
+    /// A row-major 4×4 rigid transform.
+    static func rigid(_ m: [Double]) -> RigidTransform {
+        RigidTransform(
+            rotation: Rotation3(columns: (SIMD3(m[0], m[4], m[8]), SIMD3(m[1], m[5], m[9]), SIMD3(m[2], m[6], m[10]))),
+            translation: SIMD3(m[3], m[7], m[11]))
+    }
+
+    static func median(_ values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    init(scenario: String, seed: UInt64, trueCVAI: Double) {
+        self.scenario = scenario
+        self.seed = seed
+        self.trueCVAI = trueCVAI
+    }
+}
+
+/// What `bench markerless` reports: per scenario, the scans reconstructed, their drift, surface
+/// and CVAI errors, and every refusal.
+public struct MarkerlessBenchResult: Encodable {
+    public struct Group: Encodable {
+        public var scenario: String
+        public var scans: Int
+        public var reconstructed: Int
+        public var cvaiErrorMedian: Double?
+        public var cvaiErrorMax: Double?
+        /// The same after the best rigid fit onto the true vault.
+        public var cvaiFittedErrorMedian: Double?
+        public var cvaiFittedErrorMax: Double?
+        public var within03: Int
+        public var within05: Int
+        public var surfaceMeanMM: Double?
+        public var surfaceWorstMM: Double?
+        public var turnMaxMedianDegrees: Double?
+        public var turnMaxWorstDegrees: Double?
+        public var shiftMaxMedianMM: Double?
+        public var secondsWithinFiveDegreesMedian: Double?
+        public var placedShare: Double?
+        public var secondsMedian: Double?
+        public var refusals: [String]
+        /// Scans refused for views placed inconsistently, and how far each had drifted (the
+        /// largest turn from the truth, degrees).
+        public var refusedAstray: Int
+        public var astrayDrifts: [Double]
+    }
+
+    public var groups: [Group]
+    public var trials: [MarkerlessTrial]
+
+    public init(trials: [MarkerlessTrial]) {
+        self.trials = trials
+        var scenarios: [String] = []
+        for trial in trials where !scenarios.contains(trial.scenario) { scenarios.append(trial.scenario) }
+        groups = scenarios.map { scenario in
+            let group = trials.filter { $0.scenario == scenario }
+            let done = group.filter { $0.refusal == nil && $0.cvai != nil }
+            let errors = done.compactMap(\.cvaiError), surfaces = done.compactMap(\.surfaceMeanMM)
+            let placed = group.map { Double($0.framesPlaced) / Double(max(1, $0.framesExamined)) }
+            return Group(
+                scenario: scenario, scans: group.count, reconstructed: done.count, cvaiErrorMedian: MarkerlessTrial.median(errors),
+                cvaiErrorMax: errors.max(), cvaiFittedErrorMedian: MarkerlessTrial.median(done.compactMap(\.cvaiFittedError)),
+                cvaiFittedErrorMax: done.compactMap(\.cvaiFittedError).max(), within03: errors.filter { $0 <= 0.3 }.count,
+                within05: errors.filter { $0 <= 0.5 }.count,
+                surfaceMeanMM: MarkerlessTrial.median(surfaces), surfaceWorstMM: surfaces.max(),
+                turnMaxMedianDegrees: MarkerlessTrial.median(done.compactMap(\.turnMaxDegrees)),
+                turnMaxWorstDegrees: done.compactMap(\.turnMaxDegrees).max(),
+                shiftMaxMedianMM: MarkerlessTrial.median(done.compactMap(\.shiftMaxMM)),
+                secondsWithinFiveDegreesMedian: MarkerlessTrial.median(group.compactMap(\.secondsWithinFiveDegrees)),
+                placedShare: MarkerlessTrial.median(placed),
+                secondsMedian: MarkerlessTrial.median(group.compactMap(\.seconds)), refusals: group.compactMap(\.refusal),
+                refusedAstray: group.filter(\.refusedAstray).count, astrayDrifts: group.filter(\.refusedAstray).compactMap(\.turnMaxDegrees))
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import ArgumentParser
+import Evaluation
+import Foundation
+import Geometry
+import Reconstruction
+import Simulation
+
+/// `headscan bench markerless`: scans under a cap without stickers, reconstructed from the
+/// depth alone.
+struct MarkerlessBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "markerless",
+        abstract: "Benchmark scans without stickers: a plain cap, the head placed by its depth alone.",
+        discussion: """
+            Simulates --heads heads (length 120–160 mm, cranial index 72–98, CVAI 0–15 %) \
+            wearing the cap with every sticker gone, ideal and restless, and reconstructs each \
+            without markers: every third frame's depth registered against the surface fused so \
+            far, starting from where the camera was going. The reconstruction is placed in the \
+            head frame by the first placed frame's true pose and compared with the truth: the \
+            camera's placement over the scan (the largest turn and shift from the truth: drift), \
+            the skull surface under the cap, and CVAI measured with the true landmarks, so that \
+            the reconstruction alone is judged, not a landmark search ("fitted": the same after \
+            the reconstruction was moved as a whole onto the true vault). A scan is refused when \
+            too few frames could be placed, or when the frames checked afterwards (every fifth) \
+            mostly no longer lie on the finished surface: the placement went astray; its figures \
+            are listed beside the refusal. This is a measurement, not a supported way to scan: \
+            processing still needs the marker cap.
+
+            Examples:
+              swift run -c release headscan bench markerless --heads 3 --seconds 20
+              swift run -c release headscan bench markerless --heads 10 --seed 101 --json
+            """)
+
+    @Option(help: "Different heads per scenario.")
+    var heads = 3
+
+    @Option(help: "Seconds per scan.")
+    var seconds = 20.0
+
+    @Option(help: "Seed of the heads and scans.")
+    var seed: UInt64 = 31
+
+    @Option(help: "Trials run side by side; the figures do not depend on it.")
+    var jobs = 2
+
+    @Option(help: "Threads each reconstruction uses for fusion.")
+    var threads = 1
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func validate() throws {
+        guard heads >= 1 else { throw ValidationError("--heads must be at least 1") }
+        guard seconds >= 5, seconds <= 120 else { throw ValidationError("--seconds must be in 5...120") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+    }
+
+    func run() throws {
+        var random = SplitMix64(seed: seed)
+        let drawn = (0..<heads).map { _ in LandmarkTrial.drawHead(&random) }
+        let cases = [Scenario.ideal, .restless].flatMap { scenario in drawn.indices.map { (scenario: scenario, index: $0) } }
+        let options = {
+            var options = ReconstructionOptions()
+            options.frameStride = ReconstructionOptions.headScanStride
+            options.threads = threads
+            return options
+        }()
+        let slots = MarkerlessSlots(count: cases.count)
+        let (jobs, seed, seconds) = (self.jobs, self.seed, self.seconds)
+        DispatchQueue.concurrentPerform(iterations: min(jobs, cases.count)) { worker in
+            for k in stride(from: worker, to: cases.count, by: jobs) {
+                let c = cases[k]
+                slots.record(
+                    k,
+                    Result {
+                        try MarkerlessTrial.run(
+                            scenario: c.scenario, seed: seed &+ UInt64(c.index), head: drawn[c.index], seconds: seconds, options: options)
+                    })
+            }
+        }
+        let trials = try slots.slots.map { slot -> MarkerlessTrial in
+            guard let slot else { throw ValidationError("a trial did not run") }
+            return try slot.get()
+        }
+        try outputOptions.emit(MarkerlessBenchResult(trials: trials))
+    }
+}
+
+extension MarkerlessBenchResult: TextReport {
+    var text: String {
+        func f(_ v: Double?) -> String { v.map { String(format: "%.2f", $0) } ?? "–" }
+        var table = TextTable([
+            .left("scenario", 10), .right("surface", 8), .right("CVAI err median", 16), .right("max", 6), .right("fitted", 7), .right("max", 6),
+            .right("≤0.3", 6),
+            .right("≤0.5", 6), .right("surface mm", 11), .right("worst", 7), .right("drift °, median/worst", 22),
+            .right("shift mm", 9), .right("≤5° for s", 10), .right("placed", 7), .right("s", 6),
+        ])
+        for g in groups {
+            table.add([
+                g.scenario, "\(g.reconstructed)/\(g.scans)", f(g.cvaiErrorMedian), f(g.cvaiErrorMax), f(g.cvaiFittedErrorMedian),
+                f(g.cvaiFittedErrorMax), "\(g.within03)", "\(g.within05)",
+                f(g.surfaceMeanMM), f(g.surfaceWorstMM), "\(f(g.turnMaxMedianDegrees))/\(f(g.turnMaxWorstDegrees))",
+                f(g.shiftMaxMedianMM), f(g.secondsWithinFiveDegreesMedian), g.placedShare.map { String(format: "%.0f %%", $0 * 100) } ?? "–",
+                f(g.secondsMedian),
+            ])
+        }
+        let astray = groups.filter { $0.refusedAstray > 0 }.map { g in
+            "refused as placed astray (\(g.scenario)): \(g.refusedAstray), drifted "
+                + g.astrayDrifts.map { String(format: "%.0f°", $0) }.joined(separator: ", ")
+        }
+        return (table.lines + astray + groups.flatMap { g in g.refusals.map { "refused (\(g.scenario)): \($0)" } })
+            .joined(separator: "\n")
+    }
+}
+
+/// One place per trial, filled by whichever worker ran it, and the progress bar.
+private final class MarkerlessSlots: @unchecked Sendable {
+    private(set) var slots: [Result<MarkerlessTrial, any Error>?]
+    private var done = 0
+    private var bar = ProgressBar("Scanning")
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func record(_ index: Int, _ result: Result<MarkerlessTrial, any Error>) {
+        lock.lock()
+        defer { lock.unlock() }
+        slots[index] = result
+        done += 1
+        bar.update(done, of: slots.count)
+    }
+}

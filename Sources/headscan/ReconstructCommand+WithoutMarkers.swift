@@ -1,0 +1,76 @@
+import ArgumentParser
+import Evaluation
+import Foundation
+import Geometry
+import Reconstruction
+import Recording
+
+extension ReconstructCommand {
+    /// `reconstruct --without-markers`: the depth placed on the surface fused so far.
+    func runWithoutMarkers(_ reader: ScanReader) throws {
+        var options = ReconstructionOptions()
+        options.frameStride = stride
+        if let threads { options.threads = threads }
+        options.voxelSize = voxelMM / 1000
+        options.truncation = 4 * options.voxelSize
+        options.camera = try camera.map { path in
+            try TUMFormat.cameraFile(Array(try Data(contentsOf: fileURL(path))), path: path).color
+        }
+        var bar = StagedProgressBar("Reconstructing without markers")
+        let result = try MarkerlessReconstructor(options: options).reconstruct(
+            frameCount: reader.frameCount, frame: { try reader.frame(at: $0) },
+            progress: { bar.update(stage: $0.stage.label, $0.done + 1, of: $0.total) })
+        if let out {
+            let url = fileURL(out)
+            try Data(ReconstructionExport.meshBytes(result.mesh, fileExtension: url.pathExtension, ascii: ascii)).write(to: url)
+        }
+        if let posesOut {
+            let poses = result.poses.map {
+                PoseRecord(frameIndex: $0.frameIndex, timestamp: $0.timestamp, worldFromCamera: $0.worldFromCamera.matrixRowMajor)
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(poses).write(to: fileURL(posesOut))
+        }
+        let report = WithoutMarkersReport(result)
+        if outputOptions.json {
+            try printJSON(report)
+        } else {
+            print(
+                "Frames: \(report.framesPlaced) placed, \(report.framesLost) lost, \(report.framesUnreadable) unreadable of "
+                    + "\(report.framesExamined) examined; \(report.framesFused) fused")
+            if let out { print("Mesh: \(report.vertices) vertices, \(report.triangles) triangles → \(out) (the first placed frame's camera frame)") }
+            print(String(format: "Time: %.1f s", report.seconds))
+        }
+    }
+}
+
+/// One placed frame in `--poses-out`'s file.
+private struct PoseRecord: Encodable {
+    var frameIndex: Int
+    var timestamp: Double
+    /// Camera to the first placed frame's camera, row-major 4x4, metres.
+    var worldFromCamera: [Double]
+}
+
+/// The JSON printed by `headscan reconstruct --without-markers --json`.
+private struct WithoutMarkersReport: Encodable {
+    var framesExamined, framesPlaced, framesLost, framesUnreadable, framesFused, vertices, triangles: Int
+    /// The space fused: centre (the first placed frame's camera frame) and radius, metres.
+    var regionCentre: [Double]
+    var regionRadius: Double
+    var seconds: Double
+
+    init(_ r: MarkerlessReconstruction) {
+        framesExamined = r.framesExamined
+        framesPlaced = r.poses.count
+        framesLost = r.framesLost
+        framesUnreadable = r.framesUnreadable
+        framesFused = r.framesFused
+        vertices = r.mesh.vertices.count
+        triangles = r.mesh.faces.count
+        regionCentre = [r.region.centre.x, r.region.centre.y, r.region.centre.z]
+        regionRadius = r.region.radius
+        seconds = r.seconds
+    }
+}
