@@ -21,9 +21,9 @@ struct MarkerlessBenchCommand: ParsableCommand {
             the skull surface under the cap, and CVAI measured with the true landmarks, so that \
             the reconstruction alone is judged, not a landmark search ("fitted": the same after \
             the reconstruction was moved as a whole onto the true vault). A scan is refused when \
-            too few frames could be placed, or when the frames checked afterwards (every fifth) \
-            mostly no longer lie on the finished surface: the placement went astray; its figures \
-            are listed beside the refusal. This is a measurement, not a supported way to scan: \
+            too few frames could be placed, or when a tenth of the frames checked afterwards \
+            (every fifth) have less than 92 % of their points on the finished surface: the \
+            placement went astray; how far each such scan had drifted is listed beside the refusal. This is a measurement, not a supported way to scan: \
             processing still needs the marker cap.
 
             Examples:
