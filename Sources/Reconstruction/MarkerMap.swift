@@ -20,15 +20,20 @@ public struct MarkerMap: Sendable, Equatable {
     /// the cap hugs the skull, so this is the head's centre and size. Nil for too few or
     /// coplanar markers.
     public func fittedSphere() -> (centre: SIMD3<Double>, radius: Double)? {
-        // |p|² = 2 c·p + (r² − |c|²): linear in c and the last term.
+        let points = ids.flatMap { corners[$0] ?? [] }
+        return points.count >= 12 ? Self.sphere(through: points) : nil
+    }
+
+    /// The sphere that best fits `points` by algebraic least squares: |p|² = 2 c·p + (r² − |c|²),
+    /// linear in the centre c and the last term. Nil when they do not fix one.
+    static func sphere(through points: [SIMD3<Double>]) -> (centre: SIMD3<Double>, radius: Double)? {
         var a: [Double] = [], b: [Double] = []
-        for id in ids {
-            for p in corners[id]! {
-                a += [2 * p.x, 2 * p.y, 2 * p.z, 1]
-                b.append(dot(p, p))
-            }
+        a.reserveCapacity(points.count * 4)
+        for p in points {
+            a += [2 * p.x, 2 * p.y, 2 * p.z, 1]
+            b.append(dot(p, p))
         }
-        guard b.count >= 12, let x = try? LinearSolver.leastSquares(a, b, columns: 4) else { return nil }
+        guard let x = try? LinearSolver.leastSquares(a, b, columns: 4) else { return nil }
         let c = SIMD3(x[0], x[1], x[2])
         let r2 = x[3] + dot(c, c)
         guard r2 > 0 else { return nil }

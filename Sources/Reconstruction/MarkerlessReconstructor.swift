@@ -244,7 +244,7 @@ enum HeadInView {
         var fitted = (centre: front + normalized(front) * typicalRadius, radius: typicalRadius)
         var points = all.filter { length($0 - fitted.centre) <= reach }
         for _ in 0..<5 {
-            guard points.count >= 50, let s = fit(points) else { return nil }
+            guard points.count >= 50, let s = MarkerMap.sphere(through: points) else { return nil }
             fitted = s
             points = all.filter { abs(length($0 - s.centre) - s.radius) <= 0.008 && length($0 - s.centre) <= reach }
         }
@@ -256,18 +256,4 @@ enum HeadInView {
     /// still be the head's.
     static let typicalRadius = 0.07
     static let reach = 0.1
-
-    /// Algebraic least squares: |p|² = 2 c·p + (r² − |c|²).
-    static func fit(_ points: [SIMD3<Double>]) -> (centre: SIMD3<Double>, radius: Double)? {
-        var a: [Double] = [], b: [Double] = []
-        a.reserveCapacity(points.count * 4)
-        for p in points {
-            a += [2 * p.x, 2 * p.y, 2 * p.z, 1]
-            b.append(dot(p, p))
-        }
-        guard let x = try? LinearSolver.leastSquares(a, b, columns: 4) else { return nil }
-        let c = SIMD3(x[0], x[1], x[2])
-        let r2 = x[3] + dot(c, c)
-        return r2 > 0 ? (c, r2.squareRoot()) : nil
-    }
 }

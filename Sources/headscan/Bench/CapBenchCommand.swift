@@ -91,7 +91,7 @@ struct CapBenchCommand: ParsableCommand {
             [Scenario.ideal, .restless].flatMap { scenario in drawn.indices.map { (condition: condition, scenario: scenario, index: $0) } }
         }
         // Trials are independent and seeded: run side by side, they give the same figures.
-        let results = TrialSlots(count: cases.count)
+        let results = TrialSlots<CapTrial>(count: cases.count)
         let (jobs, seed, seconds, reuse) = (self.jobs, self.seed, self.seconds, self.reuse)
         let kept = keepScans.map { URL(fileURLWithPath: $0, isDirectory: true) }
         DispatchQueue.concurrentPerform(iterations: min(jobs, cases.count)) { worker in
@@ -106,10 +106,7 @@ struct CapBenchCommand: ParsableCommand {
                     })
             }
         }
-        let trials = try results.slots.map { slot -> CapTrial in
-            guard let slot else { throw ValidationError("a trial did not run") }
-            return try slot.get()
-        }
+        let trials = try results.results()
         try outputOptions.emit(CapBenchResult(trials: trials))
     }
 }
@@ -131,23 +128,5 @@ extension CapBenchResult: TextReport {
         }
         return (table.lines + groups.flatMap { g in g.refusals.map { "refused (\(g.condition), \(g.scenario)): \($0)" } })
             .joined(separator: "\n")
-    }
-}
-
-/// One place per trial, filled by whichever worker ran it, and the progress bar.
-private final class TrialSlots: @unchecked Sendable {
-    private(set) var slots: [Result<CapTrial, any Error>?]
-    private var done = 0
-    private var bar = ProgressBar("Scanning")
-    private let lock = NSLock()
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func record(_ index: Int, _ result: Result<CapTrial, any Error>) {
-        lock.lock()
-        defer { lock.unlock() }
-        slots[index] = result
-        done += 1
-        bar.update(done, of: slots.count)
     }
 }

@@ -65,7 +65,7 @@ struct MarkerlessBenchCommand: ParsableCommand {
             options.threads = threads
             return options
         }()
-        let slots = MarkerlessSlots(count: cases.count)
+        let slots = TrialSlots<MarkerlessTrial>(count: cases.count)
         let (jobs, seed, seconds) = (self.jobs, self.seed, self.seconds)
         DispatchQueue.concurrentPerform(iterations: min(jobs, cases.count)) { worker in
             for k in stride(from: worker, to: cases.count, by: jobs) {
@@ -78,10 +78,7 @@ struct MarkerlessBenchCommand: ParsableCommand {
                     })
             }
         }
-        let trials = try slots.slots.map { slot -> MarkerlessTrial in
-            guard let slot else { throw ValidationError("a trial did not run") }
-            return try slot.get()
-        }
+        let trials = try slots.results()
         try outputOptions.emit(MarkerlessBenchResult(trials: trials))
     }
 }
@@ -110,23 +107,5 @@ extension MarkerlessBenchResult: TextReport {
         }
         return (table.lines + astray + groups.flatMap { g in g.refusals.map { "refused (\(g.scenario)): \($0)" } })
             .joined(separator: "\n")
-    }
-}
-
-/// One place per trial, filled by whichever worker ran it, and the progress bar.
-private final class MarkerlessSlots: @unchecked Sendable {
-    private(set) var slots: [Result<MarkerlessTrial, any Error>?]
-    private var done = 0
-    private var bar = ProgressBar("Scanning")
-    private let lock = NSLock()
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func record(_ index: Int, _ result: Result<MarkerlessTrial, any Error>) {
-        lock.lock()
-        defer { lock.unlock() }
-        slots[index] = result
-        done += 1
-        bar.update(done, of: slots.count)
     }
 }
