@@ -33,6 +33,10 @@ public struct MarkerlessReconstructor: Sendable {
     /// More iterations than the marker path's: the prediction is only the camera's last
     /// motion carried on, not a pose from markers.
     var registration = SurfaceRegistration(iterations: 30, stopTurn: 1e-4)
+    /// Whether the frames' colour is fused and matched as well as their depth: a printed cap's
+    /// pattern (or the hairline, eyes and brows) fixes the turns about the head's centre that
+    /// the depth of a round vault leaves open.
+    public var usesColour = true
 
     public init(options: ReconstructionOptions = .init()) {
         self.options = options
@@ -47,18 +51,25 @@ public struct MarkerlessReconstructor: Sendable {
         guard frameCount > 0 else { throw ReconstructionError.emptyScan }
         let clock = ContinuousClock()
         let started = clock.now
-        let volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: false)
+        let volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: usesColour)
         volume.threads = options.threads
         // Tracking reaches as far as the signed distance is kept: a coarse volume with a wide
         // band catches motions of several millimetres at the surface, the fine one then places.
+        // The coarse volume keeps no colour: its step brings the frame into the fine one's reach,
+        // where the print is matched.
         let coarse = TSDFVolume(voxelSize: coarseVoxel, truncation: coarseTruncation, colors: false)
         coarse.threads = options.threads
         var region: FusionRegion?, tracked = FusionRegion(centre: .zero, radius: 0)
         var poses: [TrackedPose] = []
         var last = RigidTransform.identity, velocity = RigidTransform.identity, lastFused = RigidTransform.identity
-        var examined = 0, unreadable = 0, lost = 0, fused = 0
-        // Every few placed frames' points, to check against the finished surface.
-        var kept: [(pose: Int, points: [SIMD3<Double>])] = []
+        var examined = 0, unreadable = 0, lost = 0, fused = 0, lostRun = 0, found = 0
+        // The camera's motion before the head was lost, carried on while looking for it again.
+        var lastMotion = RigidTransform.identity
+        // Every few placed frames' points and their chroma, to check against the finished surface.
+        var kept: [(pose: Int, points: Samples)] = []
+        // Colour is matched only on a printed cap (decided on the first view of the head): on a
+        // plain one its few features (hairline, eyes) pulled placements astray more than they held them.
+        var worker = self
         let indices = Array(stride(from: 0, to: frameCount, by: max(1, options.frameStride)))
         for (n, index) in indices.enumerated() {
             if isCancelled() { throw ReconstructionError.cancelled }
@@ -72,18 +83,27 @@ public struct MarkerlessReconstructor: Sendable {
                 let start = FusionRegion(centre: sphere.centre, radius: sphere.radius * regionScale)
                 region = start
                 tracked = FusionRegion(centre: sphere.centre, radius: sphere.radius * trackedScale)
-                volume.integrate(depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: .identity, region: start)
-                coarse.integrate(depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: .identity, region: start)
+                let seen = registration.colouredSamples(f, near: .identity, region: tracked)
+                worker.usesColour = usesColour && Self.showsPrint(seen)
+                worker.integrate(f, at: .identity, into: [volume, coarse], region: start)
                 poses.append(TrackedPose(frameIndex: index, timestamp: f.timestamp, worldFromCamera: .identity, rms: 0, fused: true))
-                kept.append((0, thinned(registration.samples(f.depth, intrinsics: f.depthIntrinsics, near: .identity, region: tracked))))
+                kept.append((0, thinned(seen)))
                 fused += 1
                 continue
             }
-            guard let placed = place(f, predicted: velocity * last, last: last, coarse: coarse, fine: volume, region: tracked) else {
+            var placement = worker.place(f, predicted: velocity * last, last: last, coarse: coarse, fine: volume, region: tracked)
+            if placement == nil, lostRun > 0 {
+                placement = worker.relocate(f, from: last, moving: lastMotion, for: lostRun + 1, coarse: coarse, fine: volume, region: tracked)
+                if placement != nil { found += 1 }
+            }
+            guard let placed = placement else {
                 lost += 1
+                if lostRun == 0 { lastMotion = velocity }
+                lostRun += 1
                 velocity = .identity
                 continue
             }
+            lostRun = 0
             // Each pose is built on the last one: rounding that leaves a rotation slightly
             // stretched would compound through the motion carried on, so both are kept exact.
             velocity = (placed.worldFromCamera * last.inverse).orthonormalized
@@ -91,14 +111,13 @@ public struct MarkerlessReconstructor: Sendable {
             let moved = lastFused.inverse * last
             let fuse = length(moved.translation) >= fuseTranslation || moved.rotation.angle >= fuseRotation
             if fuse {
-                volume.integrate(depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: last, region: space)
-                coarse.integrate(depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: last, region: space)
+                worker.integrate(f, at: last, into: [volume, coarse], region: space)
                 lastFused = last
                 fused += 1
             }
             poses.append(TrackedPose(frameIndex: index, timestamp: f.timestamp, worldFromCamera: last, rms: placed.rms, fused: fuse))
             if (poses.count - 1) % checkEvery == 0 {
-                kept.append((poses.count - 1, thinned(registration.samples(f.depth, intrinsics: f.depthIntrinsics, near: last, region: tracked))))
+                kept.append((poses.count - 1, thinned(registration.colouredSamples(f, near: last, region: tracked))))
             }
         }
         guard let region else { throw ReconstructionError.noHeadInView(framesSeen: examined) }
@@ -106,14 +125,20 @@ public struct MarkerlessReconstructor: Sendable {
         guard poses.count >= 3, Double(poses.count) >= 0.5 * Double(examined - unreadable) else {
             throw ReconstructionError.trackingLost(placed: poses.count, examined: examined)
         }
-        let agreement = kept.map { k in Self.agreement(k.points, at: poses[k.pose].worldFromCamera, volume: volume) }
+        // On a printed cap the print judges each checked view where it shows; elsewhere the depth.
+        let printed = worker.usesColour
+        let agreement = kept.map { k in
+            let check = Self.consistency(k.points, at: poses[k.pose].worldFromCamera, fine: volume, coarse: coarse)
+            return printed ? check.printAgreement ?? check.agreement : check.agreement
+        }
         progress(ReconstructionProgress(stage: .meshing, done: 0, total: 1))
         let mesh = volume.extractSurface()
         guard !mesh.faces.isEmpty else { throw ReconstructionError.emptySurface }
         let result = MarkerlessReconstruction(
             mesh: mesh, region: region, poses: poses, framesExamined: examined, framesUnreadable: unreadable, framesLost: lost,
-            framesFused: fused, seconds: (clock.now - started).seconds, checked: zip(kept, agreement).map { (poses[$0.0.pose].frameIndex, $0.1) })
-        if refusesAstray { try result.checkAgreement(minimum: minimumAgreement) }
+            framesFused: fused, framesFoundAgain: found, matchedColour: printed, seconds: (clock.now - started).seconds,
+            checked: zip(kept, agreement).map { (poses[$0.0.pose].frameIndex, $0.1) })
+        if refusesAstray { try result.checkAgreement(minimum: printed ? minimumPrintAgreement : minimumAgreement) }
         return result
     }
 
@@ -124,43 +149,76 @@ public struct MarkerlessReconstructor: Sendable {
     /// refused (when `refusesAstray`). Set on 20 simulated scans of a plain cap: those tracked
     /// throughout reached 0.93-0.99, those that went astray (12° to 129°) 0.72-0.90.
     public var minimumAgreement = 0.92
+    /// The same on a printed cap, for the share of a checked view's points on the print that
+    /// land on the same colour of it.
+    public var minimumPrintAgreement = 0.9
     public var refusesAstray = true
 
-    /// About a thousand of `points`, evenly through them.
-    private func thinned(_ points: [SIMD3<Double>]) -> [SIMD3<Double>] {
-        let step = max(1, points.count / 1000)
-        return stride(from: 0, to: points.count, by: step).map { points[$0] }
+    private func integrate(_ f: RGBDFrame, at pose: RigidTransform, into volumes: [TSDFVolume], region: FusionRegion) {
+        for v in volumes {
+            v.integrate(
+                depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: pose, region: region, color: usesColour ? f.color : nil,
+                colorIntrinsics: f.colorIntrinsics)
+        }
     }
 
-    /// The share of `points` (camera frame) that lie within 2 mm of the surface at `pose`.
-    static func agreement(_ points: [SIMD3<Double>], at pose: RigidTransform, volume: TSDFVolume) -> Double {
-        guard !points.isEmpty else { return 0 }
-        let near = points.filter { p in volume.signedDistance(at: pose.apply(p)).map { abs($0.distance) <= 0.002 } ?? false }
-        return Double(near.count) / Double(points.count)
-    }
-
-    /// The frame registered from the prediction, or failing that from the last pose; nil when
-    /// neither lands it on the surface closely enough.
-    private func place(
-        _ f: RGBDFrame, predicted: RigidTransform, last: RigidTransform, coarse: TSDFVolume, fine: TSDFVolume, region: FusionRegion
-    ) -> SurfaceRegistration.Result? {
+    /// The registration on the coarse volume: fewer points (every second sample each way),
+    /// residuals and prior scaled to its wider band.
+    var coarseRegistration: SurfaceRegistration {
         var wide = registration
-        // A coarse step needs fewer points: every second sample each way.
         wide.pixelStep = registration.pixelStep * 2
         wide.minimumPoints = registration.minimumPoints / 4
         wide.huber = coarseTruncation / 3
         wide.priorRotation *= 3
         wide.priorTranslation *= 3
+        return wide
+    }
+
+    /// About a thousand of `samples`, evenly through them.
+    func thinned(_ samples: Samples) -> Samples {
+        let step = max(1, samples.points.count / 1000)
+        let kept = Array(stride(from: 0, to: samples.points.count, by: step))
+        return (kept.map { samples.points[$0] }, kept.map { samples.chroma[$0] })
+    }
+
+    /// The frame registered from the prediction, or failing that from the last pose; nil when
+    /// neither lands it on the surface closely enough (and, on a printed cap, on the same
+    /// colours of the print).
+    func place(
+        _ f: RGBDFrame, predicted: RigidTransform, last: RigidTransform, coarse: TSDFVolume, fine: TSDFVolume, region: FusionRegion
+    ) -> SurfaceRegistration.Result? {
+        let wide = coarseRegistration
         for start in [predicted, last] {
-            let near = wide.register(depth: f.depth, intrinsics: f.depthIntrinsics, predicted: start, volume: coarse, region: region)
-            if let r = registration.register(
-                depth: f.depth, intrinsics: f.depthIntrinsics, predicted: near?.worldFromCamera ?? start, volume: fine, region: region),
-                r.rms <= maximumRMS
+            let near = register(f, with: wide, from: start, on: coarse, region: region)
+            if let r = register(f, with: registration, from: near?.worldFromCamera ?? start, on: fine, region: region), r.rms <= maximumRMS,
+                printConfirms(f, at: r.worldFromCamera, fine: fine, coarse: coarse, region: region)
             {
                 return r
             }
         }
         return nil
+    }
+}
+
+extension MarkerlessReconstructor {
+    /// Whether the print, where the frame shows it, lies on the same colours of the fused
+    /// print at `pose`; always true when colour is not matched. On a round vault a placement
+    /// turned about the head's centre fits the depth as well as the right one.
+    func printConfirms(_ f: RGBDFrame, at pose: RigidTransform, fine: TSDFVolume, coarse: TSDFVolume, region: FusionRegion) -> Bool {
+        guard usesColour else { return true }
+        // A thousand points judge it as well as all of them.
+        let samples = thinned(registration.colouredSamples(f, near: pose, region: region))
+        return Self.consistency(samples, at: pose, fine: fine, coarse: coarse).printAgreement.map { $0 >= minimumPrintAgreement } ?? true
+    }
+
+    func register(
+        _ f: RGBDFrame, with registration: SurfaceRegistration, from start: RigidTransform, on volume: TSDFVolume, region: FusionRegion
+    ) -> SurfaceRegistration.Result? {
+        guard usesColour, volume.fusesColor else {
+            return registration.register(depth: f.depth, intrinsics: f.depthIntrinsics, predicted: start, volume: volume, region: region)
+        }
+        let (points, chroma) = registration.colouredSamples(f, near: start, region: region)
+        return registration.register(points: points, chroma: chroma, predicted: start, volume: volume, about: region.centre)
     }
 }
 
@@ -198,6 +256,11 @@ public struct MarkerlessReconstruction: Sendable {
     /// Frames read but not placed on the surface.
     public var framesLost: Int
     public var framesFused: Int
+    /// Frames placed again after the head was lost, by searching around where the camera
+    /// was going (only where the surface's colour can confirm the place).
+    public var framesFoundAgain = 0
+    /// Whether the cap showed a print, so that colour was matched as well as depth.
+    public var matchedColour = false
     public var seconds: Double
     /// Every few placed frames: the frame and the share of its points within 2 mm of the
     /// finished surface where it was placed. A placement that went astray and was fused leaves

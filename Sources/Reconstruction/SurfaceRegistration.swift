@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Imaging
+import Recording
 
 /// Places a depth frame on the surface fused so far: the pose that puts its points on the
 /// volume's zero crossing (Gauss–Newton on the interpolated signed distance, as in tracking
@@ -24,6 +25,12 @@ struct SurfaceRegistration: Sendable {
     /// `stopShift` (metres).
     var stopTurn = 1e-5
     var stopShift = 1e-5
+    /// The colour term, where the frame's points carry a chroma and the volume fuses colour:
+    /// the chroma's noise (a chroma residual of this size weighs as a depth residual of
+    /// `huber`) and where its weight starts to fall. On a round vault a turn about the head's
+    /// centre leaves the depth unchanged but moves a printed pattern, which this term sees.
+    var chromaNoise = 0.04
+    var chromaHuber = 0.08
 
     struct Result: Sendable {
         /// The frame's pose, camera to volume.
@@ -50,9 +57,15 @@ struct SurfaceRegistration: Sendable {
     }
 
     /// Registers `points` (in the frame `predicted` maps from) on the volume's surface,
-    /// starting from `predicted`, the turns taken about `centre`.
-    func register(points: [SIMD3<Double>], predicted: RigidTransform, volume: TSDFVolume, about centre: SIMD3<Double>) -> Result? {
+    /// starting from `predicted`, the turns taken about `centre`; with `chroma` (one per point,
+    /// NaN where the colour picture has none) and a volume that fuses colour, the points' colour
+    /// is matched to the surface's too.
+    func register(
+        points: [SIMD3<Double>], chroma: [Double]? = nil, predicted: RigidTransform, volume: TSDFVolume, about centre: SIMD3<Double>
+    ) -> Result? {
         guard points.count >= minimumPoints else { return nil }
+        let colours = volume.fusesColor ? chroma.flatMap { $0.count == points.count ? $0 : nil } : nil
+        let chromaScale = (huber / chromaNoise) * (huber / chromaNoise)
         var pose = predicted
         // The increment from the prediction: rotation vector about `centre`, then translation.
         var total = [Double](repeating: 0, count: 6)
@@ -61,19 +74,36 @@ struct SurfaceRegistration: Sendable {
         for _ in 0..<iterations {
             var h = [Double](repeating: 0, count: 36), b = [Double](repeating: 0, count: 6)
             var used = 0, squares = 0.0
-            for p in points {
-                let w = pose.apply(p)
-                guard let (r, g) = volume.signedDistance(at: w), (g * g).sum() > 0.25 else { continue }
-                let q = w - centre
-                let a = cross(q, g)
+            func add(_ a: SIMD3<Double>, _ g: SIMD3<Double>, residual r: Double, weight: Double) {
                 let j = [a.x, a.y, a.z, g.x, g.y, g.z]
-                let weight = abs(r) <= huber ? 1 : huber / abs(r)
                 for row in 0..<6 {
                     b[row] += weight * j[row] * r
                     for column in row..<6 { h[row * 6 + column] += weight * j[row] * j[column] }
                 }
+            }
+            for (i, p) in points.enumerated() {
+                let w = pose.apply(p)
+                let colour = colours?[i] ?? .nan
+                // Read together when the point has a colour: one walk over the voxels around it.
+                let sample: (distance: Double, gradient: SIMD3<Double>, chroma: (value: Double, gradient: SIMD3<Double>)?)?
+                if colour.isFinite {
+                    sample = volume.surfaceAndChroma(at: w)
+                } else {
+                    sample = volume.signedDistance(at: w).map { ($0.distance, $0.gradient, nil) }
+                }
+                guard let (r, g, chroma) = sample, (g * g).sum() > 0.25 else { continue }
+                let q = w - centre
+                add(cross(q, g), g, residual: r, weight: abs(r) <= huber ? 1 : huber / abs(r))
                 used += 1
                 squares += r * r
+                // The colour near where the point meets the surface (within the band, the colour
+                // seen along the view through it), and how it changes along the surface (a
+                // motion along the normal is the depth's to fix).
+                guard let (c, gradient) = chroma else { continue }
+                let n = g / (g * g).sum().squareRoot()
+                let along = gradient - n * dot(gradient, n)
+                let rc = c - colour
+                add(cross(q, along), along, residual: rc, weight: chromaScale * (abs(rc) <= chromaHuber ? 1 : chromaHuber / abs(rc)))
             }
             guard used >= minimumPoints else { return nil }
             last = (used, (squares / Double(used)).squareRoot())
@@ -120,6 +150,33 @@ struct SurfaceRegistration: Sendable {
             squares += r * r
         }
         return (used, used > 0 ? (squares / Double(used)).squareRoot() : .infinity)
+    }
+
+    /// The frame's depth points (camera frame) that the prediction puts inside the region,
+    /// each with the chroma of the colour picture where it falls (bilinear; NaN off the
+    /// picture).
+    func colouredSamples(
+        _ frame: RGBDFrame, near predicted: RigidTransform, region: FusionRegion
+    ) -> (
+        points: [SIMD3<Double>], chroma: [Double]
+    ) {
+        let points = samples(frame.depth, intrinsics: frame.depthIntrinsics, near: predicted, region: region)
+        let picture = frame.color, k = frame.colorIntrinsics
+        let chroma = points.map { p -> Double in
+            guard p.z > 0 else { return .nan }
+            let x = k.fx * p.x / p.z + k.cx, y = k.fy * p.y / p.z + k.cy
+            guard x >= 0, y >= 0, x < Double(picture.width - 1), y < Double(picture.height - 1) else { return .nan }
+            let x0 = Int(x), y0 = Int(y)
+            let fx = x - Double(x0), fy = y - Double(y0)
+            func at(_ u: Int, _ v: Int) -> SIMD3<Float> {
+                let c = picture.pixels[v * picture.width + u]
+                return SIMD3(Float(c.r), Float(c.g), Float(c.b))
+            }
+            let top = at(x0, y0) * Float(1 - fx) + at(x0 + 1, y0) * Float(fx)
+            let bottom = at(x0, y0 + 1) * Float(1 - fx) + at(x0 + 1, y0 + 1) * Float(fx)
+            return TSDFVolume.chroma(top * Float(1 - fy) + bottom * Float(fy))
+        }
+        return (points, chroma)
     }
 
     /// The frame's depth points (camera frame) that the prediction puts inside the region.

@@ -43,3 +43,99 @@ extension TSDFVolume {
         return (value * truncation, SIMD3(dx, dy, dz) * scale)
     }
 }
+
+extension TSDFVolume {
+    /// The fused colour's chroma at `p`, (red − blue) / (red + green + blue), which light
+    /// falling brighter or dimmer on the same print does not change, and its gradient per
+    /// metre, interpolated trilinearly between the eight voxels around it; nil where the volume
+    /// fuses no colour or any of them was never seen.
+    func chroma(at p: SIMD3<Double>) -> (value: Double, gradient: SIMD3<Double>)? {
+        guard fusesColor else { return nil }
+        let g = p / voxelSize
+        let base = g.rounded(.down)
+        let f = g - base
+        guard (base.x.magnitude < 1e9) && (base.y.magnitude < 1e9) && (base.z.magnitude < 1e9),
+            let bx = Int32(exactly: base.x), let by = Int32(exactly: base.y), let bz = Int32(exactly: base.z)
+        else { return nil }
+        var values = SIMD8<Double>()
+        var lastBlock = SIMD3<Int32>(repeating: .min), lastIndex: Int32 = -1
+        for corner in 0..<8 {
+            let v = SIMD3<Int32>(bx + Int32(corner & 1), by + Int32(corner >> 1 & 1), bz + Int32(corner >> 2))
+            let blockCoord = v &>> 3
+            if blockCoord != lastBlock {
+                guard let index = blockIndex[blockCoord] else { return nil }
+                lastBlock = blockCoord
+                lastIndex = index
+            }
+            let local = v & 7
+            let n = Int(lastIndex) * Self.blockVoxels + Int(local.x) + 8 * Int(local.y) + 64 * Int(local.z)
+            guard weights[n] > 0 else { return nil }
+            values[corner] = Double(chromas[n])
+        }
+        let chroma = Self.trilinear(values, f)
+        return (chroma.value, chroma.gradient / voxelSize)
+    }
+
+    /// (red − blue) / (red + green + blue) of a colour; 0 for black.
+    @inline(__always)
+    static func chroma(_ c: SIMD3<Float>) -> Double { Double(chromaF(c)) }
+
+    @inline(__always)
+    static func chromaF(_ c: SIMD3<Float>) -> Float {
+        let sum = c.x + c.y + c.z
+        return sum > 1 ? (c.x - c.z) / sum : 0
+    }
+}
+
+extension TSDFVolume {
+    /// `signedDistance(at:)` and `chroma(at:)` at once, from one walk over the eight voxels
+    /// around `p` (the registration asks both of every point); the chroma is nil where the
+    /// volume fuses no colour.
+    func surfaceAndChroma(
+        at p: SIMD3<Double>
+    ) -> (distance: Double, gradient: SIMD3<Double>, chroma: (value: Double, gradient: SIMD3<Double>)?)? {
+        let g = p / voxelSize
+        let base = g.rounded(.down)
+        let f = g - base
+        guard (base.x.magnitude < 1e9) && (base.y.magnitude < 1e9) && (base.z.magnitude < 1e9),
+            let bx = Int32(exactly: base.x), let by = Int32(exactly: base.y), let bz = Int32(exactly: base.z)
+        else { return nil }
+        var values = SIMD8<Double>(), chromas = SIMD8<Double>()
+        var lastBlock = SIMD3<Int32>(repeating: .min), lastIndex: Int32 = -1
+        for corner in 0..<8 {
+            let v = SIMD3<Int32>(bx + Int32(corner & 1), by + Int32(corner >> 1 & 1), bz + Int32(corner >> 2))
+            let blockCoord = v &>> 3
+            if blockCoord != lastBlock {
+                guard let index = blockIndex[blockCoord] else { return nil }
+                lastBlock = blockCoord
+                lastIndex = index
+            }
+            let local = v & 7
+            let n = Int(lastIndex) * Self.blockVoxels + Int(local.x) + 8 * Int(local.y) + 64 * Int(local.z)
+            guard weights[n] > 0 else { return nil }
+            let d = Double(distances[n])
+            guard abs(d) < 0.99 else { return nil }
+            values[corner] = d
+            if fusesColor { chromas[corner] = Double(self.chromas[n]) }
+        }
+        let distance = Self.trilinear(values, f)
+        let scale = truncation / voxelSize
+        let chroma = fusesColor ? Self.trilinear(chromas, f) : nil
+        return (distance.value * truncation, distance.gradient * scale, chroma.map { ($0.value, $0.gradient / voxelSize) })
+    }
+
+    /// The trilinear value of the eight corners at `f` (0...1 each way) and its derivative per
+    /// voxel along each axis.
+    @inline(__always)
+    static func trilinear(_ values: SIMD8<Double>, _ f: SIMD3<Double>) -> (value: Double, gradient: SIMD3<Double>) {
+        let (x, y, z) = (f.x, f.y, f.z)
+        func lerp(_ a: Double, _ b: Double, _ t: Double) -> Double { a + (b - a) * t }
+        let c00 = lerp(values[0], values[1], x), c10 = lerp(values[2], values[3], x)
+        let c01 = lerp(values[4], values[5], x), c11 = lerp(values[6], values[7], x)
+        let c0 = lerp(c00, c10, y), c1 = lerp(c01, c11, y)
+        let dz = c1 - c0
+        let dy = lerp(c10 - c00, c11 - c01, z)
+        let dx = lerp(lerp(values[1] - values[0], values[3] - values[2], y), lerp(values[5] - values[4], values[7] - values[6], y), z)
+        return (lerp(c0, c1, z), SIMD3(dx, dy, dz))
+    }
+}

@@ -49,6 +49,9 @@ public final class TSDFVolume {
     private(set) var weights: [Float] = []
     /// Mean colour per voxel (0...255 per channel), when colour is fused.
     private(set) var colors: [SIMD3<Float>] = []
+    /// Each voxel's colour as a chroma (`chroma(_:)`), kept with it: the registration reads
+    /// eight of them for every point it matches, many times a frame.
+    private(set) var chromas: [Float] = []
     /// Whether voxels also average the colour seen at them.
     public let fusesColor: Bool
     private var stamps: [Int32] = []
@@ -77,7 +80,10 @@ public final class TSDFVolume {
         blockCoords.append(coord)
         distances.append(contentsOf: repeatElement(1, count: Self.blockVoxels))
         weights.append(contentsOf: repeatElement(0, count: Self.blockVoxels))
-        if fusesColor { colors.append(contentsOf: repeatElement(.zero, count: Self.blockVoxels)) }
+        if fusesColor {
+            colors.append(contentsOf: repeatElement(.zero, count: Self.blockVoxels))
+            chromas.append(contentsOf: repeatElement(0, count: Self.blockVoxels))
+        }
         stamps.append(-1)
         return index
     }
@@ -160,6 +166,9 @@ public final class TSDFVolume {
         let picture = fusesColor ? color : nil
         let kc = colorIntrinsics ?? k
         let colorWidth = picture?.width ?? 0, colorHeight = picture?.height ?? 0
+        // A colour picture from the depth's own camera (TrueDepth's registered frames) is read
+        // at the depth's pixel, without projecting again (the same pixel but at a pixel's very edge).
+        let sameCamera = kc == k && colorWidth == width && colorHeight == height
         let empty: [RGBA8] = []
         let visibleBlocks = visible, coords = blockCoords
         (picture?.pixels ?? empty).withUnsafeBufferPointer { rgb in
@@ -168,41 +177,50 @@ public final class TSDFVolume {
                     distances.withUnsafeMutableBufferPointer { dist in
                         weights.withUnsafeMutableBufferPointer { wgt in
                             colors.withUnsafeMutableBufferPointer { col in
-                                parallelFor(visibleBlocks.count, threads: threads) { n in
-                                    let b = visibleBlocks[n]
-                                    let origin = SIMD3<Double>(coords[Int(b)]) * Double(Self.side)
-                                    let base = Int(b) * Self.blockVoxels
-                                    for lz in 0..<Self.side {
-                                        for ly in 0..<Self.side {
-                                            let w0 = SIMD3(origin.x, origin.y + Double(ly), origin.z + Double(lz)) * voxelSize
-                                            var c = cameraFromWorld.apply(w0)
-                                            let row = base + (lz * Self.side + ly) * Self.side
-                                            for lx in 0..<Self.side {
-                                                defer { c += step }
-                                                guard c.z > 0 else { continue }
-                                                let iz = 1 / c.z
-                                                // Nearest pixel; the +0.5 and truncation round, as
-                                                // both are non-negative after the bounds check.
-                                                let uf = fx * c.x * iz + cx + 0.5, vf = fy * c.y * iz + cy + 0.5
-                                                guard uf >= 0, vf >= 0, uf < Double(width), vf < Double(height) else { continue }
-                                                let u = Int(uf), v = Int(vf)
-                                                let pixel = v * width + u
-                                                guard m[pixel] else { continue }
-                                                let sdf = Float(Double(d[pixel]) - c.z)
-                                                guard sdf > -truncF else { continue }
-                                                let value = min(1, sdf / truncF)
-                                                let j = row + lx
-                                                let w = wgt[j]
-                                                dist[j] = (dist[j] * w + value) / (w + 1)
-                                                wgt[j] = min(maxW, w + 1)
-                                                // Every voxel that takes the distance takes the colour, so the
-                                                // two share one weight.
-                                                guard colorWidth > 0 else { continue }
-                                                let uc = Int((kc.fx * c.x / c.z + kc.cx).rounded())
-                                                let vc = Int((kc.fy * c.y / c.z + kc.cy).rounded())
-                                                guard uc >= 0, vc >= 0, uc < colorWidth, vc < colorHeight else { continue }
-                                                let p = rgb[vc * colorWidth + uc]
-                                                col[j] = (col[j] * w + SIMD3(Float(p.r), Float(p.g), Float(p.b))) / (w + 1)
+                                chromas.withUnsafeMutableBufferPointer { chr in
+                                    parallelFor(visibleBlocks.count, threads: threads) { n in
+                                        let b = visibleBlocks[n]
+                                        let origin = SIMD3<Double>(coords[Int(b)]) * Double(Self.side)
+                                        let base = Int(b) * Self.blockVoxels
+                                        for lz in 0..<Self.side {
+                                            for ly in 0..<Self.side {
+                                                let w0 = SIMD3(origin.x, origin.y + Double(ly), origin.z + Double(lz)) * voxelSize
+                                                var c = cameraFromWorld.apply(w0)
+                                                let row = base + (lz * Self.side + ly) * Self.side
+                                                for lx in 0..<Self.side {
+                                                    defer { c += step }
+                                                    guard c.z > 0 else { continue }
+                                                    let iz = 1 / c.z
+                                                    // Nearest pixel; the +0.5 and truncation round, as
+                                                    // both are non-negative after the bounds check.
+                                                    let uf = fx * c.x * iz + cx + 0.5, vf = fy * c.y * iz + cy + 0.5
+                                                    guard uf >= 0, vf >= 0, uf < Double(width), vf < Double(height) else { continue }
+                                                    let u = Int(uf), v = Int(vf)
+                                                    let pixel = v * width + u
+                                                    guard m[pixel] else { continue }
+                                                    let sdf = Float(Double(d[pixel]) - c.z)
+                                                    guard sdf > -truncF else { continue }
+                                                    let value = min(1, sdf / truncF)
+                                                    let j = row + lx
+                                                    let w = wgt[j]
+                                                    dist[j] = (dist[j] * w + value) / (w + 1)
+                                                    wgt[j] = min(maxW, w + 1)
+                                                    // Every voxel that takes the distance takes the colour, so the
+                                                    // two share one weight.
+                                                    guard colorWidth > 0 else { continue }
+                                                    let p: RGBA8
+                                                    if sameCamera {
+                                                        p = rgb[pixel]
+                                                    } else {
+                                                        let uc = Int((kc.fx * c.x / c.z + kc.cx).rounded())
+                                                        let vc = Int((kc.fy * c.y / c.z + kc.cy).rounded())
+                                                        guard uc >= 0, vc >= 0, uc < colorWidth, vc < colorHeight else { continue }
+                                                        p = rgb[vc * colorWidth + uc]
+                                                    }
+                                                    let mean = (col[j] * w + SIMD3(Float(p.r), Float(p.g), Float(p.b))) / (w + 1)
+                                                    col[j] = mean
+                                                    chr[j] = Self.chromaF(mean)
+                                                }
                                             }
                                         }
                                     }
@@ -218,7 +236,11 @@ public final class TSDFVolume {
     /// Sets every voxel of the blocks that meet the box `low...high` from a signed distance
     /// function (metres, positive outside), truncated, with the given weight: an analytic
     /// shape in place of fused depth, for checking the mesher against exact geometry.
-    func fill(from low: SIMD3<Double>, to high: SIMD3<Double>, weight: Float, signedDistance: (SIMD3<Double>) -> Double) {
+    /// With `colour` (0...255 per channel) a volume that fuses colour takes it too.
+    func fill(
+        from low: SIMD3<Double>, to high: SIMD3<Double>, weight: Float, signedDistance: (SIMD3<Double>) -> Double,
+        colour: ((SIMD3<Double>) -> SIMD3<Float>)? = nil
+    ) {
         let blockSize = voxelSize * Double(Self.side)
         let a = SIMD3<Int32>((low / blockSize).rounded(.down)), b = SIMD3<Int32>((high / blockSize).rounded(.down))
         for bz in a.z...b.z {
@@ -231,6 +253,10 @@ public final class TSDFVolume {
                         let p = SIMD3<Double>(coord &* 8 &+ local) * voxelSize
                         distances[base + n] = Float(max(-1, min(1, signedDistance(p) / truncation)))
                         weights[base + n] = weight
+                        if fusesColor, let colour {
+                            colors[base + n] = colour(p)
+                            chromas[base + n] = Self.chromaF(colour(p))
+                        }
                     }
                 }
             }

@@ -124,7 +124,9 @@ public final class Simulator {
         self.configuration = configuration
         head = try HeadModel(configuration.head)
         var rng = Xoshiro256(seed: configuration.seed)
-        guard configuration.capFit.isValid else { throw SimulationError.invalidCap("hair must be 0–10 mm and the share of lost stickers 0–1") }
+        guard configuration.capFit.isValid else {
+            throw SimulationError.invalidCap("hair must be 0–10 mm, the share of lost stickers 0–1, and a printed cap neither slides nor stretches")
+        }
         let lost = Int((configuration.capFit.lostShare * Double(configuration.layout.markers.count)).rounded())
         let dropCount = min(
             max(lost, configuration.droppedMarkers ?? configuration.scenario.droppedMarkerCount), configuration.layout.markers.count)
@@ -162,6 +164,7 @@ public final class Simulator {
         renderer = try SceneRenderer(
             headMesh: seen, skullFaceCount: skullFaces, cap: cap, intrinsics: configuration.intrinsics,
             sensor: configuration.sensor)
+        renderer.printedFabric = fit.printed
     }
 
     /// Renders the next frame after the operator followed `steering` since the last one;

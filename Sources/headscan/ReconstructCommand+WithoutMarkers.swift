@@ -38,7 +38,12 @@ extension ReconstructCommand {
         } else {
             print(
                 "Frames: \(report.framesPlaced) placed, \(report.framesLost) lost, \(report.framesUnreadable) unreadable of "
-                    + "\(report.framesExamined) examined; \(report.framesFused) fused")
+                    + "\(report.framesExamined) examined; \(report.framesFused) fused"
+                    + (report.framesFoundAgain > 0 ? "; the head found again in \(report.framesFoundAgain) after it was lost" : ""))
+            print(
+                report.matchedColour
+                    ? "Cap: printed; its colours placed the views as well as the depth"
+                    : "Cap: no print seen; the views were placed by their depth alone (turns about the head's centre are not seen)")
             if let out { print("Mesh: \(report.vertices) vertices, \(report.triangles) triangles → \(out) (the first placed frame's camera frame)") }
             print(String(format: "Time: %.1f s", report.seconds))
         }
@@ -55,7 +60,9 @@ private struct PoseRecord: Encodable {
 
 /// The JSON printed by `headscan reconstruct --without-markers --json`.
 private struct WithoutMarkersReport: Encodable {
-    var framesExamined, framesPlaced, framesLost, framesUnreadable, framesFused, vertices, triangles: Int
+    var framesExamined, framesPlaced, framesLost, framesUnreadable, framesFused, framesFoundAgain, vertices, triangles: Int
+    /// Whether the cap showed a print, so that colour was matched as well as depth.
+    var matchedColour: Bool
     /// The space fused: centre (the first placed frame's camera frame) and radius, metres.
     var regionCentre: [Double]
     var regionRadius: Double
@@ -67,6 +74,8 @@ private struct WithoutMarkersReport: Encodable {
         framesLost = r.framesLost
         framesUnreadable = r.framesUnreadable
         framesFused = r.framesFused
+        framesFoundAgain = r.framesFoundAgain
+        matchedColour = r.matchedColour
         vertices = r.mesh.vertices.count
         triangles = r.mesh.faces.count
         regionCentre = [r.region.centre.x, r.region.centre.y, r.region.centre.z]

@@ -26,6 +26,8 @@ struct ReconstructCommand: ParsableCommand {
               headscan reconstruct sim.hscan --out head.ply --json --align-to sim.truth.json
               headscan reconstruct board.hscan --map-only --poses-out poses.json --markers-out map.json
               headscan reconstruct plain-cap.hscan --without-markers --out head.ply --poses-out poses.json
+              headscan simulate --lost-share 1 --printed-cap --out printed.hscan
+              headscan reconstruct printed.hscan --without-markers --out head.ply
             """)
 
     @Argument(help: "The scan file (.hscan).", completion: .file(extensions: ["hscan"]))
@@ -105,7 +107,8 @@ struct ReconstructCommand: ParsableCommand {
         help: """
             Reconstruct without the cap's markers: every frame's depth placed on the surface fused so far. A \
             measurement for caps without stickers, not a supported way to scan: the mesh is in the first placed \
-            frame's camera frame, in the depth's own scale, and a smooth cap lets the placement drift.
+            frame's camera frame, in the depth's own scale. A plain cap lets the placement drift; on a printed cap \
+            (two colours, as `simulate --printed-cap` draws) the colours are matched too, which holds it.
             """)
     var withoutMarkers = false
 

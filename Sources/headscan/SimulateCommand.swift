@@ -108,6 +108,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "The fabric stretches: stickers of the lower rings move against each other by up to this many millimetres (0-10).")
     var capStretchMm: Double = 0
 
+    @Flag(help: "The cap's fabric is printed with blotches of two colours (navy and orange), to scan without stickers: add --lost-share 1.")
+    var printedCap = false
+
     @Option(help: "Scan this head surface (PLY, metres) instead of a drawn head; needs --head-landmarks.", completion: .file(extensions: ["ply"]))
     var headMesh: String?
 
@@ -137,6 +140,9 @@ struct SimulateCommand: ParsableCommand {
         guard (headMesh == nil) == (headLandmarks == nil) else { throw ValidationError("--head-mesh and --head-landmarks go together") }
         if headMesh == nil, headCircumferenceMm != nil { throw ValidationError("--head-circumference-mm scales a --head-mesh; give one") }
         if headMesh != nil, hairMm > 0 { throw ValidationError("--hair-mm is simulated on drawn heads only; drop it with --head-mesh") }
+        if printedCap, capSlideDeg > 0 || capStretchMm > 0 {
+            throw ValidationError("a --printed-cap is drawn on the head and does not slide or stretch; drop --cap-slide-deg and --cap-stretch-mm")
+        }
     }
 
     /// The head of --head-mesh and --head-landmarks, when given.
@@ -178,7 +184,7 @@ struct SimulateCommand: ParsableCommand {
         configuration.recordsDistortion = !camera.distortionUnrecorded
         configuration.capFit = CapFit(
             hairMillimetres: hairMm, ridesUp: capRidesUp, lostShare: lostShare, damagedShare: damagedShare, slideDegrees: capSlideDeg,
-            stretchMillimetres: capStretchMm)
+            stretchMillimetres: capStretchMm, printed: printedCap)
         let simulator = try Simulator(configuration)
         let scanLibrary = library.map { ScanLibrary(root: fileURL($0)) }
         let session = try scanLibrary?.createSession(date: Date())
@@ -239,7 +245,7 @@ struct SimulateCommand: ParsableCommand {
         return [
             "hairMillimetres": "\(hairMm)", "capRidesUp": "\(capRidesUp)", "foldedMarkers": "\(simulator.cap.folded.count)",
             "damagedMarkers": "\(simulator.cap.stickers.count { $0.damage != nil })", "capSlideDegrees": "\(capSlideDeg)",
-            "capStretchMillimetres": "\(capStretchMm)",
+            "capStretchMillimetres": "\(capStretchMm)", "capPrinted": "\(printedCap)",
         ]
     }
 

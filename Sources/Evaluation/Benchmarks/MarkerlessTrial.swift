@@ -10,6 +10,8 @@ import Simulation
 /// placement drifted, the skull surface, and CVAI measured with the true landmarks (so that only
 /// the reconstruction, not a landmark search, is judged).
 public struct MarkerlessTrial: Codable, Sendable {
+    /// "plain" (a stocking cap) or "printed" (its fabric printed with a pattern).
+    public var cap: String
     public var scenario: String
     public var seed: UInt64
     public var trueCVAI: Double
@@ -37,6 +39,9 @@ public struct MarkerlessTrial: Codable, Sendable {
     public var framesExamined = 0
     public var framesPlaced = 0
     public var framesFused = 0
+    /// Frames placed again after the head was lost, and whether colour was matched (a print seen).
+    public var framesFoundAgain = 0
+    public var matchedColour = false
     /// The checked frames' share of points on the finished surface: median and lowest tenth.
     public var agreementMedian: Double?
     public var agreementLowTenth: Double?
@@ -51,14 +56,18 @@ public struct MarkerlessTrial: Codable, Sendable {
     public var cvaiError: Double? { cvai.map { abs($0 - trueCVAI) } }
     public var cvaiFittedError: Double? { cvaiFitted.map { abs($0 - trueCVAI) } }
 
-    /// Simulates the scan under a cap without stickers and reconstructs it without markers.
+    /// Simulates the scan under a cap without stickers (`printed`: its fabric printed with a
+    /// pattern) and reconstructs it without markers (`usesColour`: matching the frames' colour
+    /// as well as their depth).
     public static func run(
-        scenario: Scenario, seed: UInt64, head: HeadParameters, seconds: Double, options: ReconstructionOptions = .init()
+        scenario: Scenario, seed: UInt64, head: HeadParameters, seconds: Double, printed: Bool = false, usesColour: Bool = true,
+        options: ReconstructionOptions = .init()
     ) throws -> MarkerlessTrial {
         var configuration = Simulator.Configuration(scenario: scenario, seed: seed, seconds: seconds, head: head)
-        configuration.capFit = CapFit(lostShare: 1)
+        configuration.capFit = CapFit(lostShare: 1, printed: printed)
         let simulator = try Simulator(configuration)
-        var trial = MarkerlessTrial(scenario: scenario.rawValue, seed: seed, trueCVAI: simulator.measurements.cvai)
+        var trial = MarkerlessTrial(
+            cap: printed ? "printed" : "plain", scenario: scenario.rawValue, seed: seed, trueCVAI: simulator.measurements.cvai)
         // The simulator renders in order; the reconstruction asks for frames in order too.
         var truths: [Int: FrameTruth] = [:]
         var produced = -1
@@ -82,9 +91,10 @@ public struct MarkerlessTrial: Codable, Sendable {
             // Refused for views placed inconsistently: measured anyway, to show what it saved.
             var reconstructor = MarkerlessReconstructor(options: options)
             reconstructor.refusesAstray = false
+            reconstructor.usesColour = usesColour
             result = try reconstructor.reconstruct(frameCount: simulator.frameCount, frame: frame)
             do {
-                try result.checkAgreement(minimum: reconstructor.minimumAgreement)
+                try result.checkAgreement(minimum: result.matchedColour ? reconstructor.minimumPrintAgreement : reconstructor.minimumAgreement)
             } catch {
                 trial.refusal = "\(error)"
                 trial.refusedAstray = true
@@ -96,6 +106,8 @@ public struct MarkerlessTrial: Codable, Sendable {
         trial.framesExamined = result.framesExamined
         trial.framesPlaced = result.poses.count
         trial.framesFused = result.framesFused
+        trial.framesFoundAgain = result.framesFoundAgain
+        trial.matchedColour = result.matchedColour
         let shares = result.checked.map(\.agreement).sorted()
         trial.agreementMedian = median(shares)
         trial.agreementLowTenth = shares.isEmpty ? nil : shares[shares.count / 10]
@@ -171,17 +183,19 @@ public struct MarkerlessTrial: Codable, Sendable {
         return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
-    init(scenario: String, seed: UInt64, trueCVAI: Double) {
+    init(cap: String, scenario: String, seed: UInt64, trueCVAI: Double) {
+        self.cap = cap
         self.scenario = scenario
         self.seed = seed
         self.trueCVAI = trueCVAI
     }
 }
 
-/// What `bench markerless` reports: per scenario, the scans reconstructed, their drift, surface
+/// What `bench markerless` reports: per cap and scenario, the scans reconstructed, their drift, surface
 /// and CVAI errors, and every refusal.
 public struct MarkerlessBenchResult: Encodable {
     public struct Group: Encodable {
+        public var cap: String
         public var scenario: String
         public var scans: Int
         public var reconstructed: Int
@@ -212,15 +226,16 @@ public struct MarkerlessBenchResult: Encodable {
 
     public init(trials: [MarkerlessTrial]) {
         self.trials = trials
-        var scenarios: [String] = []
-        for trial in trials where !scenarios.contains(trial.scenario) { scenarios.append(trial.scenario) }
-        groups = scenarios.map { scenario in
-            let group = trials.filter { $0.scenario == scenario }
+        var kinds: [[String]] = []
+        for trial in trials where !kinds.contains([trial.cap, trial.scenario]) { kinds.append([trial.cap, trial.scenario]) }
+        groups = kinds.map { kind in
+            let (cap, scenario) = (kind[0], kind[1])
+            let group = trials.filter { $0.cap == cap && $0.scenario == scenario }
             let done = group.filter { $0.refusal == nil && $0.cvai != nil }
             let errors = done.compactMap(\.cvaiError), surfaces = done.compactMap(\.surfaceMeanMM)
             let placed = group.map { Double($0.framesPlaced) / Double(max(1, $0.framesExamined)) }
             return Group(
-                scenario: scenario, scans: group.count, reconstructed: done.count, cvaiErrorMedian: MarkerlessTrial.median(errors),
+                cap: cap, scenario: scenario, scans: group.count, reconstructed: done.count, cvaiErrorMedian: MarkerlessTrial.median(errors),
                 cvaiErrorMax: errors.max(), cvaiFittedErrorMedian: MarkerlessTrial.median(done.compactMap(\.cvaiFittedError)),
                 cvaiFittedErrorMax: done.compactMap(\.cvaiFittedError).max(), within03: errors.filter { $0 <= 0.3 }.count,
                 within05: errors.filter { $0 <= 0.5 }.count,

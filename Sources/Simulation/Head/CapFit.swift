@@ -14,6 +14,8 @@ import Geometry
 ///   infant rubs against the parent's shoulder): every sticker moves over the skull with it.
 /// - The fabric stretches: the stickers of the lower rings move against each other by up to
 ///   `stretchMillimetres`, each on its own slow rhythm.
+/// - `printed`: the fabric carries a printed pattern (blotches of two colours a few
+///   centimetres across), the cap a scan without stickers can follow by its colour.
 public struct CapFit: Sendable, Equatable {
     /// Most the cap stands off the skull, millimetres (0 to 3 for an infant's hair).
     public var hairMillimetres: Double
@@ -28,10 +30,12 @@ public struct CapFit: Sendable, Equatable {
     public var slideDegrees: Double
     /// Most a lower sticker moves against its neighbours as the fabric stretches, millimetres.
     public var stretchMillimetres: Double
+    /// Whether the fabric is printed with a pattern rather than plain.
+    public var printed: Bool
 
     public init(
         hairMillimetres: Double = 0, ridesUp: Bool = false, lostShare: Double = 0, damagedShare: Double = 0, slideDegrees: Double = 0,
-        stretchMillimetres: Double = 0
+        stretchMillimetres: Double = 0, printed: Bool = false
     ) {
         self.hairMillimetres = hairMillimetres
         self.ridesUp = ridesUp
@@ -39,6 +43,7 @@ public struct CapFit: Sendable, Equatable {
         self.damagedShare = damagedShare
         self.slideDegrees = slideDegrees
         self.stretchMillimetres = stretchMillimetres
+        self.printed = printed
     }
 
     /// Whether the stickers move on the head during the scan.
@@ -48,10 +53,11 @@ public struct CapFit: Sendable, Equatable {
     public static let perfect = CapFit()
 
     /// Whether the fit is possible: hair 0 to 10 mm, a share in 0...1, a slide of at most 20°
-    /// and a stretch of at most 10 mm.
+    /// and a stretch of at most 10 mm; a printed cap does not slide or stretch (its print is
+    /// drawn on the head, not on the moving fabric).
     public var isValid: Bool {
         (0...10).contains(hairMillimetres) && (0...1).contains(lostShare) && (0...1).contains(damagedShare)
-            && (0...20).contains(slideDegrees) && (0...10).contains(stretchMillimetres)
+            && (0...20).contains(slideDegrees) && (0...10).contains(stretchMillimetres) && !(printed && moves)
     }
 }
 

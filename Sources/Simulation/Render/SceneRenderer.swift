@@ -27,6 +27,8 @@ final class SceneRenderer {
     private let rays: [SIMD2<Double>]
     /// 1/|ray| per pixel, with the constant 1 included.
     private let rayScales: [Double]
+    /// Whether the cap's fabric is printed with a pattern.
+    var printedFabric = false
 
     /// The head with its cap, the infant's body and the parent.
     convenience init(headMesh: TriangleMesh, skullFaceCount: Int, cap: Cap, intrinsics: CameraIntrinsics, sensor: SensorModel) throws {
@@ -170,7 +172,8 @@ final class SceneRenderer {
         switch material {
         case .head:
             let p = headFromCamera.apply(point)
-            return p.z > Cap.lowerEdge ? Palette.fabric(at: p) : Palette.face(at: p)
+            guard p.z > Cap.lowerEdge else { return Palette.face(at: p) }
+            return printedFabric ? Palette.printedFabric(at: p) : Palette.fabric(at: p)
         case .skin: return Palette.skin
         case .body: return Palette.clothes(Palette.body, at: point)
         case .parent: return Palette.clothes(Palette.parent, at: point)

@@ -10,12 +10,14 @@ import Simulation
 struct MarkerlessBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "markerless",
-        abstract: "Benchmark scans without stickers: a plain cap, the head placed by its depth alone.",
+        abstract: "Benchmark scans without stickers: a plain or a printed cap, the head placed by its depth and colour.",
         discussion: """
             Simulates --heads heads (length 120–160 mm, cranial index 72–98, CVAI 0–15 %) \
-            wearing the cap with every sticker gone, ideal and restless, and reconstructs each \
-            without markers: every third frame's depth registered against the surface fused so \
-            far, starting from where the camera was going. The reconstruction is placed in the \
+            wearing the cap with every sticker gone (--caps: plain, a stocking cap; printed, its \
+            fabric printed with blotches of two colours), ideal and restless, and reconstructs \
+            each without markers: every third frame's depth and colour registered against the \
+            surface fused so far, starting from where the camera was going (--no-colour: the \
+            depth alone). The reconstruction is placed in the \
             head frame by the first placed frame's true pose and compared with the truth: the \
             camera's placement over the scan (the largest turn and shift from the truth: drift), \
             the skull surface under the cap, and CVAI measured with the true landmarks, so that \
@@ -29,6 +31,7 @@ struct MarkerlessBenchCommand: ParsableCommand {
             Examples:
               swift run -c release headscan bench markerless --heads 3 --seconds 20
               swift run -c release headscan bench markerless --heads 10 --seed 101 --json
+              swift run -c release headscan bench markerless --caps plain --no-colour
             """)
 
     @Option(help: "Different heads per scenario.")
@@ -39,6 +42,12 @@ struct MarkerlessBenchCommand: ParsableCommand {
 
     @Option(help: "Seed of the heads and scans.")
     var seed: UInt64 = 31
+
+    @Option(help: "The caps, comma-separated: plain, printed.")
+    var caps = "plain,printed"
+
+    @Flag(help: "Register the frames by their depth alone, not their colour too.")
+    var noColour = false
 
     @Option(help: "Trials run side by side; the figures do not depend on it.")
     var jobs = 2
@@ -52,13 +61,16 @@ struct MarkerlessBenchCommand: ParsableCommand {
         guard heads >= 1 else { throw ValidationError("--heads must be at least 1") }
         guard seconds >= 5, seconds <= 120 else { throw ValidationError("--seconds must be in 5...120") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        _ = try printedCaps()
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
     }
 
     func run() throws {
         var random = SplitMix64(seed: seed)
         let drawn = (0..<heads).map { _ in LandmarkTrial.drawHead(&random) }
-        let cases = [Scenario.ideal, .restless].flatMap { scenario in drawn.indices.map { (scenario: scenario, index: $0) } }
+        let cases = try printedCaps().flatMap { printed in
+            [Scenario.ideal, .restless].flatMap { scenario in drawn.indices.map { (printed: printed, scenario: scenario, index: $0) } }
+        }
         let options = {
             var options = ReconstructionOptions()
             options.frameStride = ReconstructionOptions.headScanStride
@@ -66,7 +78,7 @@ struct MarkerlessBenchCommand: ParsableCommand {
             return options
         }()
         let slots = TrialSlots<MarkerlessTrial>(count: cases.count)
-        let (jobs, seed, seconds) = (self.jobs, self.seed, self.seconds)
+        let (jobs, seed, seconds, usesColour) = (self.jobs, self.seed, self.seconds, !noColour)
         DispatchQueue.concurrentPerform(iterations: min(jobs, cases.count)) { worker in
             for k in stride(from: worker, to: cases.count, by: jobs) {
                 let c = cases[k]
@@ -74,12 +86,26 @@ struct MarkerlessBenchCommand: ParsableCommand {
                     k,
                     Result {
                         try MarkerlessTrial.run(
-                            scenario: c.scenario, seed: seed &+ UInt64(c.index), head: drawn[c.index], seconds: seconds, options: options)
+                            scenario: c.scenario, seed: seed &+ UInt64(c.index), head: drawn[c.index], seconds: seconds,
+                            printed: c.printed, usesColour: usesColour, options: options)
                     })
             }
         }
         let trials = try slots.results()
         try outputOptions.emit(MarkerlessBenchResult(trials: trials))
+    }
+
+    /// `--caps` read: for each, whether it is printed.
+    private func printedCaps() throws -> [Bool] {
+        let names = caps.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !names.isEmpty else { throw ValidationError("--caps needs at least one of plain, printed") }
+        return try names.map { name in
+            switch name {
+            case "plain": return false
+            case "printed": return true
+            default: throw ValidationError("--caps: '\(name)' is not a cap; choose plain, printed or both (plain,printed)")
+            }
+        }
     }
 }
 
@@ -87,14 +113,15 @@ extension MarkerlessBenchResult: TextReport {
     var text: String {
         func f(_ v: Double?) -> String { v.map { String(format: "%.2f", $0) } ?? "–" }
         var table = TextTable([
-            .left("scenario", 10), .right("surface", 8), .right("CVAI err median", 16), .right("max", 6), .right("fitted", 7), .right("max", 6),
+            .left("cap", 8), .left("scenario", 10), .right("surface", 8), .right("CVAI err median", 16), .right("max", 6), .right("fitted", 7),
+            .right("max", 6),
             .right("≤0.3", 6),
             .right("≤0.5", 6), .right("surface mm", 11), .right("worst", 7), .right("drift °, median/worst", 22),
             .right("shift mm", 9), .right("≤5° for s", 10), .right("placed", 7), .right("s", 6),
         ])
         for g in groups {
             table.add([
-                g.scenario, "\(g.reconstructed)/\(g.scans)", f(g.cvaiErrorMedian), f(g.cvaiErrorMax), f(g.cvaiFittedErrorMedian),
+                g.cap, g.scenario, "\(g.reconstructed)/\(g.scans)", f(g.cvaiErrorMedian), f(g.cvaiErrorMax), f(g.cvaiFittedErrorMedian),
                 f(g.cvaiFittedErrorMax), "\(g.within03)", "\(g.within05)",
                 f(g.surfaceMeanMM), f(g.surfaceWorstMM), "\(f(g.turnMaxMedianDegrees))/\(f(g.turnMaxWorstDegrees))",
                 f(g.shiftMaxMedianMM), f(g.secondsWithinFiveDegreesMedian), g.placedShare.map { String(format: "%.0f %%", $0 * 100) } ?? "–",
@@ -102,10 +129,10 @@ extension MarkerlessBenchResult: TextReport {
             ])
         }
         let astray = groups.filter { $0.refusedAstray > 0 }.map { g in
-            "refused as placed astray (\(g.scenario)): \(g.refusedAstray), drifted "
+            "refused as placed astray (\(g.cap), \(g.scenario)): \(g.refusedAstray), drifted "
                 + g.astrayDrifts.map { String(format: "%.0f°", $0) }.joined(separator: ", ")
         }
-        return (table.lines + astray + groups.flatMap { g in g.refusals.map { "refused (\(g.scenario)): \($0)" } })
+        return (table.lines + astray + groups.flatMap { g in g.refusals.map { "refused (\(g.cap), \(g.scenario)): \($0)" } })
             .joined(separator: "\n")
     }
 }
