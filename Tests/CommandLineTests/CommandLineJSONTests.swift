@@ -122,7 +122,31 @@ struct CommandLineJSONTests {
         #expect(report["framesExamined"] as? Int == 10)
         #expect(report["framesPlaced"] as? Int == 10)
         #expect((report["triangles"] as? Int ?? 0) > 1000)
+        #expect(report["matchedColour"] as? Bool == false, "a plain cap shows no print")
         #expect(FileManager.default.fileExists(atPath: folder.path("head.ply")))
+    }
+
+    @Test func aPrintedCapIsPlacedByItsColoursToo() throws {
+        let folder = try TemporaryFolder()
+        let scan = folder.path("printed.hscan")
+        _ = try headscan(["simulate", "--out", scan, "--seconds", "1", "--lost-share", "1", "--printed-cap"])
+        let report = try jsonObject(headscan(["reconstruct", scan, "--without-markers", "--out", folder.path("head.ply"), "--json"]))
+        #expect(report["matchedColour"] as? Bool == true)
+        #expect(report["framesPlaced"] as? Int == 10)
+    }
+
+    @Test func aPrintedCapNeitherSlidesNorStretchesAndBenchCapsAreNamed() throws {
+        let folder = try TemporaryFolder()
+        for (arguments, message) in [
+            (["simulate", "--out", folder.path("a.hscan"), "--printed-cap", "--cap-slide-deg", "8"], "does not slide or stretch"),
+            (["bench", "markerless", "--caps", "plain,striped"], "'striped' is not a cap"),
+        ] {
+            #expect {
+                _ = try headscan(arguments)
+            } throws: { error in
+                (error as? CommandFailed)?.standardError.contains(message) == true
+            }
+        }
     }
 
     @Test func benchLandmarksReusesOnlyScansKeptBefore() throws {
