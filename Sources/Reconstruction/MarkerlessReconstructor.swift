@@ -92,9 +92,11 @@ public struct MarkerlessReconstructor: Sendable {
                 continue
             }
             var placement = worker.place(f, predicted: velocity * last, last: last, coarse: coarse, fine: volume, region: tracked)
+            var foundAgain = false
             if placement == nil, lostRun > 0 {
                 placement = worker.relocate(f, from: last, moving: lastMotion, for: lostRun + 1, coarse: coarse, fine: volume, region: tracked)
-                if placement != nil { found += 1 }
+                foundAgain = placement != nil
+                if foundAgain { found += 1 }
             }
             guard let placed = placement else {
                 lost += 1
@@ -106,7 +108,9 @@ public struct MarkerlessReconstructor: Sendable {
             lostRun = 0
             // Each pose is built on the last one: rounding that leaves a rotation slightly
             // stretched would compound through the motion carried on, so both are kept exact.
-            velocity = (placed.worldFromCamera * last.inverse).orthonormalized
+            // Found again, the move from the last placed frame spans the whole gap: not a
+            // frame's motion to carry on.
+            velocity = foundAgain ? .identity : (placed.worldFromCamera * last.inverse).orthonormalized
             last = placed.worldFromCamera.orthonormalized
             let moved = lastFused.inverse * last
             let fuse = length(moved.translation) >= fuseTranslation || moved.rotation.angle >= fuseRotation
