@@ -9,10 +9,11 @@ import Recording
 ///
 /// The first frame that shows a head-sized surface in the middle of the picture fixes the
 /// world (its camera frame) and the space fused (a sphere fitted to that surface, widened so
-/// the face and ears are in it). Metric scale comes from the depth alone. Nothing anchors the
-/// poses but the surface: where it is smooth and round (the back of the head) a turn about
-/// the head's centre hardly changes it, and the registration then holds the predicted pose
-/// (`SurfaceRegistration`'s prior), so error there grows as drift. There is no loop closure.
+/// the face and ears are in it). Metric scale comes from the depth alone. On a plain cap
+/// nothing anchors the poses but the surface: where it is smooth and round (the back of the
+/// head) a turn about the head's centre hardly changes it, and the registration then holds the
+/// predicted pose (`SurfaceRegistration`'s prior), so error there grows as drift. On a printed
+/// cap the print's colours are matched too and hold that turn. There is no loop closure.
 public struct MarkerlessReconstructor: Sendable {
     public var options: ReconstructionOptions
     /// A frame whose points lie farther than this from the surface on average (metres) after
@@ -33,9 +34,10 @@ public struct MarkerlessReconstructor: Sendable {
     /// More iterations than the marker path's: the prediction is only the camera's last
     /// motion carried on, not a pose from markers.
     var registration = SurfaceRegistration(iterations: 30, stopTurn: 1e-4)
-    /// Whether the frames' colour is fused and matched as well as their depth: a printed cap's
-    /// pattern (or the hairline, eyes and brows) fixes the turns about the head's centre that
-    /// the depth of a round vault leaves open.
+    /// Whether the frames' colour is fused and matched as well as their depth where the first
+    /// view of the head shows a print: a printed cap's pattern fixes the turns about the head's
+    /// centre that the depth of a round vault leaves open (on a plain cap colour is never
+    /// matched: its hairline and eyes pulled placements astray more than they held them).
     public var usesColour = true
 
     public init(options: ReconstructionOptions = .init()) {
@@ -51,7 +53,9 @@ public struct MarkerlessReconstructor: Sendable {
         guard frameCount > 0 else { throw ReconstructionError.emptyScan }
         let clock = ContinuousClock()
         let started = clock.now
-        let volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: usesColour)
+        // Made again with colour once the first view shows a print (nothing is fused before):
+        // a plain cap's volume keeps no colour, and its mesh none.
+        var volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: false)
         volume.threads = options.threads
         // Tracking reaches as far as the signed distance is kept: a coarse volume with a wide
         // band catches motions of several millimetres at the surface, the fine one then places.
@@ -85,6 +89,10 @@ public struct MarkerlessReconstructor: Sendable {
                 tracked = FusionRegion(centre: sphere.centre, radius: sphere.radius * trackedScale)
                 let seen = registration.colouredSamples(f, near: .identity, region: tracked)
                 worker.usesColour = usesColour && Self.showsPrint(seen)
+                if worker.usesColour {
+                    volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: true)
+                    volume.threads = options.threads
+                }
                 worker.integrate(f, at: .identity, into: [volume, coarse], region: start)
                 poses.append(TrackedPose(frameIndex: index, timestamp: f.timestamp, worldFromCamera: .identity, rms: 0, fused: true))
                 kept.append((0, thinned(seen)))
@@ -273,8 +281,9 @@ public struct MarkerlessReconstruction: Sendable {
     public var matchedColour = false
     public var seconds: Double
     /// Every few placed frames: the frame and the share of its points within 2 mm of the
-    /// finished surface where it was placed. A placement that went astray and was fused leaves
-    /// earlier and later frames off the surface that averaged them.
+    /// finished surface where it was placed (on a printed cap, where the view shows the print,
+    /// the share of its print points on the same colour of it). A placement that went astray
+    /// and was fused leaves earlier and later frames off the surface that averaged them.
     public var checked: [(frameIndex: Int, agreement: Double)] = []
 
     /// The share of points on the finished surface that nine checked frames in ten reach (a

@@ -76,14 +76,15 @@ extension TSDFVolume {
         return (chroma.value, chroma.gradient / voxelSize)
     }
 
-    /// (red − blue) / (red + green + blue) of a colour; 0 for black.
+    /// (red − blue) / (red + green + blue) of a colour (0...255 a channel); 0 for one too dark
+    /// to tell (a sum under 30: in shadow a level of noise swings the ratio wildly).
     @inline(__always)
     static func chroma(_ c: SIMD3<Float>) -> Double { Double(chromaF(c)) }
 
     @inline(__always)
     static func chromaF(_ c: SIMD3<Float>) -> Float {
         let sum = c.x + c.y + c.z
-        return sum > 1 ? (c.x - c.z) / sum : 0
+        return sum >= 30 ? (c.x - c.z) / sum : 0
     }
 }
 

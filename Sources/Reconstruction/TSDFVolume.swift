@@ -71,7 +71,7 @@ public final class TSDFVolume {
     /// Allocated blocks.
     public var blockCount: Int { blockCoords.count }
     /// Bytes held by voxel data.
-    public var memoryBytes: Int { blockCoords.count * Self.blockVoxels * (fusesColor ? 20 : 8) }
+    public var memoryBytes: Int { blockCoords.count * Self.blockVoxels * (fusesColor ? 8 + MemoryLayout<SIMD3<Float>>.stride + 4 : 8) }
 
     private func block(_ coord: SIMD3<Int32>) -> Int32 {
         if let index = blockIndex[coord] { return index }

@@ -74,6 +74,7 @@ struct MarkerlessReconstructorTests {
             #expect(error < 5, "frame \(placed.frameIndex) off by \(error) mm")
         }
         #expect(!result.mesh.faces.isEmpty)
+        #expect(!result.matchedColour && result.mesh.colors.isEmpty, "a grey shape shows no print: no colour fused or written")
     }
 
     /// A ball turns about its centre without changing: the surface is still right, but the

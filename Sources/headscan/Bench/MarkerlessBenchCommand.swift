@@ -10,7 +10,7 @@ import Simulation
 struct MarkerlessBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "markerless",
-        abstract: "Benchmark scans without stickers: a plain or a printed cap, the head placed by its depth and colour.",
+        abstract: "Benchmark scans without stickers: a plain cap placed by its depth, a printed one by its depth and colour.",
         discussion: """
             Simulates --heads heads (length 120–160 mm, cranial index 72–98, CVAI 0–15 %) \
             wearing the cap with every sticker gone (--caps: plain, a stocking cap; printed, its \
