@@ -37,10 +37,11 @@ extension TSDFVolume {
                             let base = neighbours[x >> 3 | (y >> 3) << 1 | (z >> 3) << 2]
                             guard base >= 0 else { continue cell }
                             let j = base + ((z & 7) * side + (y & 7)) * side + (x & 7)
-                            guard weights[j] >= minimumWeight else { continue cell }
-                            values[n] = distances[j]
+                            let voxel = cells[j]
+                            guard voxel.y >= minimumWeight else { continue cell }
+                            values[n] = voxel.x
                             voxels[n] = j
-                            if distances[j] < 0 { inside |= 1 << n }
+                            if voxel.x < 0 { inside |= 1 << n }
                         }
                         let triangles = table[inside]
                         guard !triangles.isEmpty else { continue }
@@ -58,7 +59,12 @@ extension TSDFVolume {
                             let index = Int32(vertices.count)
                             vertices.append((SIMD3<Double>(start) + Double(t) * axisSteps[edgeAxes[e]]) * voxelSize)
                             if fusesColor {
-                                let mixed = colors[voxels[a]] * (1 - t) + colors[voxels[c]] * t
+                                // A voxel that never took a colour (its depth seen outside the colour
+                                // picture) gives the edge none: the other end's colour stands.
+                                let (seenA, seenC) = (colorWeights[voxels[a]] > 0, colorWeights[voxels[c]] > 0)
+                                let mixed =
+                                    seenA && seenC
+                                    ? colors[voxels[a]] * (1 - t) + colors[voxels[c]] * t : seenA ? colors[voxels[a]] : colors[voxels[c]]
                                 let clamped = mixed.rounded(.toNearestOrEven).clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255))
                                 vertexColors.append(SIMD3<UInt8>(clamped))
                             }

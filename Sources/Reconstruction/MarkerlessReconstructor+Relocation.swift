@@ -103,6 +103,25 @@ extension MarkerlessReconstructor {
         return best?.result
     }
 
+    /// Whether the head, lost for the `lost` frames before this one, is searched for in it:
+    /// in each of the next `searchedEveryFrame` frames, then ever more rarely, in frames 192,
+    /// 256, 384, 512… of the loss (twice each time the loss doubles). A search registers up to
+    /// eighteen starts where a head-sized surface is in view: searched in every frame, a loss
+    /// that never ends (a head out of the fused space, or another head) in a long scan would
+    /// cost many times the scan. A head back after a longer loss is found within half the loss.
+    static func searchesAgain(afterLosing lost: Int) -> Bool {
+        guard lost >= 1 else { return false }
+        if lost <= searchedEveryFrame { return true }
+        // lost = 128·2^k or 192·2^k.
+        var n = lost
+        while n.isMultiple(of: 2), n > 192 { n /= 2 }
+        return n == 128 || n == 192
+    }
+
+    /// A loss this long (frames examined: 12.8 s at the usual stride) is searched in every
+    /// frame. A restless infant turned away for 10 s, and was found again in the 98th frame.
+    static let searchedEveryFrame = 128
+
     /// Turns about the world's axes tried when looking for the head again: none, about the
     /// vertical by 20° and 40° either way, about the other two by 20° either way.
     static let searchTurns: [Rotation3] = {

@@ -66,7 +66,7 @@ public struct MarkerlessReconstructor: Sendable {
         var region: FusionRegion?, tracked = FusionRegion(centre: .zero, radius: 0)
         var poses: [TrackedPose] = []
         var last = RigidTransform.identity, velocity = RigidTransform.identity, lastFused = RigidTransform.identity
-        var examined = 0, unreadable = 0, lost = 0, fused = 0, lostRun = 0, found = 0
+        var examined = 0, unreadable = 0, lost = 0, fused = 0, lostRun = 0, found = 0, searched = 0
         // The camera's motion before the head was lost, carried on while looking for it again.
         var lastMotion = RigidTransform.identity
         // Every few placed frames' points and their chroma, to check against the finished surface.
@@ -101,7 +101,8 @@ public struct MarkerlessReconstructor: Sendable {
             }
             var placement = worker.place(f, predicted: velocity * last, last: last, coarse: coarse, fine: volume, region: tracked)
             var foundAgain = false
-            if placement == nil, lostRun > 0 {
+            if placement == nil, Self.searchesAgain(afterLosing: lostRun) {
+                searched += 1
                 placement = worker.relocate(f, from: last, moving: lastMotion, for: lostRun + 1, coarse: coarse, fine: volume, region: tracked)
                 foundAgain = placement != nil
                 if foundAgain { found += 1 }
@@ -111,6 +112,11 @@ public struct MarkerlessReconstructor: Sendable {
                 if lostRun == 0 { lastMotion = velocity }
                 lostRun += 1
                 velocity = .identity
+                // Refused as soon as even placing every frame left would not place half: the
+                // search for a head that stays away would only cost time.
+                if poses.count + (indices.count - n - 1) < (indices.count - unreadable + 1) / 2 {
+                    throw ReconstructionError.trackingLost(placed: poses.count, examined: examined)
+                }
                 continue
             }
             lostRun = 0
@@ -139,30 +145,32 @@ public struct MarkerlessReconstructor: Sendable {
         }
         // On a printed cap the print judges each checked view where it shows; elsewhere the depth.
         let printed = worker.usesColour
-        let agreement = kept.map { k in
+        let checked = kept.map { k in
             let check = Self.consistency(k.points, at: poses[k.pose].worldFromCamera, fine: volume, coarse: coarse)
-            return printed ? check.printAgreement ?? check.agreement : check.agreement
+            let byPrint = printed ? check.printAgreement : nil
+            return CheckedView(frameIndex: poses[k.pose].frameIndex, agreement: byPrint ?? check.agreement, byPrint: byPrint != nil)
         }
         progress(ReconstructionProgress(stage: .meshing, done: 0, total: 1))
         let mesh = volume.extractSurface()
         guard !mesh.faces.isEmpty else { throw ReconstructionError.emptySurface }
         let result = MarkerlessReconstruction(
             mesh: mesh, region: region, poses: poses, framesExamined: examined, framesUnreadable: unreadable, framesLost: lost,
-            framesFused: fused, framesFoundAgain: found, matchedColour: printed, seconds: (clock.now - started).seconds,
-            checked: zip(kept, agreement).map { (poses[$0.0.pose].frameIndex, $0.1) })
-        if refusesAstray { try result.checkAgreement(minimum: printed ? minimumPrintAgreement : minimumAgreement) }
+            framesFused: fused, framesFoundAgain: found, framesSearched: searched, matchedColour: printed, seconds: (clock.now - started).seconds,
+            checked: checked)
+        if refusesAstray { try result.checkAgreement(minimum: minimumAgreement, print: minimumPrintAgreement) }
         return result
     }
 
     /// How many placed frames apart the frames checked against the finished surface are.
     public var checkEvery = 5
     /// Least share of a checked frame's points on the finished surface that nine checked
-    /// frames in ten reach; below it the placement went astray somewhere and the scan is
-    /// refused (when `refusesAstray`). Set on 20 simulated scans of a plain cap: those tracked
+    /// frames in ten reach (each judged by its own measure, below); below it the placement went
+    /// astray somewhere and the scan is refused (when `refusesAstray`). Set on 20 simulated scans of a plain cap: those tracked
     /// throughout reached 0.93-0.99, those that went astray (12° to 129°) 0.72-0.90.
     public var minimumAgreement = 0.92
     /// The same on a printed cap, for the share of a checked view's points on the print that
-    /// land on the same colour of it.
+    /// land on the same colour of it (a view that shows too little of the print is judged by
+    /// its depth, against `minimumAgreement`).
     public var minimumPrintAgreement = 0.9
     public var refusesAstray = true
 
@@ -206,7 +214,9 @@ public struct MarkerlessReconstructor: Sendable {
         _ f: RGBDFrame, predicted: RigidTransform, last: RigidTransform, coarse: TSDFVolume, fine: TSDFVolume, region: FusionRegion
     ) -> SurfaceRegistration.Result? {
         let wide = coarseRegistration
-        for start in [predicted, last] {
+        // With no motion to carry on (the head just lost, or found again) the prediction is the
+        // last pose: registering from it twice would only repeat the same failure.
+        for start in predicted == last ? [last] : [predicted, last] {
             let near = register(f, with: wide, from: start, on: coarse, region: region)
             if let r = register(f, with: registration, from: near?.worldFromCamera ?? start, on: fine, region: region), r.rms <= maximumRMS,
                 printConfirms(f, at: r.worldFromCamera, fine: fine, coarse: coarse, region: region)
@@ -277,14 +287,15 @@ public struct MarkerlessReconstruction: Sendable {
     /// Frames placed again after the head was lost, by searching around where the camera
     /// was going (only where the surface's colour can confirm the place).
     public var framesFoundAgain = 0
+    /// Frames on which the lost head was searched for (`MarkerlessReconstructor.searchesAgain`).
+    public var framesSearched = 0
     /// Whether the cap showed a print, so that colour was matched as well as depth.
     public var matchedColour = false
     public var seconds: Double
-    /// Every few placed frames: the frame and the share of its points within 2 mm of the
-    /// finished surface where it was placed (on a printed cap, where the view shows the print,
-    /// the share of its print points on the same colour of it). A placement that went astray
-    /// and was fused leaves earlier and later frames off the surface that averaged them.
-    public var checked: [(frameIndex: Int, agreement: Double)] = []
+    /// Every few placed frames, how well it lies on the finished surface where it was placed.
+    /// A placement that went astray and was fused leaves earlier and later frames off the
+    /// surface that averaged them.
+    public var checked: [CheckedView] = []
 
     /// The share of points on the finished surface that nine checked frames in ten reach (a
     /// placement astray for a while spoils the frames around it, not most of the scan).
@@ -293,9 +304,29 @@ public struct MarkerlessReconstruction: Sendable {
         return shares.isEmpty ? nil : shares[shares.count / 10]
     }
 
-    /// Throws when `agreement` is under `minimum`.
-    public func checkAgreement(minimum: Double) throws(ReconstructionError) {
-        if let agreement, agreement < minimum { throw .placementWentAstray(agreement: agreement) }
+    /// Throws when more than a tenth of the checked views fall under their own least share:
+    /// `minimum` for a view judged by its depth, `print` for one judged by the print.
+    public func checkAgreement(minimum: Double, print: Double? = nil) throws(ReconstructionError) {
+        let limit = { (view: CheckedView) in view.byPrint ? print ?? minimum : minimum }
+        let worst = checked.sorted { $0.agreement - limit($0) < $1.agreement - limit($1) }
+        guard !worst.isEmpty else { return }
+        let view = worst[worst.count / 10]
+        if view.agreement < limit(view) { throw .placementWentAstray(agreement: view.agreement, onPrint: view.byPrint) }
+    }
+}
+
+/// A placed view checked against the finished surface.
+public struct CheckedView: Sendable, Equatable {
+    public var frameIndex: Int
+    /// The share of its points within 2 mm of the finished surface; where it was judged by
+    /// the print, the share of its points on the print that land on the same colour of it.
+    public var agreement: Double
+    public var byPrint: Bool
+
+    public init(frameIndex: Int, agreement: Double, byPrint: Bool = false) {
+        self.frameIndex = frameIndex
+        self.agreement = agreement
+        self.byPrint = byPrint
     }
 }
 

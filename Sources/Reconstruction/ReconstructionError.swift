@@ -21,7 +21,7 @@ public enum ReconstructionError: Error, Equatable, CustomStringConvertible {
     /// Without markers: too few frames could be placed on the surface fused so far.
     case trackingLost(placed: Int, examined: Int)
     /// Without markers: views no longer lie on the finished surface where they were placed.
-    case placementWentAstray(agreement: Double)
+    case placementWentAstray(agreement: Double, onPrint: Bool = false)
 
     public var description: String {
         switch self {
@@ -41,8 +41,8 @@ public enum ReconstructionError: Error, Equatable, CustomStringConvertible {
             "none of the \(frames) frames shows a head-sized surface in the middle of the picture; start the scan with the head centred, 25–60 cm away"
         case .trackingLost(let placed, let examined):
             "only \(placed) of \(examined) frames could be placed on the head's surface without markers; move the phone more slowly around the head, or scan with the marker cap"
-        case .placementWentAstray(let agreement):
-            "the views were placed inconsistently without markers (a tenth of them have more than \(Int(((1 - agreement) * 100).rounded(.up))) % of their points off the finished surface): the head moved too fast to follow; scan again while the head is still, or scan with the marker cap"
+        case .placementWentAstray(let agreement, let onPrint):
+            "the views were placed inconsistently without markers (a tenth of them have more than \(Int(((1 - agreement) * 100 - 1e-9).rounded(.up))) % \(onPrint ? "of the cap's print off its place on the finished surface" : "of their points off the finished surface")): the head moved too fast to follow; scan again while the head is still, or scan with the marker cap"
         case .cannotLocateFrame(let index, let markers):
             "frame \(index) shows \(markers) mapped cap markers, too few to know where the camera was (2 with depth are needed); pick the landmark in another frame"
         }

@@ -44,13 +44,18 @@ public final class TSDFVolume {
     private(set) var blockIndex = BlockTable()
     /// Block coordinates (voxel index / 8), in allocation order.
     private(set) var blockCoords: [SIMD3<Int32>] = []
-    /// Truncated signed distance per voxel, in units of the truncation (−1...1).
-    private(set) var distances: [Float] = []
-    private(set) var weights: [Float] = []
+    /// Per voxel its truncated signed distance, in units of the truncation (−1...1), and its
+    /// weight, side by side: a reading at a point takes both of its eight voxels, and kept in
+    /// two arrays they cost twice the cache lines (the reads were a third of a scan's time).
+    private(set) var cells: [SIMD2<Float>] = []
     /// Mean colour per voxel (0...255 per channel), when colour is fused.
     private(set) var colors: [SIMD3<Float>] = []
+    /// How many colour pictures each voxel's colour averages: a voxel whose depth was seen
+    /// outside the colour picture takes no colour from that frame.
+    private(set) var colorWeights: [Float] = []
     /// Each voxel's colour as a chroma (`chroma(_:)`), kept with it: the registration reads
-    /// eight of them for every point it matches, many times a frame.
+    /// eight of them for every point it matches, many times a frame. NaN until the voxel took a
+    /// colour: it has none to match, not the chroma of black.
     private(set) var chromas: [Float] = []
     /// Whether voxels also average the colour seen at them.
     public let fusesColor: Bool
@@ -71,18 +76,18 @@ public final class TSDFVolume {
     /// Allocated blocks.
     public var blockCount: Int { blockCoords.count }
     /// Bytes held by voxel data.
-    public var memoryBytes: Int { blockCoords.count * Self.blockVoxels * (fusesColor ? 8 + MemoryLayout<SIMD3<Float>>.stride + 4 : 8) }
+    public var memoryBytes: Int { blockCoords.count * Self.blockVoxels * (fusesColor ? 8 + MemoryLayout<SIMD3<Float>>.stride + 8 : 8) }
 
     private func block(_ coord: SIMD3<Int32>) -> Int32 {
         if let index = blockIndex[coord] { return index }
         let index = Int32(blockCoords.count)
         blockIndex.insert(coord, index)
         blockCoords.append(coord)
-        distances.append(contentsOf: repeatElement(1, count: Self.blockVoxels))
-        weights.append(contentsOf: repeatElement(0, count: Self.blockVoxels))
+        cells.append(contentsOf: repeatElement(SIMD2(1, 0), count: Self.blockVoxels))
         if fusesColor {
             colors.append(contentsOf: repeatElement(.zero, count: Self.blockVoxels))
-            chromas.append(contentsOf: repeatElement(0, count: Self.blockVoxels))
+            colorWeights.append(contentsOf: repeatElement(0, count: Self.blockVoxels))
+            chromas.append(contentsOf: repeatElement(.nan, count: Self.blockVoxels))
         }
         stamps.append(-1)
         return index
@@ -174,9 +179,9 @@ public final class TSDFVolume {
         (picture?.pixels ?? empty).withUnsafeBufferPointer { rgb in
             depth.pixels.withUnsafeBufferPointer { d in
                 mask.withUnsafeBufferPointer { m in
-                    distances.withUnsafeMutableBufferPointer { dist in
-                        weights.withUnsafeMutableBufferPointer { wgt in
-                            colors.withUnsafeMutableBufferPointer { col in
+                    cells.withUnsafeMutableBufferPointer { cell in
+                        colors.withUnsafeMutableBufferPointer { col in
+                            colorWeights.withUnsafeMutableBufferPointer { colW in
                                 chromas.withUnsafeMutableBufferPointer { chr in
                                     parallelFor(visibleBlocks.count, threads: threads) { n in
                                         let b = visibleBlocks[n]
@@ -202,11 +207,10 @@ public final class TSDFVolume {
                                                     guard sdf > -truncF else { continue }
                                                     let value = min(1, sdf / truncF)
                                                     let j = row + lx
-                                                    let w = wgt[j]
-                                                    dist[j] = (dist[j] * w + value) / (w + 1)
-                                                    wgt[j] = min(maxW, w + 1)
-                                                    // Every voxel that takes the distance takes the colour, so the
-                                                    // two share one weight.
+                                                    let old = cell[j], w = old.y
+                                                    cell[j] = SIMD2((old.x * w + value) / (w + 1), min(maxW, w + 1))
+                                                    // A voxel takes the colour where the picture shows it, weighed
+                                                    // as its distance is (the same weight where both are seen).
                                                     guard colorWidth > 0 else { continue }
                                                     let p: RGBA8
                                                     if sameCamera {
@@ -217,8 +221,10 @@ public final class TSDFVolume {
                                                         guard uc >= 0, vc >= 0, uc < colorWidth, vc < colorHeight else { continue }
                                                         p = rgb[vc * colorWidth + uc]
                                                     }
-                                                    let mean = (col[j] * w + SIMD3(Float(p.r), Float(p.g), Float(p.b))) / (w + 1)
+                                                    let cw = colW[j]
+                                                    let mean = (col[j] * cw + SIMD3(Float(p.r), Float(p.g), Float(p.b))) / (cw + 1)
                                                     col[j] = mean
+                                                    colW[j] = min(maxW, cw + 1)
                                                     chr[j] = Self.chromaF(mean)
                                                 }
                                             }
@@ -251,10 +257,10 @@ public final class TSDFVolume {
                     for n in 0..<Self.blockVoxels {
                         let local = SIMD3<Int32>(Int32(n % 8), Int32(n / 8 % 8), Int32(n / 64))
                         let p = SIMD3<Double>(coord &* 8 &+ local) * voxelSize
-                        distances[base + n] = Float(max(-1, min(1, signedDistance(p) / truncation)))
-                        weights[base + n] = weight
+                        cells[base + n] = SIMD2(Float(max(-1, min(1, signedDistance(p) / truncation))), weight)
                         if fusesColor, let colour {
                             colors[base + n] = colour(p)
+                            colorWeights[base + n] = weight
                             chromas[base + n] = Self.chromaF(colour(p))
                         }
                     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Cephalometry
 import Evaluation
 import Foundation
 import Geometry
@@ -32,21 +33,52 @@ extension ReconstructCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(poses).write(to: fileURL(posesOut))
         }
-        let report = WithoutMarkersReport(result)
+        var report = WithoutMarkersReport(result)
+        if let landmarksOut { try findLandmarks(result, into: landmarksOut, report: &report) }
         if outputOptions.json {
             try printJSON(report)
         } else {
             print(
                 "Frames: \(report.framesPlaced) placed, \(report.framesLost) lost, \(report.framesUnreadable) unreadable of "
                     + "\(report.framesExamined) examined; \(report.framesFused) fused"
-                    + (report.framesFoundAgain > 0 ? "; the head found again in \(report.framesFoundAgain) after it was lost" : ""))
+                    + (report.framesSearched > 0
+                        ? "; the lost head searched for in \(report.framesSearched), found again in \(report.framesFoundAgain)" : ""))
             print(
                 report.matchedColour
                     ? "Cap: printed; its colours placed the views as well as the depth"
                     : "Cap: no print seen; the views were placed by their depth alone (turns about the head's centre are not seen)")
             if let out { print("Mesh: \(report.vertices) vertices, \(report.triangles) triangles → \(out) (the first placed frame's camera frame)") }
+            if let agreement = report.printAgreement {
+                print(
+                    String(
+                        format: "Head frame: read from the cap's print (%.0f %% of its colours agree; %.0f %% at the next best place)",
+                        agreement * 100, (report.printRunnerUp ?? 0) * 100))
+            }
+            if let landmarksOut, report.landmarksFound == true { print("Landmarks: found on the head → \(landmarksOut)") }
             print(String(format: "Time: %.1f s", report.seconds))
         }
+    }
+}
+
+extension ReconstructCommand {
+    /// The head frame from the cap's print and the landmarks searched from it, written to
+    /// `path`; throws with what to do when the cap shows no print, the print does not match
+    /// or a landmark is not found (the mesh is written by then).
+    func findLandmarks(_ result: MarkerlessReconstruction, into path: String, report: inout WithoutMarkersReport) throws {
+        guard result.matchedColour else {
+            throw ValidationError(
+                "--landmarks-out: the cap showed no print, and without one nothing tells how the head lies; pick the landmarks on the mesh, or scan a printed cap"
+            )
+        }
+        let alignment = try PrintAligner.align(result.mesh)
+        report.printAgreement = alignment.agreement
+        report.printRunnerUp = alignment.runnerUp
+        let found = try LandmarkDetector.detect(
+            result.mesh, orientation: HeadOrientation(headFromMesh: alignment.headFromMesh, capRim: alignment.capRim))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(found.landmarks).write(to: fileURL(path), options: .atomic)
+        report.landmarksFound = true
     }
 }
 
@@ -59,14 +91,21 @@ private struct PoseRecord: Encodable {
 }
 
 /// The JSON printed by `headscan reconstruct --without-markers --json`.
-private struct WithoutMarkersReport: Encodable {
+struct WithoutMarkersReport: Encodable {
     var framesExamined, framesPlaced, framesLost, framesUnreadable, framesFused, framesFoundAgain, vertices, triangles: Int
+    /// Frames on which the lost head was searched for (the search runs ever more rarely as a loss goes on).
+    var framesSearched: Int
     /// Whether the cap showed a print, so that colour was matched as well as depth.
     var matchedColour: Bool
     /// The space fused: centre (the first placed frame's camera frame) and radius, metres.
     var regionCentre: [Double]
     var regionRadius: Double
     var seconds: Double
+    /// With --landmarks-out: the share of the print's colours the head frame read from it
+    /// agrees with, the same at the next best place, and whether the landmarks were found.
+    var printAgreement: Double?
+    var printRunnerUp: Double?
+    var landmarksFound: Bool?
 
     init(_ r: MarkerlessReconstruction) {
         framesExamined = r.framesExamined
@@ -75,6 +114,7 @@ private struct WithoutMarkersReport: Encodable {
         framesUnreadable = r.framesUnreadable
         framesFused = r.framesFused
         framesFoundAgain = r.framesFoundAgain
+        framesSearched = r.framesSearched
         matchedColour = r.matchedColour
         vertices = r.mesh.vertices.count
         triangles = r.mesh.faces.count

@@ -28,6 +28,8 @@ struct ReconstructCommand: ParsableCommand {
               headscan reconstruct plain-cap.hscan --without-markers --out head.ply --poses-out poses.json
               headscan simulate --lost-share 1 --printed-cap --out printed.hscan
               headscan reconstruct printed.hscan --without-markers --out head.ply
+              headscan reconstruct printed.hscan --without-markers --out head.ply --landmarks-out landmarks.json
+              headscan measure head.ply --landmarks landmarks.json
             """)
 
     @Argument(help: "The scan file (.hscan).", completion: .file(extensions: ["hscan"]))
@@ -112,7 +114,19 @@ struct ReconstructCommand: ParsableCommand {
             """)
     var withoutMarkers = false
 
+    @Option(
+        help: """
+            With --without-markers on a printed cap: read the head frame from the print, search the nasion, nose \
+            tip and tragions on the mesh from it, and write them as the landmarks JSON `headscan measure --landmarks` \
+            reads (metres, the mesh's frame).
+            """)
+    var landmarksOut: String?
+
     func validate() throws {
+        if landmarksOut != nil, !withoutMarkers {
+            throw ValidationError(
+                "--landmarks-out is for a scan without markers (--without-markers); with the markers, `headscan process` finds the landmarks")
+        }
         if withoutMarkers {
             let markerOnly: [(Bool, String)] = [
                 (mapOnly, "--map-only"), (alignTo != nil, "--align-to"), (markersOut != nil, "--markers-out"),

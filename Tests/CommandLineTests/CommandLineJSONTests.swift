@@ -104,6 +104,7 @@ struct CommandLineJSONTests {
             (["reconstruct", "scan.hscan"], "--map-only"), (["reconstruct", "scan.hscan", "--map-only", "--out", "a.ply"], "drop --out"),
             (["reconstruct", "scan.hscan", "--without-markers", "--map-only"], "--map-only needs the markers"),
             (["reconstruct", "scan.hscan", "--without-markers", "--out", "a.ply", "--align-to", "t.json"], "--align-to needs the markers"),
+            (["reconstruct", "scan.hscan", "--out", "a.ply", "--landmarks-out", "l.json"], "--landmarks-out is for a scan without markers"),
         ] {
             #expect {
                 _ = try headscan(arguments)
@@ -124,6 +125,27 @@ struct CommandLineJSONTests {
         #expect((report["triangles"] as? Int ?? 0) > 1000)
         #expect(report["matchedColour"] as? Bool == false, "a plain cap shows no print")
         #expect(FileManager.default.fileExists(atPath: folder.path("head.ply")))
+    }
+
+    /// Landmarks without markers need the print: a plain cap says so, and a printed cap seen
+    /// only from the front (one second) reads its head frame but finds no ear, says which
+    /// landmark to pick, and leaves the mesh written and no landmarks file.
+    @Test func landmarksWithoutMarkersNeedThePrintAndBothEars() throws {
+        let folder = try TemporaryFolder()
+        _ = try headscan(["simulate", "--out", folder.path("plain.hscan"), "--seconds", "1", "--lost-share", "1"])
+        _ = try headscan(["simulate", "--out", folder.path("printed.hscan"), "--seconds", "1", "--lost-share", "1", "--printed-cap"])
+        for (cap, message) in [("plain", "the cap showed no print"), ("printed", "shows no notch above the tragus")] {
+            #expect {
+                _ = try headscan([
+                    "reconstruct", folder.path("\(cap).hscan"), "--without-markers", "--out", folder.path("\(cap).ply"), "--landmarks-out",
+                    folder.path("\(cap).json"),
+                ])
+            } throws: { error in
+                (error as? CommandFailed)?.standardError.contains(message) == true
+            }
+            #expect(FileManager.default.fileExists(atPath: folder.path("\(cap).ply")))
+            #expect(!FileManager.default.fileExists(atPath: folder.path("\(cap).json")))
+        }
     }
 
     @Test func aPrintedCapIsPlacedByItsColoursToo() throws {

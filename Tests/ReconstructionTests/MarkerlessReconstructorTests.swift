@@ -113,8 +113,57 @@ struct MarkerlessReconstructorTests {
         #expect(try #require(result.agreement) > 0.95)
         var astray = result
         astray.checked = [(0, 0.99), (2, 0.95), (4, 0.9), (6, 0.99), (8, 0.8), (10, 0.99), (12, 0.98), (14, 0.97), (16, 0.99), (18, 0.99)]
+            .map { CheckedView(frameIndex: $0.0, agreement: $0.1) }
         #expect(throws: ReconstructionError.placementWentAstray(agreement: 0.9)) { try astray.checkAgreement(minimum: 0.92) }
         try astray.checkAgreement(minimum: 0.9)
+    }
+
+    /// On a printed cap each checked view is held to its own measure's least share: a view
+    /// that showed too little of the print, judged by its depth, is held to the depth's 0.92,
+    /// not to the print's 0.9.
+    @Test func eachCheckedViewIsHeldToItsOwnMeasure() throws {
+        var result = try Self.reconstructor.reconstruct(frameCount: 3) { i in
+            Self.frame(SurfaceRegistrationTests.head, Self.pose(Double(i) * 4), at: Double(i) / 10)
+        }
+        let onPrint = (0..<8).map { CheckedView(frameIndex: $0, agreement: 0.95, byPrint: true) }
+        result.checked = onPrint + [0.91, 0.91].enumerated().map { CheckedView(frameIndex: 8 + $0.offset, agreement: $0.element) }
+        #expect(throws: ReconstructionError.placementWentAstray(agreement: 0.91)) { try result.checkAgreement(minimum: 0.92, print: 0.9) }
+        result.checked = onPrint + [CheckedView(frameIndex: 8, agreement: 0.93), CheckedView(frameIndex: 9, agreement: 0.91)]
+        try result.checkAgreement(minimum: 0.92, print: 0.9)
+        result.checked = onPrint.map { CheckedView(frameIndex: $0.frameIndex, agreement: 0.91, byPrint: true) }
+        try result.checkAgreement(minimum: 0.92, print: 0.9)
+        #expect(throws: ReconstructionError.placementWentAstray(agreement: 0.91, onPrint: true)) {
+            try result.checkAgreement(minimum: 0.92, print: 0.95)
+        }
+        let words = ReconstructionError.placementWentAstray(agreement: 0.88, onPrint: true).description
+        #expect(words.contains("12 % of the cap's print off its place"), "\(words)")
+    }
+
+    /// A head that leaves the picture for good ends the scan as soon as even the frames left
+    /// could not place half of them: nothing more is read or searched.
+    @Test func aHeadThatStaysAwayEndsTheScanEarly() throws {
+        let shape = SurfaceRegistrationTests.head
+        let empty = RGBDFrame(
+            timestamp: 0, color: RGBAImage(width: Self.camera.width, height: Self.camera.height, repeating: RGBA8(gray: 128)),
+            depth: DepthImage(width: Self.camera.width, height: Self.camera.height, repeating: .nan), colorIntrinsics: Self.camera,
+            depthIntrinsics: Self.camera)
+        var read = 0
+        // Three frames of the head, then seventeen with nothing in view: after frame 13 even
+        // placing the six left would give 9 of 20.
+        #expect(throws: ReconstructionError.trackingLost(placed: 3, examined: 14)) {
+            try Self.reconstructor.reconstruct(frameCount: 20) { i in
+                read += 1
+                return i < 3 ? Self.frame(shape, Self.pose(Double(i) * 4), at: Double(i) / 10) : empty
+            }
+        }
+        #expect(read == 14)
+    }
+
+    /// The lost head is searched for in every frame of a loss up to 12.8 s, then twice each
+    /// time the loss doubles.
+    @Test func aLongLossIsSearchedEverMoreRarely() {
+        let searched = (0...1100).filter(MarkerlessReconstructor.searchesAgain(afterLosing:))
+        #expect(searched == Array(1...128) + [192, 256, 384, 512, 768, 1024])
     }
 
     /// A pose built on the last one stays a rotation: a stretched one is made orthonormal again

@@ -47,6 +47,21 @@ public struct MarkerlessTrial: Codable, Sendable {
     public var agreementLowTenth: Double?
     /// The reconstruction's own time, the simulator's rendering left out, seconds.
     public var seconds: Double?
+    /// On a printed cap: how far the head frame read from the print (`PrintAligner`) lies
+    /// from the true one, the turn (degrees) and the largest shift of points 70–90 mm around
+    /// the head's centre (mm); or why the print told nothing.
+    public var printTurnDegrees: Double?
+    public var printShiftMM: Double?
+    public var printAgreement: Double?
+    public var printRefusal: String?
+    /// Then HeadScan's own landmark search from that head frame, as processing runs it from
+    /// the stickers': the largest distance of the four landmarks from the true ones (mm), CVAI
+    /// measured with them; or why the search found none.
+    public var landmarkErrorMaxMM: Double?
+    public var cvaiAutomatic: Double?
+    public var landmarkRefusal: String?
+    /// The print's reading and the landmark search, seconds.
+    public var printSeconds: Double?
     /// Why no surface came out, in the words a therapist would read.
     public var refusal: String?
     /// Refused because its views did not lie on the finished surface (its figures are those of
@@ -54,6 +69,7 @@ public struct MarkerlessTrial: Codable, Sendable {
     public var refusedAstray = false
 
     public var cvaiError: Double? { cvai.map { abs($0 - trueCVAI) } }
+    public var cvaiAutomaticError: Double? { cvaiAutomatic.map { abs($0 - trueCVAI) } }
     public var cvaiFittedError: Double? { cvaiFitted.map { abs($0 - trueCVAI) } }
 
     /// Simulates the scan under a cap without stickers (`printed`: its fabric printed with a
@@ -94,7 +110,7 @@ public struct MarkerlessTrial: Codable, Sendable {
             reconstructor.usesColour = usesColour
             result = try reconstructor.reconstruct(frameCount: simulator.frameCount, frame: frame)
             do {
-                try result.checkAgreement(minimum: result.matchedColour ? reconstructor.minimumPrintAgreement : reconstructor.minimumAgreement)
+                try result.checkAgreement(minimum: reconstructor.minimumAgreement, print: reconstructor.minimumPrintAgreement)
             } catch {
                 trial.refusal = "\(error)"
                 trial.refusedAstray = true
@@ -129,6 +145,7 @@ public struct MarkerlessTrial: Codable, Sendable {
         trial.shiftMaxMM = shifts.max()
         let mesh = result.mesh.transformed(by: headFromWorld)
         trial.cvai = try? Cephalometer.measure(mesh, landmarks: simulator.landmarks).measurement.cvai
+        if result.matchedColour { trial.measureByPrint(result.mesh, headFromWorld: headFromWorld, truth: simulator.landmarks) }
         guard let grid = ClosestPointGrid(simulator.mesh, cellSize: 0.005) else { return trial }
         trial.surfaceMeanMM = vaultDistance(mesh, grid)
         // The same surface moved as a whole onto the true vault: what is left is its shape.
@@ -139,6 +156,38 @@ public struct MarkerlessTrial: Codable, Sendable {
             trial.fitMillimetres = probes.map { length(fit.apply($0) - $0) }.max().map { $0 * 1000 }
         }
         return trial
+    }
+
+    /// The head frame read from the print on `world` (the reconstruction as it came out), the
+    /// landmarks searched from it, and CVAI measured with them, against the truth.
+    mutating func measureByPrint(_ world: TriangleMesh, headFromWorld truth: RigidTransform, truth landmarks: HeadLandmarks) {
+        let clock = ContinuousClock()
+        let started = clock.now
+        defer { printSeconds = (clock.now - started).seconds }
+        let alignment: PrintAlignment
+        do {
+            alignment = try PrintAligner.align(world)
+        } catch {
+            printRefusal = "\(error)"
+            return
+        }
+        let error = alignment.headFromMesh * truth.inverse
+        printTurnDegrees = error.rotation.angle * 180 / Double.pi
+        printShiftMM = Self.probes.map { length(error.apply($0) - $0) }.max().map { $0 * 1000 }
+        printAgreement = alignment.agreement
+        do {
+            let found = try LandmarkDetector.detect(
+                world, orientation: HeadOrientation(headFromMesh: alignment.headFromMesh, capRim: alignment.capRim))
+            let inHead = found.landmarks.transformed(by: truth)
+            landmarkErrorMaxMM =
+                [
+                    length(inHead.nasion - landmarks.nasion), length(inHead.noseTip - landmarks.noseTip),
+                    length(inHead.leftTragion - landmarks.leftTragion), length(inHead.rightTragion - landmarks.rightTragion),
+                ].max().map { $0 * 1000 }
+            cvaiAutomatic = try? Cephalometer.measure(world, landmarks: found.landmarks).measurement.cvai
+        } catch {
+            landmarkRefusal = "\(error)"
+        }
     }
 
     /// Points 70 mm around the head's centre, where a fit's move is read.
@@ -219,34 +268,89 @@ public struct MarkerlessBenchResult: Encodable {
         /// largest turn from the truth, degrees).
         public var refusedAstray: Int
         public var astrayDrifts: [Double]
+        /// On a printed cap, of the accepted scans: those whose head frame the print gave, its
+        /// error (turn in degrees, shift in mm), those whose landmarks the search then found,
+        /// their largest error (mm), CVAI with them against the truth, and why the others were not.
+        public var printAligned = 0
+        public var printTurnMedianDegrees: Double?
+        public var printTurnMaxDegrees: Double?
+        public var printShiftMaxMM: Double?
+        public var automatic = 0
+        public var landmarkErrorMedianMM: Double?
+        public var landmarkErrorMaxMM: Double?
+        public var cvaiAutomaticErrorMedian: Double?
+        public var cvaiAutomaticErrorMax: Double?
+        public var automaticWithin03 = 0
+        public var automaticWithin05 = 0
+        public var printSecondsMedian: Double?
+        /// With several scans of a head: the largest spread (largest minus smallest) of CVAI
+        /// with the automatic landmarks over one head's scans, and over how many heads.
+        public var automaticSpreadWorst: Double?
+        public var headsRepeated = 0
+        public var printRefusals: [String] = []
+        public var landmarkRefusals: [String] = []
     }
 
     public var groups: [Group]
     public var trials: [MarkerlessTrial]
+    /// Which drawn head each trial scanned (several trials of one head: its repeats).
+    public var heads: [Int]
 
-    public init(trials: [MarkerlessTrial]) {
+    public init(trials: [MarkerlessTrial], heads: [Int]? = nil) {
+        let heads = heads ?? Array(trials.indices)
         self.trials = trials
+        self.heads = heads
         var kinds: [[String]] = []
         for trial in trials where !kinds.contains([trial.cap, trial.scenario]) { kinds.append([trial.cap, trial.scenario]) }
         groups = kinds.map { kind in
-            let (cap, scenario) = (kind[0], kind[1])
-            let group = trials.filter { $0.cap == cap && $0.scenario == scenario }
-            let done = group.filter { $0.refusal == nil && $0.cvai != nil }
-            let errors = done.compactMap(\.cvaiError), surfaces = done.compactMap(\.surfaceMeanMM)
-            let placed = group.map { Double($0.framesPlaced) / Double(max(1, $0.framesExamined)) }
-            return Group(
-                cap: cap, scenario: scenario, scans: group.count, reconstructed: done.count, cvaiErrorMedian: MarkerlessTrial.median(errors),
-                cvaiErrorMax: errors.max(), cvaiFittedErrorMedian: MarkerlessTrial.median(done.compactMap(\.cvaiFittedError)),
-                cvaiFittedErrorMax: done.compactMap(\.cvaiFittedError).max(), within03: errors.filter { $0 <= 0.3 }.count,
-                within05: errors.filter { $0 <= 0.5 }.count,
-                surfaceMeanMM: MarkerlessTrial.median(surfaces), surfaceWorstMM: surfaces.max(),
-                turnMaxMedianDegrees: MarkerlessTrial.median(done.compactMap(\.turnMaxDegrees)),
-                turnMaxWorstDegrees: done.compactMap(\.turnMaxDegrees).max(),
-                shiftMaxMedianMM: MarkerlessTrial.median(done.compactMap(\.shiftMaxMM)),
-                secondsWithinFiveDegreesMedian: MarkerlessTrial.median(group.compactMap(\.secondsWithinFiveDegrees)),
-                placedShare: MarkerlessTrial.median(placed),
-                secondsMedian: MarkerlessTrial.median(group.compactMap(\.seconds)), refusals: group.compactMap(\.refusal),
-                refusedAstray: group.filter(\.refusedAstray).count, astrayDrifts: group.filter(\.refusedAstray).compactMap(\.turnMaxDegrees))
+            var g = Self.group(trials, cap: kind[0], scenario: kind[1])
+            // One head's accepted scans with automatic landmarks, per head scanned more than once.
+            var byHead: [Int: [Double]] = [:]
+            for (trial, head) in zip(trials, heads) where trial.cap == kind[0] && trial.scenario == kind[1] && trial.refusal == nil {
+                if let cvai = trial.cvaiAutomatic { byHead[head, default: []].append(cvai) }
+            }
+            let spreads = byHead.values.filter { $0.count >= 2 }.map { ($0.max() ?? 0) - ($0.min() ?? 0) }
+            g.headsRepeated = spreads.count
+            g.automaticSpreadWorst = spreads.max()
+            return g
         }
+    }
+
+    static func group(_ trials: [MarkerlessTrial], cap: String, scenario: String) -> Group {
+        let group = trials.filter { $0.cap == cap && $0.scenario == scenario }
+        let done = group.filter { $0.refusal == nil && $0.cvai != nil }
+        let errors = done.compactMap(\.cvaiError), surfaces = done.compactMap(\.surfaceMeanMM)
+        let placed = group.map { Double($0.framesPlaced) / Double(max(1, $0.framesExamined)) }
+        var g = Group(
+            cap: cap, scenario: scenario, scans: group.count, reconstructed: done.count, cvaiErrorMedian: MarkerlessTrial.median(errors),
+            cvaiErrorMax: errors.max(), cvaiFittedErrorMedian: MarkerlessTrial.median(done.compactMap(\.cvaiFittedError)),
+            cvaiFittedErrorMax: done.compactMap(\.cvaiFittedError).max(), within03: errors.filter { $0 <= 0.3 }.count,
+            within05: errors.filter { $0 <= 0.5 }.count,
+            surfaceMeanMM: MarkerlessTrial.median(surfaces), surfaceWorstMM: surfaces.max(),
+            turnMaxMedianDegrees: MarkerlessTrial.median(done.compactMap(\.turnMaxDegrees)),
+            turnMaxWorstDegrees: done.compactMap(\.turnMaxDegrees).max(),
+            shiftMaxMedianMM: MarkerlessTrial.median(done.compactMap(\.shiftMaxMM)),
+            secondsWithinFiveDegreesMedian: MarkerlessTrial.median(group.compactMap(\.secondsWithinFiveDegrees)),
+            placedShare: MarkerlessTrial.median(placed),
+            secondsMedian: MarkerlessTrial.median(group.compactMap(\.seconds)), refusals: group.compactMap(\.refusal),
+            refusedAstray: group.filter(\.refusedAstray).count, astrayDrifts: group.filter(\.refusedAstray).compactMap(\.turnMaxDegrees))
+        let aligned = done.filter { $0.printTurnDegrees != nil }
+        g.printAligned = aligned.count
+        g.printTurnMedianDegrees = MarkerlessTrial.median(aligned.compactMap(\.printTurnDegrees))
+        g.printTurnMaxDegrees = aligned.compactMap(\.printTurnDegrees).max()
+        g.printShiftMaxMM = aligned.compactMap(\.printShiftMM).max()
+        let automatic = aligned.filter { $0.cvaiAutomatic != nil }
+        let automaticErrors = automatic.compactMap(\.cvaiAutomaticError)
+        g.automatic = automatic.count
+        g.landmarkErrorMedianMM = MarkerlessTrial.median(automatic.compactMap(\.landmarkErrorMaxMM))
+        g.landmarkErrorMaxMM = automatic.compactMap(\.landmarkErrorMaxMM).max()
+        g.cvaiAutomaticErrorMedian = MarkerlessTrial.median(automaticErrors)
+        g.cvaiAutomaticErrorMax = automaticErrors.max()
+        g.automaticWithin03 = automaticErrors.filter { $0 <= 0.3 }.count
+        g.automaticWithin05 = automaticErrors.filter { $0 <= 0.5 }.count
+        g.printSecondsMedian = MarkerlessTrial.median(done.compactMap(\.printSeconds))
+        g.printRefusals = done.compactMap(\.printRefusal)
+        g.landmarkRefusals = done.compactMap(\.landmarkRefusal)
+        return g
     }
 }

@@ -173,18 +173,28 @@ final class SceneRenderer {
         case .head:
             let p = headFromCamera.apply(point)
             guard p.z > Cap.lowerEdge else { return Palette.face(at: p) }
-            return printedFabric ? Palette.printedFabric(at: p) : Palette.fabric(at: p)
+            return fabric(at: p)
         case .skin: return Palette.skin
         case .body: return Palette.clothes(Palette.body, at: point)
         case .parent: return Palette.clothes(Palette.parent, at: point)
-        case .paper(let index): return paper(stickers[index], code: codes[index], pixel: pixel)
+        // Where the paper's edge or a torn part shows the cap beneath, it shows the cap's own
+        // fabric: the print on a printed cap, the plain colour (its ribs left out) otherwise.
+        case .paper(let index):
+            let beneath = printedFabric ? Palette.printedFabric(at: headFromCamera.apply(point)) : Palette.fabric
+            return paper(stickers[index], code: codes[index], pixel: pixel, fabric: beneath)
         case .paperBack: return Palette.paperWhite
         }
     }
 
+    /// The cap's fabric at `p` (head frame): plain ribs or the printed pattern.
+    @inline(__always)
+    private func fabric(at p: SIMD3<Double>) -> SIMD3<Float> {
+        printedFabric ? Palette.printedFabric(at: p) : Palette.fabric(at: p)
+    }
+
     /// The printed sticker, averaged over 4x4 samples per pixel so its edges are anti-aliased
-    /// as a real lens and sensor would.
-    private func paper(_ plane: StickerPlane, code: UInt64, pixel: Int) -> SIMD3<Float> {
+    /// as a real lens and sensor would; `fabric` is the cap's colour where the paper is not.
+    private func paper(_ plane: StickerPlane, code: UInt64, pixel: Int, fabric: SIMD3<Float>) -> SIMD3<Float> {
         let x = Double(pixel % intrinsics.width), y = Double(pixel / intrinsics.width)
         let cells = markerCells + 4
         // The plane's coordinates are ratios of linear functions of the pixel position, so the
@@ -199,7 +209,7 @@ final class SceneRenderer {
         // of the paper, so do the other 12, and the 16-sample average is known at once.
         let damage = plane.damage
         if let a = sample(0, 0), let b = sample(3, 0), let c = sample(0, 3), let d = sample(3, 3),
-            let uniform = uniformPaper(a, b, c, d, cells: cells, code: code, damage: damage)
+            let uniform = uniformPaper(a, b, c, d, cells: cells, code: code, damage: damage, fabric: fabric)
         {
             return uniform
         }
@@ -216,7 +226,7 @@ final class SceneRenderer {
             }
         }
         let paperShare = Float(inside) / 16, inkShare = Float(ink) / 16
-        return Palette.ink * inkShare + Palette.paperWhite * (paperShare - inkShare) + Palette.fabric * (1 - paperShare)
+        return Palette.ink * inkShare + Palette.paperWhite * (paperShare - inkShare) + fabric * (1 - paperShare)
     }
 
     /// The colour of a pixel whose four outer samples fall in one cell of the paper or all off
@@ -224,17 +234,17 @@ final class SceneRenderer {
     @inline(__always)
     private func uniformPaper(
         _ a: (Double, Double), _ b: (Double, Double), _ c: (Double, Double), _ d: (Double, Double), cells: Int, code: UInt64,
-        damage: StickerDamage?
+        damage: StickerDamage?, fabric: SIMD3<Float>
     ) -> SIMD3<Float>? {
         let uLow = min(min(a.0, b.0), min(c.0, d.0)), uHigh = max(max(a.0, b.0), max(c.0, d.0))
         let vLow = min(min(a.1, b.1), min(c.1, d.1)), vHigh = max(max(a.1, b.1), max(c.1, d.1))
-        if uHigh < 0 || uLow >= 1 || vHigh < 0 || vLow >= 1 { return Palette.fabric }
+        if uHigh < 0 || uLow >= 1 || vHigh < 0 || vLow >= 1 { return fabric }
         guard uLow >= 0, uHigh < 1, vLow >= 0, vHigh < 1 else { return nil }
         let n = Double(cells)
         let column = Int(uLow * n), row = Int(vLow * n)
         guard Int(uHigh * n) == column, Int(vHigh * n) == row else { return nil }
         let look = damage?.look(row: row, column: column, side: cells)
-        if look == .fabric { return Palette.fabric }
+        if look == .fabric { return fabric }
         return !blankStickers && (look == .ink || isInk(row: row, column: column, code: code)) ? Palette.ink : Palette.paperWhite
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Imaging
+import Markers
 
 /// Colours of the scene's surfaces, before light and sensor noise, as linear 0...1 RGB.
 ///
@@ -44,33 +45,9 @@ enum Palette {
         return fabric * rib
     }
 
-    static let printNavy = SIMD3<Float>(0.14, 0.20, 0.46)
-    static let printOrange = SIMD3<Float>(0.92, 0.56, 0.20)
-
-    /// Fabric printed with blotches of two colours, 2–4 cm across, from the point in the head
-    /// frame: a sum of plane waves in fixed directions (one print for every cap), its sign
-    /// choosing the colour, blended over about a millimetre as a printed edge is.
+    /// The printed cap's fabric at `p` (head frame): the standard print's colours.
     @inline(__always)
-    static func printedFabric(at p: SIMD3<Double>) -> SIMD3<Float> {
-        var sum = 0.0
-        for wave in printWaves { sum += FastTrig.sin((wave.direction * p).sum() + wave.phase) }
-        // The sum changes by a few hundred per metre where it crosses zero: 0.4 spans about a millimetre.
-        let share = Float(min(1, max(0, 0.5 + sum / 0.4)))
-        return printNavy * share + printOrange * (1 - share)
-    }
-
-    /// Directions scaled to wavenumbers (2π over 25–45 mm) and phases, fixed.
-    static let printWaves: [(direction: SIMD3<Double>, phase: Double)] = {
-        var random = Xoshiro256(seed: 0x5052_494E_54, stream: 7)
-        return (0..<6).map { n in
-            let d = SIMD3(Double(random.gaussian()), Double(random.gaussian()), Double(random.gaussian()))
-            let length = (d * d).sum().squareRoot()
-            let wavelength = 0.025 + 0.004 * Double(n)
-            return (
-                length > 0 ? d / length * (2 * Double.pi / wavelength) : SIMD3(2 * Double.pi / wavelength, 0, 0), random.unitDouble() * 2 * Double.pi
-            )
-        }
-    }()
+    static func printedFabric(at p: SIMD3<Double>) -> SIMD3<Float> { CapPrint.standard.colour(at: p) }
 
     /// Striped clothes, from the point in the world frame.
     @inline(__always)

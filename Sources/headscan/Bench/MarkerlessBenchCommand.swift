@@ -23,19 +23,31 @@ struct MarkerlessBenchCommand: ParsableCommand {
             the skull surface under the cap, and CVAI measured with the true landmarks, so that \
             the reconstruction alone is judged, not a landmark search ("fitted": the same after \
             the reconstruction was moved as a whole onto the true vault). A scan is refused when \
-            too few frames could be placed, or when a tenth of the frames checked afterwards \
-            (every fifth) have less than 92 % of their points on the finished surface: the \
-            placement went astray; how far each such scan had drifted is listed beside the refusal. This is a measurement, not a supported way to scan: \
-            processing still needs the marker cap.
+            too few frames could be placed (as soon as even the frames left could not make half), \
+            or when a tenth of the frames checked afterwards (every fifth) have less than 92 % of \
+            their points on the finished surface (on a printed cap, where a view shows the print, \
+            less than 90 % of its print on the same colour of the finished surface's): the \
+            placement went astray; how far each such scan had drifted is listed beside the refusal.
+
+            On a printed cap the second table goes on as a clinic would, without the truth: \
+            the head frame read from the print's colours on the reconstruction (its turn and \
+            shift from the true head frame), HeadScan's landmark search from that frame (the \
+            largest distance of the four landmarks from the true ones) and CVAI measured with \
+            them; with --repeats, the largest spread of that CVAI over one head's scans. This \
+            is a measurement: `headscan process` and the app still need the marker cap.
 
             Examples:
               swift run -c release headscan bench markerless --heads 3 --seconds 20
               swift run -c release headscan bench markerless --heads 10 --seed 101 --json
               swift run -c release headscan bench markerless --caps plain --no-colour
+              swift run -c release headscan bench markerless --caps printed --heads 10 --repeats 5
             """)
 
     @Option(help: "Different heads per scenario.")
     var heads = 3
+
+    @Option(help: "Scans of each head per scenario, each with its own motion and noise (the spread per head is then reported).")
+    var repeats = 1
 
     @Option(help: "Seconds per scan.")
     var seconds = 20.0
@@ -59,6 +71,7 @@ struct MarkerlessBenchCommand: ParsableCommand {
 
     func validate() throws {
         guard heads >= 1 else { throw ValidationError("--heads must be at least 1") }
+        guard (1...20).contains(repeats) else { throw ValidationError("--repeats must be in 1...20") }
         guard seconds >= 5, seconds <= 120 else { throw ValidationError("--seconds must be in 5...120") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         _ = try printedCaps()
@@ -69,7 +82,9 @@ struct MarkerlessBenchCommand: ParsableCommand {
         var random = SplitMix64(seed: seed)
         let drawn = (0..<heads).map { _ in LandmarkTrial.drawHead(&random) }
         let cases = try printedCaps().flatMap { printed in
-            [Scenario.ideal, .restless].flatMap { scenario in drawn.indices.map { (printed: printed, scenario: scenario, index: $0) } }
+            [Scenario.ideal, .restless].flatMap { scenario in
+                drawn.indices.flatMap { index in (0..<repeats).map { (printed: printed, scenario: scenario, index: index, repeat: $0) } }
+            }
         }
         let options = {
             var options = ReconstructionOptions()
@@ -86,13 +101,19 @@ struct MarkerlessBenchCommand: ParsableCommand {
                     k,
                     Result {
                         try MarkerlessTrial.run(
-                            scenario: c.scenario, seed: seed &+ UInt64(c.index), head: drawn[c.index], seconds: seconds,
+                            scenario: c.scenario, seed: Self.scanSeed(seed, head: c.index, repeat: c.repeat), head: drawn[c.index], seconds: seconds,
                             printed: c.printed, usesColour: usesColour, options: options)
                     })
             }
         }
         let trials = try slots.results()
-        try outputOptions.emit(MarkerlessBenchResult(trials: trials))
+        try outputOptions.emit(MarkerlessBenchResult(trials: trials, heads: cases.map(\.index)))
+    }
+
+    /// The first scan of each head keeps the seed it had before repeats existed; the others
+    /// are drawn far from every first one.
+    static func scanSeed(_ seed: UInt64, head: Int, repeat r: Int) -> UInt64 {
+        seed &+ UInt64(head) &+ UInt64(r) &* 100_003
     }
 
     /// `--caps` read: for each, whether it is printed.
@@ -132,7 +153,29 @@ extension MarkerlessBenchResult: TextReport {
             "refused as placed astray (\(g.cap), \(g.scenario)): \(g.refusedAstray), drifted "
                 + g.astrayDrifts.map { String(format: "%.0f°", $0) }.joined(separator: ", ")
         }
-        return (table.lines + astray + groups.flatMap { g in g.refusals.map { "refused (\(g.cap), \(g.scenario)): \($0)" } })
+        var byPrint = TextTable([
+            .left("printed cap", 12), .left("scenario", 10), .right("head frame", 11), .right("turn °, median/worst", 21),
+            .right("shift mm", 9), .right("landmarks", 10), .right("mm, median/worst", 17), .right("CVAI err median", 16),
+            .right("max", 6), .right("≤0.3", 6), .right("≤0.5", 6), .right("spread per head, worst", 23), .right("s", 6),
+        ])
+        for g in groups where g.cap == "printed" {
+            byPrint.add([
+                g.cap, g.scenario, "\(g.printAligned)/\(g.reconstructed)", "\(f(g.printTurnMedianDegrees))/\(f(g.printTurnMaxDegrees))",
+                f(g.printShiftMaxMM), "\(g.automatic)/\(g.printAligned)", "\(f(g.landmarkErrorMedianMM))/\(f(g.landmarkErrorMaxMM))",
+                f(g.cvaiAutomaticErrorMedian), f(g.cvaiAutomaticErrorMax), "\(g.automaticWithin03)", "\(g.automaticWithin05)",
+                f(g.automaticSpreadWorst), f(g.printSecondsMedian),
+            ])
+        }
+        let printed =
+            groups.contains { $0.cap == "printed" }
+            ? ["", "The head frame read from the print, and the landmarks searched from it:"] + byPrint.lines : []
+        let printRefusals = groups.flatMap { g in
+            g.printRefusals.map { "print not read (\(g.cap), \(g.scenario)): \($0)" }
+                + g.landmarkRefusals.map { "no landmarks (\(g.cap), \(g.scenario)): \($0)" }
+        }
+        return
+            (table.lines + astray + groups.flatMap { g in g.refusals.map { "refused (\(g.cap), \(g.scenario)): \($0)" } } + printed
+            + printRefusals)
             .joined(separator: "\n")
     }
 }
