@@ -27,7 +27,7 @@ static int fail(char *message, size_t messageSize, const char *text) {
     return -1;
 }
 
-int hs_jpeg_decode(const unsigned char *data, size_t size, hs_image_info *info,
+int hs_jpeg_decode(const unsigned char *data, size_t size, int interpolateChroma, hs_image_info *info,
                    unsigned char **pixels, char *message, size_t messageSize) {
     *pixels = NULL;
     if (size < 4) return fail(message, messageSize, "file too short for a JPEG");
@@ -49,8 +49,10 @@ int hs_jpeg_decode(const unsigned char *data, size_t size, hs_image_info *info,
     jpeg_read_header(&decoder, TRUE);
     decoder.out_color_space = JCS_EXT_RGBA;
     // The merged upsampler replicates chroma instead of interpolating it: about 30 % faster,
-    // and luma, which marker detection and reconstruction use, is unaffected.
-    decoder.do_fancy_upsampling = FALSE;
+    // and luma, which marker detection and the marker reconstruction use, is unaffected. A
+    // printed cap's reconstruction matches the colours themselves, and replicated chroma
+    // threw its placement 3.4 degrees off where interpolated chroma keeps it within 0.3.
+    decoder.do_fancy_upsampling = interpolateChroma ? TRUE : FALSE;
     if (decoder.image_width > 32768 || decoder.image_height > 32768) {
         jpeg_destroy_decompress(&decoder);
         return fail(message, messageSize, "JPEG larger than 32768 pixels on a side");

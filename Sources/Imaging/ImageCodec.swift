@@ -99,6 +99,17 @@ public enum ImageCodecs {
         LibImageCodec()
         #endif
     }
+
+    /// The same, with a JPEG's colour interpolated to full resolution on Linux (ImageIO's own
+    /// decoder is used as it is): for reading a scan whose colours are matched, as a printed
+    /// cap's are.
+    public static var colourExact: any ImageCodec {
+        #if canImport(ImageIO)
+        ImageIOCodec()
+        #else
+        LibImageCodec(interpolatesChroma: true)
+        #endif
+    }
 }
 
 // Apps show `localizedDescription`; without this they would show a generic sentence instead

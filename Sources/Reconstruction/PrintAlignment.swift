@@ -33,7 +33,7 @@ public enum PrintAlignmentError: Error, Equatable, Sendable, CustomStringConvert
         case .tooLittlePrint(let points):
             "only \(points) points of the head show the cap's print (at least \(PrintAligner.minimumPoints) are needed to tell how the head lies); scan the whole cap, in even light"
         case .printNotMatched(let agreement, let runnerUp):
-            "the cap's print seen on the head does not match its layout (\(Int((agreement * 100).rounded())) % of it agrees at best, \(Int((runnerUp * 100).rounded())) % elsewhere): check that the cap is the one the settings name, or scan with the marker cap"
+            "the cap's print seen on the head does not match its layout (\(Int((agreement * 100).rounded())) % of it agrees at best, \(Int((runnerUp * 100).rounded())) % elsewhere): the head may have moved too fast for the views to be placed alike (scan again while it is still), or the cap is not the one the settings name; or scan with the marker cap"
         }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Evaluation
 import Foundation
 import Geometry
+import Imaging
 import Markers
 import Processing
 import Reconstruction
@@ -151,7 +152,8 @@ struct ReconstructCommand: ParsableCommand {
     func run() throws {
         let clock = ContinuousClock()
         let started = clock.now
-        let reader = try ScanReader(url: fileURL(file))
+        // Without markers a printed cap's colours are matched: read at full colour resolution.
+        let reader = try ScanReader(url: fileURL(file), imageCodec: withoutMarkers ? ImageCodecs.colourExact : ImageCodecs.system)
         if withoutMarkers { return try runWithoutMarkers(reader) }
         var options = ReconstructionOptions()
         options.frameStride = stride

@@ -100,6 +100,32 @@ struct JPEGCodecTests {
         #expect(rmse < 4, "JPEG q92 RMSE \(rmse) is too large")
     }
 
+    #if !canImport(ImageIO)
+    /// Blotches of two colours with soft edges, as a printed cap's: decoded with the colour
+    /// interpolated, the colour lies nearer the original than repeated over 2×2 pixels, and
+    /// the brightness is the same either way.
+    @Test func interpolatedChromaIsTheColourSeen() throws {
+        let navy = SIMD3<Double>(36, 51, 117), orange = SIMD3<Double>(235, 143, 51)
+        let pixels = (0..<(96 * 96)).map { i -> RGBA8 in
+            let x = Double(i % 96), y = Double(i / 96)
+            let share = min(1, max(0, 0.5 + 2 * sin(x * 0.23) * sin(y * 0.19 + 0.4)))
+            let c = navy * share + orange * (1 - share)
+            return RGBA8(r: UInt8(c.x.rounded()), g: UInt8(c.y.rounded()), b: UInt8(c.z.rounded()))
+        }
+        let image = RGBAImage(width: 96, height: 96, pixels: pixels)
+        let bytes = try LibImageCodec().encodeJPEG(image, quality: 92)
+        let repeated = try LibImageCodec().decodeJPEG(bytes), interpolated = try LibImageCodec(interpolatesChroma: true).decodeJPEG(bytes)
+        func chromaError(_ decoded: RGBAImage) -> Double {
+            func chroma(_ p: RGBA8) -> Double { (Double(p.r) - Double(p.b)) / max(1, Double(p.r) + Double(p.g) + Double(p.b)) }
+            return zip(image.pixels, decoded.pixels).map { abs(chroma($0) - chroma($1)) }.reduce(0, +) / Double(image.count)
+        }
+        #expect(chromaError(interpolated) < chromaError(repeated), "\(chromaError(interpolated)) against \(chromaError(repeated))")
+        func luma(_ p: RGBA8) -> Double { 0.299 * Double(p.r) + 0.587 * Double(p.g) + 0.114 * Double(p.b) }
+        let lumaDifference = zip(repeated.pixels, interpolated.pixels).map { abs(luma($0) - luma($1)) }.reduce(0, +) / Double(image.count)
+        #expect(lumaDifference < 2, "brightness differs by \(lumaDifference) levels")
+    }
+    #endif
+
     @Test func higherQualityIsLargerAndCloser() throws {
         let image = pattern(width: 64, height: 64)
         let low = try codec.encodeJPEG(image, quality: 30)

@@ -23,7 +23,7 @@ int hs_png_encode(const unsigned char *pixels, hs_image_info info, unsigned int 
                   char *message, size_t messageSize);
 
 /// Decodes a JPEG into RGBA. Output freed with hs_free.
-int hs_jpeg_decode(const unsigned char *data, size_t size, hs_image_info *info,
+int hs_jpeg_decode(const unsigned char *data, size_t size, int interpolateChroma, hs_image_info *info,
                    unsigned char **pixels, char *message, size_t messageSize);
 
 /// Encodes RGBA pixels as a baseline JPEG (4:2:0) at the given quality (1...100).
