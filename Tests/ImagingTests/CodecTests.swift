@@ -1,3 +1,4 @@
+import Foundation
 import Geometry
 import Testing
 
@@ -108,7 +109,8 @@ struct JPEGCodecTests {
         let navy = SIMD3<Double>(36, 51, 117), orange = SIMD3<Double>(235, 143, 51)
         let pixels = (0..<(96 * 96)).map { i -> RGBA8 in
             let x = Double(i % 96), y = Double(i / 96)
-            let share = min(1, max(0, 0.5 + 2 * sin(x * 0.23) * sin(y * 0.19 + 0.4)))
+            let wave: Double = sin(x * 0.23) * sin(y * 0.19 + 0.4)
+            let share: Double = min(1, max(0, 0.5 + 2 * wave))
             let c = navy * share + orange * (1 - share)
             return RGBA8(r: UInt8(c.x.rounded()), g: UInt8(c.y.rounded()), b: UInt8(c.z.rounded()))
         }
