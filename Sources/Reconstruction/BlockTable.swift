@@ -26,6 +26,7 @@ struct BlockTable {
         return Int(truncatingIfNeeded: (h ^ (h >> 29)) & UInt64(mask))
     }
 
+    @inline(__always)
     subscript(key: SIMD3<Int32>) -> Int32? {
         var slot = start(key)
         while true {

@@ -423,8 +423,9 @@ struct CapSlideSearch: Sendable {
     /// Share of `points` moved by `transform` that lie on the volume's surface, of those near it.
     func share(_ points: [SIMD3<Double>], _ transform: RigidTransform, _ volume: TSDFVolume) -> (share: Double, count: Int) {
         var near = 0, on = 0
+        let sampler = volume.sampler
         for p in points {
-            guard let (r, _) = volume.signedDistance(at: transform.apply(p)) else { continue }
+            guard let (r, _) = sampler.signedDistance(at: transform.apply(p)) else { continue }
             near += 1
             if abs(r) <= onSurface { on += 1 }
         }

@@ -46,6 +46,7 @@ extension MarkerlessReconstructor {
         _ samples: Samples, at pose: RigidTransform, fine: TSDFVolume, coarse: TSDFVolume
     ) -> (agreement: Double, printAgreement: Double?) {
         var onSurface = 0, matching = 0, differing = 0
+        let (fine, coarse) = (fine.sampler, coarse.sampler)
         for (i, p) in samples.points.enumerated() {
             let w = pose.apply(p)
             let close = fine.signedDistance(at: w).map { abs($0.distance) <= 0.002 } ?? false

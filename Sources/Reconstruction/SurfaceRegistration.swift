@@ -71,29 +71,23 @@ struct SurfaceRegistration: Sendable {
         var total = [Double](repeating: 0, count: 6)
         var last: (points: Int, rms: Double) = (0, .infinity)
         var first: (points: Int, rms: Double)?
+        let sampler = volume.sampler
         for _ in 0..<iterations {
-            var h = [Double](repeating: 0, count: 36), b = [Double](repeating: 0, count: 6)
+            var equations = NormalEquations6()
             var used = 0, squares = 0.0
-            func add(_ a: SIMD3<Double>, _ g: SIMD3<Double>, residual r: Double, weight: Double) {
-                let j = [a.x, a.y, a.z, g.x, g.y, g.z]
-                for row in 0..<6 {
-                    b[row] += weight * j[row] * r
-                    for column in row..<6 { h[row * 6 + column] += weight * j[row] * j[column] }
-                }
-            }
             for (i, p) in points.enumerated() {
                 let w = pose.apply(p)
                 let colour = colours?[i] ?? .nan
                 // Read together when the point has a colour: one walk over the voxels around it.
                 let sample: (distance: Double, gradient: SIMD3<Double>, chroma: (value: Double, gradient: SIMD3<Double>)?)?
                 if colour.isFinite {
-                    sample = volume.surfaceAndChroma(at: w)
+                    sample = sampler.surfaceAndChroma(at: w)
                 } else {
-                    sample = volume.signedDistance(at: w).map { ($0.distance, $0.gradient, nil) }
+                    sample = sampler.signedDistance(at: w).map { ($0.distance, $0.gradient, nil) }
                 }
                 guard let (r, g, chroma) = sample, (g * g).sum() > 0.25 else { continue }
                 let q = w - centre
-                add(cross(q, g), g, residual: r, weight: abs(r) <= huber ? 1 : huber / abs(r))
+                equations.add(cross(q, g), g, residual: r, weight: abs(r) <= huber ? 1 : huber / abs(r))
                 used += 1
                 squares += r * r
                 // The colour near where the point meets the surface (within the band, the colour
@@ -103,11 +97,12 @@ struct SurfaceRegistration: Sendable {
                 let n = g / (g * g).sum().squareRoot()
                 let along = gradient - n * dot(gradient, n)
                 let rc = c - colour
-                add(cross(q, along), along, residual: rc, weight: chromaScale * (abs(rc) <= chromaHuber ? 1 : chromaHuber / abs(rc)))
+                equations.add(cross(q, along), along, residual: rc, weight: chromaScale * (abs(rc) <= chromaHuber ? 1 : chromaHuber / abs(rc)))
             }
             guard used >= minimumPoints else { return nil }
             last = (used, (squares / Double(used)).squareRoot())
             if first == nil { first = last }
+            var (h, b) = equations.arrays
             // The data in units of the sensor's noise; the prior pulls the total increment back.
             let noise = 1 / (huber * huber)
             for row in 0..<6 {
@@ -144,8 +139,9 @@ struct SurfaceRegistration: Sendable {
         -> (points: Int, rms: Double)
     {
         var used = 0, squares = 0.0
+        let sampler = volume.sampler
         for p in samples(depth, intrinsics: k, near: pose, region: region) {
-            guard let (r, _) = volume.signedDistance(at: pose.apply(p)) else { continue }
+            guard let (r, _) = sampler.signedDistance(at: pose.apply(p)) else { continue }
             used += 1
             squares += r * r
         }
@@ -207,5 +203,42 @@ struct SurfaceRegistration: Sendable {
         let turn = angle > 0 ? Rotation3(axis: omega / angle, angle: angle) : .identity
         let about = RigidTransform(rotation: turn, translation: centre - turn.apply(centre) + SIMD3(step[3], step[4], step[5]))
         return about * pose
+    }
+}
+
+/// The Gauss–Newton normal equations of a six-parameter pose (turn, then shift), summed point
+/// by point in registers: each row of `JᵀWJ` a SIMD8 (lanes 6 and 7 unused), `JᵀWr` another.
+/// Only the upper triangle is read (`arrays`); each entry is summed exactly as an entry of a
+/// 6×6 array would be, term by term in the same order.
+struct NormalEquations6 {
+    private var rows = (SIMD8<Double>(), SIMD8<Double>(), SIMD8<Double>(), SIMD8<Double>(), SIMD8<Double>(), SIMD8<Double>())
+    private var b = SIMD8<Double>()
+
+    /// One residual `r` with Jacobian (`turn`, `shift`) and weight `w`.
+    @inline(__always)
+    mutating func add(_ turn: SIMD3<Double>, _ shift: SIMD3<Double>, residual r: Double, weight w: Double) {
+        let j = SIMD8(turn.x, turn.y, turn.z, shift.x, shift.y, shift.z, 0, 0)
+        let wj = w * j
+        b += wj * r
+        rows.0 += wj[0] * j
+        rows.1 += wj[1] * j
+        rows.2 += wj[2] * j
+        rows.3 += wj[3] * j
+        rows.4 += wj[4] * j
+        rows.5 += wj[5] * j
+    }
+
+    /// `JᵀWJ` row-major (its upper triangle; the lower as summed) and `JᵀWr`.
+    var arrays: (h: [Double], b: [Double]) {
+        var h = [Double](repeating: 0, count: 36)
+        for column in 0..<6 {
+            h[column] = rows.0[column]
+            h[6 + column] = rows.1[column]
+            h[12 + column] = rows.2[column]
+            h[18 + column] = rows.3[column]
+            h[24 + column] = rows.4[column]
+            h[30 + column] = rows.5[column]
+        }
+        return (h, (0..<6).map { b[$0] })
     }
 }

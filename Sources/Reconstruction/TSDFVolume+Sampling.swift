@@ -1,6 +1,26 @@
 import Geometry
 
-extension TSDFVolume {
+/// A reading of a volume as it stands: the blocks' table and the voxels' arrays held as
+/// values, so that a registration's millions of reads at points go through no class property
+/// (each of which Swift checks for exclusive access at run time). Taken once per
+/// registration or check; the volume fused after it is not seen.
+struct TSDFSampler {
+    let voxelSize: Double
+    let truncation: Double
+    let fusesColor: Bool
+    private let blockIndex: BlockTable
+    private let cells: [SIMD2<Float>]
+    private let chromas: [Float]
+
+    init(_ volume: TSDFVolume) {
+        voxelSize = volume.voxelSize
+        truncation = volume.truncation
+        fusesColor = volume.fusesColor
+        blockIndex = volume.blockIndex
+        cells = volume.cells
+        chromas = volume.chromas
+    }
+
     /// The eight voxels around `p` (their places in the voxel arrays, corner `n` at offset
     /// (n & 1, n >> 1 & 1, n >> 2)) and where `p` lies between them (0...1 each way); nil where
     /// any of them was never seen, or far outside any volume (or not a number), where no index
@@ -9,9 +29,21 @@ extension TSDFVolume {
     private func corners(at p: SIMD3<Double>) -> (voxels: SIMD8<Int>, fraction: SIMD3<Double>)? {
         let g = p / voxelSize
         let base = g.rounded(.down)
-        guard (base.x.magnitude < 1e9) && (base.y.magnitude < 1e9) && (base.z.magnitude < 1e9),
-            let bx = Int32(exactly: base.x), let by = Int32(exactly: base.y), let bz = Int32(exactly: base.z)
-        else { return nil }
+        guard (base.x.magnitude < 1e9) && (base.y.magnitude < 1e9) && (base.z.magnitude < 1e9) else { return nil }
+        // Within ±1e9 every whole number converts exactly.
+        let bx = Int32(base.x), by = Int32(base.y), bz = Int32(base.z)
+        // Seven in eight points along each axis have all eight corners in one block: one
+        // lookup, the corners at fixed offsets from the first.
+        let local = SIMD3<Int32>(bx, by, bz) & 7
+        if local.x < 7, local.y < 7, local.z < 7 {
+            guard let index = blockIndex[SIMD3(bx, by, bz) &>> 3] else { return nil }
+            let first = Int(index) * TSDFVolume.blockVoxels + Int(local.x) + 8 * Int(local.y) + 64 * Int(local.z)
+            let voxels = SIMD8<Int>(repeating: first) &+ Self.sameBlockOffsets
+            for corner in 0..<8 {
+                guard cells[voxels[corner]].y > 0 else { return nil }
+            }
+            return (voxels, g - base)
+        }
         var voxels = SIMD8<Int>()
         var lastBlock = SIMD3<Int32>(repeating: .min), lastIndex: Int32 = -1
         for corner in 0..<8 {
@@ -23,12 +55,15 @@ extension TSDFVolume {
                 lastIndex = index
             }
             let local = v & 7
-            let n = Int(lastIndex) * Self.blockVoxels + Int(local.x) + 8 * Int(local.y) + 64 * Int(local.z)
+            let n = Int(lastIndex) * TSDFVolume.blockVoxels + Int(local.x) + 8 * Int(local.y) + 64 * Int(local.z)
             guard cells[n].y > 0 else { return nil }
             voxels[corner] = n
         }
         return (voxels, g - base)
     }
+
+    /// The corners' places from the first's within one block: x, then y, then z.
+    private static let sameBlockOffsets = SIMD8<Int>(0, 1, 8, 9, 64, 65, 72, 73)
 
     /// The eight corners' distances (units of the truncation), nil where one lies in the
     /// truncated band's far end (no surface within reach).
@@ -62,7 +97,7 @@ extension TSDFVolume {
     /// them was never seen or lies in the truncated band's far end (no surface within reach).
     func signedDistance(at p: SIMD3<Double>) -> (distance: Double, gradient: SIMD3<Double>)? {
         guard let (voxels, f) = corners(at: p), let values = cornerDistances(voxels) else { return nil }
-        let distance = Self.trilinear(values, f)
+        let distance = TSDFVolume.trilinear(values, f)
         return (distance.value * truncation, distance.gradient * (truncation / voxelSize))
     }
 
@@ -72,7 +107,7 @@ extension TSDFVolume {
     /// fuses no colour or any of them was never seen or never took a colour.
     func chroma(at p: SIMD3<Double>) -> (value: Double, gradient: SIMD3<Double>)? {
         guard let (voxels, f) = corners(at: p), let values = cornerChromas(voxels) else { return nil }
-        let chroma = Self.trilinear(values, f)
+        let chroma = TSDFVolume.trilinear(values, f)
         return (chroma.value, chroma.gradient / voxelSize)
     }
 
@@ -83,10 +118,21 @@ extension TSDFVolume {
         at p: SIMD3<Double>
     ) -> (distance: Double, gradient: SIMD3<Double>, chroma: (value: Double, gradient: SIMD3<Double>)?)? {
         guard let (voxels, f) = corners(at: p), let values = cornerDistances(voxels) else { return nil }
-        let distance = Self.trilinear(values, f)
-        let chroma = cornerChromas(voxels).map { Self.trilinear($0, f) }
+        let distance = TSDFVolume.trilinear(values, f)
+        let chroma = cornerChromas(voxels).map { TSDFVolume.trilinear($0, f) }
         return (distance.value * truncation, distance.gradient * (truncation / voxelSize), chroma.map { ($0.value, $0.gradient / voxelSize) })
     }
+}
+
+extension TSDFVolume {
+    /// The volume as it stands, for many reads (`TSDFSampler`).
+    var sampler: TSDFSampler { TSDFSampler(self) }
+
+    /// `TSDFSampler.signedDistance(at:)` for a single read.
+    func signedDistance(at p: SIMD3<Double>) -> (distance: Double, gradient: SIMD3<Double>)? { sampler.signedDistance(at: p) }
+
+    /// `TSDFSampler.chroma(at:)` for a single read.
+    func chroma(at p: SIMD3<Double>) -> (value: Double, gradient: SIMD3<Double>)? { sampler.chroma(at: p) }
 
     /// The trilinear value of the eight corners at `f` (0...1 each way) and its derivative per
     /// voxel along each axis.

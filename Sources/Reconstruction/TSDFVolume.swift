@@ -131,8 +131,7 @@ public final class TSDFVolume {
                             m[i] = inside
                             // Every other pixel is enough to touch every block (pixels are < 1 mm apart).
                             guard inside, x & 1 == 0, y & 1 == 0 else { continue }
-                            let low = SIMD3<Int32>(((p - t) / blockSize).rounded(.down))
-                            let high = SIMD3<Int32>(((p + t) / blockSize).rounded(.down))
+                            let low = Self.blockOf((p - t) / blockSize), high = Self.blockOf((p + t) / blockSize)
                             // Neighbouring pixels mostly touch the same blocks: skip the repeats.
                             guard low != lastLow || high != lastHigh else { continue }
                             lastLow = low
@@ -237,6 +236,13 @@ public final class TSDFVolume {
                 }
             }
         }
+    }
+
+    /// The block a point (in units of blocks, within the fused sphere: far from overflowing)
+    /// lies in, one axis at a time (the generic SIMD conversion went through a slow path).
+    @inline(__always)
+    private static func blockOf(_ b: SIMD3<Double>) -> SIMD3<Int32> {
+        SIMD3(Int32(b.x.rounded(.down)), Int32(b.y.rounded(.down)), Int32(b.z.rounded(.down)))
     }
 
     /// Sets every voxel of the blocks that meet the box `low...high` from a signed distance
