@@ -161,29 +161,13 @@ public enum PrintAligner {
         func score(_ t: RigidTransform) -> Double {
             points.reduce(0) { $0 + $1.sign * max(-1, min(1, print.field(at: t.apply($1.point)) / 0.4)) }
         }
-        var best = start, bestScore = score(start)
-        var size = 1.0
-        while size >= 0.02 {
-            var improved = false
-            for axis in 0..<6 {
-                for sign in [-1.0, 1] {
-                    var delta = SIMD3<Double>.zero
-                    delta[axis % 3] = sign * size * (axis < 3 ? Double.pi / 180 : 0.001)
-                    let moved =
-                        axis < 3
-                        ? RigidTransform(rotation: Rotation3(axis: normalized(delta), angle: length(delta)), translation: .zero) * best
-                        : RigidTransform(rotation: .identity, translation: delta) * best
-                    let s = score(moved)
-                    if s > bestScore {
-                        best = moved
-                        bestScore = s
-                        improved = true
-                    }
-                }
-            }
-            if !improved { size /= 2 }
-        }
-        return best
+        return StepSearch.climb(from: start, directions: 6, size: 1, smallest: 0.02, score: score) { t, axis, step in
+            var delta = SIMD3<Double>.zero
+            delta[axis % 3] = step * (axis < 3 ? Double.pi / 180 : 0.001)
+            return axis < 3
+                ? RigidTransform(rotation: Rotation3(axis: normalized(delta), angle: length(delta)), translation: .zero) * t
+                : RigidTransform(rotation: .identity, translation: delta) * t
+        }.value
     }
 
     /// A turn drawn evenly over all turns (Shoemake's way).
@@ -227,26 +211,12 @@ private struct Correlation {
 
     /// The turn moved in steps from 2° down to 0.05° while its correlations grow.
     func refine(_ start: Rotation3) -> (turn: Rotation3, score: Double) {
-        var best = start, bestScore = score(start)
-        var size = 2.0
-        while size >= 0.05 {
-            var improved = false
-            for axis in 0..<3 {
-                for sign in [-1.0, 1] {
-                    var v = SIMD3<Double>.zero
-                    v[axis] = sign * size * Double.pi / 180
-                    let moved = Rotation3(axis: normalized(v), angle: length(v)) * best
-                    let s = score(moved)
-                    if s > bestScore {
-                        best = moved
-                        bestScore = s
-                        improved = true
-                    }
-                }
-            }
-            if !improved { size /= 2 }
+        let (turn, best) = StepSearch.climb(from: start, directions: 3, size: 2, smallest: 0.05, score: score) { r, axis, step in
+            var v = SIMD3<Double>.zero
+            v[axis] = step * Double.pi / 180
+            return Rotation3(axis: normalized(v), angle: length(v)) * r
         }
-        return (best, bestScore)
+        return (turn, best)
     }
 
     /// Where the head frame has the points' middle under `turn`: each wave's correlation is
@@ -275,24 +245,11 @@ private struct Correlation {
                 }
             }
         }
-        var size = step / 2
-        while size >= 0.00002 {
-            var improved = false
-            for axis in 0..<3 {
-                for sign in [-1.0, 1] {
-                    var t = best
-                    t[axis] += sign * size
-                    let s = score(t)
-                    if s > bestScore {
-                        best = t
-                        bestScore = s
-                        improved = true
-                    }
-                }
-            }
-            if !improved { size /= 2 }
-        }
-        return best
+        return StepSearch.climb(from: best, directions: 3, size: step / 2, smallest: 0.00002, score: score) { t, axis, by in
+            var moved = t
+            moved[axis] += by
+            return moved
+        }.value
     }
 }
 

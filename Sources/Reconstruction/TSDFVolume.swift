@@ -62,7 +62,9 @@ public final class TSDFVolume {
     private var stamps: [Int32] = []
     private var stamp: Int32 = 0
     private var visible: [Int32] = []
-    private var mask: [Bool] = []
+    /// The frame's depth where it lies inside the region, NaN elsewhere: the voxels' pass reads
+    /// one array where it read a mask and the depth.
+    private var inside: [Float] = []
 
     /// An empty volume; with `colors`, each voxel also averages the colour of the pixels it
     /// projects to.
@@ -103,7 +105,7 @@ public final class TSDFVolume {
         stamp += 1
         visible.removeAll(keepingCapacity: true)
         let width = depth.width, height = depth.height
-        if mask.count != width * height { mask = Array(repeating: false, count: width * height) }
+        if inside.count != width * height { inside = Array(repeating: .nan, count: width * height) }
         let blockSize = voxelSize * Double(Self.side)
         let t = truncation
         let r = pose.rotation.columns
@@ -114,9 +116,9 @@ public final class TSDFVolume {
         let rowsPerChunk = (height + max(1, chunks) - 1) / max(1, chunks)
         let touched = SlotBuffer<[SIMD3<Int32>]>(count: chunks, repeating: [])
         depth.pixels.withUnsafeBufferPointer { d in
-            mask.withUnsafeMutableBufferPointer { m in
+            inside.withUnsafeMutableBufferPointer { m in
                 parallelFor(chunks, threads: threads) { chunk in
-                    // Each chunk writes only its own rows of the mask.
+                    // Each chunk writes only its own rows of the region's depth.
                     var ranges: [SIMD3<Int32>] = []
                     var lastLow = SIMD3<Int32>(repeating: .max), lastHigh = SIMD3<Int32>(repeating: .max)
                     for y in min(height, chunk * rowsPerChunk)..<min(height, (chunk + 1) * rowsPerChunk) {
@@ -124,11 +126,11 @@ public final class TSDFVolume {
                         for x in 0..<width {
                             let i = y * width + x
                             let z = Double(d[i])
-                            guard z.isFinite, z > 0 else { m[i] = false; continue }
+                            guard z.isFinite, z > 0 else { m[i] = .nan; continue }
                             let c = SIMD3((Double(x) - k.cx) / k.fx * z, ry * z, z)
                             let p = r.0 * c.x + r.1 * c.y + r.2 * c.z + pose.translation
                             let inside = region.contains(p)
-                            m[i] = inside
+                            m[i] = inside ? d[i] : .nan
                             // Every other pixel is enough to touch every block (pixels are < 1 mm apart).
                             guard inside, x & 1 == 0, y & 1 == 0 else { continue }
                             let low = Self.blockOf((p - t) / blockSize), high = Self.blockOf((p + t) / blockSize)
@@ -176,56 +178,54 @@ public final class TSDFVolume {
         let empty: [RGBA8] = []
         let visibleBlocks = visible, coords = blockCoords
         (picture?.pixels ?? empty).withUnsafeBufferPointer { rgb in
-            depth.pixels.withUnsafeBufferPointer { d in
-                mask.withUnsafeBufferPointer { m in
-                    cells.withUnsafeMutableBufferPointer { cell in
-                        colors.withUnsafeMutableBufferPointer { col in
-                            colorWeights.withUnsafeMutableBufferPointer { colW in
-                                chromas.withUnsafeMutableBufferPointer { chr in
-                                    parallelFor(visibleBlocks.count, threads: threads) { n in
-                                        let b = visibleBlocks[n]
-                                        let origin = SIMD3<Double>(coords[Int(b)]) * Double(Self.side)
-                                        let base = Int(b) * Self.blockVoxels
-                                        for lz in 0..<Self.side {
-                                            for ly in 0..<Self.side {
-                                                let w0 = SIMD3(origin.x, origin.y + Double(ly), origin.z + Double(lz)) * voxelSize
-                                                var c = cameraFromWorld.apply(w0)
-                                                let row = base + (lz * Self.side + ly) * Self.side
-                                                for lx in 0..<Self.side {
-                                                    defer { c += step }
-                                                    guard c.z > 0 else { continue }
-                                                    let iz = 1 / c.z
-                                                    // Nearest pixel; the +0.5 and truncation round, as
-                                                    // both are non-negative after the bounds check.
-                                                    let uf = fx * c.x * iz + cx + 0.5, vf = fy * c.y * iz + cy + 0.5
-                                                    guard uf >= 0, vf >= 0, uf < Double(width), vf < Double(height) else { continue }
-                                                    let u = Int(uf), v = Int(vf)
-                                                    let pixel = v * width + u
-                                                    guard m[pixel] else { continue }
-                                                    let sdf = Float(Double(d[pixel]) - c.z)
-                                                    guard sdf > -truncF else { continue }
-                                                    let value = min(1, sdf / truncF)
-                                                    let j = row + lx
-                                                    let old = cell[j], w = old.y
-                                                    cell[j] = SIMD2((old.x * w + value) / (w + 1), min(maxW, w + 1))
-                                                    // A voxel takes the colour where the picture shows it, weighed
-                                                    // as its distance is (the same weight where both are seen).
-                                                    guard colorWidth > 0 else { continue }
-                                                    let p: RGBA8
-                                                    if sameCamera {
-                                                        p = rgb[pixel]
-                                                    } else {
-                                                        let uc = Int((kc.fx * c.x / c.z + kc.cx).rounded())
-                                                        let vc = Int((kc.fy * c.y / c.z + kc.cy).rounded())
-                                                        guard uc >= 0, vc >= 0, uc < colorWidth, vc < colorHeight else { continue }
-                                                        p = rgb[vc * colorWidth + uc]
-                                                    }
-                                                    let cw = colW[j]
-                                                    let mean = (col[j] * cw + SIMD3(Float(p.r), Float(p.g), Float(p.b))) / (cw + 1)
-                                                    col[j] = mean
-                                                    colW[j] = min(maxW, cw + 1)
-                                                    chr[j] = Self.chromaF(mean)
+            inside.withUnsafeBufferPointer { m in
+                cells.withUnsafeMutableBufferPointer { cell in
+                    colors.withUnsafeMutableBufferPointer { col in
+                        colorWeights.withUnsafeMutableBufferPointer { colW in
+                            chromas.withUnsafeMutableBufferPointer { chr in
+                                parallelFor(visibleBlocks.count, threads: threads) { n in
+                                    let b = visibleBlocks[n]
+                                    let origin = SIMD3<Double>(coords[Int(b)]) * Double(Self.side)
+                                    let base = Int(b) * Self.blockVoxels
+                                    for lz in 0..<Self.side {
+                                        for ly in 0..<Self.side {
+                                            let w0 = SIMD3(origin.x, origin.y + Double(ly), origin.z + Double(lz)) * voxelSize
+                                            var c = cameraFromWorld.apply(w0)
+                                            let row = base + (lz * Self.side + ly) * Self.side
+                                            for lx in 0..<Self.side {
+                                                defer { c += step }
+                                                guard c.z > 0 else { continue }
+                                                let iz = 1 / c.z
+                                                // Nearest pixel; the +0.5 and truncation round, as
+                                                // both are non-negative after the bounds check.
+                                                let uf = fx * c.x * iz + cx + 0.5, vf = fy * c.y * iz + cy + 0.5
+                                                guard uf >= 0, vf >= 0, uf < Double(width), vf < Double(height) else { continue }
+                                                let u = Int(uf), v = Int(vf)
+                                                let pixel = v * width + u
+                                                // NaN outside the region: no comparison holds.
+                                                let sdf = Float(Double(m[pixel]) - c.z)
+                                                guard sdf > -truncF else { continue }
+                                                let value = min(1, sdf / truncF)
+                                                let j = row + lx
+                                                let old = cell[j], w = old.y
+                                                cell[j] = SIMD2((old.x * w + value) / (w + 1), min(maxW, w + 1))
+                                                // A voxel takes the colour where the picture shows it, weighed
+                                                // as its distance is (the same weight where both are seen).
+                                                guard colorWidth > 0 else { continue }
+                                                let p: RGBA8
+                                                if sameCamera {
+                                                    p = rgb[pixel]
+                                                } else {
+                                                    let uc = Int((kc.fx * c.x / c.z + kc.cx).rounded())
+                                                    let vc = Int((kc.fy * c.y / c.z + kc.cy).rounded())
+                                                    guard uc >= 0, vc >= 0, uc < colorWidth, vc < colorHeight else { continue }
+                                                    p = rgb[vc * colorWidth + uc]
                                                 }
+                                                let cw = colW[j]
+                                                let mean = (col[j] * cw + SIMD3(Float(p.r), Float(p.g), Float(p.b))) / (cw + 1)
+                                                col[j] = mean
+                                                colW[j] = min(maxW, cw + 1)
+                                                chr[j] = Self.chromaF(mean)
                                             }
                                         }
                                     }
