@@ -84,8 +84,6 @@ extension MarkerlessReconstructor {
         var carried = last
         for _ in 0..<min(frames, 60) { carried = (motion * carried).orthonormalized }
         let wide = coarseRegistration
-        var trial = registration
-        trial.iterations = Self.trialIterations
         var best: (result: SurfaceRegistration.Result, agreement: Double)?
         // Where the coarse step took the starts so far: one that arrives where another did
         // would be finished to the same place.
@@ -98,16 +96,7 @@ extension MarkerlessReconstructor {
                 guard let near = register(f, with: wide, from: start, on: coarse, region: region) else { continue }
                 guard !arrived.contains(where: { Self.samePlace($0, near.worldFromCamera, about: region.centre) }) else { continue }
                 arrived.append(near.worldFromCamera)
-                // A few steps on the fine volume first: a start that does not yet lie half on
-                // its print's colours has slid off round the vault (on the development scans such
-                // starts used every step the finish allows and ended at most 42 % on the print).
-                guard let early = register(f, with: trial, from: near.worldFromCamera, on: fine, region: region),
-                    early.rms <= maximumRMS,
-                    let onPrint = Self.consistency(
-                        thinned(registration.colouredSamples(f, near: early.worldFromCamera, region: region)), at: early.worldFromCamera,
-                        fine: fine, coarse: coarse
-                    ).printAgreement, onPrint >= Self.trialPrintAgreement,
-                    let placed = register(f, with: registration, from: early.worldFromCamera, on: fine, region: region),
+                guard let placed = register(f, with: registration, from: near.worldFromCamera, on: fine, region: region),
                     placed.rms <= maximumRMS
                 else { continue }
                 let samples = registration.colouredSamples(f, near: placed.worldFromCamera, region: region)
@@ -119,11 +108,6 @@ extension MarkerlessReconstructor {
         }
         return best?.result
     }
-
-    /// The fine volume's first steps from a start when searching, and the share of the print
-    /// that must agree after them for the start to be finished.
-    static let trialIterations = 10
-    static let trialPrintAgreement = 0.5
 
     /// Whether two placements of a frame put the head within `samePlaceShift` of each other
     /// (the head's centre) and within `samePlaceTurn` (radians).
