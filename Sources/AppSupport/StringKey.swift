@@ -134,6 +134,8 @@ public enum StringKey: String, Sendable, CaseIterable {
     case kneeStepSide
     case kneeWarningFewFrames
     case kneeWarningLeftPicture
+    case kneeWarningMostBentLeftPicture
+    case kneeWarningStraightestLeftPicture
     case kneeWarningNotSideOn
     case kneeWarningSmallMotion
     case kneeWarningUnknownSense

@@ -75,6 +75,7 @@ extension Strings {
         switch warning {
         case .smallMotion(let degrees, _): self(.kneeWarningSmallMotion, String(Int(degrees.rounded())))
         case .leftPicture(let frames): self(.kneeWarningLeftPicture, String(frames))
+        case .endLeftPicture(let mostBent): self(mostBent ? .kneeWarningMostBentLeftPicture : .kneeWarningStraightestLeftPicture)
         case .notSideOn(let degrees): self(.kneeWarningNotSideOn, String(Int(degrees.rounded())))
         case .fewFrames(let count): self(.kneeWarningFewFrames, String(count))
         case .unknownFlexionSense: self(.kneeWarningUnknownSense)

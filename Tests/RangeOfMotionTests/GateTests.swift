@@ -47,6 +47,18 @@ struct GateTests {
         #expect(a.warnings.contains(.leftPicture(frames: 1)))
     }
 
+    @Test("a leg out of the picture where the knee bends most warns that the end was not seen")
+    func endOutOfPicture() throws {
+        // Frames bent past 90° put the ankle beyond the picture's left edge, as a heel drawn up
+        // out of a portrait picture does; one frame in mid-range alone does not warn of an end.
+        let bent = try Poses.analyze(Poses.sequence(flexions) { i, points in if flexions[i] > 90 { points[.leftAnkle]!.position.x = -40 } })
+        #expect(bent.warnings.contains(.endLeftPicture(mostBent: true)))
+        #expect(!bent.warnings.contains(.endLeftPicture(mostBent: false)))
+        let once = try Poses.analyze(Poses.sequence(flexions) { i, points in if i == 4 { points[.leftAnkle]!.position.x = -40 } })
+        #expect(once.warnings.contains(.leftPicture(frames: 1)) && !once.warnings.contains { if case .endLeftPicture = $0 { true } else { false } })
+        #expect(try Poses.analyze(Poses.sequence(flexions)).warnings.isEmpty)
+    }
+
     @Test("the picture spans -0.5 … size - 0.5: the last pixel's centre is inside, a hair beyond is not")
     func pictureEdge() {
         let gates = FrameGates(settings: RangeOfMotionSettings(), width: 1080, height: 1920, side: .left)

@@ -1,3 +1,5 @@
+import Geometry
+
 /// Rejects frames where the pose model swapped the two legs, judged over time: the knee
 /// angles of both legs are compared with the median of each leg's angle in the two frames
 /// before and after, and a frame is swapped when exchanging the legs fits those medians clearly
@@ -6,11 +8,29 @@
 ///
 /// A clean frame can never fit better swapped while the other leg holds still: by the
 /// triangle inequality exchanging the angles costs at least as much as keeping them.
+///
+/// Angles alone miss a swap at a turning end: at 3 frames per second the neighbours of the
+/// top frame lie on the slopes, inside the peak, and their medians sit between the two legs'
+/// angles, so exchanging them fits no better (a straight knee at 186° read as the standing
+/// leg's 176°, a sitting knee at 72° read as the other shank's 90°). So the other leg's shape
+/// is compared too: where it holds still (standing on it, lying or sitting with it at rest) its
+/// thigh and shank keep their direction and length in the picture, and a frame whose measured
+/// leg has that shape, clearly more than its other leg has, shows the still leg in the
+/// measured leg's place.
 struct LegSwapGate {
     /// Degrees by which the swapped reading must fit better.
     let margin: Double
     /// Frames in the running medians.
     let window = 5
+    /// Neighbours giving the still leg's usual shape.
+    static let shapeWindow = 8
+    /// Thigh lengths by which the measured leg must lie nearer the still leg's usual shape than
+    /// the other leg's own reading: 3 px of keypoint noise moves a shape by about 0.04, a
+    /// swap whose angles differ by 5° by about 0.09.
+    static let shapeMargin = 0.06
+    /// The other leg counts as still when its shape lies this close to its neighbours' in
+    /// the median frame (thigh lengths); a leg that moves tells nothing by its shape.
+    static let stillness = 0.06
 
     /// For each pose, whether it passes; poses without the other leg pass.
     func passes(_ poses: [LegPose], flexionSense: Int?) -> [Bool] {
@@ -31,6 +51,29 @@ struct LegSwapGate {
             let swapped = abs(o - measuredReference[k]) + abs(m - otherReference[k])
             passes[i] = swapped + margin >= keep
         }
+        for (i, swapped) in zip(known, Self.stillLegSeenInPlace(known.map { poses[$0] })) where swapped { passes[i] = false }
         return passes
+    }
+
+    /// For each pose (every one with both legs), whether its measured leg shows the other
+    /// leg's usual shape clearly better than its other leg does; all false when the other leg
+    /// is not still.
+    static func stillLegSeenInPlace(_ poses: [LegPose]) -> [Bool] {
+        let scale = Statistics.median(poses.map(\.thighLength))
+        guard poses.count > shapeWindow, scale > 0 else { return poses.map { _ in false } }
+        func shape(_ hip: SIMD2<Double>, _ knee: SIMD2<Double>, _ ankle: SIMD2<Double>) -> [Double] {
+            let thigh = (knee - hip) / scale, shank = (ankle - knee) / scale
+            return [thigh.x, thigh.y, shank.x, shank.y]
+        }
+        let measured = poses.map { shape($0.hip, $0.knee, $0.ankle) }
+        let other = poses.map { shape($0.otherHip ?? $0.hip, $0.otherKnee ?? $0.knee, $0.otherAnkle ?? $0.ankle) }
+        let columns = (0..<4).map { c in RunningMedian.ofNeighbours(other.map { $0[c] }, window: shapeWindow) }
+        let usual = poses.indices.map { i in columns.map { $0[i] } }
+        func distance(_ a: [Double], _ b: [Double]) -> Double { zip(a, b).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot() }
+        let own = poses.indices.map { distance(other[$0], usual[$0]) }
+        let typical = Statistics.median(own)
+        guard typical <= stillness else { return poses.map { _ in false } }
+        let margin = max(shapeMargin, 2 * typical)
+        return poses.indices.map { distance(measured[$0], usual[$0]) + margin < own[$0] }
     }
 }

@@ -19,6 +19,11 @@ struct WarningRules {
         }
         let atEdge = framesAtEdge(legs)
         if atEdge > 0 { warnings.append(.leftPicture(frames: atEdge)) }
+        if let min = analysis.minimum?.angle, let max = analysis.maximum?.angle {
+            let depth = Swift.max(2 * settings.extremeBand, ExtremeFit.visitShareOfRange * (max - min))
+            if leftPicture(analysis.frames, near: min, within: depth, sign: -1) { warnings.append(.endLeftPicture(mostBent: true)) }
+            if leftPicture(analysis.frames, near: max, within: depth, sign: 1) { warnings.append(.endLeftPicture(mostBent: false)) }
+        }
         if let degrees = viewDegrees(analysis, legs: legs), degrees >= settings.sideOnWarningDegrees {
             warnings.append(.notSideOn(degrees: degrees))
         }
@@ -26,6 +31,30 @@ struct WarningRules {
         if passed > 0, passed < Self.fewFrames { warnings.append(.fewFrames(passed)) }
         if passed > 0, settings.detectHyperextension, analysis.flexionSense == nil { warnings.append(.unknownFlexionSense) }
         return warnings
+    }
+
+    /// Whether frames refused for leaving the picture lie at an end: a run of refused frames,
+    /// one of them outside the picture, whose passed neighbours on either side (the one side
+    /// at the video's start or end) both lie within `depth` of the end `extreme`. The knee
+    /// went on past those neighbours where the camera could not see it: a heel drawn up out
+    /// of a portrait picture read a knee bent 110° as bent 139°, with nothing but the count of
+    /// frames at the edge to say so.
+    private func leftPicture(_ frames: [FrameResult], near extreme: Double, within depth: Double, sign: Double) -> Bool {
+        func nearEnd(_ f: FrameResult?) -> Bool { f.flatMap(\.angle).map { sign * ($0 - extreme) >= -depth } ?? true }
+        var start = 0
+        while start < frames.count {
+            guard !frames[start].passed else {
+                start += 1
+                continue
+            }
+            var end = start
+            while end + 1 < frames.count, !frames[end + 1].passed { end += 1 }
+            let outside = frames[start...end].contains { $0.reason == .outsidePicture }
+            let before = start > 0 ? frames[start - 1] : nil, after = end + 1 < frames.count ? frames[end + 1] : nil
+            if outside, before != nil || after != nil, nearEnd(before), nearEnd(after) { return true }
+            start = end + 1
+        }
+        return false
     }
 
     /// Frames with a trusted hip, knee or ankle at or beyond the picture's edge.

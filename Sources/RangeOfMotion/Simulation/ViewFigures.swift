@@ -49,6 +49,11 @@ public struct ViewFigures: Sendable, Equatable, Codable {
     /// The share of the ends (both of every accepted video) whose error lies within twice the
     /// uncertainty the analysis states for them (an honest 95 % interval: about 0.95).
     public var extremesWithinTwoUncertainties = 0.0
+    /// Videos warned that the leg left the picture at an end, and the worst error of the
+    /// smallest and largest angle over the ends not so warned.
+    public var endLeftPictureWarnings = 0
+    public var minAngleWorstUnwarned = 0.0
+    public var maxAngleWorstUnwarned = 0.0
 }
 
 /// Collects one view's videos.
@@ -58,6 +63,7 @@ struct ViewTally {
     var minErrors: [Double] = [], maxErrors: [Double] = []
     var minInward: [Double] = [], maxInward: [Double] = []
     var ends = 0, endsCovered = 0
+    var endWarnings = 0, minUnwarned: [Double] = [], maxUnwarned: [Double] = []
     var clean = 0, cleanPassed = 0, corrupted = 0, corruptedRejected = 0, harmful = 0, harmfulRejected = 0
     var byKind: [PoseCorruption: (count: Int, rejected: Int)] = [:]
     var seconds: [Double] = []
@@ -80,6 +86,11 @@ struct ViewTally {
         maxErrors.append(abs(high.angle - video.trueMaximum))
         minInward.append(low.angle - video.trueMinimum)
         maxInward.append(video.trueMaximum - high.angle)
+        let bentWarned = analysis.warnings.contains(.endLeftPicture(mostBent: true))
+        let straightWarned = analysis.warnings.contains(.endLeftPicture(mostBent: false))
+        if bentWarned || straightWarned { endWarnings += 1 }
+        if !bentWarned { minUnwarned.append(abs(low.angle - video.trueMinimum)) }
+        if !straightWarned { maxUnwarned.append(abs(high.angle - video.trueMaximum)) }
         for (end, truth) in [(low, video.trueMinimum), (high, video.trueMaximum)] {
             ends += 1
             if abs(end.angle - truth) <= 2 * (end.uncertainty ?? 0) { endsCovered += 1 }
@@ -108,7 +119,7 @@ struct ViewTally {
     func figures(posture: KneePosture, view: Double, noisePixels: Double, offsetPixels: Double) -> ViewFigures {
         func share(_ a: Int, _ b: Int) -> Double { b == 0 ? 0 : Double(a) / Double(b) }
         func within(_ limit: Double) -> Int { zip(minErrors, maxErrors).filter { $0 <= limit && $1 <= limit }.count }
-        return ViewFigures(
+        var figures = ViewFigures(
             posture: posture, viewDegrees: view, noisePixels: noisePixels, offsetPixels: offsetPixels, videos: videos,
             mirroredVideos: mirrored, acceptedVideos: accepted,
             medianError: Statistics.quantile(errors, 0.5), p95Error: Statistics.quantile(errors, 0.95),
@@ -123,5 +134,9 @@ struct ViewTally {
             notSideOnWarnings: sideWarnings, secondsPerVideo: Statistics.quantile(seconds, 0.5),
             minAngleMedianInward: Statistics.quantile(minInward, 0.5), maxAngleMedianInward: Statistics.quantile(maxInward, 0.5),
             extremesWithinTwoUncertainties: share(endsCovered, ends))
+        figures.endLeftPictureWarnings = endWarnings
+        figures.minAngleWorstUnwarned = minUnwarned.max() ?? 0
+        figures.maxAngleWorstUnwarned = maxUnwarned.max() ?? 0
+        return figures
     }
 }

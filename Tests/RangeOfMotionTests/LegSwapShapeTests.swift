@@ -1,0 +1,63 @@
+import Foundation
+import Geometry
+import Testing
+
+@testable import RangeOfMotion
+
+@Suite("Legs swapped at a turning end, told by the still leg's shape")
+struct LegSwapShapeTests {
+    /// A leg seen from the side, its thigh hanging straight down 200 px from `hip` and its
+    /// shank turned back by the knee's flexion (180 − angle).
+    static func leg(hip: SIMD2<Double>, angle: Double) -> (SIMD2<Double>, SIMD2<Double>, SIMD2<Double>) {
+        let knee = hip + SIMD2(0, 200)
+        let flexion = (180 - angle) * .pi / 180
+        return (hip, knee, knee + 200 * SIMD2(sin(flexion), cos(flexion)))
+    }
+
+    /// 20 s at 3 frames per second of a knee turning between 60° and 186° without a pause, the
+    /// other leg standing still at `otherAngle` (or bending too), 2 px of noise on every joint.
+    static func poses(otherAngle: (Double) -> Double = { _ in 176 }, seed: UInt64 = 5) -> [LegPose] {
+        var random = SplitMix64(seed: seed)
+        return (0..<60).map { k in
+            let t = Double(k) / 3
+            let angle = 123 - 63 * cos(2 * .pi * (t + 0.4) / 5)
+            let m = leg(hip: SIMD2(300, 200), angle: angle), o = leg(hip: SIMD2(310, 200), angle: otherAngle(t))
+            func noisy(_ p: SIMD2<Double>) -> SIMD2<Double> { p + random.gaussian2(sigma: 2) }
+            return LegPose(
+                hip: noisy(m.0), knee: noisy(m.1), ankle: noisy(m.2), otherHip: noisy(o.0), otherKnee: noisy(o.1), otherAnkle: noisy(o.2))
+        }
+    }
+
+    static func swapped(_ p: LegPose) -> LegPose {
+        LegPose(hip: p.otherHip!, knee: p.otherKnee!, ankle: p.otherAnkle!, otherHip: p.hip, otherKnee: p.knee, otherAnkle: p.ankle)
+    }
+
+    /// The frame at the top of the straight end, 186° against the still leg's 176°.
+    static func topFrame(_ poses: [LegPose]) -> Int {
+        poses.indices.max { KneeAngle.length(poses[$0].ankle - poses[$0].hip) < KneeAngle.length(poses[$1].ankle - poses[$1].hip) }!
+    }
+
+    @Test("a swap at the top of a turning end is caught, and no clean frame with it")
+    func swapAtTheTop() {
+        var poses = Self.poses()
+        let top = Self.topFrame(poses)
+        poses[top] = Self.swapped(poses[top])
+        let shape = LegSwapGate.stillLegSeenInPlace(poses)
+        #expect(shape[top])
+        #expect(shape.indices.filter { shape[$0] } == [top])
+        #expect(!LegSwapGate(margin: 5).passes(poses, flexionSense: 1)[top])
+    }
+
+    @Test("a clean video loses no frame to the shape", arguments: [1, 2, 3, 4] as [UInt64])
+    func cleanVideo(seed: UInt64) {
+        #expect(!LegSwapGate.stillLegSeenInPlace(Self.poses(seed: seed)).contains(true))
+    }
+
+    @Test("when the other leg moves too its shape tells nothing, and the shape test stays silent")
+    func otherLegMoving() {
+        var poses = Self.poses(otherAngle: { t in 120 + 50 * sin(2 * .pi * t / 3) })
+        let top = Self.topFrame(poses)
+        poses[top] = Self.swapped(poses[top])
+        #expect(!LegSwapGate.stillLegSeenInPlace(poses).contains(true))
+    }
+}
