@@ -1,6 +1,7 @@
 import Cephalometry
 import Foundation
 import Geometry
+import Imaging
 import Reconstruction
 import Recording
 import Simulation
@@ -74,10 +75,13 @@ public struct MarkerlessTrial: Codable, Sendable {
 
     /// Simulates the scan under a cap without stickers (`printed`: its fabric printed with a
     /// pattern) and reconstructs it without markers (`usesColour`: matching the frames' colour
-    /// as well as their depth).
+    /// as well as their depth). `recorded`: each frame goes through the recording's codecs
+    /// first (its colour as JPEG at the scan file's quality, its depth through the depth
+    /// codec), as a scan read from its file does: JPEG's blocks and halved colour blur the
+    /// print's edges that the colour matching reads.
     public static func run(
         scenario: Scenario, seed: UInt64, head: HeadParameters, seconds: Double, printed: Bool = false, usesColour: Bool = true,
-        options: ReconstructionOptions = .init()
+        recorded: Bool = true, options: ReconstructionOptions = .init()
     ) throws -> MarkerlessTrial {
         var configuration = Simulator.Configuration(scenario: scenario, seed: seed, seconds: seconds, head: head)
         configuration.capFit = CapFit(lostShare: 1, printed: printed)
@@ -97,7 +101,7 @@ public struct MarkerlessTrial: Codable, Sendable {
                 produced = next.truth.index
                 if produced == index {
                     truths[index] = next.truth
-                    return next.frame
+                    return recorded ? Self.recorded(next.frame) : next.frame
                 }
             }
             return nil
@@ -156,6 +160,22 @@ public struct MarkerlessTrial: Codable, Sendable {
             trial.fitMillimetres = probes.map { length(fit.apply($0) - $0) }.max().map { $0 * 1000 }
         }
         return trial
+    }
+
+    /// `frame` as `reconstruct --without-markers` reads it from its scan file: the colour
+    /// through JPEG at the recording's quality, decoded with its colour interpolated back to
+    /// full resolution (`ImageCodecs.colourExact`), the depth through the depth codec; nil
+    /// (the frames end there, and the reconstruction says how many it saw) when a codec fails.
+    static func recorded(_ frame: RGBDFrame) -> RGBDFrame? {
+        guard case .jpeg(let quality) = ColorCodec.standard,
+            let bytes = try? ImageCodecs.system.encodeJPEG(frame.color, quality: quality),
+            let color = try? ImageCodecs.colourExact.decodeJPEG(bytes),
+            let depth = try? DepthCodec.decode(DepthCodec.encode(frame.depth))
+        else { return nil }
+        var copy = frame
+        copy.color = color
+        copy.depth = depth
+        return copy
     }
 
     /// The head frame read from the print on `world` (the reconstruction as it came out), the

@@ -17,7 +17,9 @@ struct MarkerlessBenchCommand: ParsableCommand {
             fabric printed with blotches of two colours), ideal and restless, and reconstructs \
             each without markers: every third frame's depth and colour registered against the \
             surface fused so far, starting from where the camera was going (--no-colour: the \
-            depth alone). The reconstruction is placed in the \
+            depth alone). Each frame reaches the reconstruction as its scan file gives it back \
+            (JPEG colour at quality 92, read as reconstruct --without-markers reads it; \
+            --raw-frames skips that). The reconstruction is placed in the \
             head frame by the first placed frame's true pose and compared with the truth: the \
             camera's placement over the scan (the largest turn and shift from the truth: drift), \
             the skull surface under the cap, and CVAI measured with the true landmarks, so that \
@@ -61,6 +63,9 @@ struct MarkerlessBenchCommand: ParsableCommand {
     @Flag(help: "Register the frames by their depth alone, not their colour too.")
     var noColour = false
 
+    @Flag(help: "Give the reconstruction the rendered frames as they are, not as a scan file gives them back (JPEG colour).")
+    var rawFrames = false
+
     @Option(help: "Trials run side by side; the figures do not depend on it.")
     var jobs = 2
 
@@ -93,7 +98,7 @@ struct MarkerlessBenchCommand: ParsableCommand {
             return options
         }()
         let slots = TrialSlots<MarkerlessTrial>(count: cases.count)
-        let (jobs, seed, seconds, usesColour) = (self.jobs, self.seed, self.seconds, !noColour)
+        let (jobs, seed, seconds, usesColour, recorded) = (self.jobs, self.seed, self.seconds, !noColour, !rawFrames)
         DispatchQueue.concurrentPerform(iterations: min(jobs, cases.count)) { worker in
             for k in stride(from: worker, to: cases.count, by: jobs) {
                 let c = cases[k]
@@ -102,7 +107,7 @@ struct MarkerlessBenchCommand: ParsableCommand {
                     Result {
                         try MarkerlessTrial.run(
                             scenario: c.scenario, seed: Self.scanSeed(seed, head: c.index, repeat: c.repeat), head: drawn[c.index], seconds: seconds,
-                            printed: c.printed, usesColour: usesColour, options: options)
+                            printed: c.printed, usesColour: usesColour, recorded: recorded, options: options)
                     })
             }
         }
