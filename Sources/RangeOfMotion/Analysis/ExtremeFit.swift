@@ -37,6 +37,8 @@ struct ExtremeFit {
     /// motion (at least `2 × band`) of the extreme. On a cosine-like turn a quarter of the
     /// range spans about ±60° of phase, where a parabola reads the top within 0.3°.
     static let visitShareOfRange = 0.25
+    /// How far below an end a visit's frames reach, for a motion spanning `range` degrees.
+    static func depth(band: Double, range: Double) -> Double { max(2 * band, visitShareOfRange * range) }
     /// Passed frames further apart in time part two visits.
     static let visitGapSeconds = 1.0
     /// A frame further than this many robust standard deviations from the fit (and more than
@@ -58,7 +60,7 @@ struct ExtremeFit {
     /// more frames than the fit's hold does; nil takes the fit's.
     func fit(_ samples: [Sample], held: Double? = nil) -> Result? {
         guard let top = samples.map(\.smoothed).max(), let bottom = samples.map(\.smoothed).min() else { return nil }
-        let depth = max(2 * band, Self.visitShareOfRange * (top - bottom))
+        let depth = Self.depth(band: band, range: top - bottom)
         // A visit reaches the end when a frame of it does: at a turning end the smoothed
         // angle (a median of three) falls short of the peak by the curve's bend between frames.
         let reaching = Self.visits(samples, within: depth, of: top).filter { visit in

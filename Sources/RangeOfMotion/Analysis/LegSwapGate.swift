@@ -66,6 +66,7 @@ struct LegSwapGate {
             return [thigh.x, thigh.y, shank.x, shank.y]
         }
         let measured = poses.map { shape($0.hip, $0.knee, $0.ankle) }
+        // A pose without the other leg counts as showing the measured leg twice: never swapped.
         let other = poses.map { shape($0.otherHip ?? $0.hip, $0.otherKnee ?? $0.knee, $0.otherAnkle ?? $0.ankle) }
         let columns = (0..<4).map { c in RunningMedian.ofNeighbours(other.map { $0[c] }, window: shapeWindow) }
         let usual = poses.indices.map { i in columns.map { $0[i] } }

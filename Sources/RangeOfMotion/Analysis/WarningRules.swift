@@ -20,7 +20,7 @@ struct WarningRules {
         let atEdge = framesAtEdge(legs)
         if atEdge > 0 { warnings.append(.leftPicture(frames: atEdge)) }
         if let min = analysis.minimum?.angle, let max = analysis.maximum?.angle {
-            let depth = Swift.max(2 * settings.extremeBand, ExtremeFit.visitShareOfRange * (max - min))
+            let depth = ExtremeFit.depth(band: settings.extremeBand, range: max - min)
             if leftPicture(analysis.frames, near: min, within: depth, sign: -1) { warnings.append(.endLeftPicture(mostBent: true)) }
             if leftPicture(analysis.frames, near: max, within: depth, sign: 1) { warnings.append(.endLeftPicture(mostBent: false)) }
         }
