@@ -149,25 +149,41 @@ extension ExtremeFit {
         let count = visits.map(\.count).reduce(0, +)
         // Peak, curvature, hold and one top per visit, and a scatter left over to judge by.
         guard !visits.isEmpty, count >= visits.count + 5 else { throw .tooFewFrames }
-        let times = visits.flatMap { $0.map(\.time) }
-        let frameInterval = zip(times.dropFirst(), times).map { $0 - $1 }.filter { $0 > 0 }.min() ?? 1
-        let step = frameInterval / stepsPerFrame
-        let longest = visits.map { $0[$0.count - 1].time - $0[0].time }.max() ?? 0
-        let fits = grid(from: 0, to: longest / 2, step: max(step, longest / 2 / mostSteps)).map { hold in
+        let search = Search(visits)
+        let fits = search.holds.map { hold in
             var tops = visits.map(centroid)
             var fit = linear(visits, tops: tops, hold: hold)
             for _ in 0..<rounds {
-                tops = zip(visits, tops).map { visit, top in
-                    let (first, last) = (visit[0].time, visit[visit.count - 1].time)
-                    return grid(from: first, to: last, step: max(step, (last - first) / mostSteps)).min { a, b in
-                        visitSquares(visit, top: a, fit) < visitSquares(visit, top: b, fit)
-                    } ?? top
+                tops = zip(visits, zip(search.tops, tops)).map { visit, candidates in
+                    candidates.0.min { a, b in visitSquares(visit, top: a, fit) < visitSquares(visit, top: b, fit) } ?? candidates.1
                 }
                 fit = linear(visits, tops: tops, hold: hold)
             }
             return fit
         }
-        return choose(fits, count: count, held: band, frameInterval: frameInterval)
+        return choose(fits, count: count, held: band, frameInterval: search.frameInterval)
+    }
+
+    /// The holds and top times tried: steps of an eighth of the shortest frame interval, at
+    /// most `mostSteps` of them across the hold's range and across each visit.
+    struct Search {
+        var frameInterval: Double
+        var holds: [Double]
+        /// Per visit, the top times tried.
+        var tops: [[Double]]
+
+        init(_ visits: [[Sample]]) {
+            let times = visits.flatMap { $0.map(\.time) }
+            frameInterval = zip(times.dropFirst(), times).map { $0 - $1 }.filter { $0 > 0 }.min() ?? 1
+            let step = frameInterval / stepsPerFrame
+            let spans = visits.map { visit in (visit.first?.time ?? 0, visit.last?.time ?? 0) }
+            let longest = spans.map { $0.1 - $0.0 }.max() ?? 0
+            holds = grid(from: 0, to: longest / 2, step: max(step, longest / 2 / mostSteps))
+            tops = spans.map { first, last in grid(from: first, to: last, step: max(step, (last - first) / mostSteps)) }
+        }
+
+        /// How many times a visit's squares are summed: each top tried, each round, each hold.
+        var evaluations: Int { holds.count * rounds * tops.map(\.count).reduce(0, +) }
     }
 
     private static func grid(from a: Double, to b: Double, step: Double) -> [Double] {
