@@ -43,13 +43,13 @@ extension MarkerlessReconstructor {
     ///   as well as the right one, but not the print; the neck, the body and a parent's hands,
     ///   which move against the head, carry no print and do not count.
     static func consistency(
-        _ samples: Samples, at pose: RigidTransform, fine: TSDFVolume, coarse: TSDFVolume
+        _ samples: Samples, at pose: RigidTransform, fine: TSDFVolume, coarse: TSDFVolume, noiseScale: Double = 1
     ) -> (agreement: Double, printAgreement: Double?) {
         var onSurface = 0, matching = 0, differing = 0
         let (fine, coarse) = (fine.sampler, coarse.sampler)
         for (i, p) in samples.points.enumerated() {
             let w = pose.apply(p)
-            let close = fine.signedDistance(at: w).map { abs($0.distance) <= 0.002 } ?? false
+            let close = fine.signedDistance(at: w).map { abs($0.distance) <= 0.002 * noiseScale } ?? false
             if close { onSurface += 1 }
             // The print where the point's nearest surface is (the coarse volume reaches farther;
             // the fine one keeps the colour).

@@ -39,6 +39,21 @@ public struct MarkerlessReconstructor: Sendable {
     /// centre that the depth of a round vault leaves open (on a plain cap colour is never
     /// matched: its hairline and eyes pulled placements astray more than they held them).
     public var usesColour = true
+    /// What is tracked and fused: the head in the middle of the first view, or (to measure the
+    /// tracking itself on public recordings of other scenes) everything the first view shows.
+    public var space: TrackedSpace = .head
+    /// How much noisier the first view's depth is than a head's at 30 cm (`firstSpace`): the
+    /// gates on how far the placed views' points lie off the surface widen by it.
+    var noiseScale = 1.0
+
+    /// What the frames are registered on.
+    public enum TrackedSpace: Sendable {
+        /// The head-sized surface in the middle of the first view (`HeadInView`).
+        case head
+        /// The whole first view within `maximumDepth` metres: no head is looked for, nothing
+        /// is left out as neck or shoulder.
+        case wholeView(maximumDepth: Double)
+    }
 
     public init(options: ReconstructionOptions = .init()) {
         self.options = options
@@ -83,10 +98,11 @@ public struct MarkerlessReconstructor: Sendable {
             let f = raw.reading(with: options.camera).removingLensDistortion()
             guard let space = region else {
                 // Frames before the head is found are not placed.
-                guard let sphere = HeadInView.sphere(depth: f.depth, intrinsics: f.depthIntrinsics) else { continue }
-                let start = FusionRegion(centre: sphere.centre, radius: sphere.radius * regionScale)
+                guard let (start, inner, noiseScale) = firstSpace(f) else { continue }
                 region = start
-                tracked = FusionRegion(centre: sphere.centre, radius: sphere.radius * trackedScale)
+                tracked = inner
+                worker.maximumRMS = maximumRMS * noiseScale
+                worker.noiseScale = noiseScale
                 let seen = registration.colouredSamples(f, near: .identity, region: tracked)
                 worker.usesColour = usesColour && Self.showsPrint(seen)
                 if worker.usesColour {
@@ -146,7 +162,7 @@ public struct MarkerlessReconstructor: Sendable {
         // On a printed cap the print judges each checked view where it shows; elsewhere the depth.
         let printed = worker.usesColour
         let checked = kept.map { k in
-            let check = Self.consistency(k.points, at: poses[k.pose].worldFromCamera, fine: volume, coarse: coarse)
+            let check = Self.consistency(k.points, at: poses[k.pose].worldFromCamera, fine: volume, coarse: coarse, noiseScale: worker.noiseScale)
             let byPrint = printed ? check.printAgreement : nil
             return CheckedView(frameIndex: poses[k.pose].frameIndex, agreement: byPrint ?? check.agreement, byPrint: byPrint != nil)
         }
@@ -229,6 +245,30 @@ public struct MarkerlessReconstructor: Sendable {
 }
 
 extension MarkerlessReconstructor {
+    /// The space fused and the space tracked, from the first view that shows what is tracked;
+    /// nil when this one does not.
+    /// A whole view's gate on the placement's residual grows with its depth's noise, as the
+    /// square of its median distance past this (metres): `maximumRMS` is set for a head at a
+    /// front camera's 30 cm.
+    static let headDistance = 0.3
+
+    /// The space fused and the space tracked, from the first view that shows what is tracked,
+    /// and how much noisier than a head's its depth is; nil when this view does not show it.
+    func firstSpace(_ f: RGBDFrame) -> (fused: FusionRegion, tracked: FusionRegion, noiseScale: Double)? {
+        switch space {
+        case .head:
+            guard let sphere = HeadInView.sphere(depth: f.depth, intrinsics: f.depthIntrinsics) else { return nil }
+            return (
+                FusionRegion(centre: sphere.centre, radius: sphere.radius * regionScale),
+                FusionRegion(centre: sphere.centre, radius: sphere.radius * trackedScale), 1
+            )
+        case .wholeView(let maximumDepth):
+            guard let whole = WholeView.sphere(depth: f.depth, intrinsics: f.depthIntrinsics, maximumDepth: maximumDepth) else { return nil }
+            let far = whole.medianDepth / Self.headDistance
+            return (whole.region, whole.region, max(1, far * far))
+        }
+    }
+
     /// Whether the print, where the frame shows it, lies on the same colours of the fused
     /// print at `pose`; always true when colour is not matched. On a round vault a placement
     /// turned about the head's centre fits the depth as well as the right one.
@@ -369,4 +409,30 @@ enum HeadInView {
     /// still be the head's.
     static let typicalRadius = 0.07
     static let reach = 0.1
+}
+
+/// Everything a depth frame shows, as one sphere.
+enum WholeView {
+    /// Fewest depth points (of every fourth pixel each way) that make a view.
+    static let minimumPoints = 400
+
+    /// The sphere about the frame's points nearer than `maximumDepth` (their mean, reaching the
+    /// farthest of them and a tenth more, for the views after it) and their median depth; nil
+    /// when too few.
+    static func sphere(depth: DepthImage, intrinsics k: CameraIntrinsics, maximumDepth: Double) -> (region: FusionRegion, medianDepth: Double)? {
+        let step = 4
+        var points: [SIMD3<Double>] = []
+        for y in stride(from: step / 2, to: depth.height, by: step) {
+            for x in stride(from: step / 2, to: depth.width, by: step) {
+                let z = Double(depth.pixels[y * depth.width + x])
+                guard z.isFinite, z > 0.1, z < maximumDepth else { continue }
+                points.append(k.unproject(SIMD2(Double(x), Double(y)), depth: z))
+            }
+        }
+        guard points.count >= minimumPoints else { return nil }
+        let centre = points.reduce(SIMD3<Double>.zero, +) / Double(points.count)
+        let reach = points.map { length($0 - centre) }.max() ?? 0
+        let depths = points.map(\.z).sorted()
+        return (FusionRegion(centre: centre, radius: reach * 1.1), depths[depths.count / 2])
+    }
 }

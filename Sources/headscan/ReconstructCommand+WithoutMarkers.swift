@@ -18,7 +18,14 @@ extension ReconstructCommand {
             try TUMFormat.cameraFile(Array(try Data(contentsOf: fileURL(path))), path: path).color
         }
         var bar = StagedProgressBar("Reconstructing without markers")
-        let result = try MarkerlessReconstructor(options: options).reconstruct(
+        var reconstructor = MarkerlessReconstructor(options: options)
+        if let metres = wholeViewMetres {
+            // The poses are what a whole view is reconstructed for: they are written however
+            // well the views agree, for the benchmark to judge against the recording's own.
+            reconstructor.space = .wholeView(maximumDepth: metres)
+            reconstructor.refusesAstray = false
+        }
+        let result = try reconstructor.reconstruct(
             frameCount: reader.frameCount, frame: { try reader.frame(at: $0) },
             progress: { bar.update(stage: $0.stage.label, $0.done + 1, of: $0.total) })
         if let out {

@@ -123,7 +123,21 @@ struct ReconstructCommand: ParsableCommand {
             """)
     var landmarksOut: String?
 
+    @Option(
+        name: .customLong("whole-view"),
+        help: """
+            With --without-markers: track and fuse everything the first view shows nearer than this many metres,             not a head in its middle: for measuring the tracking on public RGB-D recordings of other scenes             (Benchmarks/real-rgbd); use a coarser --voxel-mm for a room-sized view. The gates on how far the views' \
+            points may lie off the surface widen with the square of the view's median distance past 30 cm (a depth \
+            sensor's noise grows so), and the poses are written however well the views agree.
+            """)
+    var wholeViewMetres: Double?
+
     func validate() throws {
+        if let metres = wholeViewMetres {
+            guard withoutMarkers else { throw ValidationError("--whole-view is for a scan without markers (--without-markers)") }
+            guard metres.isFinite, (0.2...10).contains(metres) else { throw ValidationError("--whole-view must be in 0.2...10 metres") }
+            if landmarksOut != nil { throw ValidationError("--landmarks-out needs a head; drop it or --whole-view") }
+        }
         if landmarksOut != nil, !withoutMarkers {
             throw ValidationError(
                 "--landmarks-out is for a scan without markers (--without-markers); with the markers, `headscan process` finds the landmarks")

@@ -105,6 +105,9 @@ struct CommandLineJSONTests {
             (["reconstruct", "scan.hscan", "--without-markers", "--map-only"], "--map-only needs the markers"),
             (["reconstruct", "scan.hscan", "--without-markers", "--out", "a.ply", "--align-to", "t.json"], "--align-to needs the markers"),
             (["reconstruct", "scan.hscan", "--out", "a.ply", "--landmarks-out", "l.json"], "--landmarks-out is for a scan without markers"),
+            (["reconstruct", "scan.hscan", "--out", "a.ply", "--whole-view", "1.5"], "--whole-view is for a scan without markers"),
+            (["reconstruct", "scan.hscan", "--without-markers", "--out", "a.ply", "--whole-view", "0.1"], "--whole-view must be in 0.2...10"),
+            (["reconstruct", "scan.hscan", "--without-markers", "--out", "a.ply", "--whole-view", "nan"], "--whole-view must be in 0.2...10"),
         ] {
             #expect {
                 _ = try headscan(arguments)

@@ -61,6 +61,25 @@ struct MarkerlessReconstructorTests {
         #expect(HeadInView.sphere(depth: SurfaceRegistrationTests.depth(of: wall, from: pose, camera: Self.camera), intrinsics: Self.camera) == nil)
     }
 
+    /// A whole view is one sphere about everything nearer than the limit, and its depth's
+    /// noise grows as its median distance squared past a head's 30 cm.
+    @Test func aWholeViewIsEverythingNearerThanTheLimit() throws {
+        let wall: Shape = { p in 0.45 - p.z }
+        let depth = SurfaceRegistrationTests.depth(of: wall, from: .identity, camera: Self.camera)
+        let whole = try #require(WholeView.sphere(depth: depth, intrinsics: Self.camera, maximumDepth: 1.5))
+        #expect(abs(whole.medianDepth - 0.45) < 1e-6)
+        #expect(abs(whole.region.centre.z - 0.45) < 1e-6 && abs(whole.region.centre.x) < 0.01 && abs(whole.region.centre.y) < 0.01)
+        // The farthest pixel examined (every fourth, from the second) lies 0.2175 m and 0.161 m
+        // off the wall's middle: 0.271 m, and a tenth more.
+        #expect(abs(whole.region.radius - 0.2706 * 1.1) < 0.005, "radius \(whole.region.radius)")
+        #expect(WholeView.sphere(depth: depth, intrinsics: Self.camera, maximumDepth: 0.4) == nil)
+        var reconstructor = Self.reconstructor
+        reconstructor.space = .wholeView(maximumDepth: 1.5)
+        let space = try #require(reconstructor.firstSpace(Self.frame(wall, .identity, at: 0)))
+        #expect(abs(space.noiseScale - 2.25) < 1e-4)
+        #expect(space.fused == space.tracked)
+    }
+
     /// The egg with a nose fixes every direction: circling it 88° in 4° steps with a camera of
     /// 120 × 90 pixels, every frame is placed within 5 mm of the truth 70 mm from the centre
     /// (relative to the first frame; 4.2 mm at worst when written).
