@@ -7,7 +7,7 @@ three ways on the same frames, against the reference:
     as Open3D's reconstruction system optimises a fragment.
 Prints one JSON line per method: ATE (positions after the best rigid fit, no scale), drift
 over consecutive frames (translation mm, rotation degrees), time.
-Usage: compare.py TUM_DIR HEADSCAN_POSES.json HEADSCAN_SECONDS"""
+Usage: compare.py TUM_DIR HEADSCAN_POSES.json|- HEADSCAN_SECONDS [DEPTH_UNITS_PER_METRE]"""
 import json
 import sys
 import time
@@ -116,11 +116,13 @@ def open3d_methods(folder, truth, scale):
 
 def main(folder, poses_path, seconds, scale):
     truth = reference(folder)
-    ours = {p["frameIndex"]: np.array(p["worldFromCamera"]).reshape(4, 4) for p in json.load(open(poses_path))}
+    # HEADSCAN_POSES "-": Open3D's alone (on frames HeadScan could not place).
+    ours = {} if poses_path == "-" else {p["frameIndex"]: np.array(p["worldFromCamera"]).reshape(4, 4) for p in json.load(open(poses_path))}
     # Both in the first frame's camera frame; the reference is too once made relative to it.
-    first = min(ours)
+    first = min(ours) if ours else 0
     truth = [np.linalg.inv(truth[first]) @ m for m in truth]
-    print(json.dumps(metrics("headscan", ours, truth, seconds)))
+    if ours:
+        print(json.dumps(metrics("headscan", ours, truth, seconds)))
     for row in open3d_methods(folder, truth, scale):
         print(json.dumps(row))
 

@@ -3,7 +3,8 @@
 # 50-frame sample of andyzeng/tsdf-fusion (BSD-2-Clause; a box of objects on a desk at 0.3-0.8 m,
 # colour 640x480, 16-bit depth in millimetres registered to colour, a camera-to-world pose per
 # frame from a reconstruction, not motion capture), at a fixed commit, converted to the TUM
-# layout that `headscan import-tum` reads, its one-pixel depth gaps filled (convert.py).
+# layout that `headscan import-tum` reads: out/tum with its one-pixel depth gaps filled, out/tum-raw
+# as recorded (convert.py).
 #
 # Where GitHub cannot be reached, point at a local copy: TSDF_FUSION=DIR (a checkout of
 # andyzeng/tsdf-fusion, or its git directory).
@@ -28,5 +29,6 @@ if [ ! -d out/sample ]; then
   mv "out/extract/$SAMPLE" out/sample
   rm -rf out/extract
 fi
-rm -rf out/tum
+rm -rf out/tum out/tum-raw
 .venv/bin/python -W ignore convert.py out/sample out/tum --fill-gaps
+.venv/bin/python -W ignore convert.py out/sample out/tum-raw
