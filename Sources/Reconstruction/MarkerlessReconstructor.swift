@@ -131,7 +131,7 @@ public struct MarkerlessReconstructor: Sendable {
                 // Refused as soon as even placing every frame left would not place half: the
                 // search for a head that stays away would only cost time.
                 if poses.count + (indices.count - n - 1) < (indices.count - unreadable + 1) / 2 {
-                    throw ReconstructionError.trackingLost(placed: poses.count, examined: examined)
+                    throw worker.lost(placed: poses.count, examined: examined)
                 }
                 continue
             }
@@ -154,10 +154,13 @@ public struct MarkerlessReconstructor: Sendable {
                 kept.append((poses.count - 1, thinned(registration.colouredSamples(f, near: last, region: tracked))))
             }
         }
-        guard let region else { throw ReconstructionError.noHeadInView(framesSeen: examined) }
+        guard let region else {
+            if case .wholeView(let maximumDepth) = space { throw ReconstructionError.nothingInView(framesSeen: examined, maximumDepth: maximumDepth) }
+            throw ReconstructionError.noHeadInView(framesSeen: examined)
+        }
         // Fewer than half the frames after the first placed: the surface is not to be trusted.
         guard poses.count >= 3, Double(poses.count) >= 0.5 * Double(examined - unreadable) else {
-            throw ReconstructionError.trackingLost(placed: poses.count, examined: examined)
+            throw worker.lost(placed: poses.count, examined: examined)
         }
         // On a printed cap the print judges each checked view where it shows; elsewhere the depth.
         let printed = worker.usesColour
@@ -247,6 +250,12 @@ public struct MarkerlessReconstructor: Sendable {
 extension MarkerlessReconstructor {
     /// The space fused and the space tracked, from the first view that shows what is tracked;
     /// nil when this one does not.
+    /// Too few frames placed: of a head, or of a whole view.
+    func lost(placed: Int, examined: Int) -> ReconstructionError {
+        if case .wholeView = space { return .viewLost(placed: placed, examined: examined) }
+        return .trackingLost(placed: placed, examined: examined)
+    }
+
     /// A whole view's gate on the placement's residual grows with its depth's noise, as the
     /// square of its median distance past this (metres): `maximumRMS` is set for a head at a
     /// front camera's 30 cm.

@@ -20,6 +20,10 @@ public enum ReconstructionError: Error, Equatable, CustomStringConvertible {
     case noHeadInView(framesSeen: Int)
     /// Without markers: too few frames could be placed on the surface fused so far.
     case trackingLost(placed: Int, examined: Int)
+    /// A whole view (a recording of another scene): no frame showed enough depth nearer than
+    /// the limit, or too few frames could be placed on the surface fused so far.
+    case nothingInView(framesSeen: Int, maximumDepth: Double)
+    case viewLost(placed: Int, examined: Int)
     /// Without markers: views no longer lie on the finished surface where they were placed.
     case placementWentAstray(agreement: Double, onPrint: Bool = false)
 
@@ -41,6 +45,13 @@ public enum ReconstructionError: Error, Equatable, CustomStringConvertible {
             "none of the \(frames) frames shows a head-sized surface in the middle of the picture; start the scan with the head centred, 25–60 cm away"
         case .trackingLost(let placed, let examined):
             "only \(placed) of \(examined) frames could be placed on the head's surface without markers; move the phone more slowly around the head, or scan with the marker cap"
+        case .nothingInView(let frames, let maximumDepth):
+            String(
+                format: "none of the %d frames shows enough depth nearer than %.2f m to start from; "
+                    + "raise --whole-view, or check the recording's depth scale", frames, maximumDepth)
+        case .viewLost(let placed, let examined):
+            "only \(placed) of \(examined) frames could be placed on the surface fused so far; a depth map with many empty pixels "
+                + "(in lines, as reprojected depth has) leaves no surface to place on: fill its gaps, or use a coarser --voxel-mm"
         case .placementWentAstray(let agreement, let onPrint):
             "the views were placed inconsistently without markers (a tenth of them have more than \(Int(((1 - agreement) * 100 - 1e-9).rounded(.up))) % \(onPrint ? "of the cap's print off its place on the finished surface" : "of their points off the finished surface")): the head moved too fast to follow; scan again while the head is still, or scan with the marker cap"
         case .cannotLocateFrame(let index, let markers):

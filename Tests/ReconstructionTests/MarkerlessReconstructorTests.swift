@@ -78,6 +78,16 @@ struct MarkerlessReconstructorTests {
         let space = try #require(reconstructor.firstSpace(Self.frame(wall, .identity, at: 0)))
         #expect(abs(space.noiseScale - 2.25) < 1e-4)
         #expect(space.fused == space.tracked)
+        // Said as a view's, not a head's: nothing near enough, and frames that could not be placed.
+        var near = reconstructor
+        near.space = .wholeView(maximumDepth: 0.4)
+        #expect(throws: ReconstructionError.nothingInView(framesSeen: 3, maximumDepth: 0.4)) {
+            try near.reconstruct(frameCount: 3) { _ in Self.frame(wall, .identity, at: 0) }
+        }
+        let nothing: Shape = { _ in 1 }
+        #expect(throws: ReconstructionError.viewLost(placed: 1, examined: 5)) {
+            try reconstructor.reconstruct(frameCount: 6) { Self.frame($0 == 0 ? wall : nothing, .identity, at: Double($0) / 10) }
+        }
     }
 
     /// The egg with a nose fixes every direction: circling it 88° in 4° steps with a camera of
