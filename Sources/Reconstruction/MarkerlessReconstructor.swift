@@ -248,8 +248,6 @@ public struct MarkerlessReconstructor: Sendable {
 }
 
 extension MarkerlessReconstructor {
-    /// The space fused and the space tracked, from the first view that shows what is tracked;
-    /// nil when this one does not.
     /// Too few frames placed: of a head, or of a whole view.
     func lost(placed: Int, examined: Int) -> ReconstructionError {
         if case .wholeView = space { return .viewLost(placed: placed, examined: examined) }

@@ -126,7 +126,9 @@ struct ReconstructCommand: ParsableCommand {
     @Option(
         name: .customLong("whole-view"),
         help: """
-            With --without-markers: track and fuse everything the first view shows nearer than this many metres,             not a head in its middle: for measuring the tracking on public RGB-D recordings of other scenes             (Benchmarks/real-rgbd); use a coarser --voxel-mm for a room-sized view. The gates on how far the views' \
+            With --without-markers: track and fuse everything the first view shows nearer than this many metres, \
+            not a head in its middle: for measuring the tracking on public RGB-D recordings of other scenes \
+            (Benchmarks/real-rgbd); use a coarser --voxel-mm for a room-sized view. The gates on how far the views' \
             points may lie off the surface widen with the square of the view's median distance past 30 cm (a depth \
             sensor's noise grows so), and the poses are written however well the views agree.
             """)
