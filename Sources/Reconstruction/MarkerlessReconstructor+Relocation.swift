@@ -97,7 +97,7 @@ extension MarkerlessReconstructor {
                 guard !arrived.contains(where: { Self.samePlace($0, near.worldFromCamera, about: region.centre) }) else { continue }
                 arrived.append(near.worldFromCamera)
                 guard let placed = register(f, with: registration, from: near.worldFromCamera, on: fine, region: region),
-                    placed.rms <= maximumRMS
+                    placed.rms <= placementRMS
                 else { continue }
                 let samples = registration.colouredSamples(f, near: placed.worldFromCamera, region: region)
                 guard let print = Self.consistency(samples, at: placed.worldFromCamera, fine: fine, coarse: coarse).printAgreement,

@@ -45,6 +45,8 @@ public struct MarkerlessReconstructor: Sendable {
     /// How much noisier the first view's depth is than a head's at 30 cm (`firstSpace`): the
     /// gates on how far the placed views' points lie off the surface widen by it.
     var noiseScale = 1.0
+    /// The gate on a placement's residual for this scan's depth: `maximumRMS` widened by its noise.
+    var placementRMS: Double { maximumRMS * noiseScale }
 
     /// What the frames are registered on.
     public enum TrackedSpace: Sendable {
@@ -101,7 +103,6 @@ public struct MarkerlessReconstructor: Sendable {
                 guard let (start, inner, noiseScale) = firstSpace(f) else { continue }
                 region = start
                 tracked = inner
-                worker.maximumRMS = maximumRMS * noiseScale
                 worker.noiseScale = noiseScale
                 let seen = registration.colouredSamples(f, near: .identity, region: tracked)
                 worker.usesColour = usesColour && Self.showsPrint(seen)
@@ -237,7 +238,7 @@ public struct MarkerlessReconstructor: Sendable {
         // last pose: registering from it twice would only repeat the same failure.
         for start in predicted == last ? [last] : [predicted, last] {
             let near = register(f, with: wide, from: start, on: coarse, region: region)
-            if let r = register(f, with: registration, from: near?.worldFromCamera ?? start, on: fine, region: region), r.rms <= maximumRMS,
+            if let r = register(f, with: registration, from: near?.worldFromCamera ?? start, on: fine, region: region), r.rms <= placementRMS,
                 printConfirms(f, at: r.worldFromCamera, fine: fine, coarse: coarse, region: region)
             {
                 return r
@@ -388,15 +389,10 @@ enum HeadInView {
     /// within `reach` of its centre, four times (the body, a shoulder or a hand beside the head
     /// fall out).
     static func sphere(depth: DepthImage, intrinsics k: CameraIntrinsics) -> (centre: SIMD3<Double>, radius: Double)? {
-        let step = 4
         var all: [SIMD3<Double>] = [], middle: [Double] = []
-        for y in stride(from: step / 2, to: depth.height, by: step) {
-            for x in stride(from: step / 2, to: depth.width, by: step) {
-                let z = Double(depth.pixels[y * depth.width + x])
-                guard z.isFinite, z > 0.1, z < 1.5 else { continue }
-                all.append(k.unproject(SIMD2(Double(x), Double(y)), depth: z))
-                if abs(x - depth.width / 2) < depth.width / 6, abs(y - depth.height / 2) < depth.height / 6 { middle.append(z) }
-            }
+        depth.forEachPoint(step: 4, intrinsics: k, nearest: 0.1, farthest: 1.5) { x, y, p in
+            all.append(p)
+            if abs(x - depth.width / 2) < depth.width / 6, abs(y - depth.height / 2) < depth.height / 6 { middle.append(p.z) }
         }
         guard middle.count >= 20 else { return nil }
         let near = middle.sorted()[middle.count / 10]
@@ -427,15 +423,8 @@ enum WholeView {
     /// farthest of them and a tenth more, for the views after it) and their median depth; nil
     /// when too few.
     static func sphere(depth: DepthImage, intrinsics k: CameraIntrinsics, maximumDepth: Double) -> (region: FusionRegion, medianDepth: Double)? {
-        let step = 4
         var points: [SIMD3<Double>] = []
-        for y in stride(from: step / 2, to: depth.height, by: step) {
-            for x in stride(from: step / 2, to: depth.width, by: step) {
-                let z = Double(depth.pixels[y * depth.width + x])
-                guard z.isFinite, z > 0.1, z < maximumDepth else { continue }
-                points.append(k.unproject(SIMD2(Double(x), Double(y)), depth: z))
-            }
-        }
+        depth.forEachPoint(step: 4, intrinsics: k, nearest: 0.1, farthest: maximumDepth) { _, _, p in points.append(p) }
         guard points.count >= minimumPoints else { return nil }
         let centre = points.reduce(SIMD3<Double>.zero, +) / Double(points.count)
         let reach = points.map { length($0 - centre) }.max() ?? 0

@@ -183,14 +183,8 @@ struct SurfaceRegistration: Sendable {
     {
         var points: [SIMD3<Double>] = []
         points.reserveCapacity(depth.width * depth.height / (pixelStep * pixelStep))
-        for y in stride(from: pixelStep / 2, to: depth.height, by: pixelStep) {
-            for x in stride(from: pixelStep / 2, to: depth.width, by: pixelStep) {
-                let z = Double(depth.pixels[y * depth.width + x])
-                guard z.isFinite, z > 0 else { continue }
-                let p = k.unproject(SIMD2(Double(x), Double(y)), depth: z)
-                guard region.contains(predicted.apply(p)) else { continue }
-                points.append(p)
-            }
+        depth.forEachPoint(step: pixelStep, intrinsics: k) { _, _, p in
+            if region.contains(predicted.apply(p)) { points.append(p) }
         }
         return points
     }
