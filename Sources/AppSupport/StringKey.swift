@@ -117,11 +117,15 @@ public enum StringKey: String, Sendable, CaseIterable {
     case kneeProcessingProgress
     case kneeProcessingTitle
     case kneeResultExtension
+    case kneeResultExtensionAtLeast
     case kneeResultFlexion
+    case kneeResultFlexionAtLeast
     case kneeResultForm
     case kneeResultFrames
     case kneeResultMostBent
+    case kneeResultMostBentUnseen
     case kneeResultStraightest
+    case kneeResultStraightestUnseen
     case kneeResultTitle
     case kneeRetry
     case kneeRightKnee

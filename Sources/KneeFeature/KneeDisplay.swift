@@ -82,9 +82,10 @@ extension Strings {
         }
     }
 
-    /// An extreme's angle with its uncertainty when the fit gave one: "40,0 ± 0,8".
-    func angle(_ extreme: ExtremeFrame) -> String {
-        decimal(extreme.angle) + (extreme.uncertainty.map { " ± " + decimal($0) } ?? "")
+    /// An extreme's angle with its uncertainty when the fit gave one: "40,0 ± 0,8" (none for
+    /// an end not seen: its angle is a bound).
+    func angle(_ extreme: ExtremeFrame, unseen: Bool = false) -> String {
+        decimal(extreme.angle) + (unseen ? "" : extreme.uncertainty.map { " ± " + decimal($0) } ?? "")
     }
 
     /// The result screen's texts for an accepted analysis.
@@ -92,10 +93,15 @@ extension Strings {
         guard a.accepted, let nz = a.neutralZero, let low = a.minimum, let high = a.maximum else { return nil }
         return KneeResult(
             headline: self(.kneeResultForm, a.side == .left ? self(.kneeLeftKnee) : self(.kneeRightKnee), nz.notation),
-            flexion: self(.kneeResultFlexion, decimal(nz.flexionDegrees)),
-            extension: self(.kneeResultExtension, decimal(nz.extensionDegrees)),
-            mostBent: self(.kneeResultMostBent, angle(low), decimal(low.time)), mostBentFrame: low,
-            straightest: self(.kneeResultStraightest, angle(high), decimal(high.time)), straightestFrame: high,
+            flexion: self(nz.flexionAtLeast ? .kneeResultFlexionAtLeast : .kneeResultFlexion, decimal(nz.flexionDegrees)),
+            extension: self(nz.extensionAtLeast ? .kneeResultExtensionAtLeast : .kneeResultExtension, decimal(nz.extensionDegrees)),
+            mostBent: self(
+                a.mostBentUnseen ? .kneeResultMostBentUnseen : .kneeResultMostBent, angle(low, unseen: a.mostBentUnseen), decimal(low.time)),
+            mostBentFrame: low,
+            straightest: self(
+                a.straightestUnseen ? .kneeResultStraightestUnseen : .kneeResultStraightest, angle(high, unseen: a.straightestUnseen),
+                decimal(high.time)),
+            straightestFrame: high,
             frames: self(.kneeResultFrames, String(a.quality.framesPassed), String(a.quality.framesTotal)),
             warnings: a.warnings.map(kneeWarning), analysis: a, date: date)
     }

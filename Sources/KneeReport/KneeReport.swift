@@ -73,7 +73,7 @@ public struct KneeReport: Sendable {
         history = inputs.earlier.map { r in
             [Self.format(r.date), r.analysis.side.rawValue, r.neutralZero ?? "refused", QualitySummary.percentText(r.analysis.quality.passedShare)]
         }
-        notes = Self.notes(smoothingWindow: a.settings.smoothingWindow)
+        notes = Self.notes(smoothingWindow: a.settings.smoothingWindow, bound: a.neutralZero?.isBound ?? false)
     }
 
     /// An angle as the report prints it: one decimal and the degree sign.
@@ -100,16 +100,19 @@ public struct KneeReport: Sendable {
 
     private static func values(_ a: RangeOfMotionAnalysis) -> [ReportFact] {
         guard let low = a.minimum, let high = a.maximum, let nz = a.neutralZero else { return [] }
-        func at(_ e: ExtremeFrame) -> String {
-            let spread = e.uncertainty.map { " ± " + degrees($0) } ?? ""
+        // An end the leg left the picture at is a bound: no spread, and said so.
+        func at(_ e: ExtremeFrame, unseen: Bool, beyond: String) -> String {
+            let spread = unseen ? " or \(beyond), the leg left the picture there" : e.uncertainty.map { " ± " + degrees($0) } ?? ""
             return "\(degrees(e.angle))\(spread) (frame \(e.index), \(String(format1: e.time)) s)"
         }
+        func bound(_ atLeast: Bool) -> String { atLeast ? "at least " : "" }
+        let short = nz.extensionDegrees < 0 ? (nz.extensionAtLeast ? " (may not straighten fully)" : " (does not straighten fully)") : ""
         return [
-            ReportFact("Smallest knee angle", at(low)),
-            ReportFact("Largest knee angle", at(high)),
-            ReportFact("Flexion", degrees(nz.flexionDegrees)),
-            ReportFact("Extension", degrees(nz.extensionDegrees) + (nz.extensionDegrees < 0 ? " (does not straighten fully)" : "")),
-            ReportFact("Range", degrees(high.angle - low.angle)),
+            ReportFact("Smallest knee angle", at(low, unseen: a.mostBentUnseen, beyond: "less")),
+            ReportFact("Largest knee angle", at(high, unseen: a.straightestUnseen, beyond: "more")),
+            ReportFact("Flexion", bound(nz.flexionAtLeast) + degrees(nz.flexionDegrees)),
+            ReportFact("Extension", bound(nz.extensionAtLeast) + degrees(nz.extensionDegrees) + short),
+            ReportFact("Range", bound(nz.isBound) + degrees(high.angle - low.angle)),
         ]
     }
 
@@ -121,8 +124,8 @@ public struct KneeReport: Sendable {
         ]
     }
 
-    private static func notes(smoothingWindow: Int) -> [String] {
-        [
+    private static func notes(smoothingWindow: Int, bound: Bool) -> [String] {
+        var notes = [
             "Neutral-zero method: 0 is the straight leg. The form reads extension-0-flexion: 5-0-140 is 5° past straight and 140° bent. A knee that stops 10° short of straight and bends to 120° reads 0-10-120.",
             "The knee angle is read in the video between hip, knee and ankle (180° = straight); flexion is 180° minus the smallest angle, extension the largest angle minus 180°.",
             smoothingWindow > 1
@@ -130,6 +133,12 @@ public struct KneeReport: Sendable {
                 : "Smallest and largest angle come from single frames; frames that failed a quality check are left out.",
             "The angle in a picture equals the knee's only when the camera looks at the leg from the side; filmed at a slant a slight bend looks slighter and a deep bend deeper, so flexion reads too large.",
         ]
+        if bound {
+            notes.insert(
+                "≥ marks an end of the movement the camera did not see, where the leg left the picture: the knee went at least that far. A middle number marked ≤ (a knee short of straight) is at most that.",
+                at: 1)
+        }
+        return notes
     }
 }
 

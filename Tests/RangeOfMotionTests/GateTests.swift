@@ -54,6 +54,13 @@ struct GateTests {
         let bent = try Poses.analyze(Poses.sequence(flexions) { i, points in if flexions[i] > 90 { points[.leftAnkle]!.position.x = -40 } })
         #expect(bent.warnings.contains(.endLeftPicture(mostBent: true)))
         #expect(!bent.warnings.contains(.endLeftPicture(mostBent: false)))
+        // That end is a bound, not a value: the form, the summary and the report say "at least".
+        let nz = try #require(bent.neutralZero)
+        #expect(bent.mostBentUnseen && !bent.straightestUnseen && nz.flexionAtLeast && !nz.extensionAtLeast)
+        #expect(nz.notation.hasPrefix("0-0-≥"))
+        let summary = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(RangeOfMotionSummary(bent))) as? [String: Any])
+        #expect(summary["flexionAtLeast"] as? Bool == true && summary["extensionAtLeast"] as? Bool == false)
+        #expect((summary["neutralZero"] as? String)?.contains("≥") == true)
         let once = try Poses.analyze(Poses.sequence(flexions) { i, points in if i == 4 { points[.leftAnkle]!.position.x = -40 } })
         #expect(once.warnings.contains(.leftPicture(frames: 1)) && !once.warnings.contains { if case .endLeftPicture = $0 { true } else { false } })
         #expect(try Poses.analyze(Poses.sequence(flexions)).warnings.isEmpty)

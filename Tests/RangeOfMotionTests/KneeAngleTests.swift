@@ -72,4 +72,26 @@ struct NeutralZeroTests {
         let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(deficit)) as? [String: Double]
         #expect(json == ["extension": -10, "flexion": 120])
     }
+
+    @Test(
+        "an end not seen is a bound: its side's number at least, a middle number it sets at most",
+        arguments: [
+            (50.0, 180.0, true, false, "0-0-≥130"),  // the most bent end not seen
+            (40, 185, false, true, "≥5-0-140"),  // the straightest end not seen, past straight
+            (60, 170, false, true, "0-≤10-120"),  // not seen short of straight: the deficit is at most 10°
+            (60, 170, true, true, "0-≤10-≥120"),
+            (185, 200, true, false, "20-≤5-0"),  // hyperextended throughout, the bent end not seen
+        ])
+    func bounds(minAngle: Double, maxAngle: Double, flexion: Bool, straightest: Bool, expected: String) throws {
+        let nz = NeutralZero(minAngle: minAngle, maxAngle: maxAngle, flexionAtLeast: flexion, extensionAtLeast: straightest)
+        #expect(nz.notation == expected && nz.isBound)
+        #expect(nz.values == NeutralZero(minAngle: minAngle, maxAngle: maxAngle).values)
+        #expect(try JSONDecoder().decode(NeutralZero.self, from: JSONEncoder().encode(nz)) == nz)
+    }
+
+    @Test("a value stored before bounds existed reads as a value")
+    func boundsDecodeOldForm() throws {
+        let old = try JSONDecoder().decode(NeutralZero.self, from: Data(#"{"extension": -10, "flexion": 120}"#.utf8))
+        #expect(old == NeutralZero(minAngle: 60, maxAngle: 170) && !old.isBound && old.notation == "0-10-120")
+    }
 }

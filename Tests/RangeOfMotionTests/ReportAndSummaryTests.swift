@@ -38,6 +38,25 @@ struct ReportAndSummaryTests {
         }
     }
 
+    @Test("an end the leg left the picture at is reported as a bound, in the HTML and the PDF")
+    func unseenEnd() throws {
+        let flexions = Poses.bending()
+        let a = try Poses.analyze(Poses.sequence(flexions) { i, points in if flexions[i] > 90 { points[.leftAnkle]!.position.x = -40 } })
+        #expect(a.accepted && a.mostBentUnseen)
+        let r = report(a)
+        #expect(r.form.left.contains("-≥") && r.outcome.contains("-≥"))
+        let smallest = try #require(r.values.first { $0.label == "Smallest knee angle" })
+        #expect(smallest.value.contains("or less") && !smallest.value.contains("±"))
+        #expect(r.values.contains { $0.label == "Flexion" && $0.value.hasPrefix("at least ") })
+        #expect(r.values.contains { $0.label == "Range" && $0.value.hasPrefix("at least ") })
+        #expect(r.notes.contains { $0.hasPrefix("≥ marks an end") })
+        #expect(KneeReportHTML.render(r).contains("-≥"))
+        let pdf = String(decoding: KneeReportPDF.render(r), as: UTF8.self)
+        #expect(pdf.contains("->=") && !pdf.contains("-?"))
+        // Both ends seen: no bound anywhere.
+        #expect(!report(analysis).notes.contains { $0.hasPrefix("≥") } && !report(analysis).form.left.contains("≥"))
+    }
+
     @Test("a refused video is reported as refused, with its reasons and no form value")
     func refused() throws {
         let poses = Poses.sequence(Poses.bending()) { i, points in if i % 2 == 0 { points[.leftAnkle]!.confidence = 0.1 } }

@@ -75,6 +75,8 @@ struct PDFDocumentTests {
     func winAnsi() {
         #expect(WinAnsi.encode("Größe ä–°µ") == [0x47, 0x72, 0xF6, 0xDF, 0x65, 0x20, 0xE4, 0x96, 0xB0, 0xB5])
         #expect(WinAnsi.encode("头") == [UInt8(ascii: "?")])
+        // A bound on an angle ("0-0-≥118") is spelled, not lost.
+        #expect(WinAnsi.encode("≥1 ≤2") == Array(">=1 <=2".utf8))
         #expect(PDFString.literal("a(b)\u{1}") == "(a\\(b\\) )")
     }
 

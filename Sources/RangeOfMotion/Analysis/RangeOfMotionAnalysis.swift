@@ -75,11 +75,19 @@ public struct RangeOfMotionAnalysis: Sendable, Equatable, Codable {
     /// Whether enough frames passed for the result to count.
     public var accepted: Bool { quality.accepted }
 
-    /// Extension and flexion in the neutral-zero form; nil when no frame passed.
+    /// Extension and flexion in the neutral-zero form; nil when no frame passed. An end the
+    /// leg left the picture at is a bound there (`endLeftPicture`).
     public var neutralZero: NeutralZero? {
         guard let minimum, let maximum else { return nil }
-        return NeutralZero(minAngle: minimum.angle, maxAngle: maximum.angle)
+        return NeutralZero(
+            minAngle: minimum.angle, maxAngle: maximum.angle, flexionAtLeast: mostBentUnseen, extensionAtLeast: straightestUnseen)
     }
+
+    /// Whether the leg left the picture where the knee was most bent: the knee may bend further
+    /// than `minimum` says, which is then a bound, not the end.
+    public var mostBentUnseen: Bool { warnings.contains(.endLeftPicture(mostBent: true)) }
+    /// The same at the straightest end.
+    public var straightestUnseen: Bool { warnings.contains(.endLeftPicture(mostBent: false)) }
 
     /// The measurement, or the reason the video was refused.
     public func requireAccepted() throws(RangeOfMotionError) -> RangeOfMotionAnalysis {

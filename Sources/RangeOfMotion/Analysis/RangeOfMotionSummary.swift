@@ -19,7 +19,7 @@ public struct RangeOfMotionSummary: Encodable, Sendable {
 
     public enum Key: String, CodingKey, CaseIterable {
         case side, sideGuessed, accepted, minAngle, maxAngle, minAngleUncertainty, maxAngleUncertainty, minFrame, maxFrame, minTime, maxTime, flexion
-        case `extension`, neutralZero, framesPassed, framesTotal, passedShare, requiredShare, rejections, refusal
+        case `extension`, flexionAtLeast, extensionAtLeast, neutralZero, framesPassed, framesTotal, passedShare, requiredShare, rejections, refusal
         case warnings, flexionSense, slantDegrees, slantUncertainty, frames, stored, report
     }
 
@@ -54,6 +54,8 @@ public struct RangeOfMotionSummary: Encodable, Sendable {
         try c.encode(a.maximum?.time, forKey: .maxTime)
         try c.encode(nz?.flexionDegrees, forKey: .flexion)
         try c.encode(nz?.extensionDegrees, forKey: .extension)
+        try c.encode(nz?.flexionAtLeast, forKey: .flexionAtLeast)
+        try c.encode(nz?.extensionAtLeast, forKey: .extensionAtLeast)
         try c.encode(nz?.notation, forKey: .neutralZero)
         try c.encode(q.framesPassed, forKey: .framesPassed)
         try c.encode(q.framesTotal, forKey: .framesTotal)

@@ -69,7 +69,8 @@ struct WarningRules {
     /// appear in the passed frames; nil when the other hip was not found.
     private func viewDegrees(_ analysis: RangeOfMotionAnalysis, legs: [FrameLegs?]) -> Double? {
         let ratios: [Double] = analysis.frames.filter(\.passed).compactMap { frame in
-            let pose = legs[frame.index]!.pose(minimumConfidence: settings.minimumConfidence)
+            guard legs.indices.contains(frame.index), let leg = legs[frame.index] else { return nil }
+            let pose = leg.pose(minimumConfidence: settings.minimumConfidence)
             guard let other = pose.otherHip, pose.thighLength > 0 else { return nil }
             return abs(pose.hip.x - other.x) / pose.thighLength
         }

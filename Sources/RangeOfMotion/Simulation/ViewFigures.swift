@@ -54,6 +54,10 @@ public struct ViewFigures: Sendable, Equatable, Codable {
     public var endLeftPictureWarnings = 0
     public var minAngleWorstUnwarned = 0.0
     public var maxAngleWorstUnwarned = 0.0
+    /// Ends given as bounds (not seen: "at least"), and how many of them hold within 2° (the
+    /// true end at or beyond the reading, less 2°).
+    public var boundEnds = 0
+    public var boundEndsHeld = 0
 }
 
 /// Collects one view's videos.
@@ -64,6 +68,7 @@ struct ViewTally {
     var minInward: [Double] = [], maxInward: [Double] = []
     var ends = 0, endsCovered = 0
     var endWarnings = 0, minUnwarned: [Double] = [], maxUnwarned: [Double] = []
+    var bounds = 0, boundsHeld = 0
     var clean = 0, cleanPassed = 0, corrupted = 0, corruptedRejected = 0, harmful = 0, harmfulRejected = 0
     var byKind: [PoseCorruption: (count: Int, rejected: Int)] = [:]
     var seconds: [Double] = []
@@ -91,6 +96,14 @@ struct ViewTally {
         if bentWarned || straightWarned { endWarnings += 1 }
         if !bentWarned { minUnwarned.append(abs(low.angle - video.trueMinimum)) }
         if !straightWarned { maxUnwarned.append(abs(high.angle - video.trueMaximum)) }
+        if bentWarned {
+            bounds += 1
+            if video.trueMinimum <= low.angle + 2 { boundsHeld += 1 }
+        }
+        if straightWarned {
+            bounds += 1
+            if video.trueMaximum >= high.angle - 2 { boundsHeld += 1 }
+        }
         for (end, truth) in [(low, video.trueMinimum), (high, video.trueMaximum)] {
             ends += 1
             if abs(end.angle - truth) <= 2 * (end.uncertainty ?? 0) { endsCovered += 1 }
@@ -137,6 +150,8 @@ struct ViewTally {
         figures.endLeftPictureWarnings = endWarnings
         figures.minAngleWorstUnwarned = minUnwarned.max() ?? 0
         figures.maxAngleWorstUnwarned = maxUnwarned.max() ?? 0
+        figures.boundEnds = bounds
+        figures.boundEndsHeld = boundsHeld
         return figures
     }
 }

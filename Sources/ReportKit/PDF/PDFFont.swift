@@ -60,11 +60,15 @@ package enum WinAnsi {
         "\u{2122}": 0x99, "\u{2212}": 0x2D,
     ]
 
+    /// Characters the encoding lacks that a report writes, spelled in ones it has (a bound on
+    /// an angle must not print as "?").
+    private static let spelled: [Unicode.Scalar: [UInt8]] = ["\u{2265}": Array(">=".utf8), "\u{2264}": Array("<=".utf8)]
+
     /// The bytes of `text`; a character the encoding lacks becomes "?".
     package static func encode(_ text: String) -> [UInt8] {
-        text.unicodeScalars.map { scalar in
-            if scalar.value < 0x80 || (scalar.value >= 0xA0 && scalar.value <= 0xFF) { return UInt8(scalar.value) }
-            return high[scalar] ?? UInt8(ascii: "?")
+        text.unicodeScalars.flatMap { scalar -> [UInt8] in
+            if scalar.value < 0x80 || (scalar.value >= 0xA0 && scalar.value <= 0xFF) { return [UInt8(scalar.value)] }
+            return spelled[scalar] ?? [high[scalar] ?? UInt8(ascii: "?")]
         }
     }
 }

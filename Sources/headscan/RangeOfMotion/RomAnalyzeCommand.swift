@@ -31,11 +31,13 @@ struct RomAnalyzeCommand: ParsableCommand {
             the patient holds the end or turns straight back from it. flexion = \
             180 - smallest angle; extension = largest angle - 180 (negative: the knee does not \
             straighten fully). The neutral-zero form reads extension-0-flexion, e.g. 5-0-140, \
-            or 0-10-120 for a knee 10° short of straight.
+            or 0-10-120 for a knee 10° short of straight. An end the leg left the picture at \
+            was not seen: the knee went at least that far, and the form marks it (0-0-≥118).
 
             --json prints minAngle, maxAngle, minAngleUncertainty and maxAngleUncertainty (the \
             fitted ends' standard errors from the frames' scatter; null when not fitted), minFrame, \
-            maxFrame (frame indices from 0), minTime, maxTime, flexion, extension, neutralZero, framesPassed, framesTotal, passedShare, \
+            maxFrame (frame indices from 0), minTime, maxTime, flexion, extension, flexionAtLeast and extensionAtLeast (true when that \
+            end was not seen, so the figure is a bound), neutralZero, framesPassed, framesTotal, passedShare, \
             accepted, rejections (count per reason), warnings, slantDegrees and slantUncertainty \
             (how far off the leg's side the camera looked, undone before the angles were read; \
             null when not found) and frames [{t, angle, smoothedAngle, passed, reason}].

@@ -106,7 +106,7 @@ struct RomBenchResult: TextReport {
         for v in views {
             lines.append("")
             lines.append(
-                "\(v.posture.rawValue), view \(Int(v.viewDegrees))° off the side (\(v.mirroredVideos) mirrored): \(v.acceptedVideos)/\(v.videos) videos accepted, \(v.notSideOnWarnings) warned 'not from the side', \(v.endLeftPictureWarnings) 'left the picture at an end'"
+                "\(v.posture.rawValue), view \(Int(v.viewDegrees))° off the side (\(v.mirroredVideos) mirrored): \(v.acceptedVideos)/\(v.videos) videos accepted, \(v.notSideOnWarnings) warned 'not from the side', \(v.endLeftPictureWarnings) 'left the picture at an end' (\(v.boundEndsHeld) of \(v.boundEnds) ends given as 'at least' hold)"
             )
             lines.append(
                 "  angle error   median \(f(v.medianError))°, p95 \(f(v.p95Error))°   (before smoothing \(f(v.medianRawError))°, \(f(v.p95RawError))°)"
