@@ -46,6 +46,13 @@ public struct MarkerlessTrial: Codable, Sendable {
     /// The checked frames' share of points on the finished surface: median and lowest tenth.
     public var agreementMedian: Double?
     public var agreementLowTenth: Double?
+    /// The lowest checked frame's share, and how many checked frames fell under their own
+    /// least share (a placement astray for a moment shows in a few of them).
+    public var agreementLowest: Double?
+    /// What measuring with the true landmarks warned of (an outline bridged over holes, …).
+    public var measureWarnings: [String] = []
+    public var checkedBelow = 0
+    public var checkedViews = 0
     /// The reconstruction's own time, the simulator's rendering left out, seconds.
     public var seconds: Double?
     /// On a printed cap: how far the head frame read from the print (`PrintAligner`) lies
@@ -131,6 +138,10 @@ public struct MarkerlessTrial: Codable, Sendable {
         let shares = result.checked.map(\.agreement).sorted()
         trial.agreementMedian = median(shares)
         trial.agreementLowTenth = shares.isEmpty ? nil : shares[shares.count / 10]
+        trial.agreementLowest = shares.first
+        trial.checkedViews = result.checked.count
+        let limits = MarkerlessReconstructor(options: options)
+        trial.checkedBelow = result.checked.filter { $0.agreement < ($0.byPrint ? limits.minimumPrintAgreement : limits.minimumAgreement) }.count
         trial.seconds = result.seconds - Double(rendering.components.seconds) - Double(rendering.components.attoseconds) * 1e-18
         guard let first = result.poses.first, let firstTruth = truths[first.frameIndex] else { return trial }
         let headFromWorld = rigid(firstTruth.meshFromCamera) * first.worldFromCamera.inverse
@@ -148,7 +159,9 @@ public struct MarkerlessTrial: Codable, Sendable {
         trial.shiftMedianMM = median(shifts)
         trial.shiftMaxMM = shifts.max()
         let mesh = result.mesh.transformed(by: headFromWorld)
-        trial.cvai = try? Cephalometer.measure(mesh, landmarks: simulator.landmarks).measurement.cvai
+        let measured = try? Cephalometer.measure(mesh, landmarks: simulator.landmarks).measurement
+        trial.cvai = measured?.cvai
+        trial.measureWarnings = measured?.warnings.map(\.description) ?? []
         if result.matchedColour { trial.measureByPrint(result.mesh, headFromWorld: headFromWorld, truth: simulator.landmarks) }
         guard let grid = ClosestPointGrid(simulator.mesh, cellSize: 0.005) else { return trial }
         trial.surfaceMeanMM = vaultDistance(mesh, grid)
