@@ -99,20 +99,17 @@ public struct KneeReport: Sendable {
     }
 
     private static func values(_ a: RangeOfMotionAnalysis) -> [ReportFact] {
-        guard let low = a.minimum, let high = a.maximum, let nz = a.neutralZero else { return [] }
-        // An end the leg left the picture at is a bound: no spread, and said so.
-        func at(_ e: ExtremeFrame, unseen: Bool, beyond: String) -> String {
-            let spread = unseen ? " or \(beyond), the leg left the picture there" : e.uncertainty.map { " ± " + degrees($0) } ?? ""
-            return "\(degrees(e.angle))\(spread) (frame \(e.index), \(String(format1: e.time)) s)"
-        }
-        func bound(_ atLeast: Bool) -> String { atLeast ? "at least " : "" }
+        guard let low = a.minimum, let high = a.maximum, let nz = a.neutralZero,
+            let lowText = a.smallestAngleText(degrees: degrees), let highText = a.largestAngleText(degrees: degrees)
+        else { return [] }
+        func at(_ e: ExtremeFrame, _ text: String) -> String { "\(text) (frame \(e.index), \(String(format1: e.time)) s)" }
         let short = nz.extensionDegrees < 0 ? (nz.extensionAtLeast ? " (may not straighten fully)" : " (does not straighten fully)") : ""
         return [
-            ReportFact("Smallest knee angle", at(low, unseen: a.mostBentUnseen, beyond: "less")),
-            ReportFact("Largest knee angle", at(high, unseen: a.straightestUnseen, beyond: "more")),
-            ReportFact("Flexion", bound(nz.flexionAtLeast) + degrees(nz.flexionDegrees)),
-            ReportFact("Extension", bound(nz.extensionAtLeast) + degrees(nz.extensionDegrees) + short),
-            ReportFact("Range", bound(nz.isBound) + degrees(high.angle - low.angle)),
+            ReportFact("Smallest knee angle", at(low, lowText)),
+            ReportFact("Largest knee angle", at(high, highText)),
+            ReportFact("Flexion", nz.flexionText(degrees: degrees)),
+            ReportFact("Extension", nz.extensionText(degrees: degrees) + short),
+            ReportFact("Range", NeutralZero.boundPrefix(nz.isBound) + degrees(high.angle - low.angle)),
         ]
     }
 

@@ -50,6 +50,13 @@ struct ReportAndSummaryTests {
         #expect(r.values.contains { $0.label == "Flexion" && $0.value.hasPrefix("at least ") })
         #expect(r.values.contains { $0.label == "Range" && $0.value.hasPrefix("at least ") })
         #expect(r.notes.contains { $0.hasPrefix("≥ marks an end") })
+        // The command line and the report word an end from the same place.
+        let low = try #require(a.minimum), high = try #require(a.maximum)
+        #expect(a.smallestAngleText(degrees: KneeReport.degrees) == KneeReport.degrees(low.angle) + " or less, the leg left the picture there")
+        #expect(smallest.value.hasPrefix(try #require(a.smallestAngleText(degrees: KneeReport.degrees))))
+        #expect(
+            a.largestAngleText(degrees: KneeReport.degrees) == KneeReport.degrees(high.angle)
+                + (high.uncertainty.map { " ± " + KneeReport.degrees($0) } ?? ""))
         #expect(KneeReportHTML.render(r).contains("-≥"))
         let pdf = String(decoding: KneeReportPDF.render(r), as: UTF8.self)
         #expect(pdf.contains("->=") && !pdf.contains("-?"))

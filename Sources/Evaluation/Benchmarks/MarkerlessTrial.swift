@@ -114,11 +114,11 @@ public struct MarkerlessTrial: Codable, Sendable {
             return nil
         }
         let result: MarkerlessReconstruction
+        // Refused for views placed inconsistently: measured anyway, to show what it saved.
+        var reconstructor = MarkerlessReconstructor(options: options)
+        reconstructor.refusesAstray = false
+        reconstructor.usesColour = usesColour
         do {
-            // Refused for views placed inconsistently: measured anyway, to show what it saved.
-            var reconstructor = MarkerlessReconstructor(options: options)
-            reconstructor.refusesAstray = false
-            reconstructor.usesColour = usesColour
             result = try reconstructor.reconstruct(frameCount: simulator.frameCount, frame: frame)
             do {
                 try result.checkAgreement(minimum: reconstructor.minimumAgreement, print: reconstructor.minimumPrintAgreement)
@@ -140,8 +140,10 @@ public struct MarkerlessTrial: Codable, Sendable {
         trial.agreementLowTenth = shares.isEmpty ? nil : shares[shares.count / 10]
         trial.agreementLowest = shares.first
         trial.checkedViews = result.checked.count
-        let limits = MarkerlessReconstructor(options: options)
-        trial.checkedBelow = result.checked.filter { $0.agreement < ($0.byPrint ? limits.minimumPrintAgreement : limits.minimumAgreement) }.count
+        trial.checkedBelow =
+            result.checked.filter {
+                $0.agreement < ($0.byPrint ? reconstructor.minimumPrintAgreement : reconstructor.minimumAgreement)
+            }.count
         trial.seconds = result.seconds - Double(rendering.components.seconds) - Double(rendering.components.attoseconds) * 1e-18
         guard let first = result.poses.first, let firstTruth = truths[first.frameIndex] else { return trial }
         let headFromWorld = rigid(firstTruth.meshFromCamera) * first.worldFromCamera.inverse

@@ -6,22 +6,20 @@ extension RangeOfMotionSummary: TextReport {
     var text: String {
         let a = analysis, q = a.quality
         func deg(_ v: Double) -> String { String(format: "%.1f°", v) }
-        func end(_ e: ExtremeFrame, unseen: Bool, beyond: String) -> String {
-            unseen ? deg(e.angle) + " or \(beyond) (the leg left the picture there)" : deg(e.angle) + (e.uncertainty.map { " ± " + deg($0) } ?? "")
-        }
-        func bound(_ atLeast: Bool) -> String { atLeast ? "at least " : "" }
         var lines: [String] = []
         let sideNote = sideGuessed ? " (the side seen best; choose with --side)" : ""
-        if a.accepted, let nz = a.neutralZero, let low = a.minimum, let high = a.maximum {
+        if a.accepted, let nz = a.neutralZero, let low = a.minimum, let high = a.maximum,
+            let lowText = a.smallestAngleText(degrees: deg), let highText = a.largestAngleText(degrees: deg)
+        {
             lines.append("\(a.side.rawValue) knee\(sideNote): extension/flexion \(nz.notation) (neutral-zero)")
             lines.append(
-                "  smallest angle  \(end(low, unseen: a.mostBentUnseen, beyond: "less")) at frame \(low.index) (\(String(format: "%.2f", low.time)) s)"
+                "  smallest angle  \(lowText) at frame \(low.index) (\(String(format: "%.2f", low.time)) s)"
             )
             lines.append(
-                "  largest angle   \(end(high, unseen: a.straightestUnseen, beyond: "more")) at frame \(high.index) (\(String(format: "%.2f", high.time)) s)"
+                "  largest angle   \(highText) at frame \(high.index) (\(String(format: "%.2f", high.time)) s)"
             )
             lines.append(
-                "  flexion \(bound(nz.flexionAtLeast))\(deg(nz.flexionDegrees)), extension \(bound(nz.extensionAtLeast))\(deg(nz.extensionDegrees))")
+                "  flexion \(nz.flexionText(degrees: deg)), extension \(nz.extensionText(degrees: deg))")
         } else {
             lines.append("\(a.side.rawValue) knee\(sideNote): not measured, the video is refused")
         }
