@@ -50,6 +50,20 @@ struct HeightMap {
         self.heights = heights.map { $0.isFinite ? $0 : .nan }
     }
 
+    /// A head is never this deep within one view's window (metres): where a cell lies further
+    /// below the window's median, the view looks through a hole in the mesh (an eye socket or
+    /// a mouth the scan did not close) at the far side of the head.
+    static let seeThroughDepth = 0.04
+
+    /// Empties the cells that look through a hole at the far side of the head. Left in, a
+    /// skin fitted to the window bends toward them, and the whole face stands out of it.
+    mutating func dropSeeThrough() {
+        let filled = heights.filter { !$0.isNaN }.sorted()
+        guard !filled.isEmpty else { return }
+        let floor = filled[filled.count / 2] - Self.seeThroughDepth
+        heights = heights.map { $0 < floor ? .nan : $0 }
+    }
+
     /// Fills small holes (a reconstruction leaves some on thin parts, like a nose's tip): each
     /// round, an empty cell with at least three filled neighbours of eight takes their mean.
     /// `rounds` limits how far in from an edge a hole is filled (a cell per round), so large

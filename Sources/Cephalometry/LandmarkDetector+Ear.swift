@@ -15,6 +15,7 @@ extension LandmarkDetector {
             mesh, origin: SIMD2(y0, z0), cell: cell, columns: columns, rows: rows,
             across: { SIMD2($0.y, $0.z) }, along: { side * $0.x })
         map.fillHoles(rounds: holeRounds)
+        map.dropSeeThrough()
         guard let first = SkinSurface(map, cubic: true), let rough = prominentPart(map, skin: first, above: 0.003, near: expected) else {
             throw .unusableMesh("no \(name) ear stands out of the head; scan that side too, or pick the \(name) tragion")
         }

@@ -24,6 +24,7 @@ extension LandmarkDetector {
             mesh, origin: SIMD2(x0, z0), cell: cell, columns: columns, rows: rows,
             across: { SIMD2($0.x, $0.z) }, along: { $0.y })
         map.fillHoles(rounds: holeRounds)
+        map.dropSeeThrough()
         guard let skin = SkinSurface(map, cubic: true) else {
             throw .unusableMesh("the face is missing from the mesh; scan the face too, or pick the landmarks")
         }

@@ -53,12 +53,14 @@ public enum LandmarkDetector {
         /// Where the middle of each ear is expected (y, z).
         var earCentre: [Double: SIMD2<Double>]
 
-        /// Wide windows below the cap's rim, for the rough orientation.
+        /// Wide windows below the cap's rim, for the rough orientation. The face's reaches
+        /// 60 mm below the rim: an infant's nose tip lies about 20 mm below the nasion, but
+        /// a head of adult proportions carries its tip 30-35 mm below, past a window of 50.
         static func coarse(capRim: Double) -> Windows {
             let earY = -0.055...0.015, earZ = (capRim - 0.045)...(capRim + 0.002)
             let centre = SIMD2(-0.012, capRim - 0.02)
             return Windows(
-                faceX: -0.035...0.035, faceZ: (capRim - 0.05)...(capRim + 0.008),
+                faceX: -0.035...0.035, faceZ: (capRim - 0.06)...(capRim + 0.008),
                 earY: [-1: earY, 1: earY], earZ: [-1: earZ, 1: earZ], earCentre: [-1: centre, 1: centre])
         }
 
@@ -70,8 +72,10 @@ public enum LandmarkDetector {
             let (ly, lz) = earWindows(found.leftTragion.point), (ry, rz) = earWindows(found.rightTragion.point)
             let n = found.nasion.point
             let l = found.leftTragion.point, r = found.rightTragion.point
+            // 30 mm below the nasion, or further where the nose tip found lies lower.
+            let chin = min(n.z - 0.03, found.noseTip.point.z - 0.008)
             return Windows(
-                faceX: (n.x - 0.03)...(n.x + 0.03), faceZ: (n.z - 0.03)...(n.z + 0.014),
+                faceX: (n.x - 0.03)...(n.x + 0.03), faceZ: chin...(n.z + 0.014),
                 earY: [-1: ly, 1: ry], earZ: [-1: lz, 1: rz],
                 earCentre: [-1: SIMD2(l.y - 0.012, l.z), 1: SIMD2(r.y - 0.012, r.z)])
         }

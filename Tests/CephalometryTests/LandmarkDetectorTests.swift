@@ -53,6 +53,26 @@ struct LandmarkDetectorTests {
         let e = try Self.errors(HeadParameters(lengthMM: 125, cranialIndex: 92, cvai: 10, ears: ears), forward: forward)
         for (name, error) in e { #expect(error < (name == "nasion" ? 0.0015 : 0.0007), "\(name) off by \(error * 1000) mm") }
     }
+
+    /// A scan that leaves the eye sockets open: through them the front view sees the back of
+    /// the head, 100 mm behind the face. Those cells are not skin; fitted with the rest, they
+    /// bent the face's skin toward them, the whole face stood out of it, and a cheek was taken
+    /// for the nose.
+    @Test("eye sockets the scan left open, showing the back of the head, do not hide the nose")
+    func eyeSocketsOpenToTheBackOfTheHead() throws {
+        let head = try HeadModel(HeadParameters(lengthMM: 140, cranialIndex: 84, cvai: 6))
+        var mesh = HeadMesh.make(head)
+        let nasion = head.landmarks.nasion
+        mesh.faces.removeAll { face in
+            let c = (mesh.vertices[Int(face.x)] + mesh.vertices[Int(face.y)] + mesh.vertices[Int(face.z)]) / 3
+            return c.y > 0 && (0.008...0.028).contains(abs(c.x)) && ((nasion.z - 0.016)...(nasion.z + 0.002)).contains(c.z)
+        }
+        let found = try LandmarkDetector.detect(mesh.transformed(by: Self.meshFromHead), orientation: Self.orientation(error: 4))
+            .transformed(by: Self.meshFromHead.inverse)
+        let truth = head.landmarks
+        #expect(length(found.noseTip.point - truth.noseTip) < 0.001, "nose tip off by \(length(found.noseTip.point - truth.noseTip) * 1000) mm")
+        #expect(length(found.nasion.point - truth.nasion) < 0.0015, "nasion off by \(length(found.nasion.point - truth.nasion) * 1000) mm")
+    }
 }
 
 /// Which raised part of a side view is the ear.
