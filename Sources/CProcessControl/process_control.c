@@ -1,6 +1,7 @@
 #include "hs_process.h"
 
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <malloc.h>
@@ -22,4 +23,11 @@ void hs_keep_freed_memory(void) {
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
+}
+
+int hs_pipe_unread_bytes(int fd) {
+    // ioctl is variadic, which Swift cannot call.
+    int count = 0;
+    if (ioctl(fd, FIONREAD, &count) != 0) return -1;
+    return count;
 }

@@ -61,22 +61,34 @@ final class InspectorPool: Sendable {
         request.id = UInt64.random(in: 1...UInt64.max)
         let line = try JSONEncoder().encode(request) + Data([0x0A])
         let id = request.id
-        let helper = try await take()
         let timeLimit = isolation.timeLimit
-        let answer: Data
-        do {
-            answer = try await withTaskCancellationHandler {
-                try await ResearchServer.offload { try helper.ask(line, id: id, timeLimit: timeLimit) }
-            } onCancel: {
-                helper.kill()
+        // A helper can end between the check that it runs and the request (the kernel takes
+        // a moment to end a stopped process): one that never read the request is no verdict
+        // on the upload, which goes to a new helper. A few at most, in case helpers cannot
+        // start at all.
+        for _ in 0..<Self.attemptsPerRequest {
+            let helper = try await take()
+            do {
+                let answer = try await withTaskCancellationHandler {
+                    try await ResearchServer.offload { try helper.ask(line, id: id, timeLimit: timeLimit) }
+                } onCancel: {
+                    helper.kill()
+                }
+                give(helper)
+                return answer
+            } catch is PooledHelper.EndedBeforeReading {
+                helper.retire()
+                try Task.checkCancellation()
+            } catch {
+                helper.retire()
+                throw error
             }
-        } catch {
-            helper.retire()
-            throw error
         }
-        give(helper)
-        return answer
+        throw Isolation.Failure(description: "the inspect-upload process ended before it read the upload, \(Self.attemptsPerRequest) times")
     }
+
+    /// Helpers asked for one upload when each ends before it reads it.
+    static let attemptsPerRequest = 3
 
     private func take() async throws -> PooledHelper {
         // A helper that ended while it waited (stopped from outside, the kernel's memory
@@ -140,6 +152,10 @@ final class PooledHelper: @unchecked Sendable {
 
     var jobs: Int { state.withLock { $0.jobs } }
 
+    /// The helper ended, or stopped answering, with the whole request still unread in its
+    /// input: whatever ended it, it was not the upload.
+    struct EndedBeforeReading: Error {}
+
     var isRunning: Bool { process.isRunning }
 
     /// Sends one request and waits for its answer line; blocks the calling thread.
@@ -151,11 +167,21 @@ final class PooledHelper: @unchecked Sendable {
         do {
             try input.write(contentsOf: request)
         } catch {
-            throw failure(timeLimit: timeLimit)
+            // Its input is closed: the helper ended before this request.
+            kill()
+            process.waitUntilExit()
+            throw EndedBeforeReading()
         }
         var answer = Data()
         while true {
-            guard let piece = readAnswer(until: deadline) else { throw failure(timeLimit: timeLimit) }
+            guard let piece = readAnswer(until: deadline) else {
+                if answer.isEmpty && !state.withLock({ $0.timedOut }) && hs_pipe_unread_bytes(input.fileDescriptor) == request.count {
+                    kill()
+                    process.waitUntilExit()
+                    throw EndedBeforeReading()
+                }
+                throw failure(timeLimit: timeLimit)
+            }
             answer.append(piece)
             if let end = answer.firstIndex(of: 0x0A) {
                 // One request, one line, naming the request: anything else is a helper out of

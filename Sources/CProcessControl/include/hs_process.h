@@ -12,4 +12,8 @@ int hs_die_with_parent(int expected_parent);
 /// file after another.
 void hs_keep_freed_memory(void);
 
+/// Bytes written into the pipe `fd` (either end) that its reader has not read yet; -1 where
+/// the kernel cannot tell (Linux answers for both ends of a pipe).
+int hs_pipe_unread_bytes(int fd);
+
 #endif

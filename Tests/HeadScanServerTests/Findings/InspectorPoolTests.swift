@@ -92,9 +92,47 @@ import Testing
         defer { try? FileManager.default.removeItem(at: script) }
         let first = try Self.pid(try await pool.run(Self.request))
         kill(Int32(first), SIGKILL)
-        try await Task.sleep(for: .milliseconds(300))
+        // Until the kernel has ended it: a process woken to die can wait for a core for a
+        // while on two busy ones, and until then it looks like a helper at work.
+        try await Self.waitUntilEnded(Int32(first))
         let second = try Self.pid(try await pool.run(Self.request))
         #expect(second != first)
+    }
+
+    /// A helper that ends before it reads the request (here the first one started, which
+    /// exits at once) is no verdict on the upload: a new helper answers it.
+    @Test func aHelperThatEndsBeforeReadingPassesTheUploadOn() async throws {
+        let mark = FileManager.default.temporaryDirectory.appendingPathComponent("unread-\(UUID().uuidString)").path
+        let (pool, script) = try Self.pool("if [ ! -e \(mark) ]; then touch \(mark); exit 0; fi; while read line; do \(Self.answerLine); done")
+        defer {
+            try? FileManager.default.removeItem(at: script)
+            try? FileManager.default.removeItem(atPath: mark)
+        }
+        _ = try Self.pid(try await pool.run(Self.request))
+        #expect(FileManager.default.fileExists(atPath: mark))
+    }
+
+    /// Helpers that never read anything fail the upload after a few, saying so.
+    @Test func helpersThatNeverReadFailTheUploadAfterAFew() async throws {
+        let (pool, script) = try Self.pool("exit 0")
+        defer { try? FileManager.default.removeItem(at: script) }
+        do {
+            _ = try await pool.run(Self.request)
+            Issue.record("helpers that never read gave an answer")
+        } catch let failure as Isolation.Failure {
+            #expect(failure.description.contains("before it read the upload"), "\(failure.description)")
+        }
+    }
+
+    /// Waits until `pid` is gone or a zombie (its descriptors closed either way).
+    static func waitUntilEnded(_ pid: Int32) async throws {
+        for _ in 0..<3000 {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            let state = stat.split(separator: ")").last?.split(separator: " ").first
+            if kill(pid, 0) != 0 || state == "Z" { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("process \(pid) did not end within 30 s of its kill")
     }
 
     /// An answer that names another request is never taken for this one's.
