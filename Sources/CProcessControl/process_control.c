@@ -1,7 +1,10 @@
 #include "hs_process.h"
 
+#include <errno.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <malloc.h>
@@ -30,4 +33,20 @@ int hs_pipe_unread_bytes(int fd) {
     int count = 0;
     if (ioctl(fd, FIONREAD, &count) != 0) return -1;
     return count;
+}
+
+int hs_child_ended(int pid, int wait_for_end, int *signalled, int *code) {
+    // The siginfo_t union is out of Swift's reach.
+    for (;;) {
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        int options = WEXITED | WNOWAIT | (wait_for_end ? 0 : WNOHANG);
+        if (waitid(P_PID, (id_t)pid, &info, options) == 0) {
+            if (info.si_pid == 0) return 0;
+            *signalled = info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED;
+            *code = info.si_status;
+            return 1;
+        }
+        if (errno != EINTR) return -1;
+    }
 }

@@ -128,14 +128,18 @@ final class PooledHelper: @unchecked Sendable {
     static let maximumAnswerBytes = 1 << 20
 
     init(executable: URL) throws {
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.executableURL = executable
-        process.arguments = ["inspect-upload", "--serve"]
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.environment = Isolation.helperEnvironment(ProcessInfo.processInfo.environment)
-        try process.run()
+        let process = self.process
+        let (stdin, stdout, stderr) = try Isolation.spawning.withLock {
+            let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+            process.executableURL = executable
+            process.arguments = ["inspect-upload", "--serve"]
+            process.standardInput = stdin
+            process.standardOutput = stdout
+            process.standardError = stderr
+            process.environment = Isolation.helperEnvironment(ProcessInfo.processInfo.environment)
+            try process.run()
+            return (stdin, stdout, stderr)
+        }
         input = stdin.fileHandleForWriting
         output = stdout.fileHandleForReading
         let errors = stderr.fileHandleForReading
@@ -156,7 +160,7 @@ final class PooledHelper: @unchecked Sendable {
     /// input: whatever ended it, it was not the upload.
     struct EndedBeforeReading: Error {}
 
-    var isRunning: Bool { process.isRunning }
+    var isRunning: Bool { !process.hasEnded }
 
     /// Sends one request and waits for its answer line; blocks the calling thread.
     func ask(_ request: Data, id: UInt64, timeLimit: Double) throws -> Data {
@@ -169,7 +173,7 @@ final class PooledHelper: @unchecked Sendable {
         } catch {
             // Its input is closed: the helper ended before this request.
             kill()
-            process.waitUntilExit()
+            _ = process.waitForEnd()
             throw EndedBeforeReading()
         }
         var answer = Data()
@@ -177,7 +181,7 @@ final class PooledHelper: @unchecked Sendable {
             guard let piece = readAnswer(until: deadline) else {
                 if answer.isEmpty && !state.withLock({ $0.timedOut }) && hs_pipe_unread_bytes(input.fileDescriptor) == request.count {
                     kill()
-                    process.waitUntilExit()
+                    _ = process.waitForEnd()
                     throw EndedBeforeReading()
                 }
                 throw failure(timeLimit: timeLimit)
@@ -216,7 +220,7 @@ final class PooledHelper: @unchecked Sendable {
             let ready = poll(&waiting, 1, Int32(min(200, max(1, left * 1000))))
             if ready > 0 { return Self.readSome(output) }
             if ready < 0 && errno != EINTR { return nil }
-            if !process.isRunning { return nil }
+            if process.hasEnded { return nil }
         }
     }
 
@@ -234,7 +238,7 @@ final class PooledHelper: @unchecked Sendable {
     /// Why the helper gave no answer, as `Isolation.run` words it.
     private func failure(timeLimit: Double, outOfStep: Bool = false) -> Isolation.Failure {
         kill()
-        process.waitUntilExit()
+        let end = process.waitForEnd()
         if outOfStep { return Isolation.Failure(description: "the inspect-upload process answered out of step and was stopped") }
         // The last words on standard error arrive with the pipe's end.
         let deadline = Date().addingTimeInterval(1)
@@ -242,22 +246,25 @@ final class PooledHelper: @unchecked Sendable {
         if state.withLock({ $0.timedOut }) {
             return Isolation.Failure(description: "the inspect-upload process ran longer than \(Int(timeLimit)) s and was stopped", timedOut: true)
         }
-        if process.terminationReason == .uncaughtSignal {
+        let status: Int32
+        switch end {
+        case .signalled(let signal):
             // A runtime's message may quote the data it tripped on: only its kind.
             let fault = errorTail.withLock { $0.text }.range(of: Data("Fatal error".utf8)) != nil ? " (a fault in the program)" : ""
-            return Isolation.Failure(description: "the inspect-upload process stopped by signal \(process.terminationStatus)\(fault)")
+            return Isolation.Failure(description: "the inspect-upload process stopped by signal \(signal)\(fault)")
+        case .exited(let code): status = code
         }
         // The helper's own words when it ends by its own choice; a runtime's fault message
         // may quote the data it tripped on, so only its kind.
         let text = errorTail.withLock { $0.text }
         let tail = text.range(of: Data("Fatal error".utf8)) != nil ? "a fault in the program" : Isolation.lastLine(text)
         return Isolation.Failure(
-            description: "the inspect-upload process exited with \(process.terminationStatus)\(tail.isEmpty ? "" : ": \(tail)")")
+            description: "the inspect-upload process exited with \(status)\(tail.isEmpty ? "" : ": \(tail)")")
     }
 
     /// Stops the helper at once (a fault, a time limit, a client that hung up).
     func kill() {
-        if process.isRunning { stopAtOnce(process.processIdentifier) }
+        if !process.hasEnded { stopAtOnce(process.processIdentifier) }
     }
 
     /// Ends a helper that is not needed any more: its input closes and it exits.
@@ -272,8 +279,8 @@ final class PooledHelper: @unchecked Sendable {
         DispatchQueue.global().async {
             // A helper that does not end within a few seconds of its input closing is stopped.
             let deadline = Date().addingTimeInterval(5)
-            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-            if process.isRunning { stopAtOnce(process.processIdentifier) }
+            while !process.hasEnded && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            if !process.hasEnded { stopAtOnce(process.processIdentifier) }
         }
     }
 }

@@ -48,21 +48,24 @@ public struct Isolation: Sendable {
         return try await withTaskCancellationHandler {
             try await ResearchServer.offload {
                 let process = Process()
-                process.executableURL = executable
-                process.arguments = arguments
-                let output = Pipe(), errors = Pipe()
-                process.standardOutput = output
-                process.standardError = errors
-                process.standardInput = FileHandle.nullDevice
-                process.environment = Self.helperEnvironment(ProcessInfo.processInfo.environment)
-                try process.run()
+                let (output, errors) = try Self.spawning.withLock {
+                    process.executableURL = executable
+                    process.arguments = arguments
+                    let output = Pipe(), errors = Pipe()
+                    process.standardOutput = output
+                    process.standardError = errors
+                    process.standardInput = FileHandle.nullDevice
+                    process.environment = Self.helperEnvironment(ProcessInfo.processInfo.environment)
+                    try process.run()
+                    return (output, errors)
+                }
                 running.withLock { $0 = process }
                 let timedOut = Locked(false)
                 // A thread of its own keeps the time: a timer on a shared queue busy with other
                 // work would let the helper run on.
                 let finished = DispatchSemaphore(value: 0)
                 let watchdog = Thread {
-                    guard finished.wait(timeout: .now() + timeLimit) == .timedOut, process.isRunning else { return }
+                    guard finished.wait(timeout: .now() + timeLimit) == .timedOut, !process.hasEnded else { return }
                     timedOut.withLock { $0 = true }
                     kill(process.processIdentifier, SIGKILL)
                 }
@@ -72,7 +75,7 @@ public struct Isolation: Sendable {
                 let reader = Thread { errorText.withLock { $0 = Self.read(errors.fileHandleForReading, limit: 1 << 20) } }
                 reader.start()
                 let data = Self.read(output.fileHandleForReading, limit: Self.maximumOutputBytes)
-                process.waitUntilExit()
+                let end = process.waitForEnd()
                 finished.signal()
                 while !watchdog.isFinished { Thread.sleep(forTimeInterval: 0.001) }
                 running.withLock { $0 = nil }
@@ -81,25 +84,31 @@ public struct Isolation: Sendable {
                     throw Failure(
                         description: "the \(arguments.first ?? "work") process ran longer than \(Int(timeLimit)) s and was stopped", timedOut: true)
                 }
-                guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-                    let what = arguments.first ?? "work"
-                    if process.terminationReason == .uncaughtSignal {
-                        // A runtime's message may quote the data it tripped on: only its kind.
-                        let fault = errorText.withLock { $0 }.range(of: Data("Fatal error".utf8)) != nil ? " (a fault in the program)" : ""
-                        throw Failure(description: "the \(what) process stopped by signal \(process.terminationStatus)\(fault)")
-                    }
+                let what = arguments.first ?? "work"
+                switch end {
+                case .exited(0): break
+                case .signalled(let signal):
+                    // A runtime's message may quote the data it tripped on: only its kind.
+                    let fault = errorText.withLock { $0 }.range(of: Data("Fatal error".utf8)) != nil ? " (a fault in the program)" : ""
+                    throw Failure(description: "the \(what) process stopped by signal \(signal)\(fault)")
+                case .exited(let status):
                     // The helpers print only a summary of their own words on failure.
                     let tail = Self.lastLine(errorText.withLock { $0 })
-                    throw Failure(description: "the \(what) process exited with \(process.terminationStatus)\(tail.isEmpty ? "" : ": \(tail)")")
+                    throw Failure(description: "the \(what) process exited with \(status)\(tail.isEmpty ? "" : ": \(tail)")")
                 }
                 return data
             }
         } onCancel: {
             running.withLock { process in
-                if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                if let process, !process.hasEnded { kill(process.processIdentifier, SIGKILL) }
             }
         }
     }
+
+    /// Held while a helper is started. A child inherits whatever descriptors are open at its
+    /// start and not yet closed-on-exec, such as another helper's pipes created a moment
+    /// before by another thread; a helper holding another's pipe keeps it from ever ending.
+    static let spawning = NSLock()
 
     /// Name of the variable that tells a helper its parent's process number.
     static let parentVariable = "HEADSCAN_HELPER_PARENT"

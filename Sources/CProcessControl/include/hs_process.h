@@ -16,4 +16,10 @@ void hs_keep_freed_memory(void);
 /// the kernel cannot tell (Linux answers for both ends of a pipe).
 int hs_pipe_unread_bytes(int fd);
 
+/// Whether the child `pid` has ended, asked of the kernel without reaping it (whoever reaps
+/// it still can): 0 while it runs, 1 once it has ended, with `signalled` set when a signal
+/// ended it and `code` its exit status or signal; -1 when it is not a child to wait for (it
+/// was reaped already). `wait_for_end` blocks until it ends.
+int hs_child_ended(int pid, int wait_for_end, int *signalled, int *code);
+
 #endif

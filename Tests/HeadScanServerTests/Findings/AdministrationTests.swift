@@ -254,7 +254,7 @@ import Upload
         process.standardOutput = output
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        _ = process.waitForEnd()
         for option in ["--reserve-gib", "--device-quota-gib", "--database-file", "HEADSCAN_DATABASE_URL", "--open-uploads-per-device"] {
             #expect(text.contains(option), "\(option)")
         }

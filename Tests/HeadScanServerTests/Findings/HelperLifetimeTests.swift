@@ -49,8 +49,7 @@ import Glibc
         process.environment = environment
         process.standardOutput = Pipe()
         try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 3)
+        #expect(process.waitForEnd() == .exited(3))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("0.kept").path))
         // The same call with its true parent checks the file.
         let checked = Process()
@@ -59,8 +58,7 @@ import Glibc
         checked.environment = Isolation.helperEnvironment(ProcessInfo.processInfo.environment)
         checked.standardOutput = Pipe()
         try checked.run()
-        checked.waitUntilExit()
-        #expect(checked.terminationStatus == 0)
+        #expect(checked.waitForEnd() == .exited(0))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("0.kept").path))
     }
 
@@ -86,7 +84,7 @@ import Glibc
         let waiting = Self.state(pid)
         #expect(waiting != nil && waiting != "Z", "the helper waits on its input while the service runs")
         kill(service.processIdentifier, SIGKILL)
-        service.waitUntilExit()
+        _ = service.waitForEnd()
         var state = Self.state(pid)
         for _ in 0..<100 where state != nil && state != "Z" {
             Thread.sleep(forTimeInterval: 0.05)

@@ -124,6 +124,27 @@ import Testing
         }
     }
 
+    /// A helper that ends while a process it left behind holds what it inherited (as a child
+    /// started by another thread at the same moment can) is seen to end: its upload fails with
+    /// its own exit status, and the next upload goes to a new helper.
+    @Test func aHelperThatLeftAProcessBehindIsSeenToEnd() async throws {
+        let mark = FileManager.default.temporaryDirectory.appendingPathComponent("left-\(UUID().uuidString)")
+        let (pool, script) = try Self.pool(
+            "if [ -e \(mark.path) ]; then while read line; do \(Self.answerLine); done; fi; read line; sleep 600 </dev/null >/dev/null 2>&1 & echo $! > \(mark.path); exit 4"
+        )
+        defer {
+            ProcessEndTests.stopProcess(namedIn: mark)
+            try? FileManager.default.removeItem(at: script)
+        }
+        do {
+            _ = try await pool.run(Self.request)
+            Issue.record("a helper that exited gave an answer")
+        } catch let failure as Isolation.Failure {
+            #expect(failure.description.contains("exited with 4"), "\(failure.description)")
+        }
+        _ = try Self.pid(try await pool.run(Self.request))
+    }
+
     /// Waits until `pid` is gone or a zombie (its descriptors closed either way).
     static func waitUntilEnded(_ pid: Int32) async throws {
         for _ in 0..<3000 {
