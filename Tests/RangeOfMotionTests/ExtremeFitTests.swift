@@ -32,6 +32,20 @@ struct ExtremeFitTests {
         #expect(errors.allSatisfy { $0 < 0.5 }, "errors \(errors)")
     }
 
+    @Test("a turning end whose top frames the gates refused in one visit is read at its peak")
+    func topRefusedInOneVisit() throws {
+        // Tops at 4.87, 9.87, 14.87 s: the frames from 10 s to 10.67 s are refused, so the
+        // second visit ends on its way up at 9.67 s.
+        let angles = Self.cosine(period: 5)
+        let kept = angles.indices.filter { !(Double($0) / 3 > 9.7 && Double($0) / 3 < 10.8) }
+        let smoothed = RunningMedian.centred(kept.map { angles[$0] }, window: 3)
+        let samples = kept.enumerated().map {
+            ExtremeFit.Sample(time: Double($0.element) / 3, angle: angles[$0.element], smoothed: smoothed[$0.offset])
+        }
+        let top = try #require(ExtremeFit(band: 5).fit(samples))
+        #expect(abs(top.peak - 178) < 0.5, "peak \(top.peak)")
+    }
+
     @Test("with noise the turning end is still within 2° and its uncertainty covers the error", arguments: [11, 12, 13, 14] as [UInt64])
     func noisyTurningPeak(seed: UInt64) throws {
         let angles = Self.cosine(period: 5, phase: 0.07 * Double(seed), noise: 1.5, seed: seed)

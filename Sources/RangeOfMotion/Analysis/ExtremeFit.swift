@@ -69,11 +69,30 @@ struct ExtremeFit {
         // A visit cut off by the video's start or end may have its top outside the video.
         let whole = reaching.filter { $0.first?.time != samples.first?.time && $0.last?.time != samples.last?.time }
         let near = whole.isEmpty ? reaching : whole
-        guard let rough = try? Self.solve(near, held: held) else { return nil }
+        guard let rough = try? Self.solve(near, held: held, reaching: Self.topRanges(near, in: samples)) else { return nil }
         let (visits, first) = Self.refitByTime(samples, visits: near, fit: rough, depth: depth, held: held)
         let kept = Self.withoutOutliers(visits, fit: first)
         guard kept.map(\.count).reduce(0, +) < visits.map(\.count).reduce(0, +) else { return first.result }
-        return (try? Self.solve(kept, held: held))?.result ?? first.result
+        return (try? Self.solve(kept, held: held, reaching: Self.topRanges(kept, in: samples)))?.result ?? first.result
+    }
+
+    /// Where each visit's top may lie: its own frames' span, and past its first or last frame
+    /// across the frames the gates refused there, up to the next passed frame (at most
+    /// `visitGapSeconds`). When the gates refused the frames at a visit's top, its last frame
+    /// still rises: a top held to the visit's own frames was held there, and bent the fit
+    /// shared with the other visits (a turning end read 2° inside the truth with three frames
+    /// refused at one of its tops). Where the next frame passed, the top lies before it.
+    static func topRanges(_ visits: [[Sample]], in samples: [Sample]) -> [ClosedRange<Double>] {
+        let times = samples.map(\.time)
+        let interval = zip(times.dropFirst(), times).map { $0 - $1 }.filter { $0 > 0 }.min() ?? 1
+        return visits.map { visit in
+            guard let first = visit.first?.time, let last = visit.last?.time else { return 0...0 }
+            let before = samples.last { $0.time < first }?.time ?? first
+            let after = samples.first { $0.time > last }?.time ?? last
+            let from = first - before > 1.5 * interval ? max(before, first - visitGapSeconds) : first
+            let to = after - last > 1.5 * interval ? min(after, last + visitGapSeconds) : last
+            return from...to
+        }
     }
 
     /// Runs of consecutive samples within `depth` of `top`, split where frames are far apart.
@@ -96,7 +115,7 @@ struct ExtremeFit {
     /// a visit's edges a frame read high is in and one read low is out, which flattens the fit
     /// and reads the end inside it (0.2-0.5° at 3 px). Chosen by time they are not. The first
     /// visits and fit stand where the fit has no curvature, the windows would overlap, or the
-    /// fit again fails.
+    /// fit again fails or scatters far more (`worseScatter`).
     static func refitByTime(
         _ samples: [Sample], visits: [[Sample]], fit: Solution, depth: Double, held: Double?
     ) -> ([[Sample]], Solution) {
@@ -105,9 +124,18 @@ struct ExtremeFit {
         let tops = fit.tops.sorted()
         guard zip(tops.dropFirst(), tops).allSatisfy({ $0 - $1 > 2 * reach }) else { return (visits, fit) }
         let timed = fit.tops.map { top in samples.filter { abs($0.time - top) <= reach } }.filter { !$0.isEmpty }
-        guard let again = try? solve(timed, held: held) else { return (visits, fit) }
+        guard let again = try? solve(timed, held: held, reaching: topRanges(timed, in: samples)),
+            again.variance <= worseScatter * fit.variance
+        else { return (visits, fit) }
         return (timed, again)
     }
+
+    /// A fit again by time whose frames scatter this many times as much about it (in variance)
+    /// as the first fit's do is not the same end: a visit of two frames between refused ones
+    /// let its top wander onto the slope, the windows by time then took in the slope's steep
+    /// frames, and the end read 4° off. Two scatters of ten frames each differ by this much
+    /// by chance about once in fifty.
+    static let worseScatter = 4.0
 
     /// The visits without their frames far off the fit.
     private static func withoutOutliers(_ visits: [[Sample]], fit: Solution) -> [[Sample]] {
@@ -135,6 +163,9 @@ extension ExtremeFit {
         func value(at time: Double, top: Double) -> Double {
             peak - curvature * ExtremeFit.drop(time, top: top, hold: hold)
         }
+
+        /// The frames' variance about the fit, per degree of freedom left.
+        var variance: Double { squares / Double(max(1, result.frames - tops.count - 3)) }
     }
 
     static func drop(_ time: Double, top: Double, hold: Double) -> Double {
@@ -145,11 +176,12 @@ extension ExtremeFit {
     /// Rounds of searching the top times for each hold; the fit settles within two.
     static let rounds = 3
 
-    static func solve(_ visits: [[Sample]], held band: Double? = nil) throws(FitError) -> Solution {
+    /// `reaching`: per visit, the times its top is searched in (nil: its own frames' span).
+    static func solve(_ visits: [[Sample]], held band: Double? = nil, reaching: [ClosedRange<Double>]? = nil) throws(FitError) -> Solution {
         let count = visits.map(\.count).reduce(0, +)
         // Peak, curvature, hold and one top per visit, and a scatter left over to judge by.
         guard !visits.isEmpty, count >= visits.count + 5 else { throw .tooFewFrames }
-        let search = Search(visits)
+        let search = Search(visits, reaching: reaching)
         let fits = search.holds.map { hold in
             var tops = visits.map(centroid)
             var fit = linear(visits, tops: tops, hold: hold)
@@ -172,14 +204,15 @@ extension ExtremeFit {
         /// Per visit, the top times tried.
         var tops: [[Double]]
 
-        init(_ visits: [[Sample]]) {
+        init(_ visits: [[Sample]], reaching: [ClosedRange<Double>]? = nil) {
             let times = visits.flatMap { $0.map(\.time) }
             frameInterval = zip(times.dropFirst(), times).map { $0 - $1 }.filter { $0 > 0 }.min() ?? 1
             let step = frameInterval / stepsPerFrame
             let spans = visits.map { visit in (visit.first?.time ?? 0, visit.last?.time ?? 0) }
             let longest = spans.map { $0.1 - $0.0 }.max() ?? 0
             holds = grid(from: 0, to: longest / 2, step: max(step, longest / 2 / mostSteps))
-            tops = spans.map { first, last in grid(from: first, to: last, step: max(step, (last - first) / mostSteps)) }
+            let ranges = reaching.flatMap { $0.count == spans.count ? $0.map { ($0.lowerBound, $0.upperBound) } : nil } ?? spans
+            tops = ranges.map { first, last in grid(from: first, to: last, step: max(step, (last - first) / mostSteps)) }
         }
 
         /// How many times a visit's squares are summed: each top tried, each round, each hold.
