@@ -83,8 +83,7 @@ struct ExtremeFit {
     /// shared with the other visits (a turning end read 2° inside the truth with three frames
     /// refused at one of its tops). Where the next frame passed, the top lies before it.
     static func topRanges(_ visits: [[Sample]], in samples: [Sample]) -> [ClosedRange<Double>] {
-        let times = samples.map(\.time)
-        let interval = zip(times.dropFirst(), times).map { $0 - $1 }.filter { $0 > 0 }.min() ?? 1
+        let interval = shortestInterval(samples.map(\.time))
         return visits.map { visit in
             guard let first = visit.first?.time, let last = visit.last?.time else { return 0...0 }
             let before = samples.last { $0.time < first }?.time ?? first
@@ -93,6 +92,11 @@ struct ExtremeFit {
             let to = after - last > 1.5 * interval ? min(after, last + visitGapSeconds) : last
             return from...to
         }
+    }
+
+    /// The shortest time between two frames of `times` (in time order), 1 when there is none.
+    static func shortestInterval(_ times: [Double]) -> Double {
+        zip(times.dropFirst(), times).map { $0 - $1 }.filter { $0 > 0 }.min() ?? 1
     }
 
     /// Runs of consecutive samples within `depth` of `top`, split where frames are far apart.
@@ -206,7 +210,7 @@ extension ExtremeFit {
 
         init(_ visits: [[Sample]], reaching: [ClosedRange<Double>]? = nil) {
             let times = visits.flatMap { $0.map(\.time) }
-            frameInterval = zip(times.dropFirst(), times).map { $0 - $1 }.filter { $0 > 0 }.min() ?? 1
+            frameInterval = shortestInterval(times)
             let step = frameInterval / stepsPerFrame
             let spans = visits.map { visit in (visit.first?.time ?? 0, visit.last?.time ?? 0) }
             let longest = spans.map { $0.1 - $0.0 }.max() ?? 0
