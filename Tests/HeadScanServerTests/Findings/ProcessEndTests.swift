@@ -11,14 +11,21 @@ import Testing
     /// A shell that leaves `sleep 600` behind (its standard streams elsewhere, everything else
     /// inherited), prints its number and ends with `ending`.
     static func leavesAProcessBehind(_ ending: String) throws -> (Process, left: Int32) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "sleep 600 </dev/null >/dev/null 2>&1 & echo $!; \(ending)"]
         let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let process = try started("/bin/sh", ["-c", "sleep 600 </dev/null >/dev/null 2>&1 & echo $!; \(ending)"], output: output)
         let line = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return (process, Int32(line.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
+    }
+
+    /// `path` started with `arguments`, reading `input` and writing `output` where given.
+    static func started(_ path: String, _ arguments: [String], input: Pipe? = nil, output: Pipe? = nil) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if let input { process.standardInput = input }
+        if let output { process.standardOutput = output }
+        try process.run()
+        return process
     }
 
     @Test func anEndedChildIsSeenEndedWhileAProcessItLeftRuns() throws {
@@ -31,21 +38,14 @@ import Testing
     }
 
     @Test func aSignalThatEndedAChildIsNamed() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        process.arguments = ["600"]
-        try process.run()
+        let process = try Self.started("/bin/sleep", ["600"])
         kill(process.processIdentifier, SIGKILL)
         #expect(process.waitForEnd() == .signalled(SIGKILL))
     }
 
     @Test func aRunningChildHasNotEnded() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "read line; exit 0"]
         let input = Pipe()
-        process.standardInput = input
-        try process.run()
+        let process = try Self.started("/bin/sh", ["-c", "read line; exit 0"], input: input)
         #expect(!process.hasEnded)
         try input.fileHandleForWriting.write(contentsOf: Data("go\n".utf8))
         try input.fileHandleForWriting.close()
