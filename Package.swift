@@ -67,6 +67,9 @@ let package = Package(
             ]),
         // A helper process that dies with the service (prctl is variadic C).
         .target(name: "CProcessControl"),
+        // Child processes started so that none inherits another's pipes, and asked of the kernel
+        // whether they ended.
+        .target(name: "ChildProcesses", dependencies: ["CProcessControl"]),
         .target(name: "Geometry"),
         // The JSON form the three products' settings share: partial files, misspelt names refused.
         .target(name: "SettingsSchema"),
@@ -140,6 +143,7 @@ let package = Package(
             name: "HeadScanServer",
             dependencies: [
                 "Upload", "ScanLibrary", "Processing", "Reconstruction", "Recording", "Geometry", "Cephalometry", "Feedback", "CProcessControl",
+                "ChildProcesses",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -161,7 +165,7 @@ let package = Package(
                 "Upload", "Evaluation",
                 "Geometry", "Imaging", "Markers", "Recording", "Simulation", "Cephalometry", "Feedback", "Reconstruction",
                 "Report", "KneeReport", "ReportKit", "ScanLibrary", "Scanning", "Processing", "HeadGestures", "RangeOfMotion",
-                "CProcessControl", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CProcessControl", "ChildProcesses", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "SettingsSchemaTests", dependencies: ["SettingsSchema"]),
@@ -178,6 +182,7 @@ let package = Package(
             name: "AppModelTests",
             dependencies: [
                 "AppModel", "AppModelTesting", "HeadScanTesting", "ScanLibrary", "Cephalometry", "Feedback", "Recording", "Geometry", "Imaging",
+                "ChildProcesses",
                 "Processing",
                 "HeadGestures", "RangeOfMotion", "Markers", "Scanning", "Simulation", "Report", "KneeReport", "ReportKit",
                 "AppSupport", "KneeFeature", "GestureFeature",
@@ -189,7 +194,7 @@ let package = Package(
         .testTarget(name: "HeadGesturesTests", dependencies: ["HeadGestures"]),
         .testTarget(name: "RangeOfMotionTests", dependencies: ["RangeOfMotion", "KneeReport", "ReportKit"]),
         // Test support (as NIOTestUtils): fixtures that several test targets share.
-        .testTarget(name: "CommandLineTests", dependencies: ["headscan"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["headscan", "ChildProcesses"]),
         .target(
             name: "HeadScanTesting", dependencies: ["ScanLibrary", "Simulation", "Recording", "Geometry", "Imaging", "Cephalometry", "Feedback"]),
         // The app models' doubles (clock, monitors, recorder, replay player, libraries, clouds)
@@ -204,7 +209,7 @@ let package = Package(
             dependencies: [
                 // headscan-server: built beside the tests, which run its isolated helpers.
                 "HeadScanServer", "headscan-server", "Upload", "HeadScanTesting", "Recording", "Geometry", "Processing", "Cephalometry",
-                "ScanLibrary", "Reconstruction",
+                "ScanLibrary", "Reconstruction", "ChildProcesses",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

@@ -1,6 +1,10 @@
+#if defined(__linux__)
+#define _GNU_SOURCE
+#endif
 #include "hs_process.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -49,4 +53,16 @@ int hs_child_ended(int pid, int wait_for_end, int *signalled, int *code) {
         }
         if (errno != EINTR) return -1;
     }
+}
+
+int hs_pipe_closed_on_exec(int fds[2]) {
+#if defined(__linux__)
+    return pipe2(fds, O_CLOEXEC);
+#else
+    // Without pipe2 the flags are set at once after: a child started in between inherits them.
+    if (pipe(fds) != 0) return -1;
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    return 0;
+#endif
 }

@@ -1,4 +1,5 @@
 import CProcessControl
+import ChildProcesses
 import Foundation
 
 #if canImport(Glibc)
@@ -130,19 +131,16 @@ final class PooledHelper: @unchecked Sendable {
     init(executable: URL) throws {
         let process = self.process
         let (stdin, stdout, stderr) = try Isolation.spawning.withLock {
-            let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+            let stdin = try ChildPipe(), stdout = try ChildPipe(), stderr = try ChildPipe()
             process.executableURL = executable
             process.arguments = ["inspect-upload", "--serve"]
-            process.standardInput = stdin
-            process.standardOutput = stdout
-            process.standardError = stderr
             process.environment = Isolation.helperEnvironment(ProcessInfo.processInfo.environment)
-            try process.run()
+            try process.run(input: stdin, output: stdout, errors: stderr)
             return (stdin, stdout, stderr)
         }
-        input = stdin.fileHandleForWriting
-        output = stdout.fileHandleForReading
-        let errors = stderr.fileHandleForReading
+        input = stdin.writing
+        output = stdout.reading
+        let errors = stderr.reading
         let tail = errorTail
         // Drained for the helper's whole life, so a full pipe never blocks it; the end kept
         // for the log when it fails.

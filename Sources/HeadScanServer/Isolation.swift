@@ -1,4 +1,5 @@
 import CProcessControl
+import ChildProcesses
 import Foundation
 
 #if canImport(Glibc)
@@ -51,12 +52,9 @@ public struct Isolation: Sendable {
                 let (output, errors) = try Self.spawning.withLock {
                     process.executableURL = executable
                     process.arguments = arguments
-                    let output = Pipe(), errors = Pipe()
-                    process.standardOutput = output
-                    process.standardError = errors
-                    process.standardInput = FileHandle.nullDevice
+                    let output = try ChildPipe(), errors = try ChildPipe()
                     process.environment = Self.helperEnvironment(ProcessInfo.processInfo.environment)
-                    try process.run()
+                    try process.run(input: nil, output: output, errors: errors)
                     return (output, errors)
                 }
                 running.withLock { $0 = process }
@@ -72,9 +70,9 @@ public struct Isolation: Sendable {
                 watchdog.start()
                 // Read both while it runs, so a full pipe never blocks it.
                 let errorText = Locked(Data())
-                let reader = Thread { errorText.withLock { $0 = Self.read(errors.fileHandleForReading, limit: 1 << 20) } }
+                let reader = Thread { errorText.withLock { $0 = Self.read(errors.reading, limit: 1 << 20) } }
                 reader.start()
-                let data = Self.read(output.fileHandleForReading, limit: Self.maximumOutputBytes)
+                let data = Self.read(output.reading, limit: Self.maximumOutputBytes)
                 let end = process.waitForEnd()
                 finished.signal()
                 while !watchdog.isFinished { Thread.sleep(forTimeInterval: 0.001) }

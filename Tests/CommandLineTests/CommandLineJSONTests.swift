@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Testing
 
@@ -238,6 +239,24 @@ final class TemporaryFolder {
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
+/// A pipe read to its end on a thread of its own, so that a child filling it never blocks.
+final class ReadToEnd: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }.start()
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
+}
+
 struct CommandFailed: Error, CustomStringConvertible {
     var arguments: [String], status: Int32, standardError: String
     var description: String { "headscan \(arguments.joined(separator: " ")) exited with \(status): \(standardError)" }
@@ -252,15 +271,16 @@ func headscan(_ arguments: [String]) throws -> Data {
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
-    let output = Pipe(), errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw CommandFailed(arguments: arguments, status: process.terminationStatus, standardError: errorText)
+    let output = try ChildPipe(), errors = try ChildPipe()
+    try process.run(input: nil, output: output, errors: errors)
+    let errorReader = ReadToEnd(errors.reading)
+    let data = output.reading.readDataToEndOfFile()
+    let end = process.waitForEnd()
+    let errorText = String(decoding: errorReader.wait(), as: UTF8.self)
+    switch end {
+    case .exited(0): break
+    case .exited(let status): throw CommandFailed(arguments: arguments, status: status, standardError: errorText)
+    case .signalled(let signal): throw CommandFailed(arguments: arguments, status: 128 + signal, standardError: errorText)
     }
     return data
 }

@@ -22,4 +22,9 @@ int hs_pipe_unread_bytes(int fd);
 /// was reaped already). `wait_for_end` blocks until it ends.
 int hs_child_ended(int pid, int wait_for_end, int *signalled, int *code);
 
+/// Opens a pipe whose two ends are closed on exec (Linux: pipe2 with O_CLOEXEC, in one step,
+/// so that no child another thread starts at the same moment inherits them). Returns 0, or -1
+/// with errno set.
+int hs_pipe_closed_on_exec(int fds[2]);
+
 #endif

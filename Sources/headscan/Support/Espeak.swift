@@ -1,3 +1,4 @@
+import ChildProcesses
 import Feedback
 import Foundation
 
@@ -12,14 +13,16 @@ extension SpeechRenderer {
             let process = Process()
             process.executableURL = tool
             process.arguments = ["-v", voice, "--stdout", text]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            do { try process.run() } catch { throw .speechSynthesisFailed("cannot start espeak-ng: \(error)") }
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw .speechSynthesisFailed("espeak-ng exited with status \(process.terminationStatus) for \"\(text)\"")
+            let data: Data
+            do {
+                let pipe = try ChildPipe()
+                try process.run(input: nil, output: pipe, errors: nil)
+                data = pipe.reading.readDataToEndOfFile()
+            } catch { throw .speechSynthesisFailed("cannot start espeak-ng: \(error)") }
+            switch process.waitForEnd() {
+            case .exited(0): break
+            case .exited(let status): throw .speechSynthesisFailed("espeak-ng exited with status \(status) for \"\(text)\"")
+            case .signalled(let signal): throw .speechSynthesisFailed("espeak-ng stopped by signal \(signal) for \"\(text)\"")
             }
             return try AudioClip(wav: Array(data))
         }

@@ -1,4 +1,5 @@
 import Cephalometry
+import ChildProcesses
 import Foundation
 import HTTPTypes
 import HeadScanTesting
@@ -250,10 +251,9 @@ import Upload
         let process = Process()
         process.executableURL = IsolationTests.realHelper.executable
         process.arguments = ["serve", "--help"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = try ChildPipe()
+        try process.run(input: nil, output: output, errors: nil)
+        let text = String(decoding: output.reading.readDataToEndOfFile(), as: UTF8.self)
         _ = process.waitForEnd()
         for option in ["--reserve-gib", "--device-quota-gib", "--database-file", "HEADSCAN_DATABASE_URL", "--open-uploads-per-device"] {
             #expect(text.contains(option), "\(option)")

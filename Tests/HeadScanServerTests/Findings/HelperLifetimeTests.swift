@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Testing
 
@@ -47,8 +48,7 @@ import Glibc
         var environment = Isolation.helperEnvironment(ProcessInfo.processInfo.environment)
         environment[Isolation.parentVariable] = String(Int32.max)
         process.environment = environment
-        process.standardOutput = Pipe()
-        try process.run()
+        try process.run(input: nil, output: nil, errors: nil)
         #expect(process.waitForEnd() == .exited(3))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("0.kept").path))
         // The same call with its true parent checks the file.
@@ -56,8 +56,7 @@ import Glibc
         checked.executableURL = process.executableURL
         checked.arguments = process.arguments
         checked.environment = Isolation.helperEnvironment(ProcessInfo.processInfo.environment)
-        checked.standardOutput = Pipe()
-        try checked.run()
+        try checked.run(input: nil, output: nil, errors: nil)
         #expect(checked.waitForEnd() == .exited(0))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("0.kept").path))
     }
@@ -74,11 +73,10 @@ import Glibc
             "-c", "HEADSCAN_HELPER_PARENT=$$ SWIFT_BACKTRACE=enable=no \"$0\" inspect-upload --folder \"$1\" --name scan.hscan & echo $!; wait",
             helper, folder.path,
         ]
-        let output = Pipe()
-        service.standardOutput = output
-        try service.run()
+        let output = try ChildPipe()
+        try service.run(input: nil, output: output, errors: nil)
         var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line.append(byte) }
+        while let byte = try output.reading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line.append(byte) }
         let pid = try #require(Int32(String(decoding: line, as: UTF8.self)))
         Thread.sleep(forTimeInterval: 0.5)
         let waiting = Self.state(pid)

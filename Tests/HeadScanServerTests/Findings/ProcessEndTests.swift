@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Testing
 
@@ -11,20 +12,18 @@ import Testing
     /// A shell that leaves `sleep 600` behind (its standard streams elsewhere, everything else
     /// inherited), prints its number and ends with `ending`.
     static func leavesAProcessBehind(_ ending: String) throws -> (Process, left: Int32) {
-        let output = Pipe()
+        let output = try ChildPipe()
         let process = try started("/bin/sh", ["-c", "sleep 600 </dev/null >/dev/null 2>&1 & echo $!; \(ending)"], output: output)
-        let line = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let line = String(decoding: output.reading.readDataToEndOfFile(), as: UTF8.self)
         return (process, Int32(line.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
     }
 
     /// `path` started with `arguments`, reading `input` and writing `output` where given.
-    static func started(_ path: String, _ arguments: [String], input: Pipe? = nil, output: Pipe? = nil) throws -> Process {
+    static func started(_ path: String, _ arguments: [String], input: ChildPipe? = nil, output: ChildPipe? = nil) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        if let input { process.standardInput = input }
-        if let output { process.standardOutput = output }
-        try process.run()
+        try process.run(input: input, output: output, errors: nil)
         return process
     }
 
@@ -44,11 +43,11 @@ import Testing
     }
 
     @Test func aRunningChildHasNotEnded() throws {
-        let input = Pipe()
+        let input = try ChildPipe()
         let process = try Self.started("/bin/sh", ["-c", "read line; exit 0"], input: input)
         #expect(!process.hasEnded)
-        try input.fileHandleForWriting.write(contentsOf: Data("go\n".utf8))
-        try input.fileHandleForWriting.close()
+        try input.writing.write(contentsOf: Data("go\n".utf8))
+        try input.writing.close()
         #expect(process.waitForEnd() == .exited(0))
         // Asked again once Foundation may have reaped it, the answer stands.
         while process.isRunning { Thread.sleep(forTimeInterval: 0.001) }

@@ -2,7 +2,7 @@ import CProcessControl
 import Foundation
 
 /// How a helper ended, as the kernel tells it.
-enum ProcessEnd: Equatable {
+public enum ProcessEnd: Equatable, Sendable {
     case exited(Int32)
     case signalled(Int32)
 }
@@ -16,7 +16,7 @@ enum ProcessEnd: Equatable {
 // still reaps it whenever it hears.
 extension Process {
     /// Whether the kernel has ended the child (it may not be reaped yet).
-    var hasEnded: Bool {
+    public var hasEnded: Bool {
         var signalled: Int32 = 0
         var code: Int32 = 0
         return hs_child_ended(processIdentifier, 0, &signalled, &code) != 0
@@ -24,7 +24,7 @@ extension Process {
 
     /// Blocks until the child has ended and says how; for a child that was stopped or is about
     /// to end, never for one left to run.
-    func waitForEnd() -> ProcessEnd {
+    public func waitForEnd() -> ProcessEnd {
         var signalled: Int32 = 0
         var code: Int32 = 0
         if hs_child_ended(processIdentifier, 1, &signalled, &code) == 1 {
