@@ -44,6 +44,18 @@ struct LandmarkDetectorTests {
         for (name, error) in e { #expect(error < (name == "nasion" ? 0.0015 : 0.0007), "\(name) off by \(error * 1000) mm") }
     }
 
+    /// A real ear's depth: a concha sunk 4.5 mm behind a tragus 2.4 mm out. The search reads
+    /// the notch about 3.5 mm below the tragion and says nothing (see the benchmarks, "An ear
+    /// with a real ear's depth"): recorded as a known issue, so that a fix shows here.
+    @Test func aLowTragusBeforeASunkConcha() throws {
+        let ears = EarShape(conchaDepthMM: 4.5, tragusHeightMM: 2.4)
+        let e = try Self.errors(HeadParameters(ears: ears))
+        #expect((e["nasion"] ?? 1) < 0.0015 && (e["noseTip"] ?? 1) < 0.0007, "the face is not affected")
+        withKnownIssue("a low tragus drops out of the ear's outline; the notch is read on the tragus") {
+            for (side, error) in e where side.hasSuffix("Tragion") { #expect(error < 0.0007, "\(side) off by \(error * 1000) mm") }
+        }
+    }
+
     /// The cap tells where the ears are only roughly. With its frame 25 mm off along the head
     /// (the ears seen that much further back) the first search still shows the whole of a
     /// large ear that leans back; when it reached only 38 mm behind, it saw half the ear.

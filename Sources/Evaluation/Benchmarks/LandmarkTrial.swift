@@ -27,11 +27,30 @@ public struct LandmarkTrial: Codable {
 
     /// A head the benchmark draws: length 120–160 mm, cranial index 72–98, CVAI 0–15 %, either
     /// side flat, ears of every size.
-    public static func drawHead(_ random: inout SplitMix64) -> HeadParameters {
-        HeadParameters(
+    ///
+    /// `ears`: `.clay`, the simulator's standard ear (its relief never below the skin), or
+    /// `.sunk`, the same head with a real ear's depth: the concha 3–6 mm below the skin and the
+    /// tragus only 1.8–3 mm out (drawn from a stream of their own, so that every other figure of
+    /// the head, and the heads after it, are the same as with clay ears).
+    public static func drawHead(_ random: inout SplitMix64, ears kind: EarKind = .clay) -> HeadParameters {
+        var head = HeadParameters(
             lengthMM: random.uniform(120...160), cranialIndex: random.uniform(72...98), cvai: random.uniform(0...15),
             flatSide: random.unit() < 0.5 ? .left : .right,
             ears: EarShape(scale: random.uniform(0.85...1.2), tiltDegrees: random.uniform(5...30), protrusionDegrees: random.uniform(10...35)))
+        if kind == .sunk {
+            var own = SplitMix64(seed: head.ears.scale.bitPattern ^ head.ears.tiltDegrees.bitPattern ^ 0xEA25)
+            head.ears.conchaDepthMM = own.uniform(3...6)
+            head.ears.tragusHeightMM = own.uniform(1.8...3)
+        }
+        return head
+    }
+
+    /// The ears a benchmark draws on its heads.
+    public enum EarKind: String, Sendable, Codable, CaseIterable {
+        /// The simulator's standard ear: tragus 4.5 mm out, no bowl below the skin.
+        case clay
+        /// A real ear's depth: a concha sunk 3–6 mm, a tragus 1.8–3 mm out.
+        case sunk
     }
 
     public static func run(head: HeadParameters, scenario: Scenario, seed: UInt64, seconds: Double, keep: URL? = nil) throws -> LandmarkTrial {

@@ -46,7 +46,42 @@ public enum HeadMesh {
             mesh.faces.append(SIMD3(chin, v(0, i + 1), v(0, i)))
             mesh.faces.append(SIMD3(crown, v(rings - 1, i), v(rings - 1, i + 1)))
         }
+        if head.parameters.ears.hasSunkConcha { sinkConchas(&mesh, head) }
         return mesh
+    }
+
+    /// Sinks the skin under each ear's concha: the ear's relief patch lies a little above the
+    /// sunk skin there, so that the patch's fine grid, not the skull's coarser rings, is the
+    /// bowl a camera sees.
+    static func sinkConchas(_ mesh: inout TriangleMesh, _ head: HeadModel) {
+        let shape = head.parameters.ears
+        let (backs, ups) = earExtent(shape)
+        for side in [-1.0, 1.0] {
+            let tragion = side < 0 ? head.landmarks.leftTragion : head.landmarks.rightTragion
+            for k in mesh.vertices.indices {
+                let p = mesh.vertices[k]
+                let (back, up) = (tragion.y - p.y, p.z - tragion.z)
+                guard p.x * side > 0, backs.contains(back), ups.contains(up) else { continue }
+                // The deepest relief within a skull triangle's reach, so that a triangle across
+                // the bowl's wall lies under the wall, not through it.
+                let relief = skullReach.map { earHeight(shape, back: back + $0.x, up: up + $0.y, z: p.z + $0.y) }.min() ?? 0
+                guard relief < 0 else { continue }
+                let below = 2 * reliefSink * smoothstep(-relief / 0.001)
+                mesh.vertices[k].x += side * (relief - below)
+            }
+        }
+    }
+
+    /// The vertex itself and points 1.6 mm around it: the skull's rings lie 1–1.5 mm apart.
+    static let skullReach: [SIMD2<Double>] =
+        [SIMD2(0, 0)] + (0..<12).map { k in SIMD2(cos(Double(k) * Double.pi / 6), sin(Double(k) * Double.pi / 6)) * 0.0016 }
+
+    /// The ear's relief `back` and `up` from the tragion at height `z`, pressed flat under the
+    /// cap's rim.
+    static func earHeight(_ shape: EarShape, back: Double, up: Double, z: Double) -> Double {
+        let capFlat = Cap.lowerEdge - 0.002
+        let pressed = 1 - smoothstep((z - (capFlat - 0.005)) / 0.005)
+        return shape.height(back: back, up: up) * pressed
     }
 
     /// How deep a relief's patch lies under the skin where the relief is flat, metres: the
@@ -61,11 +96,11 @@ public enum HeadMesh {
         let shape = head.parameters.ears
         let tragion = side < 0 ? head.landmarks.leftTragion : head.landmarks.rightTragion
         let (backs, ups) = earExtent(shape)
-        let capFlat = Cap.lowerEdge - 0.002
-        return reliefPatch(xs: backs, ys: ups, outward: SIMD3(side, 0, 0)) { back, up in
+        // A sunk concha lies deeper than the closing fan's triangles would: its patch is closed
+        // by a shell instead.
+        return reliefPatch(xs: backs, ys: ups, outward: SIMD3(side, 0, 0), shell: shape.hasSunkConcha) { back, up in
             let z = tragion.z + up
-            let pressed = 1 - smoothstep((z - (capFlat - 0.005)) / 0.005)
-            let height = shape.height(back: back, up: up) * pressed
+            let height = earHeight(shape, back: back, up: up, z: z)
             return head.sidePoint(y: tragion.y - back, z: z, side: side) + SIMD3(side * (height - reliefSink), 0, 0)
         }
     }
@@ -92,7 +127,8 @@ public enum HeadMesh {
     /// A closed relief: a grid over `xs` × `ys` placed by `point` (whose border must lie under
     /// the skin), closed behind by a fan to a point deeper inside; faces wound toward `outward`.
     static func reliefPatch(
-        xs: ClosedRange<Double>, ys: ClosedRange<Double>, outward: SIMD3<Double>, point: (Double, Double) -> SIMD3<Double>
+        xs: ClosedRange<Double>, ys: ClosedRange<Double>, outward: SIMD3<Double>, shell: Bool = false,
+        point: (Double, Double) -> SIMD3<Double>
     ) -> TriangleMesh {
         let columns = Int(((xs.upperBound - xs.lowerBound) / reliefStep).rounded(.up)) + 1
         let rows = Int(((ys.upperBound - ys.lowerBound) / reliefStep).rounded(.up)) + 1
@@ -117,10 +153,31 @@ public enum HeadMesh {
         let border =
             (0..<(columns - 1)).map { v($0, 0) } + (0..<(rows - 1)).map { v(columns - 1, $0) }
             + (1..<columns).reversed().map { v($0, rows - 1) } + (1..<rows).reversed().map { v(0, $0) }
-        let centre = Int32(mesh.vertices.count)
-        mesh.vertices.append(mesh.vertices[Int(v(columns / 2, rows / 2))] - outward * 0.006)
+        let middle = mesh.vertices[Int(v(columns / 2, rows / 2))]
+        guard shell else {
+            // A fan to a point 6 mm under the middle: enough where the relief never sinks.
+            let centre = Int32(mesh.vertices.count)
+            mesh.vertices.append(middle - outward * 0.006)
+            for k in border.indices {
+                add(border[k], border[(k + 1) % border.count], centre, facing: -outward)
+            }
+            return mesh
+        }
+        // The grid again 6 mm under itself, joined to it along the border.
+        let front = mesh.vertices.count
+        mesh.vertices += mesh.vertices.map { $0 - outward * 0.006 }
+        func under(_ k: Int32) -> Int32 { k + Int32(front) }
+        for j in 0..<(rows - 1) {
+            for i in 0..<(columns - 1) {
+                add(under(v(i, j)), under(v(i + 1, j)), under(v(i + 1, j + 1)), facing: -outward)
+                add(under(v(i, j)), under(v(i + 1, j + 1)), under(v(i, j + 1)), facing: -outward)
+            }
+        }
         for k in border.indices {
-            add(border[k], border[(k + 1) % border.count], centre, facing: -outward)
+            let a = border[k], b = border[(k + 1) % border.count]
+            let away = mesh.vertices[Int(a)] - middle
+            add(a, b, under(b), facing: away)
+            add(a, under(b), under(a), facing: away)
         }
         return mesh
     }

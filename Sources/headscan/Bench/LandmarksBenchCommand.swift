@@ -43,6 +43,7 @@ struct LandmarksBenchCommand: ParsableCommand {
               swift run -c release headscan bench landmarks --only 22 --keep heads
               swift run -c release headscan bench landmarks --keep heads --repeat-heads 0
               swift run -c release headscan bench landmarks --reuse heads --repeat-heads 0
+              swift run -c release headscan bench landmarks --ears sunk --heads 10 --repeat-heads 0
             """)
 
     @Option(help: "Different heads to scan once each.")
@@ -72,6 +73,12 @@ struct LandmarksBenchCommand: ParsableCommand {
     )
     var reuse: String?
 
+    @Option(
+        help:
+            "The heads' ears: clay (the simulator's standard ear, its relief never below the skin) or sunk (a real ear's depth: the concha 3–6 mm into the head, the tragus 1.8–3 mm out; the heads otherwise the same)."
+    )
+    var ears: LandmarkTrial.EarKind = .clay
+
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -89,7 +96,7 @@ struct LandmarksBenchCommand: ParsableCommand {
         let scanned = only.map { $0...$0 } ?? 0...max(0, heads - 1)
         // The heads are drawn in turn, so that head n is the same with --only n.
         for index in 0...scanned.upperBound where only != nil || heads > 0 {
-            let head = LandmarkTrial.drawHead(&random)
+            let head = LandmarkTrial.drawHead(&random, ears: ears)
             guard scanned.contains(index) else { continue }
             bar.update(index - scanned.lowerBound, of: scanned.count)
             let scenario: Scenario = index % 2 == 0 ? .ideal : .restless
@@ -101,7 +108,7 @@ struct LandmarksBenchCommand: ParsableCommand {
         // The repeated heads come from a stream of their own, so that --heads does not change them.
         var repeatRandom = SplitMix64(seed: seed &+ 0x5EED)
         for h in 0..<(only == nil ? repeatHeads : 0) {
-            let head = LandmarkTrial.drawHead(&repeatRandom)
+            let head = LandmarkTrial.drawHead(&repeatRandom, ears: ears)
             var scans: [LandmarkTrial] = []
             for r in 0..<repeats {
                 again.update(h * repeats + r, of: repeatHeads * repeats)

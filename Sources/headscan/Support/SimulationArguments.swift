@@ -1,4 +1,5 @@
 import ArgumentParser
+import Evaluation
 import Simulation
 
 // The simulator's choices as command-line values: argument-parser checks them, lists them in
@@ -8,3 +9,4 @@ extension Scenario: ExpressibleByArgument {
 }
 
 extension FlatSide: ExpressibleByArgument {}
+extension LandmarkTrial.EarKind: ExpressibleByArgument {}
