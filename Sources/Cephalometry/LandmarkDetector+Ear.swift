@@ -39,6 +39,15 @@ extension LandmarkDetector {
         guard let notch = deepestPocket(outline, within: coreHeights) else {
             throw .unusableMesh("the \(name) ear shows no notch above the tragus; check that ear in the replay, or pick the \(name) tragion")
         }
+        // A tragus too low to stand above the threshold with the rest of the ear drops out of
+        // its outline: the pocket then runs from below the concha to the crus, and its middle
+        // lies on the tragus, millimetres below the notch. What stands out inside the pocket
+        // apart from the ear says so.
+        let apart = CellMask(map) { i, j, _ in box.contains(i, j) && !whole.contains(CellMask.Cell(i: i, j: j)) && (rise(i, j) ?? 0) > earThreshold }
+        if apart.components().contains(where: { notch.count(inside: $0.map { map.position($0.i, $0.j) }) >= minimumTragusCells }) {
+            throw .unusableMesh(
+                "the \(name) ear's tragus stands too little out of the cheek to find the notch above it; pick the \(name) tragion")
+        }
         let across = notch.middle
         let height = skin.height(at: across)
         let covered = Double((jLow...jHigh).filter { j in (iLow...iHigh).contains { map[$0, j] != nil } }.count) / Double(jHigh - jLow + 1)
@@ -127,6 +136,18 @@ extension LandmarkDetector {
             a = self.points.first ?? .zero
             b = self.points.last ?? .zero
             depth = self.points.map(behind).max() ?? 0
+        }
+
+        /// How many of `points` lie inside the pocket: between its ends' heights, behind the
+        /// bridge and in front of the outline.
+        func count(inside points: [SIMD2<Double>]) -> Int {
+            let inside = points.filter { p in
+                guard p.y > a.y, p.y < b.y, behind(p) > 0 else { return false }
+                // The outline's point nearest in height.
+                guard let row = self.points.min(by: { abs($0.y - p.y) < abs($1.y - p.y) }) else { return false }
+                return p.x > row.x
+            }
+            return inside.count
         }
 
         /// Unit direction of the bridge from `a` to `b`.

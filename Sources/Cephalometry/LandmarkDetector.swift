@@ -22,6 +22,9 @@ public enum LandmarkDetector {
     static let holeRounds = 6
     /// What stands this far above the skin belongs to the ear (metres).
     static let earThreshold = 0.001
+    /// A raised part inside the notch's pocket of at least this many cells (1 mm²) is a tragus
+    /// the outline lost.
+    static let minimumTragusCells = 4
     /// The notch's mouth spans this much (metres): tragus to crus of an infant's ear and more.
     static let notchSpan = 0.0025...0.016
     /// A pocket shallower than this is no notch (metres).
