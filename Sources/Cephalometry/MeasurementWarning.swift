@@ -29,6 +29,8 @@ public struct MeasurementWarning: Sendable, Codable, Equatable, CustomStringConv
         case framesUnplaced
         /// CVAI's 95 % interval reaches across a boundary of the severity scale.
         case intervalStraddlesLevel
+        /// The scan was placed without stickers, by the head's surface and the cap's print.
+        case scannedWithoutStickers
     }
 
     /// The kind of doubt.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A rotation followed by a translation: maps points of one frame into another.
 ///
 /// Name values by the frames they connect, e.g. `worldFromCamera.apply(pointInCamera)`.
@@ -76,3 +78,17 @@ public func length(_ a: SIMD3<Double>) -> Double { dot(a, a).squareRoot() }
 /// The vector scaled to unit length.
 @inlinable
 public func normalized(_ a: SIMD3<Double>) -> SIMD3<Double> { a / length(a) }
+
+extension RigidTransform {
+    /// The transform a share `t` (0...1) of the way from `self` to `other`: the rotation
+    /// turned that share of the way about the axis between the two, the translation moved
+    /// that share along the line between them.
+    public func interpolated(to other: RigidTransform, _ t: Double) -> RigidTransform {
+        let relative = rotation.inverse * other.rotation
+        let q = relative.quaternion
+        let half = SIMD3(q.x, q.y, q.z)
+        let sine = (half * half).sum().squareRoot()
+        let turn = sine > 1e-12 ? Rotation3(axis: half / sine, angle: 2 * atan2(sine, q.w) * t) : Rotation3.identity
+        return RigidTransform(rotation: rotation * turn, translation: translation + (other.translation - translation) * t)
+    }
+}

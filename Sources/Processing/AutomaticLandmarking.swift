@@ -26,6 +26,13 @@ public enum AutomaticLandmarking {
         guard let orientation = orientation(map: map, layout: layout) else {
             return .failure(.unusableMesh("too few markers were mapped to tell how the head lies; pick the landmarks"))
         }
+        return find(mesh: mesh, orientation: orientation, views: views)
+    }
+
+    /// The same, on a mesh whose head frame is known another way (a printed cap's print).
+    static func find(
+        mesh: TriangleMesh, orientation: HeadOrientation, views: [ReconstructedView]
+    ) -> Result<AutomaticLandmarks, CephalometryError> {
         do {
             var found = try LandmarkDetector.detect(mesh, orientation: orientation)
             for landmark in Landmark.allCases {

@@ -100,5 +100,19 @@ public enum CapFitAdvice {
                 + "check the surface in the replay, and keep the stickers in view (or mend the cap) next time.")
     }
 
+    /// The warning every scan placed without stickers carries: how many frames were placed,
+    /// that the scale is the depth sensor's own, and that hair under the cap cannot be told.
+    public static func withoutStickersWarning(_ placed: PlacedWithoutMarkers) -> MeasurementWarning {
+        let examined = max(placed.framesExamined, 1)
+        let share = Int((Double(placed.framesPlaced) / Double(examined) * 100).rounded())
+        let by = placed.printSeen ? "by the head's surface and the cap's print" : "by the head's surface alone (the cap showed no print)"
+        return MeasurementWarning(
+            .scannedWithoutStickers,
+            "Scanned without stickers: \(placed.framesPlaced) of the \(placed.framesExamined) frames examined (\(share) %) were placed \(by). "
+                + "Sizes are the depth sensor's own (a phone's depth reads up to about 1 % off: length, width and circumference "
+                + "carry that, ratios such as CVAI and the cranial index do not), and whether hair lifts the cap cannot be told: "
+                + "flatten the hair under the cap, and compare with the calliper.")
+    }
+
     private static func capitalised(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
 }

@@ -15,6 +15,9 @@ public enum ProcessingError: Error, Equatable, CustomStringConvertible, Localize
     /// The cap stood off the skin at its lower edge (hair under it): the scan shows the cap,
     /// not the skull.
     case capLifted(CapStandOff)
+    /// A scan without markers whose cap's print, as the views placed it, does not match the
+    /// layout's: the views were placed wrongly.
+    case printNotMatched(String)
     /// Processing was cancelled; nothing was saved.
     case cancelled
 
@@ -30,6 +33,8 @@ public enum ProcessingError: Error, Equatable, CustomStringConvertible, Localize
             "\(landmark.rawValue)\(frame.map { " on frame \($0)" } ?? ""): \(reason)"
         case .capLifted(let standOff):
             "not measured: \(CapFitAdvice.lifted(standOff)); to measure this scan anyway, knowing its values are not the skull's, ask for it (process --measure-over-hair)"
+        case .printNotMatched(let reason):
+            "not measured: \(reason)"
         case .cancelled:
             "processing was cancelled; the session is as it was"
         }

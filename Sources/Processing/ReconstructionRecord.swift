@@ -1,3 +1,4 @@
+import Cephalometry
 import Foundation
 import Geometry
 import Markers
@@ -11,7 +12,7 @@ public struct ReconstructionRecord: LibraryDocument {
     public static let fileName = "reconstruction.json"
     public static let currentVersion = 1
     public static let fieldNames: Set<String> = [
-        "scan", "capLayout", "markers", "keyframes", "statistics", "reconstructedAt", "markersAfterSlide",
+        "scan", "capLayout", "markers", "keyframes", "statistics", "reconstructedAt", "markersAfterSlide", "withoutMarkers",
     ]
 
     /// The recording a reconstruction was made from: changed size or time, changed scan.
@@ -55,6 +56,9 @@ public struct ReconstructionRecord: LibraryDocument {
     public var markersAfterSlide: [String: [SIMD3<Double>]]?
     public var statistics: ReconstructionStatistics
     public var reconstructedAt: Date
+    /// A scan reconstructed without markers: how its frames were placed and how the head lies
+    /// in the mesh's frame; absent for a scan placed by its stickers.
+    public var withoutMarkers: PlacedWithoutMarkers?
 
     /// The record of `reconstruction` of a scan with `fingerprint`.
     public init(_ reconstruction: Reconstruction, scan fingerprint: ScanFingerprint, capLayout: String, at date: Date) {
@@ -82,6 +86,31 @@ public struct ReconstructionRecord: LibraryDocument {
         self.reconstructedAt = reconstructedAt
     }
 
+    /// The record of a reconstruction without markers: no marker map, every placed frame a
+    /// keyframe.
+    public init(
+        _ reconstruction: MarkerlessReconstruction, print: PrintAlignment?, scan fingerprint: ScanFingerprint, capLayout: String, at date: Date
+    ) {
+        scan = fingerprint
+        self.capLayout = capLayout
+        markers = [:]
+        keyframes = reconstruction.poses.map { KeyframePose(frame: $0.frameIndex, mapFromCamera: $0.worldFromCamera.matrixRowMajor) }
+        var statistics = ReconstructionStatistics()
+        statistics.framesExamined = reconstruction.framesExamined
+        statistics.framesUsed = reconstruction.poses.count
+        statistics.framesRejected = reconstruction.framesLost
+        statistics.keyframes = reconstruction.poses.count
+        statistics.vertices = reconstruction.mesh.vertices.count
+        statistics.triangles = reconstruction.mesh.faces.count
+        self.statistics = statistics
+        reconstructedAt = date
+        withoutMarkers = PlacedWithoutMarkers(
+            framesExamined: reconstruction.framesExamined, framesPlaced: reconstruction.poses.count, framesLost: reconstruction.framesLost,
+            framesFused: reconstruction.framesFused, printSeen: reconstruction.matchedColour,
+            headFromMesh: print?.headFromMesh.matrixRowMajor, capRim: print?.capRim, printAgreement: print?.agreement,
+            printRunnerUp: print?.runnerUp)
+    }
+
     /// The marker map.
     public var map: MarkerMap { Self.map(markers) }
 
@@ -94,6 +123,7 @@ public struct ReconstructionRecord: LibraryDocument {
     /// frames by their markers, on the cap's map where it lay when the frame was taken.
     public func locator(layout: CapLayout) throws -> FrameLocator {
         var locator = try FrameLocator(map: map, keyframes: keyframePoses, layout: layout)
+        if withoutMarkers != nil { locator.interpolationGap = PlacedWithoutMarkers.interpolationGap }
         if let slide = statistics.capSlide, let after = markersAfterSlide {
             locator.slide = (slide.startFrame, slide.endFrame, Self.map(after))
         }
@@ -121,9 +151,64 @@ public struct ReconstructionRecord: LibraryDocument {
 
     public func validate() throws(ScanLibraryError) {
         guard keyframes.allSatisfy({ $0.mapFromCamera.count == 16 && $0.mapFromCamera.allSatisfy(\.isFinite) }),
-            markers.values.allSatisfy({ $0.count == 4 }), (markersAfterSlide ?? [:]).values.allSatisfy({ $0.count == 4 })
+            markers.values.allSatisfy({ $0.count == 4 }), (markersAfterSlide ?? [:]).values.allSatisfy({ $0.count == 4 }),
+            withoutMarkers?.isValid ?? true
         else {
             throw .invalidDocument(file: Self.fileName, reason: "poses need 16 numbers and markers 4 corners; reconstruct the session again")
         }
+    }
+}
+
+/// How a scan without markers was placed: its frames on the head's surface (and the cap's
+/// print), and, where the cap showed its print, how the head lies in the mesh's frame.
+public struct PlacedWithoutMarkers: Sendable, Codable, Equatable {
+    public var framesExamined: Int
+    public var framesPlaced: Int
+    /// Frames read but not placed on the surface.
+    public var framesLost: Int
+    public var framesFused: Int
+    /// Whether the cap showed a print, so that colour placed the views as well as depth.
+    public var printSeen: Bool
+    /// The head frame from the mesh's, read from the print: 16 numbers, row-major 4×4;
+    /// absent where no print was read.
+    public var headFromMesh: [Double]?
+    /// The cap's lower edge in the head frame, metres (z), as the print has it.
+    public var capRim: Double?
+    /// The share of the print's colours that agree where it was placed, and at the next best place.
+    public var printAgreement: Double?
+    public var printRunnerUp: Double?
+
+    public init(
+        framesExamined: Int, framesPlaced: Int, framesLost: Int, framesFused: Int, printSeen: Bool, headFromMesh: [Double]?, capRim: Double?,
+        printAgreement: Double?, printRunnerUp: Double?
+    ) {
+        self.framesExamined = framesExamined
+        self.framesPlaced = framesPlaced
+        self.framesLost = framesLost
+        self.framesFused = framesFused
+        self.printSeen = printSeen
+        self.headFromMesh = headFromMesh
+        self.capRim = capRim
+        self.printAgreement = printAgreement
+        self.printRunnerUp = printRunnerUp
+    }
+
+    /// A frame not placed takes the pose between placed frames this many apart at most: twice
+    /// the frames processing steps by (0.2 s at 30 frames a second), so one lost frame between
+    /// two placed ones still gives its neighbours a pose.
+    public static let interpolationGap = 2 * ReconstructionOptions.headScanStride
+
+    /// How the head lies, when the print told it.
+    public var orientation: HeadOrientation? {
+        guard let matrix = headFromMesh, let transform = ReconstructionRecord.transform(matrix), let capRim, capRim.isFinite else { return nil }
+        return HeadOrientation(headFromMesh: transform, capRim: capRim)
+    }
+
+    var isValid: Bool {
+        let counts = [framesExamined, framesPlaced, framesLost, framesFused]
+        let shares = [printAgreement, printRunnerUp].compactMap { $0 }
+        return counts.allSatisfy { $0 >= 0 } && framesPlaced <= framesExamined
+            && (headFromMesh.map { $0.count == 16 && $0.allSatisfy(\.isFinite) } ?? true) && (capRim?.isFinite ?? true)
+            && shares.allSatisfy { (0...1).contains($0) }
     }
 }

@@ -1,6 +1,7 @@
 import Cephalometry
 import Foundation
 import Geometry
+import Imaging
 import Markers
 import Reconstruction
 import Recording
@@ -55,6 +56,9 @@ public struct ProcessingOptions: Sendable {
         options.frameStride = ReconstructionOptions.headScanStride
         return options
     }()
+    /// Reconstruct without markers: the frames placed on the head's surface and the cap's
+    /// print (a printed stocking cap), the head frame read from the print.
+    public var withoutMarkers = false
     /// Reconstruct even when `head.ply` is current.
     public var forceReconstruction = false
     /// Measure even when the cap stood off the skin (hair under it), with a warning, instead
@@ -95,6 +99,8 @@ public struct ProcessingResult: Sendable {
     public var asymmetry: AsymmetrySummary?
     /// How far the cap stood off the skin at its lower edge, when it could be told.
     public var capStandOff: CapStandOff?
+    /// How a scan without markers was placed; nil for a scan placed by its stickers.
+    public var withoutMarkers: PlacedWithoutMarkers?
 
     public init(
         measurement: HeadMeasurement, calliper: CalliperComparison?, landmarks: HeadLandmarks, estimates: [Landmark: LandmarkEstimate],
@@ -131,26 +137,31 @@ public struct SessionProcessor: Sendable {
         _ session: ScanSession, progress: (ProcessingProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
     ) throws -> ProcessingResult {
         let annotations = try library.annotations(in: session) ?? AnnotationsRecord()
-        let reader = try ScanReader(url: session.scanURL)
+        // Without markers the frames are placed by their colour too, read at full resolution.
+        let reader = try ScanReader(url: session.scanURL, imageCodec: options.withoutMarkers ? ImageCodecs.colourExact : ImageCodecs.system)
         let layout = try reader.header.layout()
-        let (record, mesh, reconstructed) = try reconstruction(session, reader: reader, layout: layout, progress: progress, isCancelled: isCancelled)
+        let (record, mesh, reconstructed) =
+            options.withoutMarkers
+            ? try reconstructionWithoutMarkers(session, reader: reader, layout: layout, progress: progress, isCancelled: isCancelled)
+            : try reconstruction(session, reader: reader, layout: layout, progress: progress, isCancelled: isCancelled)
         if isCancelled() { throw ProcessingError.cancelled }
 
         progress(ProcessingProgress(stage: .landmarks, done: 0, total: 1))
         let camera = record.statistics.camera(recorded: reader.header.colorIntrinsics)
-        let automatic = AutomaticLandmarking.find(
-            mesh: mesh, map: record.map, layout: layout, views: record.keyframeViews(camera: camera))
+        let automatic = Self.automaticLandmarks(record, mesh: mesh, layout: layout, views: record.keyframeViews(camera: camera))
         var lifter = PickLifter(
             reader: reader, locator: try record.locator(layout: layout), mesh: mesh,
             camera: camera)
         let estimates = try lifter.estimates(annotations) { progress(ProcessingProgress(stage: .landmarks, done: $0, total: $1)) }
         let seen = Set(record.markers.keys.compactMap { Int($0) })
+        let withoutMarkers = record.withoutMarkers != nil
         // A cap that rode up is the likeliest reason the ears or the face were not found.
         let chosen = try LandmarkChoice(
             picked: estimates, automatic: automatic, liftedFromFrames: annotations.needsLifting,
-            refusalAdvice: CapFitAdvice.ridesUp(seen: seen, layout: layout))
+            refusalAdvice: withoutMarkers ? nil : CapFitAdvice.ridesUp(seen: seen, layout: layout))
         let landmarks = chosen.landmarks
-        let standOff = CapStandOff.estimate(mesh: mesh, landmarks: landmarks, stickers: Array(record.markers.values))
+        // The cap's stand-off is read at its stickers' lowest ring; a cap without them shows none.
+        let standOff = withoutMarkers ? nil : CapStandOff.estimate(mesh: mesh, landmarks: landmarks, stickers: Array(record.markers.values))
         if let standOff, standOff.liftedByHair, !options.measuresOverLiftedCap {
             throw ProcessingError.capLifted(standOff)
         }
@@ -160,8 +171,13 @@ public struct SessionProcessor: Sendable {
         slice.measurement.warnings += chosen.warnings
         slice.measurement.warnings += [standOff.flatMap(CapFitAdvice.liftedWarning), standOff.flatMap(CapFitAdvice.mayBeLiftedWarning)]
             .compactMap { $0 }
-        slice.measurement.warnings += capWarnings(record, seen: seen, layout: layout, reader: reader)
-        let uncertainty = UncertaintyModel.uncertainty(estimates: estimates, found: try? automatic.get(), statistics: record.statistics)
+        if let placed = record.withoutMarkers {
+            slice.measurement.warnings.append(CapFitAdvice.withoutStickersWarning(placed))
+        } else {
+            slice.measurement.warnings += capWarnings(record, seen: seen, layout: layout, reader: reader)
+        }
+        var uncertainty = UncertaintyModel.uncertainty(estimates: estimates, found: try? automatic.get(), statistics: record.statistics)
+        if withoutMarkers { uncertainty.scaleSigma = max(uncertainty.scaleSigma, UncertaintyModel.depthScaleSigma) }
         if let intervals = Cephalometer.intervals(slice, mesh: mesh, landmarks: landmarks, uncertainty: uncertainty, options: options.measurement) {
             slice.measurement.intervals = intervals
             let boundaries = [3.5, 6.25, 8.75, 11.0]
@@ -193,7 +209,24 @@ public struct SessionProcessor: Sendable {
         result.asymmetry = written.asymmetry
         result.automatic = try? automatic.get()
         result.capStandOff = standOff
+        result.withoutMarkers = record.withoutMarkers
         return result
+    }
+
+    /// The landmarks found on the mesh: the head's orientation from the mapped stickers, or
+    /// without markers from the cap's print.
+    static func automaticLandmarks(
+        _ record: ReconstructionRecord, mesh: TriangleMesh, layout: CapLayout, views: [ReconstructedView]
+    ) -> Result<AutomaticLandmarks, CephalometryError> {
+        guard let placed = record.withoutMarkers else { return AutomaticLandmarking.find(mesh: mesh, map: record.map, layout: layout, views: views) }
+        guard let orientation = placed.orientation else {
+            return .failure(
+                .unusableMesh(
+                    placed.printSeen
+                        ? "too little of the head showed the cap's print to tell how the head lies; pick the landmarks, or scan the whole cap in even light"
+                        : "the cap showed neither stickers nor a print, so nothing tells how the head lies; pick the landmarks"))
+        }
+        return AutomaticLandmarking.find(mesh: mesh, orientation: orientation, views: views)
     }
 
     /// What the scan tells about the cap: stickers missing, a cap that rode up or moved.
@@ -217,7 +250,7 @@ public struct SessionProcessor: Sendable {
     ) throws -> (ReconstructionRecord, TriangleMesh, Bool) {
         var fingerprint = try Self.fingerprint(session.scanURL)
         if !options.forceReconstruction, let stored = try? library.document(ReconstructionRecord.self, in: session),
-            stored.capLayout == layout.name, try isSameScan(stored.scan, &fingerprint, url: session.scanURL),
+            stored.capLayout == layout.name, stored.withoutMarkers == nil, try isSameScan(stored.scan, &fingerprint, url: session.scanURL),
             let data = try? Data(contentsOf: session.meshURL), let mesh = try? PLY.decode([UInt8](data))
         {
             return (stored, mesh, false)
@@ -244,7 +277,7 @@ public struct SessionProcessor: Sendable {
     /// Whether `stored` was made from the file `current` describes: the same size and time, or
     /// (a copied or uploaded session, whose time changed) the same content; the hash computed
     /// for that is kept in `current`.
-    private func isSameScan(
+    func isSameScan(
         _ stored: ReconstructionRecord.ScanFingerprint, _ current: inout ReconstructionRecord.ScanFingerprint, url: URL
     ) throws -> Bool {
         if stored.matches(current) { return true }

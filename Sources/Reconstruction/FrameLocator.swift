@@ -28,6 +28,11 @@ public struct FrameLocator: Sendable {
     /// it moved, from `endFrame` it lay still again), and its markers where they then lay.
     public var slide: (startFrame: Int, endFrame: Int, map: MarkerMap)?
 
+    /// A scan placed without markers: a frame that was not placed takes the pose between the
+    /// placed frames either side when they lie at most this many frames apart (a phone moves
+    /// smoothly over a few frames); nil: frames are placed by their markers.
+    public var interpolationGap: Int?
+
     /// A locator on `map` with the refined `keyframes`, for scans made with `layout`.
     public init(map: MarkerMap, keyframes: [Int: RigidTransform], layout: CapLayout) throws {
         self.map = map
@@ -51,6 +56,7 @@ public struct FrameLocator: Sendable {
     /// The camera pose of frame `index`.
     public func locate(_ frame: RGBDFrame, index: Int) throws(ReconstructionError) -> FramePose {
         if let pose = keyframes[index] { return FramePose(mapFromCamera: pose, isKeyframe: true, markers: map.corners.count) }
+        if let gap = interpolationGap { return try between(index, gap: gap) }
         var capMap = map
         if let slide, index >= slide.startFrame {
             // Where the cap was moving, its markers say nothing of where the head was.
@@ -65,5 +71,17 @@ public struct FrameLocator: Sendable {
             throw .cannotLocateFrame(index: index, markers: observations.filter { capMap.corners[$0.id] != nil }.count)
         }
         return FramePose(mapFromCamera: result.mapFromCamera, isKeyframe: false, markers: result.inliers.count)
+    }
+
+    /// The pose of frame `index` between the placed frames either side, at most `gap` apart.
+    private func between(_ index: Int, gap: Int) throws(ReconstructionError) -> FramePose {
+        let before = keyframes.keys.filter { $0 < index }.max()
+        let after = keyframes.keys.filter { $0 > index }.min()
+        guard let before, let after, after - before <= gap, let a = keyframes[before], let b = keyframes[after] else {
+            let nearest = [before, after].compactMap { $0 }.min { abs($0 - index) < abs($1 - index) }
+            throw .frameNotPlaced(index: index, nearest: nearest)
+        }
+        let pose = a.interpolated(to: b, Double(index - before) / Double(after - before))
+        return FramePose(mapFromCamera: pose, isKeyframe: false, markers: 0)
     }
 }

@@ -14,6 +14,8 @@ public enum ReconstructionError: Error, Equatable, CustomStringConvertible {
     case cancelled
     /// A frame's camera cannot be placed on the marker map.
     case cannotLocateFrame(index: Int, markers: Int)
+    /// Without markers: the frame was not placed on the head, nor lies between two placed frames.
+    case frameNotPlaced(index: Int, nearest: Int?)
     /// The frame was taken while the cap slid on the head.
     case frameWhileCapSlid(index: Int)
     /// Without markers: no frame showed a head-sized surface near the middle of the picture.
@@ -54,6 +56,10 @@ public enum ReconstructionError: Error, Equatable, CustomStringConvertible {
                 + "(in lines, as reprojected depth has) leaves no surface to place on: fill its gaps, or use a coarser --voxel-mm"
         case .placementWentAstray(let agreement, let onPrint):
             "the views were placed inconsistently without markers (a tenth of them have more than \(Int(((1 - agreement) * 100 - 1e-9).rounded(.up))) % \(onPrint ? "of the cap's print off its place on the finished surface" : "of their points off the finished surface")): the head moved too fast to follow; scan again while the head is still, or scan with the marker cap"
+        case .frameNotPlaced(let index, let nearest):
+            "frame \(index) was not placed on the head (without stickers a frame is placed by its depth, and this one's was not, nor "
+                + "were frames close on both sides of it); pick the landmark "
+                + (nearest.map { "on frame \($0) or another near it" } ?? "on another frame")
         case .cannotLocateFrame(let index, let markers):
             "frame \(index) shows \(markers) mapped cap markers, too few to know where the camera was (2 with depth are needed); pick the landmark in another frame"
         }

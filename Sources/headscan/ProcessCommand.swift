@@ -40,6 +40,14 @@ struct ProcessCommand: ParsableCommand {
             is not measured (the message says how far, where, and what to do); \
             --measure-over-hair measures it anyway, with a warning.
 
+            --without-markers measures a scan of a printed stocking cap without stickers: \
+            every examined frame's depth (and the print's colours) is placed on the surface \
+            fused so far, the head frame is read from the print, and the landmarks are searched \
+            from it; the report says the scan was placed without stickers, and its sizes carry \
+            the depth sensor's own scale. A scan whose views do not lie alike on the finished \
+            surface, or whose print does not match the cap's, is not measured; on a plain cap \
+            (no print) the landmarks must be picked.
+
             Exit status: 0 when measured, 2 when landmarks are neither picked nor found on the \
             head (the message names them and says why), 3 when the cap stood off the skin, 1 \
             for other problems.
@@ -48,6 +56,7 @@ struct ProcessCommand: ParsableCommand {
               headscan process Scans/12_2026-05-01T10-30-00_Scan
               headscan process Scans/12_2026-05-01T10-30-00_Scan --json
               headscan process Scans/12_2026-05-01T10-30-00_Scan --measure-over-hair
+              headscan process Scans/14_2026-05-02T09-00-00_Scan --without-markers
             """)
 
     @Argument(help: "The session folder.", completion: .directory)
@@ -68,6 +77,9 @@ struct ProcessCommand: ParsableCommand {
             discussion: "The values are then the cap's, not the skull's: up to 3 points of CVAI off with 3 mm of hair."))
     var measureOverHair = false
 
+    @Flag(help: "Reconstruct a scan of a printed cap without stickers: frames placed by the head's surface and the print.")
+    var withoutMarkers = false
+
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -80,6 +92,7 @@ struct ProcessCommand: ParsableCommand {
         var options = ProcessingOptions()
         options.forceReconstruction = reconstruct
         options.measuresOverLiftedCap = measureOverHair
+        options.withoutMarkers = withoutMarkers
         options.reconstruction.frameStride = stride
         if let lowestSliceMM { options.measurement.lowestHeight = lowestSliceMM / 1000 }
         if let truth = try folder.truthReference() {
@@ -140,6 +153,8 @@ struct ProcessOutput: TextReport {
     /// How far the cap stood off the skin at its lower edge (hair under it), mm; absent when
     /// too little of the edge was seen to tell.
     var capStandOffMM: Double?
+    /// A scan reconstructed without markers: its frames placed and how the head frame was read.
+    var placedWithoutMarkers: PlacedWithoutMarkers?
     var warnings: [String]
     var report: String
     var pdf: String
@@ -170,6 +185,7 @@ struct ProcessOutput: TextReport {
         assessment = r.assessment
         asymmetry = r.asymmetry
         capStandOffMM = r.capStandOff.map { $0.largest * 1000 }
+        placedWithoutMarkers = r.withoutMarkers
         warnings = m.warnings.map(\.message)
         report = r.html.path
         pdf = r.pdf.path
@@ -211,6 +227,12 @@ struct ProcessOutput: TextReport {
             lines.append(
                 "cap edge        stands \(f(capStandOffMM)) mm off the skin at most (over \(doubt) mm: hair under it?; over \(hair) mm: not measured)"
             )
+        }
+        if let p = placedWithoutMarkers {
+            lines.append(
+                "placed          without stickers: \(p.framesPlaced) of \(p.framesExamined) frames"
+                    + (p.printAgreement.map { "; head frame from the print (\(Int(($0 * 100).rounded())) % of its colours agree)" }
+                        ?? (p.printSeen ? "; too little print to read the head frame" : "; no print seen")))
         }
         lines += warnings.map { "warning: \($0)" }
         lines += ["Report: \(report)", "        \(pdf)"]

@@ -29,7 +29,12 @@ struct LiftingFixture {
     let anatomical: HeadLandmarks
 
     /// `hairMillimetres` lifts the cap off the skull, and the mesh is the lifted surface.
-    init(holes: Set<Int> = [], withCap: Bool = false, hairMillimetres: Double = 0) throws {
+    /// How the stored reconstruction was placed without markers (`placedWithoutMarkers`): a
+    /// printed cap whose print gave the head frame (the mesh's own, the cap's edge where the
+    /// simulated cap's is), or a plain cap that gave none.
+    enum Unmarked { case printed, plain }
+
+    init(holes: Set<Int> = [], withCap: Bool = false, hairMillimetres: Double = 0, placedWithoutMarkers: Unmarked? = nil) throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("processing-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         library = ScanLibrary(root: root, timeZone: TimeZone(identifier: "UTC")!)
@@ -63,7 +68,7 @@ struct LiftingFixture {
         self.frames = frames
         try writeScan(holes: holes, truth: truth)
         try library.saveMesh(plyData: Data(PLY.encode(mesh)), in: session)
-        try writeReconstruction()
+        try writeReconstruction(placedWithoutMarkers)
     }
 
     private func writeScan(holes: Set<Int>, truth: [Landmark: SIMD3<Double>]) throws {
@@ -87,15 +92,21 @@ struct LiftingFixture {
         try writer.close()
     }
 
-    private func writeReconstruction() throws {
+    private func writeReconstruction(_ unmarked: Unmarked?) throws {
         let attributes = try FileManager.default.attributesOfItem(atPath: session.scanURL.path)
         let fingerprint = ReconstructionRecord.ScanFingerprint(
             bytes: (attributes[.size] as! NSNumber).intValue, modified: (attributes[.modificationDate] as! Date).timeIntervalSince1970)
         let keyframes = frames.enumerated().map { ReconstructionRecord.KeyframePose(frame: $0.offset, mapFromCamera: $0.element.pose.matrixRowMajor) }
-        try library.save(
-            ReconstructionRecord(
-                scan: fingerprint, capLayout: "standard-57", markers: capMarkers, keyframes: keyframes,
-                statistics: .init(), reconstructedAt: Date()), in: session)
+        var record = ReconstructionRecord(
+            scan: fingerprint, capLayout: "standard-57", markers: capMarkers, keyframes: keyframes, statistics: .init(), reconstructedAt: Date())
+        if let unmarked {
+            let printed = unmarked == .printed
+            record.withoutMarkers = PlacedWithoutMarkers(
+                framesExamined: frames.count, framesPlaced: frames.count, framesLost: 0, framesFused: frames.count, printSeen: printed,
+                headFromMesh: printed ? RigidTransform.identity.matrixRowMajor : nil, capRim: printed ? Cap.lowerEdge : nil,
+                printAgreement: printed ? 0.97 : nil, printRunnerUp: printed ? 0.55 : nil)
+        }
+        try library.save(record, in: session)
     }
 
     /// Every landmark picked at its exact pixel in both of its frames.

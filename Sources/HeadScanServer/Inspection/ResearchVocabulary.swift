@@ -59,6 +59,7 @@ enum ResearchVocabulary {
         case .capMayBeLifted: "the cap may have stood off the skin"
         case .framesUnplaced: "many frames were left out for too few readable stickers"
         case .intervalStraddlesLevel: "CVAI's interval reaches across a severity boundary"
+        case .scannedWithoutStickers: "the scan was placed without stickers"
         }
     }
 

@@ -97,11 +97,7 @@ public struct EarShape: Sendable, Codable, Equatable {
         guard q < 1 || tragus > 0 || crus > 0 else { return 0 }
         var body = 0.0
         if q < 1 {
-            let edge = smoothstep((1 - q) * 6)
-            let plate = 2.5 + tan(protrusion) * max(0, b - 5)
-            let rimWeight = b > 8 || v > 8 ? 1.0 : 0.0
-            let rim = 2 * exp(-pow((1 - q.squareRoot()) * 19 / 2, 2)) * rimWeight
-            body = (plate + rim) * edge
+            body = pinna(b: b, v: v, q: q, protrusion: protrusion)
             let bowlDistance = ((b - 7.5) * (b - 7.5) + (v + 1) * (v + 1)).squareRoot()
             if bowlDistance < 6.5, body > 1 {
                 body -= (body - 1) * (1 - pow(bowlDistance / 6.5, 2))
@@ -118,13 +114,7 @@ public struct EarShape: Sendable, Codable, Equatable {
         let q = pow((b - 13) / 11, 2) + pow((v - 2) / 19, 2)
         guard q < 1 || tragus > 0 || crus > 0 || e < 1 else { return 0 }
         var body = 0.0
-        if q < 1 {
-            let edge = smoothstep((1 - q) * 6)
-            let plate = 2.5 + tan(protrusion) * max(0, b - 5)
-            let rimWeight = b > 8 || v > 8 ? 1.0 : 0.0
-            let rim = 2 * exp(-pow((1 - q.squareRoot()) * 19 / 2, 2)) * rimWeight
-            body = (plate + rim) * edge
-        }
+        if q < 1 { body = pinna(b: b, v: v, q: q, protrusion: protrusion) }
         if e < 1 {
             // The wall falls from the plate to the floor over the bowl's outer half.
             let inside = smoothstep((1 - e) * 2)
@@ -134,6 +124,16 @@ public struct EarShape: Sendable, Codable, Equatable {
         if tragus > 0 { value = max(value, tragus) }
         if crus > 0 { value = max(value, crus) }
         return value
+    }
+
+    /// The pinna's plate with its rim along the helix, at a point `q` (below 1) into its
+    /// ellipse: the plate stands off more toward its back.
+    private static func pinna(b: Double, v: Double, q: Double, protrusion: Double) -> Double {
+        let edge = smoothstep((1 - q) * 6)
+        let plate = 2.5 + tan(protrusion) * max(0, b - 5)
+        let rimWeight = b > 8 || v > 8 ? 1.0 : 0.0
+        let rim = 2 * exp(-pow((1 - q.squareRoot()) * 19 / 2, 2)) * rimWeight
+        return (plate + rim) * edge
     }
 
     /// A rounded dome over an ellipse, zero outside.

@@ -1,0 +1,51 @@
+import Cephalometry
+import Foundation
+import Geometry
+import Markers
+import Reconstruction
+import Recording
+import ScanLibrary
+
+extension SessionProcessor {
+    /// The stored reconstruction without markers when it was made from this very recording,
+    /// else a new one: the frames placed on the head's surface (and the cap's print), the
+    /// head frame read from the print. A scan whose views do not lie alike on the finished
+    /// surface or print is refused, and so is one whose print does not match the layout's
+    /// (the views were then placed wrongly, however the landmarks are picked).
+    func reconstructionWithoutMarkers(
+        _ session: ScanSession, reader: ScanReader, layout: CapLayout, progress: (ProcessingProgress) -> Void, isCancelled: () -> Bool
+    ) throws -> (ReconstructionRecord, TriangleMesh, Bool) {
+        var fingerprint = try Self.fingerprint(session.scanURL)
+        if !options.forceReconstruction, let stored = try? library.document(ReconstructionRecord.self, in: session),
+            stored.withoutMarkers != nil, stored.capLayout == layout.name, try isSameScan(stored.scan, &fingerprint, url: session.scanURL),
+            let data = try? Data(contentsOf: session.meshURL), let mesh = try? PLY.decode([UInt8](data))
+        {
+            return (stored, mesh, false)
+        }
+        if fingerprint.sha256 == nil { fingerprint.sha256 = try Self.contentHash(session.scanURL) }
+        let result: MarkerlessReconstruction
+        do {
+            result = try MarkerlessReconstructor(options: options.reconstruction).reconstruct(
+                frameCount: reader.frameCount, frame: { try reader.frame(at: $0) },
+                progress: { progress(ProcessingProgress(stage: ProcessingStage($0.stage), done: $0.done, total: $0.total)) }, isCancelled: isCancelled
+            )
+        } catch ReconstructionError.cancelled {
+            throw ProcessingError.cancelled
+        }
+        var print: PrintAlignment?
+        if result.matchedColour {
+            do {
+                print = try PrintAligner.align(result.mesh)
+            } catch .tooLittlePrint {
+                // Picks can still measure the head; the search is told why it cannot run.
+            } catch {
+                throw ProcessingError.printNotMatched(error.description)
+            }
+        }
+        let ply = PLY.encode(result.mesh, comment: "HeadScan reconstruction without markers, metres, frame of the scan's first placed frame")
+        let record = ReconstructionRecord(result, print: print, scan: fingerprint, capLayout: layout.name, at: options.clock())
+        try library.saveMesh(plyData: Data(ply), in: session)
+        try library.save(record, in: session)
+        return (record, try PLY.decode(ply), true)
+    }
+}
