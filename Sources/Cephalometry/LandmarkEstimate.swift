@@ -24,6 +24,12 @@ public struct LandmarkEstimate: Sendable, Codable, Equatable {
     /// A pick lifted farther than this from the head's surface missed the head (it landed on
     /// the background past an edge) and is set aside, unless every pick did.
     public static let offSurfaceLimit = 0.03
+    /// A pick lifted farther than this from the surface, where another lies on it, is set
+    /// aside too: where the fused surface crosses the pick's ray within 4 mm of its frame's
+    /// depth, lifting takes the surface point, so a pick this far off is one whose frame's
+    /// depth or pose disagrees with the head (a frame placed astray, a pixel on a depth edge),
+    /// and two such picks cannot outvote each other by distance alone.
+    public static let nearSurfaceLimit = 0.005
     /// Picks that spread more than this (millimetres) deserve a second look.
     public static let doubtfulSpreadMM = 3.0
 
@@ -33,7 +39,8 @@ public struct LandmarkEstimate: Sendable, Codable, Equatable {
     public init(points: [SIMD3<Double>], residuals: [Double?]) {
         precondition(!points.isEmpty && residuals.count == points.count, "one residual per pick, at least one pick")
         let onHead = points.indices.filter { (residuals[$0] ?? 0) <= Self.offSurfaceLimit }
-        let candidates = onHead.isEmpty ? Array(points.indices) : onHead
+        let nearSurface = points.indices.filter { (residuals[$0] ?? 0) <= Self.nearSurfaceLimit }
+        let candidates = !nearSurface.isEmpty ? nearSurface : onHead.isEmpty ? Array(points.indices) : onHead
         let median = Self.geometricMedian(candidates.map { points[$0] })
         let distances = points.map { length($0 - median) }
         let scale = 1.4826 * Statistics.median(candidates.map { distances[$0] })

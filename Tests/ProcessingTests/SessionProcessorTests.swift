@@ -61,6 +61,15 @@ struct SessionProcessorTests {
         let missed = LandmarkEstimate(points: [p, p + SIMD3(0, 0, 0.08)], residuals: [0.0005, 0.07])
         #expect(missed.used == [0])
         #expect(missed.point == p && missed.spreadMM == 0)
+        // One lifted 17 mm off the surface (its frame placed astray) beside one on it: the one
+        // on it is kept. Two both off the surface are both kept, as before.
+        let astray = LandmarkEstimate(points: [p + SIMD3(0.09, 0, 0), p], residuals: [0.017, 0.0001])
+        #expect(astray.used == [1] && astray.point == p)
+        let bothOff = LandmarkEstimate(points: [p, p + SIMD3(0.008, 0, 0)], residuals: [0.006, 0.012])
+        #expect(bothOff.used == [0, 1])
+        // Exactly at the limit still counts as on the surface.
+        let atLimit = LandmarkEstimate(points: [p, p + SIMD3(0.002, 0, 0)], residuals: [LandmarkEstimate.nearSurfaceLimit, 0])
+        #expect(atLimit.used == [0, 1])
     }
 
     @Test func landmarksNeitherPickedNorFoundAreNamedWithTheReason() throws {
