@@ -16,13 +16,7 @@ extension SessionProcessor {
         _ session: ScanSession, reader: ScanReader, layout: CapLayout, progress: (ProcessingProgress) -> Void, isCancelled: () -> Bool
     ) throws -> (ReconstructionRecord, TriangleMesh, Bool) {
         var fingerprint = try Self.fingerprint(session.scanURL)
-        if !options.forceReconstruction, let stored = try? library.document(ReconstructionRecord.self, in: session),
-            stored.withoutMarkers != nil, stored.capLayout == layout.name, try isSameScan(stored.scan, &fingerprint, url: session.scanURL),
-            let data = try? Data(contentsOf: session.meshURL), let mesh = try? PLY.decode([UInt8](data))
-        {
-            return (stored, mesh, false)
-        }
-        if fingerprint.sha256 == nil { fingerprint.sha256 = try Self.contentHash(session.scanURL) }
+        if let (stored, mesh) = try stored(session, layout: layout, withoutMarkers: true, fingerprint: &fingerprint) { return (stored, mesh, false) }
         let result: MarkerlessReconstruction
         do {
             result = try MarkerlessReconstructor(options: options.reconstruction).reconstruct(
@@ -42,10 +36,8 @@ extension SessionProcessor {
                 throw ProcessingError.printNotMatched(error.description)
             }
         }
-        let ply = PLY.encode(result.mesh, comment: "HeadScan reconstruction without markers, metres, frame of the scan's first placed frame")
         let record = ReconstructionRecord(result, print: print, scan: fingerprint, capLayout: layout.name, at: options.clock())
-        try library.saveMesh(plyData: Data(ply), in: session)
-        try library.save(record, in: session)
-        return (record, try PLY.decode(ply), true)
+        let comment = "HeadScan reconstruction without markers, metres, frame of the scan's first placed frame"
+        return (record, try save(record, mesh: result.mesh, comment: comment, in: session), true)
     }
 }

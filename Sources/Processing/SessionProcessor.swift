@@ -176,8 +176,8 @@ public struct SessionProcessor: Sendable {
         } else {
             slice.measurement.warnings += capWarnings(record, seen: seen, layout: layout, reader: reader)
         }
-        var uncertainty = UncertaintyModel.uncertainty(estimates: estimates, found: try? automatic.get(), statistics: record.statistics)
-        if withoutMarkers { uncertainty.scaleSigma = max(uncertainty.scaleSigma, UncertaintyModel.depthScaleSigma) }
+        let uncertainty = UncertaintyModel.uncertainty(
+            estimates: estimates, found: try? automatic.get(), statistics: record.statistics, scaledByDepth: withoutMarkers)
         if let intervals = Cephalometer.intervals(slice, mesh: mesh, landmarks: landmarks, uncertainty: uncertainty, options: options.measurement) {
             slice.measurement.intervals = intervals
             let boundaries = [3.5, 6.25, 8.75, 11.0]
@@ -249,13 +249,7 @@ public struct SessionProcessor: Sendable {
         _ session: ScanSession, reader: ScanReader, layout: CapLayout, progress: (ProcessingProgress) -> Void, isCancelled: () -> Bool
     ) throws -> (ReconstructionRecord, TriangleMesh, Bool) {
         var fingerprint = try Self.fingerprint(session.scanURL)
-        if !options.forceReconstruction, let stored = try? library.document(ReconstructionRecord.self, in: session),
-            stored.capLayout == layout.name, stored.withoutMarkers == nil, try isSameScan(stored.scan, &fingerprint, url: session.scanURL),
-            let data = try? Data(contentsOf: session.meshURL), let mesh = try? PLY.decode([UInt8](data))
-        {
-            return (stored, mesh, false)
-        }
-        if fingerprint.sha256 == nil { fingerprint.sha256 = try Self.contentHash(session.scanURL) }
+        if let (stored, mesh) = try stored(session, layout: layout, withoutMarkers: false, fingerprint: &fingerprint) { return (stored, mesh, false) }
         let result: Reconstruction
         do {
             result = try Reconstructor(layout: layout, options: options.reconstruction).reconstruct(
@@ -265,13 +259,36 @@ public struct SessionProcessor: Sendable {
         } catch ReconstructionError.cancelled {
             throw ProcessingError.cancelled
         }
-        let ply = PLY.encode(result.mesh, comment: "HeadScan reconstruction, metres, frame of the scan's first keyframe")
         let record = ReconstructionRecord(result, scan: fingerprint, capLayout: layout.name, at: options.clock())
+        let comment = "HeadScan reconstruction, metres, frame of the scan's first keyframe"
+        return (record, try save(record, mesh: result.mesh, comment: comment, in: session), true)
+    }
+
+    /// The stored reconstruction and mesh when they were made in this mode from this very
+    /// recording (`fingerprint` then keeps the content hash computed to tell); nil otherwise,
+    /// with the hash computed for the record to be made.
+    func stored(
+        _ session: ScanSession, layout: CapLayout, withoutMarkers: Bool, fingerprint: inout ReconstructionRecord.ScanFingerprint
+    ) throws -> (ReconstructionRecord, TriangleMesh)? {
+        if !options.forceReconstruction, let stored = try? library.document(ReconstructionRecord.self, in: session),
+            stored.capLayout == layout.name, (stored.withoutMarkers != nil) == withoutMarkers,
+            try isSameScan(stored.scan, &fingerprint, url: session.scanURL),
+            let data = try? Data(contentsOf: session.meshURL), let mesh = try? PLY.decode([UInt8](data))
+        {
+            return (stored, mesh)
+        }
+        if fingerprint.sha256 == nil { fingerprint.sha256 = try Self.contentHash(session.scanURL) }
+        return nil
+    }
+
+    /// Saves `record` and `mesh` into the session, and gives the mesh as stored: measured as
+    /// stored (PLY keeps 32-bit floats), `headscan measure` of the saved mesh gives the same
+    /// figures to the last digit.
+    func save(_ record: ReconstructionRecord, mesh: TriangleMesh, comment: String, in session: ScanSession) throws -> TriangleMesh {
+        let ply = PLY.encode(mesh, comment: comment)
         try library.saveMesh(plyData: Data(ply), in: session)
         try library.save(record, in: session)
-        // Measured as stored (PLY keeps 32-bit floats), so `headscan measure` of the saved mesh
-        // gives the same figures to the last digit.
-        return (record, try PLY.decode(ply), true)
+        return try PLY.decode(ply)
     }
 
     /// Whether `stored` was made from the file `current` describes: the same size and time, or

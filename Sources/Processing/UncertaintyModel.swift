@@ -26,9 +26,10 @@ enum UncertaintyModel {
     static let depthScaleSigma = 0.005
 
     /// The uncertainty of a measurement with `estimates` for the picked landmarks and `found`
-    /// for the others, on a reconstruction with `statistics`.
+    /// for the others, on a reconstruction with `statistics`; `scaledByDepth` for a scan whose
+    /// scale is the depth sensor's own (placed without stickers).
     static func uncertainty(
-        estimates: [Landmark: LandmarkEstimate], found: AutomaticLandmarks?, statistics: ReconstructionStatistics
+        estimates: [Landmark: LandmarkEstimate], found: AutomaticLandmarks?, statistics: ReconstructionStatistics, scaledByDepth: Bool = false
     ) -> MeasurementUncertainty {
         var sigma: [Landmark: Double] = [:]
         for landmark in Landmark.allCases {
@@ -39,7 +40,8 @@ enum UncertaintyModel {
                 sigma[landmark] = (foundSigma[landmark] ?? 0.0005) / max(lowestConfidence, min(1, detected.confidence))
             }
         }
-        let scale = statistics.focalScaleSigma.flatMap { $0.isFinite ? $0 : nil } ?? 0
+        let focal = statistics.focalScaleSigma.flatMap { $0.isFinite ? $0 : nil } ?? 0
+        let scale = scaledByDepth ? max(focal, depthScaleSigma) : focal
         return MeasurementUncertainty(landmarkSigma: sigma, surfaceSigma: surfaceSigma, scaleSigma: scale)
     }
 
