@@ -105,7 +105,11 @@ public enum CapFitAdvice {
     public static func withoutStickersWarning(_ placed: PlacedWithoutMarkers) -> MeasurementWarning {
         let examined = max(placed.framesExamined, 1)
         let share = Int((Double(placed.framesPlaced) / Double(examined) * 100).rounded())
-        let by = placed.printSeen ? "by the head's surface and the cap's print" : "by the head's surface alone (the cap showed no print)"
+        let by =
+            placed.printSeen
+            ? "by the head's surface and the cap's print"
+            : "by the head's surface alone (no print was seen: on a plain cap the placement drifts, and on a bare head the hair "
+                + "is measured as if it were the head, by 1–3 mm all round and unevenly; scan with the printed cap)"
         return MeasurementWarning(
             .scannedWithoutStickers,
             "Scanned without stickers: \(placed.framesPlaced) of the \(placed.framesExamined) frames examined (\(share) %) were placed \(by). "

@@ -39,6 +39,10 @@ public final class Simulator {
         public var unreadableFrames: Double
         /// How badly the cap sits (hair under it, riding up, stickers lost); perfect by default.
         public var capFit = CapFit.perfect
+        /// The infant cries now and then: its jaw opens by up to about 14° (15 mm at the chin)
+        /// in spells of three seconds, one every ten, and babbles a little between them; the
+        /// skull, the nose and the ears stay still.
+        public var crying = false
         /// The sensor's imperfections.
         public var sensor: SensorModel
         /// The camera model (640x480 TrueDepth by default).
@@ -91,7 +95,7 @@ public final class Simulator {
     /// The head's surface (skull, ears, nose) in the head frame: the true mesh.
     public let mesh: TriangleMesh
     /// The head as the depth camera sees it: `mesh` with the cap lifted off the skull by the
-    /// hair under it, when there is hair (else `mesh` itself).
+    /// hair under it, or a bare head's hair standing off the scalp (else `mesh` itself).
     public let seenMesh: TriangleMesh
     /// The scanned head's landmarks in the head frame.
     public var landmarks: HeadLandmarks { configuration.meshHead?.landmarks ?? head.landmarks }
@@ -115,6 +119,9 @@ public final class Simulator {
     /// Frames whose markers cannot be read.
     public let unreadable: Set<Int>
     private let renderer: SceneRenderer
+    /// A crying infant's jaw, and the face's vertices that follow it with their shares.
+    private let jaw: JawMotion?
+    private let jawVertices: [(index: Int, share: Double)]
     private var operatorPath: OperatorPath
     private let infant: InfantMotion
     private var previous: (camera: RigidTransform, head: RigidTransform)?
@@ -125,9 +132,13 @@ public final class Simulator {
         head = try HeadModel(configuration.head)
         var rng = Xoshiro256(seed: configuration.seed)
         guard configuration.capFit.isValid else {
-            throw SimulationError.invalidCap("hair must be 0–10 mm, the share of lost stickers 0–1, and a printed cap neither slides nor stretches")
+            throw SimulationError.invalidCap(
+                "hair must be 0–10 mm (a bare head's 0.5–15 mm, and nothing else of a cap), the share of lost stickers 0–1, and a printed cap neither slides nor stretches"
+            )
         }
-        let lost = Int((configuration.capFit.lostShare * Double(configuration.layout.markers.count)).rounded())
+        // A bare head wears no cap: every sticker is left off.
+        let lostShare = configuration.capFit.bareHair == nil ? configuration.capFit.lostShare : 1
+        let lost = Int((lostShare * Double(configuration.layout.markers.count)).rounded())
         let dropCount = min(
             max(lost, configuration.droppedMarkers ?? configuration.scenario.droppedMarkerCount), configuration.layout.markers.count)
         var ids = configuration.layout.ids
@@ -135,8 +146,8 @@ public final class Simulator {
         for _ in 0..<dropCount { dropped.insert(ids.remove(at: rng.below(ids.count))) }
         let fit = configuration.capFit
         let hair = fit.hairMillimetres > 0 ? HairField(heightMillimetres: fit.hairMillimetres, seed: configuration.seed) : nil
-        if configuration.meshHead != nil, hair != nil {
-            throw SimulationError.invalidCap("hair under the cap is simulated on drawn heads only; scan a mesh head without it")
+        if configuration.meshHead != nil, hair != nil || fit.bareHair != nil {
+            throw SimulationError.invalidCap("hair is simulated on drawn heads only; scan a mesh head without it")
         }
         let surface: any CapSurface = configuration.meshHead ?? head
         self.surface = surface
@@ -155,8 +166,16 @@ public final class Simulator {
             mesh = HeadMesh.make(head)
             skullFaces = HeadMesh.skull(head).faces.count
         }
-        let seen = hair.map { [mesh, head] in HeadMesh.lifted(mesh, of: head, by: $0) } ?? mesh
+        var seen = hair.map { [mesh, head] in HeadMesh.lifted(mesh, of: head, by: $0) } ?? mesh
+        if let bare = fit.bareHair { seen = HeadMesh.lifted(mesh, of: head, byBareHair: bare.field(seed: configuration.seed)) }
         seenMesh = seen
+        jaw = configuration.crying ? JawMotion(duration: configuration.seconds, seed: configuration.seed) : nil
+        jawVertices =
+            configuration.crying
+            ? seen.vertices.indices.compactMap { i in
+                let share = JawMotion.share(at: seen.vertices[i])
+                return share > 0 ? (i, share) : nil
+            } : []
         frameCount = max(1, Int((configuration.seconds * Self.frameRate).rounded()))
         unreadable = Self.spells(share: configuration.unreadableFrames, frameCount: frameCount, seed: configuration.seed)
         operatorPath = OperatorPath(scenario: configuration.scenario, duration: configuration.seconds, rng: &rng)
@@ -165,7 +184,11 @@ public final class Simulator {
             headMesh: seen, skullFaceCount: skullFaces, cap: cap, intrinsics: configuration.intrinsics,
             sensor: configuration.sensor)
         renderer.printedFabric = fit.printed
+        renderer.bareHair = fit.bareHair
     }
+
+    /// How far the jaw is open at `t`, degrees; nil when the infant does not cry.
+    public func jawDegrees(at t: Double) -> Double? { jaw.map { $0.angle(at: t) * 180 / Double.pi } }
 
     /// Renders the next frame after the operator followed `steering` since the last one;
     /// nil when the scan is over.
@@ -176,6 +199,11 @@ public final class Simulator {
         if let capMotion {
             stickersNow = capMotion.stickers(of: cap, at: t, on: surface, hair: hair)
             renderer.move(stickersNow)
+        }
+        if let jaw {
+            let angle = jaw.angle(at: t)
+            renderer.moveJaw(
+                jawVertices.map { ($0.index, JawMotion.moved(seenMesh.vertices[$0.index], share: $0.share, angle: angle)) }, angle: angle)
         }
         let (color, depth) = renderer.render(
             worldFromCamera: worldFromCamera, worldFromHead: worldFromHead, bodyShift: infant.bodyShift(at: t), blur: blur,

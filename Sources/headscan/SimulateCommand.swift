@@ -35,6 +35,14 @@ struct SimulateCommand: ParsableCommand {
                 --out restless.hscan --truth restless.truth.json
               headscan simulate --head-mesh person.ply --head-landmarks person.json \\
                 --head-circumference-mm 420 --out person.hscan --truth person.truth.json
+              headscan simulate --bare-head dark --bare-hair-mm 4 --library Scans   # no cap at all
+
+            No cap: --bare-head light or dark scans an infant without any cap, its own hair on \
+            the vault from a hairline high on the forehead down to the nape. The depth camera \
+            meets the hair's surface, --bare-hair-mm (default 3) at most and a third of it at \
+            least above the scalp, unevenly; dark hair returns little of the infrared pattern, \
+            so its depth drops out in patches. The truth keeps the skull. Measure such a scan \
+            with `headscan process --without-markers`; it has neither stickers nor a print.
 
             Any head: --head-mesh scans a head surface given as a PLY mesh in metres (a \
             person's scalp from an MRI, a template, a 3D scan) instead of a drawn one, with \
@@ -111,6 +119,18 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "The cap's fabric is printed with blotches of two colours (navy and orange), to scan without stickers: add --lost-share 1.")
     var printedCap = false
 
+    @Option(
+        help: ArgumentHelp(
+            "No cap at all: the infant's own hair covers the vault, light or dark (dark hair returns little depth to the infrared sensor).",
+            valueName: "light|dark"))
+    var bareHead: BareHair.Shade?
+
+    @Option(help: "A bare head's hair stands off the scalp by up to this many millimetres, at least a third of it (0.5-15; default 3).")
+    var bareHairMm: Double?
+
+    @Flag(help: "The infant cries now and then: its jaw opens by up to 14° (15 mm at the chin) in 3 s spells while the skull stays still.")
+    var crying = false
+
     @Option(help: "Scan this head surface (PLY, metres) instead of a drawn head; needs --head-landmarks.", completion: .file(extensions: ["ply"]))
     var headMesh: String?
 
@@ -142,6 +162,24 @@ struct SimulateCommand: ParsableCommand {
         if headMesh != nil, hairMm > 0 { throw ValidationError("--hair-mm is simulated on drawn heads only; drop it with --head-mesh") }
         if printedCap, capSlideDeg > 0 || capStretchMm > 0 {
             throw ValidationError("a --printed-cap is drawn on the head and does not slide or stretch; drop --cap-slide-deg and --cap-stretch-mm")
+        }
+        try validateBareHead()
+    }
+
+    /// A bare head wears nothing of a cap.
+    private func validateBareHead() throws {
+        guard let bareHead else {
+            if bareHairMm != nil { throw ValidationError("--bare-hair-mm describes a --bare-head; give --bare-head light or dark") }
+            return
+        }
+        if let bareHairMm, !(0.5...15).contains(bareHairMm) { throw ValidationError("--bare-hair-mm must be in 0.5...15") }
+        if headMesh != nil { throw ValidationError("--bare-head is simulated on drawn heads only; drop it with --head-mesh") }
+        let capOptions = [
+            ("--hair-mm", hairMm > 0), ("--cap-rides-up", capRidesUp), ("--lost-share", lostShare > 0), ("--damaged-share", damagedShare > 0),
+            ("--cap-slide-deg", capSlideDeg > 0), ("--cap-stretch-mm", capStretchMm > 0), ("--printed-cap", printedCap),
+        ].filter(\.1).map(\.0)
+        if !capOptions.isEmpty {
+            throw ValidationError("a --bare-head \(bareHead.rawValue) wears no cap; drop \(capOptions.joined(separator: ", "))")
         }
     }
 
@@ -185,6 +223,8 @@ struct SimulateCommand: ParsableCommand {
         configuration.capFit = CapFit(
             hairMillimetres: hairMm, ridesUp: capRidesUp, lostShare: lostShare, damagedShare: damagedShare, slideDegrees: capSlideDeg,
             stretchMillimetres: capStretchMm, printed: printedCap)
+        if let bareHair { configuration.capFit = .bare(bareHair) }
+        configuration.crying = crying
         let simulator = try Simulator(configuration)
         let scanLibrary = library.map { ScanLibrary(root: fileURL($0)) }
         let session = try scanLibrary?.createSession(date: Date())
@@ -221,13 +261,16 @@ struct SimulateCommand: ParsableCommand {
 
     private func header(_ simulator: Simulator) -> ScanHeader {
         let k = simulator.configuration.recordedIntrinsics
+        var metadata = [
+            "scenario": scenario.rawValue, "seed": "\(seed)", "unreadableFrames": "\(unreadableFrames)",
+            "droppedMarkers": "\(simulator.cap.dropped.count)",
+        ]
+        if crying { metadata["crying"] = "true" }
+        metadata.merge(capFitMetadata(simulator)) { old, _ in old }
+        metadata.merge(headMetadata(simulator)) { old, _ in old }
         return ScanHeader(
             device: "simulator", appVersion: HeadScanVersion.current, colorIntrinsics: k, depthIntrinsics: k,
-            layout: simulator.configuration.layout, createdAt: Date(timeIntervalSince1970: 1_767_225_600),
-            metadata: [
-                "scenario": scenario.rawValue, "seed": "\(seed)", "unreadableFrames": "\(unreadableFrames)",
-                "droppedMarkers": "\(simulator.cap.dropped.count)",
-            ].merging(capFitMetadata(simulator)) { old, _ in old }.merging(headMetadata(simulator)) { old, _ in old })
+            layout: simulator.configuration.layout, createdAt: Date(timeIntervalSince1970: 1_767_225_600), metadata: metadata)
     }
 
     /// The drawn head's target CVAI and flat side, or the given head's file name and scale.
@@ -239,9 +282,17 @@ struct SimulateCommand: ParsableCommand {
         ]
     }
 
+    /// The hair of --bare-head and --bare-hair-mm, when the head is bare.
+    private var bareHair: BareHair? {
+        bareHead.map { BareHair(shade: $0, thicknessMillimetres: bareHairMm ?? 3) }
+    }
+
     /// The cap's fit, only when it is not perfect (so a perfect cap's recording stays as it was).
     private func capFitMetadata(_ simulator: Simulator) -> [String: String] {
         guard simulator.configuration.capFit != .perfect else { return [:] }
+        if let bareHair {
+            return ["bareHead": bareHair.shade.rawValue, "bareHairMillimetres": "\(bareHair.thicknessMillimetres)"]
+        }
         return [
             "hairMillimetres": "\(hairMm)", "capRidesUp": "\(capRidesUp)", "foldedMarkers": "\(simulator.cap.folded.count)",
             "damagedMarkers": "\(simulator.cap.stickers.count { $0.damage != nil })", "capSlideDegrees": "\(capSlideDeg)",

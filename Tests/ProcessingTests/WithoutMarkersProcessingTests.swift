@@ -66,7 +66,10 @@ struct WithoutMarkersProcessingTests {
         try fixture.library.saveAnnotations(fixture.exactPicks(), in: fixture.session)
         let result = try Self.processedWithoutMarkers(fixture)
         #expect(result.landmarksSource == .picks)
-        #expect(result.measurement.warnings.contains { $0.kind == .scannedWithoutStickers && $0.message.contains("surface alone") })
+        #expect(
+            result.measurement.warnings.contains {
+                $0.kind == .scannedWithoutStickers && $0.message.contains("surface alone") && $0.message.contains("bare head")
+            })
     }
 
     /// A record placed by stickers is not taken for one placed without them, nor the other way

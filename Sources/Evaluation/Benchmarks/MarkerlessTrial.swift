@@ -11,8 +11,13 @@ import Simulation
 /// placement drifted, the skull surface, and CVAI measured with the true landmarks (so that only
 /// the reconstruction, not a landmark search, is judged).
 public struct MarkerlessTrial: Codable, Sendable {
-    /// "plain" (a stocking cap) or "printed" (its fabric printed with a pattern).
+    /// "plain" (a stocking cap), "printed" (its fabric printed with a pattern), or no cap:
+    /// "bare-light" or "bare-dark" (the infant's own hair).
     public var cap: String
+    /// On a bare head, the most its hair stands off the scalp, mm.
+    public var bareHairMM: Double?
+    /// Whether the infant cried now and then (its jaw opening while the skull stays still).
+    public var crying = false
     public var scenario: String
     public var seed: UInt64
     public var trueCVAI: Double
@@ -86,15 +91,20 @@ public struct MarkerlessTrial: Codable, Sendable {
     /// first (its colour as JPEG at the scan file's quality, its depth through the depth
     /// codec), as a scan read from its file does: JPEG's blocks and halved colour blur the
     /// print's edges that the colour matching reads.
+    /// `bareHair`: no cap at all, the head's own hair (`printed` is then ignored); `crying`: the
+    /// infant's jaw opens now and then.
     public static func run(
-        scenario: Scenario, seed: UInt64, head: HeadParameters, seconds: Double, printed: Bool = false, usesColour: Bool = true,
-        recorded: Bool = true, options: ReconstructionOptions = .init()
+        scenario: Scenario, seed: UInt64, head: HeadParameters, seconds: Double, printed: Bool = false, bareHair: BareHair? = nil,
+        crying: Bool = false, usesColour: Bool = true, recorded: Bool = true, options: ReconstructionOptions = .init()
     ) throws -> MarkerlessTrial {
         var configuration = Simulator.Configuration(scenario: scenario, seed: seed, seconds: seconds, head: head)
-        configuration.capFit = CapFit(lostShare: 1, printed: printed)
+        configuration.capFit = bareHair.map(CapFit.bare) ?? CapFit(lostShare: 1, printed: printed)
+        configuration.crying = crying
         let simulator = try Simulator(configuration)
-        var trial = MarkerlessTrial(
-            cap: printed ? "printed" : "plain", scenario: scenario.rawValue, seed: seed, trueCVAI: simulator.measurements.cvai)
+        let cap = bareHair.map { "bare-\($0.shade.rawValue)" } ?? (printed ? "printed" : "plain")
+        var trial = MarkerlessTrial(cap: cap, scenario: scenario.rawValue, seed: seed, trueCVAI: simulator.measurements.cvai)
+        trial.bareHairMM = bareHair?.thicknessMillimetres
+        trial.crying = crying
         // The simulator renders in order; the reconstruction asks for frames in order too.
         var truths: [Int: FrameTruth] = [:]
         var produced = -1

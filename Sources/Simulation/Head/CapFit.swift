@@ -16,6 +16,8 @@ import Geometry
 ///   `stretchMillimetres`, each on its own slow rhythm.
 /// - `printed`: the fabric carries a printed pattern (blotches of two colours a few
 ///   centimetres across), the cap a scan without stickers can follow by its colour.
+/// - `bareHair`: no cap at all, the infant's own hair on the vault (see `BareHair`); nothing
+///   else of the cap applies then.
 public struct CapFit: Sendable, Equatable {
     /// Most the cap stands off the skull, millimetres (0 to 3 for an infant's hair).
     public var hairMillimetres: Double
@@ -32,11 +34,14 @@ public struct CapFit: Sendable, Equatable {
     public var stretchMillimetres: Double
     /// Whether the fabric is printed with a pattern rather than plain.
     public var printed: Bool
+    /// No cap: the head is bare, with this hair.
+    public var bareHair: BareHair?
 
     public init(
         hairMillimetres: Double = 0, ridesUp: Bool = false, lostShare: Double = 0, damagedShare: Double = 0, slideDegrees: Double = 0,
-        stretchMillimetres: Double = 0, printed: Bool = false
+        stretchMillimetres: Double = 0, printed: Bool = false, bareHair: BareHair? = nil
     ) {
+        self.bareHair = bareHair
         self.hairMillimetres = hairMillimetres
         self.ridesUp = ridesUp
         self.lostShare = lostShare
@@ -54,22 +59,34 @@ public struct CapFit: Sendable, Equatable {
 
     /// Whether the fit is possible: hair 0 to 10 mm, a share in 0...1, a slide of at most 20°
     /// and a stretch of at most 10 mm; a printed cap does not slide or stretch (its print is
-    /// drawn on the head, not on the moving fabric).
+    /// drawn on the head, not on the moving fabric); a bare head has valid hair and nothing of
+    /// a cap (no hair under it, no print, no ride, slide or stretch).
     public var isValid: Bool {
-        (0...10).contains(hairMillimetres) && (0...1).contains(lostShare) && (0...1).contains(damagedShare)
-            && (0...20).contains(slideDegrees) && (0...10).contains(stretchMillimetres) && !(printed && moves)
+        guard
+            (0...10).contains(hairMillimetres) && (0...1).contains(lostShare) && (0...1).contains(damagedShare)
+                && (0...20).contains(slideDegrees) && (0...10).contains(stretchMillimetres) && !(printed && moves)
+        else { return false }
+        guard let bareHair else { return true }
+        return bareHair.isValid && hairMillimetres == 0 && !printed && !ridesUp && !moves
     }
+
+    /// A bare head with `hair`: no cap, no stickers.
+    public static func bare(_ hair: BareHair) -> CapFit { CapFit(lostShare: 1, bareHair: hair) }
 }
 
-/// Where hair lifts the cap: a smooth field over the directions from the head's centre, from
-/// 0 to its height, seeded so that one seed gives one head of hair.
+/// Where hair lifts the cap, or a bare head's hair stands off the scalp: a smooth field over
+/// the directions from the head's centre, from `floorShare` of its height to all of it, seeded
+/// so that one seed gives one head of hair.
 struct HairField: Sendable {
     /// Most stand-off, metres.
     let height: Double
+    /// The least stand-off as a share of `height` (0 under a cap: the fabric can touch the skin).
+    let floorShare: Double
     private let waves: [(direction: SIMD3<Double>, phase: Double)]
 
-    init(heightMillimetres: Double, seed: UInt64) {
+    init(heightMillimetres: Double, seed: UInt64, floorShare: Double = 0) {
         height = heightMillimetres / 1000
+        self.floorShare = min(1, max(0, floorShare))
         var random = Xoshiro256(seed: seed, stream: 0x4A12)
         waves = (0..<4).map { _ in
             let d = SIMD3(Double(random.gaussian()), Double(random.gaussian()), Double(random.gaussian()))
@@ -79,12 +96,13 @@ struct HairField: Sendable {
     }
 
     /// The stand-off toward `direction` (any length), metres: waves of about a third of the
-    /// head's circumference, mapped into 0...height.
+    /// head's circumference, mapped into floorShare·height...height.
     func standOff(toward direction: SIMD3<Double>) -> Double {
         let n = (direction * direction).sum().squareRoot()
         guard height > 0, n > 0 else { return 0 }
         let unit = direction / n
         let sum = waves.reduce(0.0) { $0 + sin(($1.direction * unit).sum() + $1.phase) }
-        return height * min(1, max(0, 0.5 + 0.5 * sum / 2))
+        let shape = min(1, max(0, 0.5 + 0.5 * sum / 2))
+        return height * (floorShare + (1 - floorShare) * shape)
     }
 }

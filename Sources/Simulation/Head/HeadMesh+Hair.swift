@@ -10,6 +10,20 @@ extension HeadMesh {
     /// skull's normal by the hair's stand-off there, fading in over `hairFade` above the edge.
     /// Ears and nose, below the cap, stay.
     static func lifted(_ mesh: TriangleMesh, of head: HeadModel, by hair: HairField) -> TriangleMesh {
+        lifted(mesh, of: head, by: hair, from: { _ in Cap.lowerEdge })
+    }
+
+    /// `mesh` as the depth camera sees a bare head whose own hair stands off the scalp above
+    /// its hairline (`BareHair.hairline`), fading in over `hairFade` above it.
+    static func lifted(_ mesh: TriangleMesh, of head: HeadModel, byBareHair hair: HairField) -> TriangleMesh {
+        lifted(mesh, of: head, by: hair, from: BareHair.hairline(at:))
+    }
+
+    /// Each skull vertex lifted along the skull's normal by `hair` above the height `edge`
+    /// gives for its direction.
+    private static func lifted(
+        _ mesh: TriangleMesh, of head: HeadModel, by hair: HairField, from edge: (SIMD3<Double>) -> Double
+    ) -> TriangleMesh {
         var lifted = mesh
         let rings = elevationSteps - 1
         for ring in 0..<rings {
@@ -17,7 +31,7 @@ extension HeadMesh {
             for i in 0..<segments {
                 let index = ring * segments + i
                 let point = mesh.vertices[index]
-                let fade = min(1, max(0, (point.z - Cap.lowerEdge) / hairFade))
+                let fade = min(1, max(0, (point.z - edge(point)) / hairFade))
                 guard fade > 0 else { continue }
                 let normal = head.surfaceNormal(phi: Double(i) * 2 * Double.pi / Double(segments), psi: psi)
                 lifted.vertices[index] = point + normal * (hair.standOff(toward: point) * fade)

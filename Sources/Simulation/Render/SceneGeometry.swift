@@ -84,6 +84,12 @@ struct SceneGeometry {
         self.materials = materials
     }
 
+    /// Moves head vertices (indices into the head mesh the scene was made with) to new places
+    /// in the head frame: a face that moves.
+    mutating func moveHead(_ moves: [(index: Int, to: SIMD3<Double>)]) {
+        for move in moves where move.index < paperStart { headVertices[move.index] = move.to }
+    }
+
     /// Moves the stickers' paper to where `stickers` (the cap's, in the same order) now are.
     mutating func place(_ stickers: [MarkerSticker]) {
         for (index, sticker) in stickers.enumerated() {

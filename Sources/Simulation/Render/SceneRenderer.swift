@@ -29,6 +29,10 @@ final class SceneRenderer {
     private let rayScales: [Double]
     /// Whether the cap's fabric is printed with a pattern.
     var printedFabric = false
+    /// No cap: the head's own hair covers the vault.
+    var bareHair: BareHair?
+    /// How far the jaw is open in this frame, radians (the mouth shows dark inside).
+    private(set) var jawAngle = 0.0
 
     /// The head with its cap, the infant's body and the parent.
     convenience init(headMesh: TriangleMesh, skullFaceCount: Int, cap: Cap, intrinsics: CameraIntrinsics, sensor: SensorModel) throws {
@@ -70,6 +74,12 @@ final class SceneRenderer {
         geometry.place(moved)
     }
 
+    /// Moves the face's vertices (indices into the head mesh) with the jaw open by `angle`.
+    func moveJaw(_ moves: [(index: Int, to: SIMD3<Double>)], angle: Double) {
+        geometry.moveHead(moves)
+        jawAngle = angle
+    }
+
     /// Nearest true depth per pixel from the last render (infinity where only the room is).
     var trueDepth: [Float] { rasterizer.depth }
 
@@ -89,9 +99,10 @@ final class SceneRenderer {
         var colour = shade(cameraFromHead: cameraFromHead, worldFromCamera: worldFromCamera, rng: &rng)
         if sensor.motionBlur { MotionBlur.apply(length: blur, to: &colour, width: intrinsics.width, height: intrinsics.height) }
         let color = SensorNoise.colourImage(colour, width: intrinsics.width, height: intrinsics.height, sigma: sensor.colourNoise, rng: &rng)
+        let hair = bareHair.map { (loss: hairDepthLoss($0, cameraFromHead: cameraFromHead), noise: BareHair.depthNoise) }
         let depth = SensorNoise.depthImage(
             trueDepth: rasterizer.depth, faces: rasterizer.face, planes: rasterizer.planes, rays: rays, rayScales: rayScales,
-            roomDepth: roomDepth, width: intrinsics.width, height: intrinsics.height, sensor: sensor, rng: &rng
+            roomDepth: roomDepth, width: intrinsics.width, height: intrinsics.height, sensor: sensor, hair: hair, rng: &rng
         )
         .shifted(by: sensor.depthShiftPixels ?? .zero)
         guard !lens.distortion.isNone else { return (color, depth) }
@@ -100,6 +111,21 @@ final class SceneRenderer {
 
     /// Whether this frame shows the stickers without their print.
     private var blankStickers = false
+
+    /// Per pixel, the chance that the sensor returns no depth from `hair` (0 off the hair).
+    private func hairDepthLoss(_ hair: BareHair, cameraFromHead: RigidTransform) -> [Float] {
+        let headFromCamera = cameraFromHead.inverse
+        let count = intrinsics.width * intrinsics.height
+        var loss = [Float](repeating: 0, count: count)
+        let faces = rasterizer.face, depth = rasterizer.depth, materials = geometry.materials
+        for i in 0..<count {
+            let f = Int(faces[i])
+            guard f >= 0, materials[f] == .head else { continue }
+            let p = headFromCamera.apply(SIMD3(rays[i].x, rays[i].y, 1) * Double(depth[i]))
+            if BareHair.covers(p) { loss[i] = hair.depthLoss(at: p) }
+        }
+        return loss
+    }
 
     /// Room depth per pixel from the last shading pass (the room is outside TrueDepth's range
     /// in practice, but a close wall would still be measured).
@@ -172,6 +198,13 @@ final class SceneRenderer {
         switch material {
         case .head:
             let p = headFromCamera.apply(point)
+            if let bareHair {
+                if JawMotion.isInsideMouth(p, angle: jawAngle) { return Palette.mouth }
+                if BareHair.covers(p) { return bareHair.colour(at: p) }
+                let face = Palette.face(at: p)
+                return face == Palette.hair ? bareHair.colour : face
+            }
+            if JawMotion.isInsideMouth(p, angle: jawAngle) { return Palette.mouth }
             guard p.z > Cap.lowerEdge else { return Palette.face(at: p) }
             return fabric(at: p)
         case .skin: return Palette.skin

@@ -46,10 +46,13 @@ enum SensorNoise {
     /// Measured depth: true depth plus noise growing with distance squared, rounded to Float16,
     /// and NaN out of range, at grazing angles, along depth edges and at random dropouts.
     ///
-    /// `rayScales` holds 1/|ray| per pixel for the grazing-angle test.
+    /// `rayScales` holds 1/|ray| per pixel for the grazing-angle test. `hair`, on a bare head:
+    /// per pixel the chance of no depth from the hair there (0 elsewhere), and the hair's extra
+    /// noise; only its pixels draw further random numbers, so a scene without it is unchanged.
     static func depthImage(
         trueDepth: [Float], faces: [Int32], planes: [SIMD4<Double>], rays: [SIMD2<Double>], rayScales: [Double],
-        roomDepth: [Float], width: Int, height: Int, sensor: SensorModel, rng: inout Xoshiro256
+        roomDepth: [Float], width: Int, height: Int, sensor: SensorModel, hair: (loss: [Float], noise: Float)? = nil,
+        rng: inout Xoshiro256
     ) -> DepthImage {
         let count = width * height
         var depth = [Float](repeating: .nan, count: count)
@@ -70,7 +73,13 @@ enum SensorNoise {
                             }
                             let word = rng.next()
                             guard dropout == 0 || word >= dropout else { continue }
-                            depth[i] = DepthQuantization.float16(z * sensor.depthScale + gaussian(word >> 8) * noiseScale * z * z)
+                            var measured = z * sensor.depthScale + gaussian(word >> 8) * noiseScale * z * z
+                            if let hair, hair.loss.indices.contains(i), hair.loss[i] > 0 {
+                                let strands = rng.next()
+                                guard Float(strands >> 40) * 0x1p-24 >= hair.loss[i] else { continue }
+                                measured += gaussian(strands) * hair.noise
+                            }
+                            depth[i] = DepthQuantization.float16(measured)
                         }
                     }
                 }

@@ -19,6 +19,8 @@ enum Palette {
     static let brow = SIMD3<Float>(0.46, 0.34, 0.24)
     static let iris = SIMD3<Float>(0.16, 0.11, 0.09)
     static let sclera = SIMD3<Float>(0.90, 0.90, 0.88)
+    /// Inside an open mouth.
+    static let mouth = SIMD3<Float>(0.32, 0.09, 0.10)
 
     /// The head below the cap, from the point in the head frame: hair behind and above the
     /// ears, eyebrows and eyes on the face, skin elsewhere.

@@ -10,11 +10,14 @@ import Simulation
 struct MarkerlessBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "markerless",
-        abstract: "Benchmark scans without stickers: a plain cap placed by its depth, a printed one by its depth and colour.",
+        abstract:
+            "Benchmark scans without stickers: a plain cap placed by its depth, a printed one by its depth and colour, a bare head by its hair.",
         discussion: """
             Simulates --heads heads (length 120–160 mm, cranial index 72–98, CVAI 0–15 %) \
             wearing the cap with every sticker gone (--caps: plain, a stocking cap; printed, its \
-            fabric printed with blotches of two colours), ideal and restless, and reconstructs \
+            fabric printed with blotches of two colours), or no cap at all (bare-light, \
+            bare-dark: the infant's own hair, standing off the scalp by up to --bare-hair-mm, \
+            drawn per head, dark hair losing its depth in patches), ideal and restless, and reconstructs \
             each without markers: every third frame's depth and colour registered against the \
             surface fused so far, starting from where the camera was going (--no-colour: the \
             depth alone). Each frame reaches the reconstruction as its scan file gives it back \
@@ -35,14 +38,16 @@ struct MarkerlessBenchCommand: ParsableCommand {
             the head frame read from the print's colours on the reconstruction (its turn and \
             shift from the true head frame), HeadScan's landmark search from that frame (the \
             largest distance of the four landmarks from the true ones) and CVAI measured with \
-            them; with --repeats, the largest spread of that CVAI over one head's scans. This \
-            is a measurement: `headscan process` and the app still need the marker cap.
+            them; with --repeats, the largest spread of that CVAI over one head's scans \
+            (`headscan process --without-markers` measures such a scan the same way).
 
             Examples:
               swift run -c release headscan bench markerless --heads 3 --seconds 20
               swift run -c release headscan bench markerless --heads 10 --seed 101 --json
               swift run -c release headscan bench markerless --caps plain --no-colour
               swift run -c release headscan bench markerless --caps printed --heads 10 --repeats 5
+              swift run -c release headscan bench markerless --caps bare-light,bare-dark --bare-hair-mm 1-6
+              swift run -c release headscan bench markerless --caps printed --crying
             """)
 
     @Option(help: "Different heads per scenario.")
@@ -57,8 +62,14 @@ struct MarkerlessBenchCommand: ParsableCommand {
     @Option(help: "Seed of the heads and scans.")
     var seed: UInt64 = 31
 
-    @Option(help: "The caps, comma-separated: plain, printed.")
+    @Option(help: "The caps, comma-separated: plain, printed, bare-light, bare-dark (no cap: the infant's own hair).")
     var caps = "plain,printed"
+
+    @Option(help: "On a bare head, the most its hair stands off the scalp, millimetres: drawn per head from LOW-HIGH (within 0.5-15).")
+    var bareHairMm = "1-6"
+
+    @Flag(help: "The infants cry now and then: the jaw opens by up to 14° in 3 s spells while the skull stays still.")
+    var crying = false
 
     @Flag(help: "Register the frames by their depth alone, not their colour too.")
     var noColour = false
@@ -79,16 +90,21 @@ struct MarkerlessBenchCommand: ParsableCommand {
         guard (1...20).contains(repeats) else { throw ValidationError("--repeats must be in 1...20") }
         guard seconds >= 5, seconds <= 120 else { throw ValidationError("--seconds must be in 5...120") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        _ = try printedCaps()
+        _ = try coverings()
+        _ = try hairRange()
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
     }
 
     func run() throws {
         var random = SplitMix64(seed: seed)
         let drawn = (0..<heads).map { _ in LandmarkTrial.drawHead(&random) }
-        let cases = try printedCaps().flatMap { printed in
+        let hair = try hairRange()
+        // One head keeps one thickness of hair, light or dark, ideal or restless.
+        var hairRandom = SplitMix64(seed: seed ^ 0x6861_6972)
+        let thickness = drawn.map { _ in hair.lowerBound + (hair.upperBound - hair.lowerBound) * Double(hairRandom.next() >> 11) * 0x1p-53 }
+        let cases = try coverings().flatMap { covering in
             [Scenario.ideal, .restless].flatMap { scenario in
-                drawn.indices.flatMap { index in (0..<repeats).map { (printed: printed, scenario: scenario, index: index, repeat: $0) } }
+                drawn.indices.flatMap { index in (0..<repeats).map { (covering: covering, scenario: scenario, index: index, repeat: $0) } }
             }
         }
         let options = {
@@ -98,7 +114,7 @@ struct MarkerlessBenchCommand: ParsableCommand {
             return options
         }()
         let slots = TrialSlots<MarkerlessTrial>(count: cases.count)
-        let (jobs, seed, seconds, usesColour, recorded) = (self.jobs, self.seed, self.seconds, !noColour, !rawFrames)
+        let (jobs, seed, seconds, usesColour, recorded, crying) = (self.jobs, self.seed, self.seconds, !noColour, !rawFrames, self.crying)
         DispatchQueue.concurrentPerform(iterations: min(jobs, cases.count)) { worker in
             for k in stride(from: worker, to: cases.count, by: jobs) {
                 let c = cases[k]
@@ -107,7 +123,9 @@ struct MarkerlessBenchCommand: ParsableCommand {
                     Result {
                         try MarkerlessTrial.run(
                             scenario: c.scenario, seed: Self.scanSeed(seed, head: c.index, repeat: c.repeat), head: drawn[c.index], seconds: seconds,
-                            printed: c.printed, usesColour: usesColour, recorded: recorded, options: options)
+                            printed: c.covering == .printed,
+                            bareHair: c.covering.shade.map { BareHair(shade: $0, thicknessMillimetres: thickness[c.index]) }, crying: crying,
+                            usesColour: usesColour, recorded: recorded, options: options)
                     })
             }
         }
@@ -121,17 +139,41 @@ struct MarkerlessBenchCommand: ParsableCommand {
         seed &+ UInt64(head) &+ UInt64(r) &* 100_003
     }
 
-    /// `--caps` read: for each, whether it is printed.
-    private func printedCaps() throws -> [Bool] {
-        let names = caps.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard !names.isEmpty else { throw ValidationError("--caps needs at least one of plain, printed") }
-        return try names.map { name in
-            switch name {
-            case "plain": return false
-            case "printed": return true
-            default: throw ValidationError("--caps: '\(name)' is not a cap; choose plain, printed or both (plain,printed)")
+    /// What a benchmarked head wears.
+    enum Covering: String, CaseIterable {
+        case plain, printed
+        case bareLight = "bare-light", bareDark = "bare-dark"
+
+        /// The hair's shade when the head is bare.
+        var shade: BareHair.Shade? {
+            switch self {
+            case .plain, .printed: nil
+            case .bareLight: .light
+            case .bareDark: .dark
             }
         }
+    }
+
+    /// `--caps` read.
+    private func coverings() throws -> [Covering] {
+        let names = caps.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let choices = Covering.allCases.map(\.rawValue).joined(separator: ", ")
+        guard !names.isEmpty else { throw ValidationError("--caps needs at least one of \(choices)") }
+        return try names.map { name in
+            guard let covering = Covering(rawValue: name) else {
+                throw ValidationError("--caps: '\(name)' is not a cap; choose from \(choices), comma-separated")
+            }
+            return covering
+        }
+    }
+
+    /// `--bare-hair-mm` read: LOW-HIGH, or one value for both.
+    private func hairRange() throws -> ClosedRange<Double> {
+        let parts = bareHairMm.split(separator: "-", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard (1...2).contains(parts.count), let low = parts.first ?? nil, let high = parts.last ?? nil, low <= high,
+            (0.5...15).contains(low), (0.5...15).contains(high)
+        else { throw ValidationError("--bare-hair-mm must be LOW-HIGH millimetres within 0.5-15, e.g. 1-6, or one value such as 3") }
+        return low...high
     }
 }
 
@@ -139,7 +181,7 @@ extension MarkerlessBenchResult: TextReport {
     var text: String {
         func f(_ v: Double?) -> String { v.map { String(format: "%.2f", $0) } ?? "–" }
         var table = TextTable([
-            .left("cap", 8), .left("scenario", 10), .right("surface", 8), .right("CVAI err median", 16), .right("max", 6), .right("fitted", 7),
+            .left("cap", 10), .left("scenario", 10), .right("surface", 8), .right("CVAI err median", 16), .right("max", 6), .right("fitted", 7),
             .right("max", 6),
             .right("≤0.3", 6),
             .right("≤0.5", 6), .right("surface mm", 11), .right("worst", 7), .right("drift °, median/worst", 22),

@@ -10,3 +10,4 @@ extension Scenario: ExpressibleByArgument {
 
 extension FlatSide: ExpressibleByArgument {}
 extension LandmarkTrial.EarKind: ExpressibleByArgument {}
+extension BareHair.Shade: ExpressibleByArgument {}
