@@ -43,6 +43,9 @@ public final class Simulator {
         /// in spells of three seconds, one every ten, and babbles a little between them; the
         /// skull, the nose and the ears stay still.
         public var crying = false
+        /// The parent's hand cups the infant's nape, its fingers up the back of the head below
+        /// its widest outline; it stays with the parent while the head turns.
+        public var parentHand = false
         /// The sensor's imperfections.
         public var sensor: SensorModel
         /// The camera model (640x480 TrueDepth by default).
@@ -182,7 +185,7 @@ public final class Simulator {
         infant = InfantMotion(scenario: configuration.scenario, duration: configuration.seconds, rng: &rng)
         renderer = try SceneRenderer(
             headMesh: seen, skullFaceCount: skullFaces, cap: cap, intrinsics: configuration.intrinsics,
-            sensor: configuration.sensor)
+            sensor: configuration.sensor, hand: configuration.parentHand)
         renderer.printedFabric = fit.printed
         renderer.bareHair = fit.bareHair
     }

@@ -131,6 +131,9 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "The infant cries now and then: its jaw opens by up to 14° (15 mm at the chin) in 3 s spells while the skull stays still.")
     var crying = false
 
+    @Flag(help: "The parent's hand cups the infant's nape, fingers up the back of the head; it stays with the parent while the head turns.")
+    var parentHand = false
+
     @Option(help: "Scan this head surface (PLY, metres) instead of a drawn head; needs --head-landmarks.", completion: .file(extensions: ["ply"]))
     var headMesh: String?
 
@@ -225,6 +228,7 @@ struct SimulateCommand: ParsableCommand {
             stretchMillimetres: capStretchMm, printed: printedCap)
         if let bareHair { configuration.capFit = .bare(bareHair) }
         configuration.crying = crying
+        configuration.parentHand = parentHand
         let simulator = try Simulator(configuration)
         let scanLibrary = library.map { ScanLibrary(root: fileURL($0)) }
         let session = try scanLibrary?.createSession(date: Date())
@@ -266,6 +270,7 @@ struct SimulateCommand: ParsableCommand {
             "droppedMarkers": "\(simulator.cap.dropped.count)",
         ]
         if crying { metadata["crying"] = "true" }
+        if parentHand { metadata["parentHand"] = "true" }
         metadata.merge(capFitMetadata(simulator)) { old, _ in old }
         metadata.merge(headMetadata(simulator)) { old, _ in old }
         return ScanHeader(

@@ -18,6 +18,8 @@ public struct MarkerlessTrial: Codable, Sendable {
     public var bareHairMM: Double?
     /// Whether the infant cried now and then (its jaw opening while the skull stays still).
     public var crying = false
+    /// Whether the parent's hand cupped the infant's nape.
+    public var parentHand = false
     public var scenario: String
     public var seed: UInt64
     public var trueCVAI: Double
@@ -92,19 +94,21 @@ public struct MarkerlessTrial: Codable, Sendable {
     /// codec), as a scan read from its file does: JPEG's blocks and halved colour blur the
     /// print's edges that the colour matching reads.
     /// `bareHair`: no cap at all, the head's own hair (`printed` is then ignored); `crying`: the
-    /// infant's jaw opens now and then.
+    /// infant's jaw opens now and then; `parentHand`: the parent's hand cups the nape.
     public static func run(
         scenario: Scenario, seed: UInt64, head: HeadParameters, seconds: Double, printed: Bool = false, bareHair: BareHair? = nil,
-        crying: Bool = false, usesColour: Bool = true, recorded: Bool = true, options: ReconstructionOptions = .init()
+        crying: Bool = false, parentHand: Bool = false, usesColour: Bool = true, recorded: Bool = true, options: ReconstructionOptions = .init()
     ) throws -> MarkerlessTrial {
         var configuration = Simulator.Configuration(scenario: scenario, seed: seed, seconds: seconds, head: head)
         configuration.capFit = bareHair.map(CapFit.bare) ?? CapFit(lostShare: 1, printed: printed)
         configuration.crying = crying
+        configuration.parentHand = parentHand
         let simulator = try Simulator(configuration)
         let cap = bareHair.map { "bare-\($0.shade.rawValue)" } ?? (printed ? "printed" : "plain")
         var trial = MarkerlessTrial(cap: cap, scenario: scenario.rawValue, seed: seed, trueCVAI: simulator.measurements.cvai)
         trial.bareHairMM = bareHair?.thicknessMillimetres
         trial.crying = crying
+        trial.parentHand = parentHand
         // The simulator renders in order; the reconstruction asks for frames in order too.
         var truths: [Int: FrameTruth] = [:]
         var produced = -1

@@ -11,6 +11,8 @@ enum Material: Equatable {
     case body
     /// The parent holding the infant.
     case parent
+    /// The parent's bare hand.
+    case hand
     /// The printed side of sticker `index` (into `Cap.stickers`).
     case paper(Int)
     /// The back of a sticker's paper, seen where a sticker stands off the head at its rim.
@@ -33,7 +35,7 @@ struct SceneGeometry {
     /// Material per triangle.
     let materials: [Material]
 
-    init(headMesh: TriangleMesh, skullFaceCount: Int, cap: Cap) {
+    init(headMesh: TriangleMesh, skullFaceCount: Int, cap: Cap, hand: Bool = false) {
         var head = headMesh
         var materials = [Material](repeating: .head, count: skullFaceCount)
         materials += [Material](repeating: .skin, count: headMesh.faces.count - skullFaceCount)
@@ -58,11 +60,49 @@ struct SceneGeometry {
             centre: SIMD3(0.24, -0.06, -0.42), around: 40, rings: 20)
         materials += [Material](repeating: .parent, count: parent.faces.count)
         world.append(parent)
+        if hand {
+            let cupping = Self.hand(behind: headMesh)
+            materials += [Material](repeating: .hand, count: cupping.faces.count)
+            world.append(cupping)
+        }
         let offset = SIMD3<Int32>(repeating: Int32(head.vertices.count))
         headVertices = head.vertices
         worldVertices = world.vertices
         faces = head.faces + world.faces.map { $0 &+ offset }
         self.materials = materials
+    }
+
+    /// The parent's right hand cupping the infant's nape: the palm behind the neck, four
+    /// fingers up the back of the head to just below its widest outline, a thumb along the
+    /// right side of the neck, all touching the head as it sits at the scan's start. It belongs
+    /// to the parent, not the head: it stays where the parent holds it while the head turns.
+    static func hand(behind head: TriangleMesh) -> TriangleMesh {
+        // How far back the head reaches at a height, near the hand's side of the midline.
+        func back(z: Double, x: Double) -> Double {
+            head.vertices.filter { abs($0.z - z) < 0.004 && abs($0.x - x) < 0.008 }.map(\.y).min() ?? -0.09
+        }
+        let upright = Rotation3.identity
+        var hand = HeadMesh.ellipsoid(
+            halfSize: SIMD3(0.04, 0.012, 0.04), rotation: upright,
+            centre: SIMD3(0.02, min(back(z: -0.032, x: 0.02), back(z: -0.04, x: 0.02), back(z: -0.05, x: 0.02)) - 0.0125, -0.07),
+            around: 16, rings: 8)
+        // Each finger straight up the back, touching where the head reaches furthest back
+        // along it.
+        for (k, x) in [-0.004, 0.012, 0.028, 0.044].enumerated() {
+            let length = [0.026, 0.03, 0.029, 0.023][k]
+            let z = -0.04 + length
+            let reach = stride(from: z - length, through: z + length, by: length / 4).map { back(z: $0, x: x) }.min() ?? back(z: z, x: x)
+            hand.append(
+                HeadMesh.ellipsoid(
+                    halfSize: SIMD3(0.0075, 0.0075, length), rotation: upright, centre: SIMD3(x, reach - 0.0078, z), around: 10, rings: 6))
+        }
+        // The thumb lies along the neck's right side, as far out as the head reaches there.
+        let side = head.vertices.filter { abs($0.z + 0.06) < 0.025 && abs($0.y + 0.045) < 0.006 }.map(\.x).max() ?? 0.06
+        hand.append(
+            HeadMesh.ellipsoid(
+                halfSize: SIMD3(0.008, 0.008, 0.028), rotation: upright, centre: SIMD3(side + 0.0085, -0.045, -0.065), around: 10,
+                rings: 6))
+        return hand
     }
 
     /// A flat printed board: a white sheet through `sheet` (corners top-left, top-right,

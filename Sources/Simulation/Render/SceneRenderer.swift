@@ -35,9 +35,11 @@ final class SceneRenderer {
     private(set) var jawAngle = 0.0
 
     /// The head with its cap, the infant's body and the parent.
-    convenience init(headMesh: TriangleMesh, skullFaceCount: Int, cap: Cap, intrinsics: CameraIntrinsics, sensor: SensorModel) throws {
+    convenience init(
+        headMesh: TriangleMesh, skullFaceCount: Int, cap: Cap, intrinsics: CameraIntrinsics, sensor: SensorModel, hand: Bool = false
+    ) throws {
         try self.init(
-            geometry: SceneGeometry(headMesh: headMesh, skullFaceCount: skullFaceCount, cap: cap), stickers: cap.stickers,
+            geometry: SceneGeometry(headMesh: headMesh, skullFaceCount: skullFaceCount, cap: cap, hand: hand), stickers: cap.stickers,
             dictionary: cap.layout.dictionary(), intrinsics: intrinsics, sensor: sensor)
     }
 
@@ -210,6 +212,7 @@ final class SceneRenderer {
         case .skin: return Palette.skin
         case .body: return Palette.clothes(Palette.body, at: point)
         case .parent: return Palette.clothes(Palette.parent, at: point)
+        case .hand: return Palette.parentSkin
         // Where the paper's edge or a torn part shows the cap beneath, it shows the cap's own
         // fabric: the print on a printed cap, the plain colour (its ribs left out) otherwise.
         case .paper(let index):

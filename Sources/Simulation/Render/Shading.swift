@@ -15,6 +15,7 @@ enum Palette {
     static let ink = SIMD3<Float>(0.08, 0.08, 0.09)
     static let body = SIMD3<Float>(0.85, 0.80, 0.35)
     static let parent = SIMD3<Float>(0.35, 0.30, 0.45)
+    static let parentSkin = SIMD3<Float>(0.86, 0.67, 0.56)
     static let hair = SIMD3<Float>(0.36, 0.26, 0.16)
     static let brow = SIMD3<Float>(0.46, 0.34, 0.24)
     static let iris = SIMD3<Float>(0.16, 0.11, 0.09)

@@ -47,7 +47,7 @@ struct MarkerlessBenchCommand: ParsableCommand {
               swift run -c release headscan bench markerless --caps plain --no-colour
               swift run -c release headscan bench markerless --caps printed --heads 10 --repeats 5
               swift run -c release headscan bench markerless --caps bare-light,bare-dark --bare-hair-mm 1-6
-              swift run -c release headscan bench markerless --caps printed --crying
+              swift run -c release headscan bench markerless --caps printed --crying --parent-hand
             """)
 
     @Option(help: "Different heads per scenario.")
@@ -70,6 +70,9 @@ struct MarkerlessBenchCommand: ParsableCommand {
 
     @Flag(help: "The infants cry now and then: the jaw opens by up to 14° in 3 s spells while the skull stays still.")
     var crying = false
+
+    @Flag(help: "The parent's hand cups each infant's nape, fingers up the back of the head, staying with the parent as the head turns.")
+    var parentHand = false
 
     @Flag(help: "Register the frames by their depth alone, not their colour too.")
     var noColour = false
@@ -114,7 +117,8 @@ struct MarkerlessBenchCommand: ParsableCommand {
             return options
         }()
         let slots = TrialSlots<MarkerlessTrial>(count: cases.count)
-        let (jobs, seed, seconds, usesColour, recorded, crying) = (self.jobs, self.seed, self.seconds, !noColour, !rawFrames, self.crying)
+        let (jobs, seed, seconds, usesColour, recorded) = (self.jobs, self.seed, self.seconds, !noColour, !rawFrames)
+        let (crying, parentHand) = (self.crying, self.parentHand)
         DispatchQueue.concurrentPerform(iterations: min(jobs, cases.count)) { worker in
             for k in stride(from: worker, to: cases.count, by: jobs) {
                 let c = cases[k]
@@ -125,6 +129,7 @@ struct MarkerlessBenchCommand: ParsableCommand {
                             scenario: c.scenario, seed: Self.scanSeed(seed, head: c.index, repeat: c.repeat), head: drawn[c.index], seconds: seconds,
                             printed: c.covering == .printed,
                             bareHair: c.covering.shade.map { BareHair(shade: $0, thicknessMillimetres: thickness[c.index]) }, crying: crying,
+                            parentHand: parentHand,
                             usesColour: usesColour, recorded: recorded, options: options)
                     })
             }
