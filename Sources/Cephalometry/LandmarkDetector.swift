@@ -44,7 +44,39 @@ public enum LandmarkDetector {
             windows = Windows.around(found: inMesh.transformed(by: frame))
             found = try search(mesh, frame: frame, windows: windows)
         }
-        return found.transformed(by: frame.inverse)
+        let result = found.transformed(by: frame.inverse)
+        try checkAgainst(orientation, result)
+        return result
+    }
+
+    /// How far the head frame the landmarks define may turn from the one the search started
+    /// from (the cap's stickers or print), radians. The cap sits on the vault, whose shape
+    /// follows the head's; an ear set lower or further forward on a flattened side turns the
+    /// landmarks' frame by a few degrees. More means a landmark was read on something else.
+    static let largestTurnFromCap = 12 * Double.pi / 180
+
+    /// Refuses landmarks whose head frame turns far from `orientation`'s: one of them was read
+    /// on something that is not the head's own feature (a parent's hand at the nape, its thumb
+    /// beside the neck, took the place of an ear), and every measure would follow it.
+    static func checkAgainst(_ orientation: HeadOrientation, _ found: AutomaticLandmarks) throws(CephalometryError) {
+        let byLandmarks = try HeadFrame(found.landmarks).headFromMesh
+        let turn = (byLandmarks * orientation.headFromMesh.inverse).rotation.angle
+        guard turn > largestTurnFromCap else { return }
+        // Name the likeliest culprit: the tragions lie level with each other in the cap's
+        // frame, the nasion and nose tip on its midline; of two tragions out of level, the one
+        // further from the nasion.
+        let inCap = found.transformed(by: orientation.headFromMesh).landmarks
+        let tragionOff = abs(inCap.leftTragion.z - inCap.rightTragion.z) + abs(inCap.leftTragion.y - inCap.rightTragion.y)
+        let faceOff = abs(inCap.nasion.x) + abs(inCap.noseTip.x)
+        let rightFurther = length(inCap.rightTragion - inCap.nasion) > length(inCap.leftTragion - inCap.nasion)
+        let suspect =
+            tragionOff >= faceOff
+            ? (rightFurther ? "right tragion" : "left tragion") : (abs(inCap.nasion.x) > abs(inCap.noseTip.x) ? "nasion" : "nose tip")
+        throw .unusableMesh(
+            "the landmarks found turn the head \(Int((turn * 180 / Double.pi).rounded()))° from where the cap has it "
+                + "(at most \(Int((largestTurnFromCap * 180 / Double.pi).rounded()))° is an ear or face of the head's own): "
+                + "one was read on something else, most likely the \(suspect) (a hand or cloth beside the head?); "
+                + "check the head in the replay and pick the landmarks")
     }
 
     /// Where to look, in the frame of the search (metres).

@@ -156,3 +156,52 @@ struct ProfileCrackTests {
         #expect(cleaned.indices.min { cleaned[$0].height < cleaned[$1].height } == 12)
     }
 }
+
+/// Landmarks whose head frame turns far from the cap's are refused: one was read on something
+/// that is not the head's own ear or face.
+@Suite("Landmarks against the cap's frame")
+struct LandmarksAgainstTheCapTests {
+    static func found(_ head: HeadLandmarks) -> AutomaticLandmarks {
+        AutomaticLandmarks { landmark in
+            DetectedLandmark(point: head[landmark], normal: SIMD3(0, 0, 1), confidence: 1, evidence: "test")
+        }
+    }
+
+    static let head = HeadLandmarks(
+        nasion: SIMD3(0, 0.075, 0), noseTip: SIMD3(0, 0.085, -0.018), leftTragion: SIMD3(-0.07, 0, 0), rightTragion: SIMD3(0.07, 0, 0))
+
+    /// The cap's frame a few degrees off the landmarks', and an ear set 6 mm lower and 8 mm
+    /// further forward on one side, are the head's own.
+    @Test func aHeadsOwnAsymmetryPasses() throws {
+        let tilted = HeadOrientation(
+            headFromMesh: RigidTransform(rotation: Rotation3(axis: normalized(SIMD3(1, 0.4, -0.6)), angle: 6 * Double.pi / 180)),
+            capRim: 0.01)
+        try LandmarkDetector.checkAgainst(tilted, Self.found(Self.head))
+        var shifted = Self.head
+        shifted.rightTragion += SIMD3(0, 0.008, -0.006)
+        try LandmarkDetector.checkAgainst(HeadOrientation(headFromMesh: .identity, capRim: 0.01), Self.found(shifted))
+    }
+
+    /// A parent's thumb beside the neck taken for the right ear, 80 mm from it.
+    @Test func anEarReadOnAThumbIsRefusedAndNamed() {
+        var thumb = Self.head
+        thumb.rightTragion = SIMD3(0.075, -0.045, -0.065)
+        #expect {
+            try LandmarkDetector.checkAgainst(HeadOrientation(headFromMesh: .identity, capRim: 0.01), Self.found(thumb))
+        } throws: { error in
+            "\(error)".contains("right tragion") && "\(error)".contains("pick the landmarks")
+        }
+    }
+
+    /// A nose found beside the face.
+    @Test func aNoseBesideTheFaceIsRefusedAndNamed() {
+        var beside = Self.head
+        beside.nasion = SIMD3(0.035, 0.065, 0.005)
+        beside.noseTip = SIMD3(0.04, 0.07, -0.015)
+        #expect {
+            try LandmarkDetector.checkAgainst(HeadOrientation(headFromMesh: .identity, capRim: 0.01), Self.found(beside))
+        } throws: { error in
+            "\(error)".contains("nose tip") || "\(error)".contains("nasion")
+        }
+    }
+}

@@ -73,6 +73,9 @@ public struct MarkerlessTrial: Codable, Sendable {
     /// the stickers': the largest distance of the four landmarks from the true ones (mm), CVAI
     /// measured with them; or why the search found none.
     public var landmarkErrorMaxMM: Double?
+    /// Each found landmark's distance from the true one, mm: nasion, nose tip, left and right
+    /// tragion.
+    public var landmarkErrorsMM: [Double]?
     public var cvaiAutomatic: Double?
     public var landmarkRefusal: String?
     /// The print's reading and the landmark search, seconds.
@@ -228,11 +231,12 @@ public struct MarkerlessTrial: Codable, Sendable {
             let found = try LandmarkDetector.detect(
                 world, orientation: HeadOrientation(headFromMesh: alignment.headFromMesh, capRim: alignment.capRim))
             let inHead = found.landmarks.transformed(by: truth)
-            landmarkErrorMaxMM =
-                [
-                    length(inHead.nasion - landmarks.nasion), length(inHead.noseTip - landmarks.noseTip),
-                    length(inHead.leftTragion - landmarks.leftTragion), length(inHead.rightTragion - landmarks.rightTragion),
-                ].max().map { $0 * 1000 }
+            let errors = [
+                length(inHead.nasion - landmarks.nasion), length(inHead.noseTip - landmarks.noseTip),
+                length(inHead.leftTragion - landmarks.leftTragion), length(inHead.rightTragion - landmarks.rightTragion),
+            ].map { $0 * 1000 }
+            landmarkErrorsMM = errors
+            landmarkErrorMaxMM = errors.max()
             cvaiAutomatic = try? Cephalometer.measure(world, landmarks: found.landmarks).measurement.cvai
         } catch {
             landmarkRefusal = "\(error)"
