@@ -76,6 +76,8 @@ public struct MarkerlessTrial: Codable, Sendable {
     /// Each found landmark's distance from the true one, mm: nasion, nose tip, left and right
     /// tragion.
     public var landmarkErrorsMM: [Double]?
+    /// The same as offsets in the true head frame (x right, y forward, z up), mm.
+    public var landmarkOffsetsMM: [[Double]]?
     public var cvaiAutomatic: Double?
     public var landmarkRefusal: String?
     /// The print's reading and the landmark search, seconds.
@@ -236,6 +238,10 @@ public struct MarkerlessTrial: Codable, Sendable {
                 length(inHead.leftTragion - landmarks.leftTragion), length(inHead.rightTragion - landmarks.rightTragion),
             ].map { $0 * 1000 }
             landmarkErrorsMM = errors
+            landmarkOffsetsMM = [
+                inHead.nasion - landmarks.nasion, inHead.noseTip - landmarks.noseTip, inHead.leftTragion - landmarks.leftTragion,
+                inHead.rightTragion - landmarks.rightTragion,
+            ].map { [$0.x * 1000, $0.y * 1000, $0.z * 1000] }
             landmarkErrorMaxMM = errors.max()
             cvaiAutomatic = try? Cephalometer.measure(world, landmarks: found.landmarks).measurement.cvai
         } catch {
