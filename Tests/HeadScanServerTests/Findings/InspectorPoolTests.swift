@@ -130,7 +130,7 @@ import Testing
     @Test func aHelperThatLeftAProcessBehindIsSeenToEnd() async throws {
         let mark = FileManager.default.temporaryDirectory.appendingPathComponent("left-\(UUID().uuidString)")
         let (pool, script) = try Self.pool(
-            "if [ -e \(mark.path) ]; then while read line; do \(Self.answerLine); done; fi; read line; sleep 600 </dev/null >/dev/null 2>&1 & echo $! > \(mark.path); exit 4"
+            "if [ -e \(mark.path) ]; then while read line; do \(Self.answerLine); done; exit 0; fi; read line; sleep 600 </dev/null >/dev/null 2>&1 & echo $! > \(mark.path); exit 4"
         )
         defer {
             ProcessEndTests.stopProcess(namedIn: mark)
