@@ -89,7 +89,7 @@ let package = Package(
             dependencies: ["Geometry", "Imaging", "Markers", .target(name: "CZlibCRC", condition: .when(platforms: [.linux]))]),
         .target(name: "Simulation", dependencies: ["Geometry", "Imaging", "Markers", "Recording", "Feedback", "Scanning", "Cephalometry"]),
         .target(name: "Feedback", dependencies: ["Imaging", "Markers", "SettingsSchema"]),
-        .target(name: "Scanning", dependencies: ["Feedback", "Markers", "Recording"]),
+        .target(name: "Scanning", dependencies: ["Feedback", "Geometry", "Markers", "Reconstruction", "Recording"]),
         .target(
             name: "Processing",
             dependencies: [

@@ -49,7 +49,7 @@ if [ -n "${HEADSCAN_IOS_RESOURCE_DIR:-}" ]; then
 fi
 
 # Library targets in dependency order (see Package.swift).
-LIBRARIES=(Geometry SettingsSchema Imaging Markers Recording Feedback Scanning Cephalometry Reconstruction
+LIBRARIES=(Geometry SettingsSchema Imaging Markers Recording Feedback Reconstruction Scanning Cephalometry
     RangeOfMotion ReportKit Report KneeReport ScanLibrary Processing Upload HeadGestures Simulation HeadScanTesting
     AppSupport KneeFeature GestureFeature AppModel AppModelTesting AppleDevices)
 # Only ONLY=Name,Name… if given (the modules they import must then be checked in the same run).

@@ -4,7 +4,7 @@ import Observation
 
 /// A kind of feedback the scan guide gives.
 public enum FeedbackKind: String, Sendable, CaseIterable {
-    case vibration, tooClose, direction, noHead, progress, done, doneMissing, regionMissing, capture, capTooHigh
+    case vibration, tooClose, direction, noHead, progress, done, doneMissing, regionMissing, capture, capTooHigh, goBack
 }
 
 /// One entry of the instructions: what the feedback means and what to do.
@@ -57,6 +57,7 @@ public final class ScanInstructionsModel {
         case .regionMissing: .regionMissing(.back)
         case .capture: .capture([.leftEar, .face])
         case .capTooHigh: .capTooHigh
+        case .goBack: .goBack
         }
     }
 
@@ -73,6 +74,7 @@ public final class ScanInstructionsModel {
             case .regionMissing: (.instrRegionTitle, .instrRegionAction, .instrRegionText)
             case .capture: (.instrCaptureTitle, .instrCaptureAction, .instrCaptureText)
             case .capTooHigh: (.instrCapTooHighTitle, .instrCapTooHighAction, .instrCapTooHighText)
+            case .goBack: (.instrGoBackTitle, .instrGoBackAction, .instrGoBackText)
             }
         let demo = kind == .vibration ? s(.instrDemoVibration) : s(.instrDemoSpeech)
         return InstructionEntry(id: kind, title: s(keys.0), action: s(keys.1), description: s(keys.2), demoTitle: demo)

@@ -287,6 +287,10 @@ public final class ScanModel {
         lines.append(
             missingFeatures.isEmpty
                 ? strings(.summaryFeatures) : strings(.summaryFeaturesMissing, missingFeatures.map(strings.featureName).joined(separator: ", ")))
+        if p.withoutMarkers {
+            lines.append(strings(.summarySurfaceSeen, String(p.percent)))
+            return lines
+        }
         lines.append(
             p.missingMarkers.isEmpty
                 ? strings(.summaryAllMarkers)

@@ -73,8 +73,12 @@ public struct ScanProgressReport: Sendable, Equatable {
     public var regionsCovered: [HeadRegion]
     /// Ears and face seen in the picture so far.
     public var featuresSeen: [HeadFeature]
-    /// Cap markers never seen (fallen off, or not scanned yet).
+    /// Cap markers never seen (fallen off, or not scanned yet); none when scanning without
+    /// stickers.
     public var missingMarkers: [Int]
+    /// Whether the guide followed the head's surface (scanning without stickers): `percent`
+    /// is then the share of the head's surface seen.
+    public var withoutMarkers = false
     /// The latest frame's point cloud with the markers coloured by state; nil before the first.
     public var cloud: PointCloudPreview?
     /// Frames the camera delivered that were not saved because writing lagged behind.
@@ -104,6 +108,7 @@ public struct ScanProgressReport: Sendable, Equatable {
             cloud: guided.frame.map {
                 PointCloudPreview(frame: $0, detected: guided.markers, states: guided.update.markerStates, maxPoints: maxPoints)
             })
+        withoutMarkers = guide.followsSurface
     }
 
     /// The markers by state: those in the latest frame and those seen before.

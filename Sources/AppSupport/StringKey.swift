@@ -74,6 +74,9 @@ public enum StringKey: String, Sendable, CaseIterable {
     case instrCapTooHighAction
     case instrCapTooHighText
     case instrCapTooHighTitle
+    case instrGoBackAction
+    case instrGoBackText
+    case instrGoBackTitle
     case instrCaptureAction
     case instrCaptureText
     case instrCaptureTitle
@@ -230,6 +233,7 @@ public enum StringKey: String, Sendable, CaseIterable {
     case summaryFeaturesMissing
     case summaryMarkersMissing
     case summaryAllMarkers
+    case summarySurfaceSeen
     case summaryNotDone
     case regionFront
     case regionLeft
@@ -431,4 +435,12 @@ public enum StringKey: String, Sendable, CaseIterable {
     case settingsHelpDirectionMemory
     case settingsFieldMarkerSide
     case settingsHelpMarkerSide
+    case settingsFieldWithoutMarkers
+    case settingsHelpWithoutMarkers
+    case settingsFieldSurfaceCoverage
+    case settingsHelpSurfaceCoverage
+    case settingsFieldViewAngle
+    case settingsHelpViewAngle
+    case settingsFieldTooCloseDistance
+    case settingsHelpTooCloseDistance
 }

@@ -32,6 +32,9 @@ public enum Phrase: Sendable, Hashable {
     case capture([HeadFeature])
     /// The cap sits too high: its lowest ring of markers is not seen.
     case capTooHigh
+    /// Without markers, the head is in the picture but could not be placed on the surface
+    /// scanned so far: go back to a part already scanned, more slowly.
+    case goBack
 
     /// A stable machine-readable name, e.g. `movePhone.left-up`.
     public var key: String {
@@ -46,6 +49,7 @@ public enum Phrase: Sendable, Hashable {
         case .regionMissing(let r): "regionMissing.\(r.rawValue)"
         case .capture(let f): "capture.\(f.map(\.rawValue).joined(separator: "+"))"
         case .capTooHigh: "capTooHigh"
+        case .goBack: "goBack"
         }
     }
 }

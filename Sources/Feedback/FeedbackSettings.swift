@@ -99,6 +99,19 @@ public struct FeedbackSettings: Sendable, Codable, Equatable {
     /// Printed marker side, metres (0.014, the standard cap); turns pixels into millimetres on
     /// the head for the ear/face rule.
     public var markerSide = 0.014
+    /// Whether the guide follows the head's surface instead of the cap's markers (false): for a
+    /// cap without stickers, printed or plain, or a bare head. Position comes from the head in
+    /// the depth picture, progress from the share of the head's surface seen.
+    public var withoutMarkers = false
+    /// Without markers, a region counts as covered when this share of its surface was seen (0.8).
+    public var surfaceCoverage = 0.8
+    /// Without markers, a part of the head counts as seen from a camera within this many
+    /// degrees of straight above it (50), as do the face and each ear.
+    public var viewAngle = 50.0
+    /// Without markers, the phone is too close when the middle of the picture lacks depth and
+    /// the head's nearest surface is, or just was, nearer than this, metres (0.25; the
+    /// TrueDepth camera measures from about 0.2 m).
+    public var tooCloseDistance = 0.25
 
     /// The defaults.
     public init() {}
@@ -119,6 +132,7 @@ public struct FeedbackSettings: Sendable, Codable, Equatable {
         ("instructionRepeatInterval", .positive), ("regionCoverage", .above(0, upTo: 1)), ("stallSeconds", .positive),
         ("faceReach", .nonNegative), ("earReach", .nonNegative), ("featureMinMarkers", .atLeast(1)),
         ("reminderInterval", .positive), ("directionMemory", .nonNegative), ("markerSide", .positive),
+        ("surfaceCoverage", .above(0, upTo: 1)), ("viewAngle", .above(0, upTo: 90)), ("tooCloseDistance", .positive),
     ]
 
     /// The limit of the setting named `key`, nil for choices, switches and unknown names.
@@ -161,6 +175,10 @@ public struct FeedbackSettings: Sendable, Codable, Equatable {
             .field("reminderInterval", \.reminderInterval),
             .field("directionMemory", \.directionMemory),
             .field("markerSide", \.markerSide),
+            .field("withoutMarkers", \.withoutMarkers),
+            .field("surfaceCoverage", \.surfaceCoverage),
+            .field("viewAngle", \.viewAngle),
+            .field("tooCloseDistance", \.tooCloseDistance),
         ])
     }
 

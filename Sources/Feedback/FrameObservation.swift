@@ -34,13 +34,17 @@ public struct FrameObservation: Sendable, Equatable {
     public var height: Int
     /// The detected markers.
     public var markers: [ObservedMarker]
+    /// The head as its depth and the tracking without markers show it; nil when the frame was
+    /// looked at for markers only.
+    public var head: HeadView?
 
     /// An observation.
-    public init(timestamp: Double, width: Int, height: Int, markers: [ObservedMarker]) {
+    public init(timestamp: Double, width: Int, height: Int, markers: [ObservedMarker], head: HeadView? = nil) {
         self.timestamp = timestamp
         self.width = width
         self.height = height
         self.markers = markers
+        self.head = head
     }
 
     /// Detections in a `width`x`height` colour image with depth looked up at each corner in
@@ -91,7 +95,7 @@ extension ObservedMarker: Codable {
 
 extension FrameObservation: Codable {
     private enum CodingKeys: String, CodingKey {
-        case timestamp = "t", width, height, markers
+        case timestamp = "t", width, height, markers, head
     }
 
     public init(from decoder: any Decoder) throws {
@@ -103,7 +107,8 @@ extension FrameObservation: Codable {
         }
         self.init(
             timestamp: try c.decode(Double.self, forKey: .timestamp), width: width, height: height,
-            markers: try c.decodeIfPresent([ObservedMarker].self, forKey: .markers) ?? [])
+            markers: try c.decodeIfPresent([ObservedMarker].self, forKey: .markers) ?? [],
+            head: try c.decodeIfPresent(HeadView.self, forKey: .head))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -112,5 +117,6 @@ extension FrameObservation: Codable {
         try c.encode(width, forKey: .width)
         try c.encode(height, forKey: .height)
         try c.encode(markers, forKey: .markers)
+        try c.encodeIfPresent(head, forKey: .head)
     }
 }

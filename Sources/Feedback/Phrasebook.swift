@@ -32,6 +32,8 @@ public struct Phrasebook: Sendable {
         case .capTooHigh:
             return de
                 ? "Die Mütze sitzt zu hoch, bitte über Stirn und Ohren ziehen" : "The cap sits too high, pull it down over the forehead and ears"
+        case .goBack:
+            return de ? "Langsam zurück zu einer schon gescannten Stelle" : "Slowly go back to a part already scanned"
         }
     }
 

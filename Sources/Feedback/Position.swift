@@ -101,6 +101,8 @@ public struct PositionEvidence: Sendable, Codable, Equatable {
     /// The middle band on each axis: x from `bandX[0]` to `bandX[1]`, likewise y.
     public var bandX: [Double]
     public var bandY: [Double]
+    /// Without markers: the head as the depth and the tracking showed it (the box is its box).
+    public var head: HeadView? = nil
 }
 
 /// The raw position class of one frame.

@@ -126,6 +126,9 @@ public struct ScanGuide: Sendable {
     private var announced: Set<Int> = []
     private var colour = ProgressColour.red
     private var featuresSeen: [Bool] = [false, false, false]
+    /// Without markers: the head's surface seen so far, and the head's last distance.
+    private var coverage: HeadCoverage?
+    private var lastDistance: (metres: Double, time: Double)?
     private var scratch: [[ObservedMarker]] = [[], [], []]
     /// Every decision so far, in time order.
     public private(set) var decisions: [Decision] = []
@@ -153,27 +156,49 @@ public struct ScanGuide: Sendable {
         edgeRings = layout.edgeRings
         seen = [Bool](repeating: false, count: layout.markers.count)
         regionSeen = [Int](repeating: 0, count: totals.count)
+        coverage = settings.withoutMarkers ? HeadCoverage(viewAngleDegrees: settings.viewAngle) : nil
     }
 
-    /// Cap marker IDs never seen so far.
+    /// Whether this guide follows the head's surface, not the cap's markers.
+    public var followsSurface: Bool { coverage != nil }
+
+    /// Without markers, the share of `region`'s surface seen so far; nil with markers.
+    public func surfaceShare(of region: HeadRegion) -> Double? { coverage?.share(of: region) }
+
+    /// Cap marker IDs never seen so far; none when the guide follows the head's surface.
     public var missingIDs: [Int] {
-        layout.markers.indices.filter { !seen[$0] }.map { layout.markers[$0].id }
+        guard coverage == nil else { return [] }
+        return layout.markers.indices.filter { !seen[$0] }.map { layout.markers[$0].id }
     }
 
-    /// The current progress.
+    /// The current progress: without markers, `seenCount` counts the directions of the
+    /// head's surface seen (`HeadCoverage`).
     public var progress: ScanProgress {
-        let fraction = min(1, Double(seenCount) / Double(settings.markerCount))
-        let percent = min(100, seenCount * 100 / settings.markerCount)
+        let (done, goal) = coverage.map { ($0.seenCount, $0.total) } ?? (seenCount, settings.markerCount)
+        let fraction = min(1, Double(done) / Double(goal))
         return ScanProgress(
-            seenCount: seenCount, fraction: fraction, percent: percent,
+            seenCount: done, fraction: fraction, percent: percentDone,
             regionsCovered: HeadRegion.allCases.indices.filter(isCovered).map { HeadRegion.allCases[$0] },
             featuresSeen: HeadFeature.allCases.indices.filter { featuresSeen[$0] }.map { HeadFeature.allCases[$0] },
             colour: colour)
     }
 
+    /// Whole percent done, rounded down.
+    private var percentDone: Int {
+        guard let coverage else { return min(100, seenCount * 100 / settings.markerCount) }
+        return min(100, coverage.seenCount * 100 / max(1, coverage.total))
+    }
+
     private func isCovered(_ region: Int) -> Bool {
-        regionTotals[region] == 0
+        if let coverage { return coverage.share(of: HeadRegion.allCases[region]) >= settings.surfaceCoverage - 1e-9 }
+        return regionTotals[region] == 0
             || Double(regionSeen[region]) >= settings.regionCoverage * Double(regionTotals[region]) - 1e-9
+    }
+
+    /// The share of a region seen: of its markers, or without markers of its surface.
+    private func share(of region: Int) -> Double {
+        if let coverage { return coverage.share(of: HeadRegion.allCases[region]) }
+        return Double(regionSeen[region]) / Double(max(1, regionTotals[region]))
     }
 
     /// Processes one frame.
@@ -184,13 +209,19 @@ public struct ScanGuide: Sendable {
             lastNewMarkerTime = t
         }
         // Only markers of the cap count: an ID the cap does not carry is a false detection.
-        var markers = frame.markers
+        // Without markers none count: the head's surface guides.
+        var markers = coverage == nil ? frame.markers : []
         markers.removeAll { $0.id < 0 || $0.id >= slotOfID.count || slotOfID[$0.id] < 0 }
         let (states, green) = markerStates(markers)
-        let bootstrap = seenCount < settings.minSharedMarkers
-        let (raw, evidence) = PositionClassifier.classify(
-            markers, green: green, bootstrap: bootstrap, width: frame.width, height: frame.height, settings: settings)
-        remember(markers, at: t)
+        let raw: Position, evidence: PositionEvidence
+        if coverage != nil {
+            (raw, evidence) = classifySurface(frame)
+        } else {
+            let bootstrap = seenCount < settings.minSharedMarkers
+            (raw, evidence) = PositionClassifier.classify(
+                markers, green: green, bootstrap: bootstrap, width: frame.width, height: frame.height, settings: settings)
+            remember(markers, at: t)
+        }
 
         guard !stopped else {
             return GuidanceUpdate(
@@ -201,7 +232,7 @@ public struct ScanGuide: Sendable {
         publish(raw, step: &step)
         announceProgress(step: &step)
         if settings.requireEarsAndFace { checkFeatures(markers, frame: frame) }
-        if !paused { checkCapFit(step: &step) }
+        if !paused, coverage == nil { checkCapFit(step: &step) }
         let stalled = t - lastNewMarkerTime >= settings.stallSeconds
         checkCompletion(stalled: stalled, step: &step)
         if !completed, !paused { guidePosition(stalled: stalled, step: &step) }
@@ -254,6 +285,21 @@ public struct ScanGuide: Sendable {
         }
     }
 
+    /// Without markers: the frame's class from the head in its depth, and what a placed,
+    /// well-framed view adds to the surface seen.
+    private mutating func classifySurface(_ frame: FrameObservation) -> (Position, PositionEvidence) {
+        let t = frame.timestamp
+        let recent = lastDistance.flatMap { t - $0.time <= settings.directionMemory ? $0.metres : nil }
+        let (raw, evidence) = HeadViewClassifier.classify(
+            frame.head, recentDistance: recent, width: frame.width, height: frame.height, settings: settings)
+        if let d = frame.head?.distance { lastDistance = (d, t) }
+        // Only a view with the whole head in the picture shows what its pose says it shows.
+        if raw.kind == .ideal, let camera = frame.head?.camera, !stopped, coverage?.see(from: camera) ?? 0 > 0 {
+            lastNewMarkerTime = t
+        }
+        return (raw, evidence)
+    }
+
     /// Debouncing: the class needs `debounceFrames` equal raw frames in a row to be published;
     /// so does a new direction while off. Where the markers' box lies is remembered for a
     /// moment after the head leaves the picture.
@@ -290,7 +336,7 @@ public struct ScanGuide: Sendable {
 
     /// The progress bar's colour and the milestones.
     private mutating func announceProgress(step: inout Step) {
-        let percent = min(100, seenCount * 100 / settings.markerCount)
+        let percent = percentDone
         let newColour = ProgressColour(percent: percent)
         if newColour != colour, !completed {
             colour = newColour
@@ -308,18 +354,23 @@ public struct ScanGuide: Sendable {
     private mutating func checkCompletion(stalled: Bool, step: inout Step) {
         let t = step.time
         let allRegions = regionTotals.indices.allSatisfy(isCovered)
-        guard !completed, !paused, seenCount >= settings.markerCount || (allRegions && stalled) else { return }
+        let goal = coverage != nil ? allRegions : seenCount >= settings.markerCount || (allRegions && stalled)
+        guard !completed, !paused, goal else { return }
         let missingFeatures =
             settings.requireEarsAndFace
             ? HeadFeature.allCases.indices.filter { !featuresSeen[$0] }.map { HeadFeature.allCases[$0] } : []
         if missingFeatures.isEmpty {
             completed = true
-            let missing = missingIDs
+            let missing = coverage == nil ? missingIDs : []
             step.decide(
                 .completion, from: "scanning", to: "completed",
-                reason: seenCount >= settings.markerCount
-                    ? "all \(settings.markerCount) markers seen"
-                    : "every region covered, no new marker for \(Self.format(t - lastNewMarkerTime)) s, \(missing.count) never seen")
+                reason: coverage.map { c in
+                    "every region's surface seen to \(Self.format(settings.surfaceCoverage * 100)) %: "
+                        + HeadRegion.allCases.map { "\($0.rawValue) \(Int(c.share(of: $0) * 100)) %" }.joined(separator: ", ")
+                }
+                    ?? (seenCount >= settings.markerCount
+                        ? "all \(settings.markerCount) markers seen"
+                        : "every region covered, no new marker for \(Self.format(t - lastNewMarkerTime)) s, \(missing.count) never seen"))
             if hapticOn {
                 hapticOn = false
                 step.events.append(.hapticStop)
@@ -334,7 +385,9 @@ public struct ScanGuide: Sendable {
             lastReminder = t
             step.decide(
                 .reminder, from: "", to: missingFeatures.map(\.rawValue).joined(separator: "+"),
-                reason: "marker goal reached (\(seenCount) seen) but never in the picture")
+                reason: coverage == nil
+                    ? "marker goal reached (\(seenCount) seen) but never in the picture"
+                    : "every region's surface seen but never faced within \(Self.format(settings.viewAngle))°")
             step.events.append(.reminder(missingFeatures))
             step.events.append(.speak(.capture(missingFeatures), .reminder))
         }
@@ -367,7 +420,7 @@ public struct ScanGuide: Sendable {
             hapticOn = false
             step.events.append(.hapticStop)
         }
-        if let phrase = instruction(stalled: stalled) {
+        if let phrase = instruction(evidence: step.evidence) {
             let due = lastInstruction.map { $0.phrase != phrase || t - $0.time >= settings.instructionRepeatInterval } ?? true
             if due {
                 lastInstruction = (phrase, t)
@@ -381,10 +434,13 @@ public struct ScanGuide: Sendable {
         else { return }
         lastRegionGuidance = t
         let r = HeadRegion.allCases.firstIndex(of: region)!
+        let counts = coverage?.counts(of: region) ?? (seen: regionSeen[r], total: regionTotals[r])
+        let what = coverage == nil ? "markers" : "surface directions"
         step.decide(
             .regionGuidance, from: "", to: region.rawValue,
             reason:
-                "no new marker for \(Self.format(t - lastNewMarkerTime)) s; \(regionSeen[r]) of \(regionTotals[r]) \(region.rawValue) markers seen")
+                "no new \(coverage == nil ? "marker" : "surface") for \(Self.format(t - lastNewMarkerTime)) s; \(counts.seen) of \(counts.total) \(region.rawValue) \(what) seen"
+        )
         step.events.append(.speak(.regionMissing(region), .instruction))
     }
 
@@ -413,7 +469,7 @@ public struct ScanGuide: Sendable {
     }
 
     /// The instruction for the published position, nil when none is spoken.
-    private func instruction(stalled: Bool) -> Phrase? {
+    private func instruction(evidence: PositionEvidence) -> Phrase? {
         switch published.kind {
         case .ideal: return nil
         case .tooClose: return .tooClose
@@ -424,6 +480,9 @@ public struct ScanGuide: Sendable {
                 // phone must go; in the picture the head must go the other way.
                 return settings.phrasing == .movePhone ? .movePhone(published.direction) : .headInPicture(published.direction.opposite)
             }
+            // A head in the picture that could not be placed: the camera moved too fast, or to
+            // a part never seen; back where the scan has been, the tracking finds it again.
+            if let head = evidence.head, head.box != nil, head.placed == false { return .goBack }
             // With no marker and no remembered direction, point at the part of the head still
             // missing, or else say the head is gone.
             if settings.regionGuidance, let region = leastCoveredRegion() { return .regionMissing(region) }
@@ -434,7 +493,7 @@ public struct ScanGuide: Sendable {
     private func leastCoveredRegion() -> HeadRegion? {
         var best: (Int, Double)?
         for r in regionTotals.indices where !isCovered(r) {
-            let share = Double(regionSeen[r]) / Double(regionTotals[r])
+            let share = share(of: r)
             if best == nil || share < best!.1 { best = (r, share) }
         }
         return best.map { HeadRegion.allCases[$0.0] }
@@ -442,6 +501,10 @@ public struct ScanGuide: Sendable {
 
     private mutating func checkFeatures(_ markers: [ObservedMarker], frame: FrameObservation) {
         if featuresSeen.allSatisfy({ $0 }) { return }
+        if let coverage {
+            featuresSeen = HeadFeature.allCases.map(coverage.features.contains)
+            return
+        }
         for i in scratch.indices { scratch[i].removeAll(keepingCapacity: true) }
         for m in markers {
             let slot = slotOfID[m.id]
@@ -466,6 +529,7 @@ public struct ScanGuide: Sendable {
     }
 
     private static func reason(_ p: Position, evidence e: PositionEvidence, run: Int, settings: FeedbackSettings) -> String {
+        if let head = e.head { return surfaceReason(p, head: head, evidence: e, run: run, settings: settings) }
         let shared = e.bootstrap ? "\(e.detected) markers (bootstrap)" : "\(e.green) green of \(e.detected)"
         let head = "\(run) frames in a row: "
         switch p.kind {
@@ -479,6 +543,23 @@ public struct ScanGuide: Sendable {
                     "box x \(format($0.minX))…\(format($0.maxX)), y \(format($0.minY))…\(format($0.maxY)); band x \(format(e.bandX[0]))…\(format(e.bandX[1])), y \(format(e.bandY[0]))…\(format(e.bandY[1]))"
                 } ?? "no marker in the picture"
             return head + "\(shared) < \(settings.minSharedMarkers); \(e.invalidDepth)/\(e.detected) without depth; " + box
+        }
+    }
+
+    private static func surfaceReason(_ p: Position, head: HeadView, evidence e: PositionEvidence, run: Int, settings: FeedbackSettings) -> String {
+        let depth = "\(format(head.missingDepth * 100)) % of the middle without depth"
+        let distance = head.distance.map { "head \(format($0 * 1000)) mm away" } ?? "no head found in the depth"
+        let box =
+            head.box.map {
+                "box x \(format($0.minX))…\(format($0.maxX)), y \(format($0.minY))…\(format($0.maxY)); band x \(format(e.bandX[0]))…\(format(e.bandX[1])), y \(format(e.bandY[0]))…\(format(e.bandY[1]))"
+            } ?? "no head box"
+        let placed = head.placed.map { $0 ? "placed on the surface" : "not placed on the surface" } ?? "not tracked"
+        let head = "\(run) frames in a row: "
+        switch p.kind {
+        case .ideal: return head + "\(distance), \(placed)"
+        case .tooClose:
+            return head + "\(depth) > \(format(settings.invalidDepthRatio * 100)) %, nearer than \(format(settings.tooCloseDistance * 1000)) mm"
+        case .off: return head + "\(distance); \(box); \(placed)"
         }
     }
 

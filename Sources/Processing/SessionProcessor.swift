@@ -137,11 +137,14 @@ public struct SessionProcessor: Sendable {
         _ session: ScanSession, progress: (ProcessingProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
     ) throws -> ProcessingResult {
         let annotations = try library.annotations(in: session) ?? AnnotationsRecord()
-        // Without markers the frames are placed by their colour too, read at full resolution.
-        let reader = try ScanReader(url: session.scanURL, imageCodec: options.withoutMarkers ? ImageCodecs.colourExact : ImageCodecs.system)
+        // Without markers the frames are placed by their colour too, read at full resolution. A
+        // scan the app guided without markers is processed so whatever the options say.
+        var reader = try ScanReader(url: session.scanURL, imageCodec: options.withoutMarkers ? ImageCodecs.colourExact : ImageCodecs.system)
+        let placesWithoutMarkers = options.withoutMarkers || reader.header.guidedWithoutMarkers
+        if placesWithoutMarkers, !options.withoutMarkers { reader = try ScanReader(url: session.scanURL, imageCodec: ImageCodecs.colourExact) }
         let layout = try reader.header.layout()
         let (record, mesh, reconstructed) =
-            options.withoutMarkers
+            placesWithoutMarkers
             ? try reconstructionWithoutMarkers(session, reader: reader, layout: layout, progress: progress, isCancelled: isCancelled)
             : try reconstruction(session, reader: reader, layout: layout, progress: progress, isCancelled: isCancelled)
         if isCancelled() { throw ProcessingError.cancelled }

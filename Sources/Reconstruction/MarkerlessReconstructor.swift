@@ -57,6 +57,13 @@ public struct MarkerlessReconstructor: Sendable {
         case wholeView(maximumDepth: Double)
     }
 
+    /// Registers every `pixelStep`-th depth pixel each way and needs `minimumPoints` of them to
+    /// place a frame (for pictures smaller than the TrueDepth camera's, as in tests).
+    public mutating func sample(every pixelStep: Int, needing minimumPoints: Int) {
+        registration.pixelStep = max(1, pixelStep)
+        registration.minimumPoints = max(1, minimumPoints)
+    }
+
     public init(options: ReconstructionOptions = .init()) {
         self.options = options
     }
@@ -68,117 +75,23 @@ public struct MarkerlessReconstructor: Sendable {
         isCancelled: () -> Bool = { false }
     ) throws -> MarkerlessReconstruction {
         guard frameCount > 0 else { throw ReconstructionError.emptyScan }
-        let clock = ContinuousClock()
-        let started = clock.now
-        // Made again with colour once the first view shows a print (nothing is fused before):
-        // a plain cap's volume keeps no colour, and its mesh none.
-        var volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: false)
-        volume.threads = options.threads
-        // Tracking reaches as far as the signed distance is kept: a coarse volume with a wide
-        // band catches motions of several millimetres at the surface, the fine one then places.
-        // The coarse volume keeps no colour: its step brings the frame into the fine one's reach,
-        // where the print is matched.
-        let coarse = TSDFVolume(voxelSize: coarseVoxel, truncation: coarseTruncation, colors: false)
-        coarse.threads = options.threads
-        var region: FusionRegion?, tracked = FusionRegion(centre: .zero, radius: 0)
-        var poses: [TrackedPose] = []
-        var last = RigidTransform.identity, velocity = RigidTransform.identity, lastFused = RigidTransform.identity
-        var examined = 0, unreadable = 0, lost = 0, fused = 0, lostRun = 0, found = 0, searched = 0
-        // The camera's motion before the head was lost, carried on while looking for it again.
-        var lastMotion = RigidTransform.identity
-        // Every few placed frames' points and their chroma, to check against the finished surface.
-        var kept: [(pose: Int, points: Samples)] = []
-        // Colour is matched only on a printed cap (decided on the first view of the head): on a
-        // plain one its few features (hairline, eyes) pulled placements astray more than they held them.
-        var worker = self
+        let tracker = MarkerlessTracker(self)
         let indices = Array(stride(from: 0, to: frameCount, by: max(1, options.frameStride)))
         for (n, index) in indices.enumerated() {
             if isCancelled() { throw ReconstructionError.cancelled }
             progress(ReconstructionProgress(stage: .fusion, done: n, total: indices.count))
-            examined += 1
-            guard let raw = try? frame(index) else { unreadable += 1; continue }
-            let f = raw.reading(with: options.camera).removingLensDistortion()
-            guard let space = region else {
-                // Frames before the head is found are not placed.
-                guard let (start, inner, noiseScale) = firstSpace(f) else { continue }
-                region = start
-                tracked = inner
-                worker.noiseScale = noiseScale
-                let seen = registration.colouredSamples(f, near: .identity, region: tracked)
-                worker.usesColour = usesColour && Self.showsPrint(seen)
-                if worker.usesColour {
-                    volume = TSDFVolume(voxelSize: options.voxelSize, truncation: options.truncation, colors: true)
-                    volume.threads = options.threads
-                }
-                worker.integrate(f, at: .identity, into: [volume, coarse], region: start)
-                poses.append(TrackedPose(frameIndex: index, timestamp: f.timestamp, worldFromCamera: .identity, rms: 0, fused: true))
-                kept.append((0, thinned(seen)))
-                fused += 1
+            guard let raw = try? frame(index) else {
+                tracker.skipUnreadable()
                 continue
             }
-            var placement = worker.place(f, predicted: velocity * last, last: last, coarse: coarse, fine: volume, region: tracked)
-            var foundAgain = false
-            if placement == nil, Self.searchesAgain(afterLosing: lostRun) {
-                searched += 1
-                placement = worker.relocate(f, from: last, moving: lastMotion, for: lostRun + 1, coarse: coarse, fine: volume, region: tracked)
-                foundAgain = placement != nil
-                if foundAgain { found += 1 }
-            }
-            guard let placed = placement else {
-                lost += 1
-                if lostRun == 0 { lastMotion = velocity }
-                lostRun += 1
-                velocity = .identity
-                // Refused as soon as even placing every frame left would not place half: the
-                // search for a head that stays away would only cost time.
-                if poses.count + (indices.count - n - 1) < (indices.count - unreadable + 1) / 2 {
-                    throw worker.lost(placed: poses.count, examined: examined)
-                }
-                continue
-            }
-            lostRun = 0
-            // Each pose is built on the last one: rounding that leaves a rotation slightly
-            // stretched would compound through the motion carried on, so both are kept exact.
-            // Found again, the move from the last placed frame spans the whole gap: not a
-            // frame's motion to carry on.
-            velocity = foundAgain ? .identity : (placed.worldFromCamera * last.inverse).orthonormalized
-            last = placed.worldFromCamera.orthonormalized
-            let moved = lastFused.inverse * last
-            let fuse = length(moved.translation) >= fuseTranslation || moved.rotation.angle >= fuseRotation
-            if fuse {
-                worker.integrate(f, at: last, into: [volume, coarse], region: space)
-                lastFused = last
-                fused += 1
-            }
-            poses.append(TrackedPose(frameIndex: index, timestamp: f.timestamp, worldFromCamera: last, rms: placed.rms, fused: fuse))
-            if (poses.count - 1) % checkEvery == 0 {
-                kept.append((poses.count - 1, thinned(registration.colouredSamples(f, near: last, region: tracked))))
+            guard case .lost = tracker.add(raw, index: index) else { continue }
+            // Refused as soon as even placing every frame left would not place half: the
+            // search for a head that stays away would only cost time.
+            if tracker.poses.count + (indices.count - n - 1) < (indices.count - tracker.unreadable + 1) / 2 {
+                throw tracker.lostError
             }
         }
-        guard let region else {
-            if case .wholeView(let maximumDepth) = space { throw ReconstructionError.nothingInView(framesSeen: examined, maximumDepth: maximumDepth) }
-            throw ReconstructionError.noHeadInView(framesSeen: examined)
-        }
-        // Fewer than half the frames after the first placed: the surface is not to be trusted.
-        guard poses.count >= 3, Double(poses.count) >= 0.5 * Double(examined - unreadable) else {
-            throw worker.lost(placed: poses.count, examined: examined)
-        }
-        // On a printed cap the print judges each checked view where it shows; elsewhere the depth.
-        let printed = worker.usesColour
-        let checked = kept.map { k in
-            let check = Self.consistency(k.points, at: poses[k.pose].worldFromCamera, fine: volume, coarse: coarse, noiseScale: worker.noiseScale)
-            let byPrint = printed ? check.printAgreement : nil
-            return CheckedView(frameIndex: poses[k.pose].frameIndex, agreement: byPrint ?? check.agreement, byPrint: byPrint != nil)
-        }
-        progress(ReconstructionProgress(stage: .meshing, done: 0, total: 1))
-        let mesh = volume.extractSurface()
-        guard !mesh.faces.isEmpty else { throw ReconstructionError.emptySurface }
-        let result = MarkerlessReconstruction(
-            mesh: mesh, region: region, poses: poses, framesExamined: examined, framesUnreadable: unreadable, framesLost: lost,
-            framesFused: fused, framesFoundAgain: found, framesSearched: searched, matchedColour: printed, seconds: (clock.now - started).seconds,
-            checked: checked)
-        if refusesAstray { try result.checkAgreement(minimum: minimumAgreement, print: minimumPrintAgreement) }
-        return result
+        return try tracker.finish(progress: progress)
     }
 
     /// How many placed frames apart the frames checked against the finished surface are.
@@ -194,7 +107,7 @@ public struct MarkerlessReconstructor: Sendable {
     public var minimumPrintAgreement = 0.9
     public var refusesAstray = true
 
-    private func integrate(_ f: RGBDFrame, at pose: RigidTransform, into volumes: [TSDFVolume], region: FusionRegion) {
+    func integrate(_ f: RGBDFrame, at pose: RigidTransform, into volumes: [TSDFVolume], region: FusionRegion) {
         for v in volumes {
             v.integrate(
                 depth: f.depth, intrinsics: f.depthIntrinsics, worldFromCamera: pose, region: region, color: usesColour ? f.color : nil,

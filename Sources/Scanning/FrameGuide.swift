@@ -15,6 +15,8 @@ public final class FrameGuide {
     public private(set) var framesGuided = 0
 
     private let detector: MarkerDetector
+    /// Without markers: the head in each frame's depth, and the tracking.
+    private let viewer: HeadViewer?
     private let sinks: [any PipelineSink]
     private var origin: Double?
     private var lastTime = 0.0
@@ -25,12 +27,20 @@ public final class FrameGuide {
         self.layout = layout
         guide = try ScanGuide(settings: settings, layout: layout)
         detector = MarkerDetector(dictionary: try layout.dictionary())
+        viewer = settings.withoutMarkers ? HeadViewer() : nil
         self.sinks = sinks
     }
 
-    /// Detects the markers in `frame` and guides on them.
+    /// Detects the markers in `frame` and guides on them; without markers (the setting), finds
+    /// the head in its depth and tracks it instead.
     @discardableResult
     public func guide(_ frame: RGBDFrame, index: Int) -> GuidedFrame {
+        if let viewer {
+            let observation = FrameObservation(
+                timestamp: frame.timestamp, width: frame.color.width, height: frame.color.height, markers: [],
+                head: viewer.view(frame, index: index))
+            return guide(observation, index: index, markers: [], frame: frame)
+        }
         let markers = detector.detect(in: frame.color)
         let observation = FrameObservation(
             timestamp: frame.timestamp, width: frame.color.width, height: frame.color.height, detected: markers, depth: frame.depth)

@@ -90,6 +90,8 @@ public final class Simulator {
     public static let trueDepthIntrinsics = CameraIntrinsics(fx: 591.2, fy: 591.2, cx: 320.6, cy: 238.9, width: 640, height: 480)
     /// Frames per second.
     public static let frameRate = 30.0
+    /// The middle of the vault in the head frame, metres: where the simulated operator aims.
+    public static var vaultCentre: SIMD3<Double> { OperatorPath.aimPoint }
 
     /// The configuration in force.
     public let configuration: Configuration

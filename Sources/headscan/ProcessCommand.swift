@@ -46,7 +46,9 @@ struct ProcessCommand: ParsableCommand {
             from it; the report says the scan was placed without stickers, and its sizes carry \
             the depth sensor's own scale. A scan whose views do not lie alike on the finished \
             surface, or whose print does not match the cap's, is not measured; on a plain cap \
-            (no print) the landmarks must be picked.
+            (no print) the landmarks must be picked. A scan the app recorded with its guide \
+            scanning without stickers (its setting withoutMarkers) is measured this way \
+            without the flag.
 
             Exit status: 0 when measured, 2 when landmarks are neither picked nor found on the \
             head (the message names them and says why), 3 when the cap stood off the skin, 1 \

@@ -37,6 +37,31 @@ struct ScanSummaryAndFilesTests {
             ])
     }
 
+    /// Without stickers the summary gives the share of the head's surface seen, never markers.
+    @Test func withoutStickersTheSummaryGivesTheSurfaceSeen() async throws {
+        let lib = TemporaryLibrary()
+        defer { lib.cleanUp() }
+        let recorder = ScriptedRecorder()
+        var settings = FeedbackSettings()
+        settings.withoutMarkers = true
+        let model = ScanModel(
+            library: lib.library, recorder: recorder, storage: FixedStorageMonitor(freeBytes: 10_000_000_000), thermal: FixedThermalMonitor(),
+            settings: settings, clock: TestClock(), strings: strings())
+        await model.record()
+        var report = ScanProgressReport(
+            percent: 88, colour: .orange, completed: true, regionsCovered: [.front, .left, .right, .back, .top],
+            featuresSeen: HeadFeature.allCases)
+        report.withoutMarkers = true
+        recorder.send(report)
+        await model.stop()
+        #expect(
+            model.summary == [
+                "Covered: forehead, left side, right side, back of the head, top of the head.",
+                "Ears and face: all in the scan.",
+                "88 % of the head's surface was seen (scanned without stickers).",
+            ])
+    }
+
     @Test func filesShowConsentAndPackASessionAsAZip() throws {
         let lib = TemporaryLibrary()
         defer { lib.cleanUp() }

@@ -8,7 +8,7 @@ struct SettingLimitTests {
         let numeric = Set(FeedbackSettings().numericValues.keys)
         #expect(Set(FeedbackSettings.limits.map(\.key)) == numeric)
         #expect(numeric.isSubset(of: Set(FeedbackSettings.keys)))
-        #expect(numeric.count == FeedbackSettings.keys.count - 6)  // four choices, two switches
+        #expect(numeric.count == FeedbackSettings.keys.count - 7)  // four choices, three switches
         #expect(FeedbackSettings.limit(of: "language") == nil && FeedbackSettings.limit(of: "stallSeconds") == .positive)
     }
 
@@ -40,6 +40,8 @@ struct SettingLimitTests {
             "stallSeconds": { $0.stallSeconds = 0 }, "faceReach": { $0.faceReach = -0.01 }, "earReach": { $0.earReach = -0.01 },
             "featureMinMarkers": { $0.featureMinMarkers = 0 }, "reminderInterval": { $0.reminderInterval = 0 },
             "directionMemory": { $0.directionMemory = -1 }, "markerSide": { $0.markerSide = 0 },
+            "surfaceCoverage": { $0.surfaceCoverage = 1.01 }, "viewAngle": { $0.viewAngle = 0 },
+            "tooCloseDistance": { $0.tooCloseDistance = 0 },
         ]
         #expect(Set(outside.keys) == Set(FeedbackSettings.limits.map(\.key)))
         for (key, change) in outside {

@@ -34,7 +34,12 @@ struct LiftingFixture {
     /// simulated cap's is), or a plain cap that gave none.
     enum Unmarked { case printed, plain }
 
-    init(holes: Set<Int> = [], withCap: Bool = false, hairMillimetres: Double = 0, placedWithoutMarkers: Unmarked? = nil) throws {
+    /// `guidedWithoutMarkers`: the recording's header says it was made with the guide that
+    /// follows the head's surface, as the app writes when scanning without stickers.
+    init(
+        holes: Set<Int> = [], withCap: Bool = false, hairMillimetres: Double = 0, placedWithoutMarkers: Unmarked? = nil,
+        guidedWithoutMarkers: Bool = false
+    ) throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("processing-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         library = ScanLibrary(root: root, timeZone: TimeZone(identifier: "UTC")!)
@@ -66,13 +71,14 @@ struct LiftingFixture {
         }
         self.truth = truth
         self.frames = frames
-        try writeScan(holes: holes, truth: truth)
+        try writeScan(holes: holes, truth: truth, settings: guidedWithoutMarkers ? ["withoutMarkers": "true"] : [:])
         try library.saveMesh(plyData: Data(PLY.encode(mesh)), in: session)
         try writeReconstruction(placedWithoutMarkers)
     }
 
-    private func writeScan(holes: Set<Int>, truth: [Landmark: SIMD3<Double>]) throws {
-        let header = ScanHeader(device: "test", appVersion: "0", colorIntrinsics: Self.k, depthIntrinsics: Self.k, capLayoutName: "standard-57")
+    private func writeScan(holes: Set<Int>, truth: [Landmark: SIMD3<Double>], settings: [String: String]) throws {
+        let header = ScanHeader(
+            device: "test", appVersion: "0", colorIntrinsics: Self.k, depthIntrinsics: Self.k, capLayoutName: "standard-57", settings: settings)
         let writer = try ScanWriter(url: session.scanURL, header: header, options: .init(colorCodec: .png))
         for (index, frame) in frames.enumerated() {
             var depth = DepthImage(width: Self.k.width, height: Self.k.height, repeating: .nan)

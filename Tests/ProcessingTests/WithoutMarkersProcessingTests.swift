@@ -84,6 +84,18 @@ struct WithoutMarkersProcessingTests {
         #expect(throws: (any Error).self) { try SessionProcessor(library: fixture.library).process(fixture.session) }
     }
 
+    /// A recording the app made with its guide following the head's surface is processed
+    /// without markers though nobody said so, as the app's Results screen and the research
+    /// service process it.
+    @Test func aScanGuidedWithoutMarkersIsProcessedWithoutMarkers() throws {
+        let fixture = try LiftingFixture(placedWithoutMarkers: .printed, guidedWithoutMarkers: true)
+        defer { fixture.remove() }
+        let result = try SessionProcessor(library: fixture.library).process(fixture.session)
+        #expect(!result.reconstructed, "the stored record made without markers is reused")
+        #expect(result.withoutMarkers?.printAgreement == 0.97)
+        #expect(result.measurement.warnings.contains { $0.kind == .scannedWithoutStickers })
+    }
+
     @Test func aRecordWhosePlacementIsNotNumbersIsRefused() throws {
         var placed = PlacedWithoutMarkers(
             framesExamined: 10, framesPlaced: 9, framesLost: 1, framesFused: 9, printSeen: true, headFromMesh: Array(repeating: 0, count: 15),

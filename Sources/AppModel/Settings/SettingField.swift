@@ -24,11 +24,11 @@ public enum SettingsSection: String, Sendable, CaseIterable, Identifiable {
     /// section, so a setting added to the guide is never hidden from the screen.
     static let keys: [SettingsSection: [String]] = [
         .announcements: ["progressIncrement", "positionAudio", "phrasing", "language", "sameInstructionInterval", "instructionRepeatInterval"],
-        .cap: ["markerCount", "markerSide"],
-        .position: ["debounceFrames", "invalidDepthRatio", "centerBand", "minSharedMarkers", "directionMemory"],
+        .cap: ["withoutMarkers", "markerCount", "markerSide"],
+        .position: ["debounceFrames", "invalidDepthRatio", "centerBand", "minSharedMarkers", "directionMemory", "tooCloseDistance"],
         .completion: [
             "regionCoverage", "stallSeconds", "regionGuidance", "requireEarsAndFace", "faceReach", "earReach", "featureMinMarkers",
-            "reminderInterval",
+            "reminderInterval", "surfaceCoverage", "viewAngle",
         ],
     ]
 }

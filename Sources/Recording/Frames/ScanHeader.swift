@@ -58,6 +58,11 @@ extension ScanHeader {
             capLayoutName: layout.name, capLayout: layout, settings: settings, createdAt: createdAt, metadata: metadata)
     }
 
+    /// Whether the scan guide followed the head's surface instead of the cap's markers while
+    /// recording (the guide's `withoutMarkers` setting, kept with the other settings): such a
+    /// scan has no stickers to place it by and is processed without markers.
+    public var guidedWithoutMarkers: Bool { settings["withoutMarkers"] == "true" }
+
     /// The cap layout the scan was recorded with: the one the header keeps, or for older
     /// files the built-in layout its name resolves to.
     public func layout() throws(MarkerError) -> CapLayout {

@@ -24,8 +24,18 @@ struct FeedbackBenchCommand: ParsableCommand {
             when the phone is nearer than 0.2 m to the head's centre). --trace writes each \
             run's frames as CSV, to see where out-of-position time comes from.
 
-            Example:
+            --without-markers runs the guide that follows the head's surface instead of the \
+            cap's markers, on rendered frames of a cap without stickers (--caps: printed, \
+            plain; bare-light, bare-dark: no cap, hair 3 mm): the position from the head in \
+            the depth picture, progress as the share of each region's surface seen from where \
+            the tracking placed the camera. Beside the loop's figures it gives, per region, \
+            how far the guide's share of surface seen lies from the true one (the true camera \
+            positions on the same frames), and the least true share of any region when the \
+            guide said the scan was complete.
+
+            Examples:
               swift run -c release headscan bench feedback --json
+              swift run -c release headscan bench feedback --without-markers --caps printed,bare-dark --seconds 30 --seeds 3
             """)
 
     @Option(help: "Frames to time.")
@@ -51,7 +61,14 @@ struct FeedbackBenchCommand: ParsableCommand {
     )
     var trace: String?
 
+    @Flag(help: "Run the guide without markers (the head's surface) on rendered caps without stickers.")
+    var withoutMarkers = false
+
+    @Option(help: "With --without-markers: the coverings, comma-separated: printed, plain, bare-light, bare-dark.")
+    var caps = "printed"
+
     func run() throws {
+        if withoutMarkers { return try runWithoutMarkers() }
         let speed = try GuideEvaluation.msPerFrame(frames: frames)
         var loops: [ClosedLoopResult] = []
         for name in scenarios.split(separator: ",") {
