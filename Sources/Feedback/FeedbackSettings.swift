@@ -109,9 +109,10 @@ public struct FeedbackSettings: Sendable, Codable, Equatable {
     /// degrees of straight above it (50), as do the face and each ear.
     public var viewAngle = 50.0
     /// Without markers, the phone is too close when the middle of the picture lacks depth and
-    /// the head's nearest surface is, or just was, nearer than this, metres (0.25; the
-    /// TrueDepth camera measures from about 0.2 m).
-    public var tooCloseDistance = 0.25
+    /// the head's nearest surface is, or just was, nearer than this, metres (0.22: the
+    /// TrueDepth camera measures from about 0.2 m; dark hair leaves the middle without depth
+    /// at any distance, so the margin is kept small).
+    public var tooCloseDistance = 0.22
 
     /// The defaults.
     public init() {}

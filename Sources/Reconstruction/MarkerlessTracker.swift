@@ -40,8 +40,17 @@ public final class MarkerlessTracker {
         case lost
     }
 
+    /// Whether a frame that cannot be placed is tried once more from the last turn, shifted so
+    /// that the head seen in it lies where the fused head does (false). This finds the head
+    /// again after the phone stepped back or aside faster than the tracking follows, but it
+    /// trusts the last turn: on a plain cap or a bare head nothing confirms it, so the
+    /// reconstruction that measures does not do it. The guide does, which only needs to know
+    /// roughly where the camera is, and measures nothing with its surface.
+    public let recentresWhenLost: Bool
+
     /// A tracker with `reconstructor`'s settings.
-    public init(_ reconstructor: MarkerlessReconstructor) {
+    public init(_ reconstructor: MarkerlessReconstructor, recentresWhenLost: Bool = false) {
+        self.recentresWhenLost = recentresWhenLost
         self.reconstructor = reconstructor
         started = clock.now
         let options = reconstructor.options
@@ -76,6 +85,13 @@ public final class MarkerlessTracker {
         if placement == nil, MarkerlessReconstructor.searchesAgain(afterLosing: lostRun) {
             searched += 1
             placement = worker.relocate(f, from: last, moving: lastMotion, for: lostRun + 1, coarse: coarse, fine: volume, region: tracked)
+            foundAgain = placement != nil
+            if foundAgain { found += 1 }
+        }
+        if placement == nil, recentresWhenLost, let sphere = HeadInView.sphere(depth: f.depth, intrinsics: f.depthIntrinsics) {
+            let rotation = last.rotation
+            let start = RigidTransform(rotation: rotation, translation: tracked.centre - rotation.apply(sphere.centre))
+            placement = worker.place(f, predicted: start, last: start, coarse: coarse, fine: volume, region: tracked)
             foundAgain = placement != nil
             if foundAgain { found += 1 }
         }

@@ -8,6 +8,10 @@ import Recording
 /// from the same tracking the reconstruction without markers runs, where the camera looks
 /// from.
 ///
+/// When a view cannot be placed the tracking starts again from the head seen in it, put where
+/// the fused head is (`MarkerlessTracker.recentresWhenLost`): a phone stepped back on "too
+/// close" is found again at once.
+///
 /// The head's frame is the first view's: its camera counts as straight in front of the face,
 /// the phone's top as the crown's direction. A scan begun from above or beside the face turns
 /// the regions by as much; they are wide enough (90°) for that to shift, not spoil, them.
@@ -21,7 +25,7 @@ public final class HeadViewer {
 
     /// A viewer tracking with `reconstructor`'s settings every `trackEvery`-th frame.
     public init(reconstructor: MarkerlessReconstructor = MarkerlessReconstructor(), trackEvery: Int = 3) {
-        tracker = MarkerlessTracker(reconstructor)
+        tracker = MarkerlessTracker(reconstructor, recentresWhenLost: true)
         self.trackEvery = max(1, trackEvery)
     }
 

@@ -87,6 +87,32 @@ struct HeadViewerTests {
         #expect(worst < 10, "camera direction off by up to \(worst)°")
     }
 
+    /// A phone stepped 6 cm back between two tracked frames (as on "too close") is beyond the
+    /// tracking's reach from where it was; started again from the head seen in the frame, it is
+    /// placed. The reconstruction that measures does not start again so.
+    @Test func aPhoneSteppedBackIsFoundAgainFromTheHeadInView() throws {
+        var options = ReconstructionOptions()
+        options.threads = 1
+        var reconstructor = MarkerlessReconstructor(options: options)
+        reconstructor.usesColour = false
+        reconstructor.sample(every: 2, needing: 150)
+        let poses = [Self.pose(azimuth: 90), Self.pose(azimuth: 93), Self.pose(azimuth: 96, distance: 0.36)]
+        for recentres in [false, true] {
+            let tracker = MarkerlessTracker(reconstructor, recentresWhenLost: recentres)
+            let outcomes = poses.enumerated().map { tracker.add(Self.frame($0.element, at: Double($0.offset) / 10), index: $0.offset) }
+            guard case .placed(let pose) = outcomes[2] else {
+                #expect(!recentres, "the stepped-back frame is found again from the head in view")
+                continue
+            }
+            #expect(recentres, "from its last pose the tracking does not reach 6 cm back")
+            let centre = try #require(tracker.region?.centre)
+            let truth = HeadViewer.headFrame(
+                (poses[0].inverse * poses[2]).translation - centre)
+            let placed = HeadViewer.headFrame(pose.worldFromCamera.translation - centre)
+            #expect(Self.angle(placed, truth) < 3 && abs(length(placed) - length(truth)) < 0.01)
+        }
+    }
+
     @Test func theBoxFollowsTheHeadAndTheDistanceItsFront() throws {
         let viewer = Self.viewer()
         let view = viewer.view(Self.frame(Self.pose(azimuth: 90), at: 0), index: 0)

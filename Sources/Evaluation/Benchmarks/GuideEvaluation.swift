@@ -94,7 +94,8 @@ public enum LoopTrace {
             + "\(update.published),\(describe(steering))"
     }
 
-    private static func describe(_ steering: Steering) -> String {
+    /// The steering in a word or two.
+    public static func describe(_ steering: Steering) -> String {
         switch steering {
         case .none: "none"
         case .moveBack: "back"

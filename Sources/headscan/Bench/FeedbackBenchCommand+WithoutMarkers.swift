@@ -15,8 +15,10 @@ extension FeedbackBenchCommand {
                 var follower: [SurfaceLoopRun] = [], ignorer: [SurfaceLoopRun] = []
                 for seed in 1...UInt64(max(1, seeds)) {
                     for follow in [true, false] {
+                        let name = "\(covering.rawValue)-\(scenario.rawValue)-\(follow ? "follow" : "ignore")-\(seed).csv"
                         let run = try SurfaceGuideEvaluation.closedLoop(
-                            scenario, capFit: Self.capFit(covering), follow: follow, seed: seed, seconds: seconds)
+                            scenario, capFit: Self.capFit(covering), follow: follow, seed: seed, seconds: seconds,
+                            trace: trace.map { URL(fileURLWithPath: $0).appendingPathComponent(name) })
                         if follow { follower.append(run) } else { ignorer.append(run) }
                     }
                 }
