@@ -86,6 +86,9 @@ public struct GuideSummary: Sendable, Codable {
     public var regionsCovered: [String] = []
     /// Ears and face seen in the picture.
     public var featuresSeen: [String] = []
+    /// True when the guide followed the head's surface (no markers): `progressPercent` is the
+    /// share of the head's surface seen; absent with markers.
+    public var withoutMarkers: Bool?
     /// Times the vibration started.
     public var hapticStarts = 0
     /// Speech requests from the guide.
@@ -96,7 +99,7 @@ public struct GuideSummary: Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case frames, duration, publishedSeconds, rawSeconds, milestoneSeconds, completedSeconds, missingMarkers,
-            progressPercent, regionsCovered, featuresSeen, hapticStarts, speechRequests
+            progressPercent, regionsCovered, featuresSeen, withoutMarkers, hapticStarts, speechRequests
     }
 
     /// An empty summary.
@@ -130,6 +133,7 @@ public struct GuideSummary: Sendable, Codable {
         regionsCovered = update.progress.regionsCovered.map(\.rawValue)
         featuresSeen = update.progress.featuresSeen.map(\.rawValue)
         if completedSeconds == nil { missingMarkers = guide.missingIDs }
+        withoutMarkers = guide.followsSurface ? true : nil
     }
 
     /// The milestones reached, in order: percent and seconds from the start.

@@ -158,7 +158,11 @@ struct GuideSession {
         lines.append(
             "completed: \(seconds(s.completedSeconds)); progress \(s.progressPercent) %; regions \(s.regionsCovered.joined(separator: " ")); ears/face seen: \(s.featuresSeen.joined(separator: " "))"
         )
-        lines.append("missing markers (\(s.missingMarkers.count)): \(s.missingMarkers.map(String.init).joined(separator: " "))")
+        if s.withoutMarkers == true {
+            lines.append("without markers: \(s.progressPercent) % of the head's surface seen")
+        } else {
+            lines.append("missing markers (\(s.missingMarkers.count)): \(s.missingMarkers.map(String.init).joined(separator: " "))")
+        }
         lines.append("vibration started \(s.hapticStarts) times, \(s.speechRequests) speech requests")
         return lines.joined(separator: "\n")
     }

@@ -15,7 +15,10 @@ struct ReplayCommand: AsyncParsableCommand {
             Decodes every frame in order as a replay in the app would, skipping damaged \
             frames. By default each frame goes through marker detection and the scan guide: \
             the feedback timeline (vibration, speech, progress) and a summary (time in each \
-            position class, time to each milestone, completion, missing markers). With \
+            position class, time to each milestone, completion, missing markers). A scan \
+            recorded without stickers (the setting withoutMarkers in its header), or any scan \
+            with a settings file that sets it, is guided by the head's surface instead: the \
+            head in the depth, the share of its surface seen. With \
             --frames-only it only plays the frames and reports frame rate and skipped frames. \
             Memory stays bounded whatever the recording's length.
 
@@ -26,6 +29,8 @@ struct ReplayCommand: AsyncParsableCommand {
               headscan replay scan.hscan --json --speech out.wav  # JSON and the spoken feedback
               headscan replay scan.hscan --frames-only            # frames in real time
               headscan replay scan.hscan --frames-only --speed 0  # as fast as possible
+              echo '{"withoutMarkers": true}' > surface.json
+              headscan replay printed-cap.hscan --settings surface.json   # guided by the head's surface
             """)
 
     @Argument(help: "The scan file (.hscan).", completion: .file(extensions: ["hscan"]))
@@ -83,7 +88,11 @@ struct ReplayCommand: AsyncParsableCommand {
     private func guide(reader: ScanReader, source: ReplaySource) async throws {
         let layout = try cap.layout(for: reader.header)
         var settings = try options.loadSettings()
-        if options.settings == nil { settings.markerSide = layout.markerSide }
+        if options.settings == nil {
+            settings.markerSide = layout.markerSide
+            // As recorded: a scan the app made without stickers is guided by the head's surface.
+            settings.withoutMarkers = reader.header.guidedWithoutMarkers
+        }
         let session = try GuideSession(settings: settings, layout: layout, console: !options.outputOptions.json)
         let pipeline = ScanPipeline(guide: session.guide)
         var bar = ProgressBar("Guiding")

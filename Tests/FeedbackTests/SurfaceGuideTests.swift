@@ -227,6 +227,20 @@ struct SurfaceGuideTests {
         #expect(guide.followsSurface && guide.missingIDs.isEmpty, "no marker is missing from a cap that has none")
     }
 
+    @Test func theSummarySaysTheScanWasGuidedByTheSurface() throws {
+        var guide = try ScanGuide(settings: Self.surfaceSettings())
+        var summary = GuideSummary()
+        summary.add(guide.update(Self.observe(0, Self.view(Self.camera(azimuth: 90, elevation: 20)))), guide: guide)
+        #expect(summary.withoutMarkers == true && summary.missingMarkers.isEmpty && summary.progressPercent > 0)
+        let json = String(decoding: try JSONEncoder().encode(summary), as: UTF8.self)
+        #expect(json.contains("\"withoutMarkers\":true"))
+        // With markers the summary's JSON stays as it was.
+        var markers = try ScanGuide(settings: FeedbackSettings())
+        var plain = GuideSummary()
+        plain.add(markers.update(frame(0, [])), guide: markers)
+        #expect(!String(decoding: try JSONEncoder().encode(plain), as: UTF8.self).contains("withoutMarkers"))
+    }
+
     // MARK: The settings and the log
 
     @Test func theSettingsValidateAndRoundTrip() throws {
