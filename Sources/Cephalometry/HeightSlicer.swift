@@ -21,8 +21,12 @@ struct HeightSlicer {
     init(mesh: TriangleMesh, headFromMesh: RigidTransform, binHeight: Double) {
         let points = mesh.vertices.map(headFromMesh.apply)
         let faces = mesh.faces
-        let lowest = points.lazy.map(\.z).min() ?? 0
-        let highest = points.lazy.map(\.z).max() ?? 0
+        // A loop, not a key path: this runs for every sample of the measurement's intervals.
+        var lowest = points.first?.z ?? 0, highest = lowest
+        for point in points {
+            lowest = min(lowest, point.z)
+            highest = max(highest, point.z)
+        }
         let binCount = max(1, Int(((highest - lowest) / binHeight).rounded(.down)) + 1)
         func bins(of face: SIMD3<Int32>) -> ClosedRange<Int> {
             let a = points[Int(face.x)].z, b = points[Int(face.y)].z, c = points[Int(face.z)].z

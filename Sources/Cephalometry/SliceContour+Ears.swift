@@ -112,8 +112,8 @@ extension SliceContour {
             // Over rays centre - reach - 2·half ... centre + reach + 2·half, missing ones as NaN.
             let first = centre - reach - 2 * half
             let values = (first...(centre + reach + 2 * half)).map { r($0) ?? .nan }
-            let eroded = Self.slide(values, half: half, keep: min)
-            let opened = Self.slide(eroded, half: half, keep: max)
+            let eroded = Self.slide(values, half: half, keepsLeast: true)
+            let opened = Self.slide(eroded, half: half, keepsLeast: false)
             var excess: [Int: Double] = [:]
             for k in (centre - reach)...(centre + reach) where !values[k - first].isNaN && !opened[k - first].isNaN {
                 excess[k] = values[k - first] - opened[k - first]
@@ -133,15 +133,32 @@ extension SliceContour {
         return runs
     }
 
-    /// `keep` (min or max) of the known values within `half` of each index; NaN where none is
-    /// known or the window runs past the ends.
-    static func slide(_ values: [Double], half: Int, keep: (Double, Double) -> Double) -> [Double] {
+    /// The least (`keepsLeast`) or the greatest of the known values within `half` of each
+    /// index; NaN where none is known or the window runs past the ends.
+    ///
+    /// A queue of the window's candidates keeps this linear in the count: the outline is slid
+    /// over twice per side for every slice the measurement and its intervals try.
+    static func slide(_ values: [Double], half: Int, keepsLeast: Bool) -> [Double] {
         var result = [Double](repeating: .nan, count: values.count)
-        guard values.count > 2 * half else { return result }
-        for i in half..<(values.count - half) {
-            var best = Double.nan
-            for j in (i - half)...(i + half) where !values[j].isNaN { best = best.isNaN ? values[j] : keep(best, values[j]) }
-            result[i] = best
+        guard half >= 0, values.count > 2 * half else { return result }
+        // Indices of known values, their values monotonic from the kept one at `head`.
+        var queue: [Int] = []
+        queue.reserveCapacity(values.count)
+        var head = 0
+        for j in values.indices {
+            let value = values[j]
+            if !value.isNaN {
+                while queue.count > head, let last = queue.last,
+                    keepsLeast ? value <= values[last] : value >= values[last]
+                {
+                    queue.removeLast()
+                }
+                queue.append(j)
+            }
+            let centre = j - half
+            guard centre >= half else { continue }
+            while head < queue.count, queue[head] < centre - half { head += 1 }
+            if head < queue.count { result[centre] = values[queue[head]] }
         }
         return result
     }

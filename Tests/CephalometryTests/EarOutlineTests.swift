@@ -98,4 +98,28 @@ struct EarOutlineTests {
         #expect(abs(cut.polygon.perimeter - ramanujan(a, b)) < 0.0007)
         #expect(abs(width(cut) - 2 * b) < 0.0007)
     }
+
+    /// The sliding least and greatest against the plain definition, on seeded outlines with
+    /// gaps (NaN) of every length, windows from none to wider than the outline.
+    @Test func theSlidingWindowKeepsWhatTheWholeWindowWouldKeep() {
+        var random = SplitMix64(seed: 4711)
+        for trial in 0..<200 {
+            let count = 1 + Int(random.next() % 120), half = Int(random.next() % 30)
+            let gapShare = Double(trial % 5) / 4
+            let values = (0..<count).map { _ in
+                Double(random.next() % 1000) / 1000 < gapShare ? Double.nan : Double(random.next() % 50) / 7
+            }
+            for keepsLeast in [true, false] {
+                let slid = SliceContour.slide(values, half: half, keepsLeast: keepsLeast)
+                for i in 0..<count {
+                    var expected = Double.nan
+                    if i >= half, i + half < count {
+                        let known = values[(i - half)...(i + half)].filter { !$0.isNaN }
+                        expected = (keepsLeast ? known.min() : known.max()) ?? .nan
+                    }
+                    #expect(slid[i] == expected || (slid[i].isNaN && expected.isNaN), "trial \(trial), index \(i)")
+                }
+            }
+        }
+    }
 }
