@@ -115,7 +115,18 @@ public enum CapFitAdvice {
             "Scanned without stickers: \(placed.framesPlaced) of the \(placed.framesExamined) frames examined (\(share) %) were placed \(by). "
                 + "Sizes are the depth sensor's own (a phone's depth reads up to about 1 % off: length, width and circumference "
                 + "carry that, ratios such as CVAI and the cranial index do not), and whether hair lifts the cap cannot be told: "
-                + "flatten the hair under the cap, and compare with the calliper.")
+                + "flatten the hair under the cap, and compare with the calliper. " + cameraSentence(placed))
+    }
+
+    /// Stickers of a known size correct a focal length that is off; without them only a
+    /// camera checked with a board can.
+    private static func cameraSentence(_ placed: PlacedWithoutMarkers) -> String {
+        guard let camera = placed.checkedCamera else {
+            return "The camera's focal length is the phone's factory value, not checked: without stickers nothing in the scan "
+                + "corrects it, and a few per cent off changes the head's shape as well as its size. Have the phone checked "
+                + "with a printed board (headscan check-phone) and process with its camera (headscan process --camera)."
+        }
+        return String(format: "The frames were read with the camera checked with a printed board (focal length %.1f px).", camera.fx)
     }
 
     private static func capitalised(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }

@@ -177,6 +177,11 @@ public struct PlacedWithoutMarkers: Sendable, Codable, Equatable {
     /// The share of the print's colours that agree where it was placed, and at the next best place.
     public var printAgreement: Double?
     public var printRunnerUp: Double?
+    /// The colour camera the frames were read with when it was checked with a printed board
+    /// (`headscan calibrate --out`); absent: the phone's recorded (factory) camera. Without
+    /// stickers nothing in the scan corrects a focal length that is off, and a few per cent
+    /// off distorts the head's shape, not only its size.
+    public var checkedCamera: CameraIntrinsics?
 
     public init(
         framesExamined: Int, framesPlaced: Int, framesLost: Int, framesFused: Int, printSeen: Bool, headFromMesh: [Double]?, capRim: Double?,
@@ -207,7 +212,8 @@ public struct PlacedWithoutMarkers: Sendable, Codable, Equatable {
     var isValid: Bool {
         let counts = [framesExamined, framesPlaced, framesLost, framesFused]
         let shares = [printAgreement, printRunnerUp].compactMap { $0 }
-        return counts.allSatisfy { $0 >= 0 } && framesPlaced <= framesExamined
+        let cameraValid = checkedCamera.map { [$0.fx, $0.fy, $0.cx, $0.cy].allSatisfy(\.isFinite) && $0.fx > 0 && $0.fy > 0 } ?? true
+        return cameraValid && counts.allSatisfy { $0 >= 0 } && framesPlaced <= framesExamined
             && (headFromMesh.map { $0.count == 16 && $0.allSatisfy(\.isFinite) } ?? true) && (capRim?.isFinite ?? true)
             && shares.allSatisfy { (0...1).contains($0) }
     }

@@ -11,12 +11,18 @@ extension SessionProcessor {
     /// else a new one: the frames placed on the head's surface (and the cap's print), the
     /// head frame read from the print. A scan whose views do not lie alike on the finished
     /// surface or print is refused, and so is one whose print does not match the layout's
-    /// (the views were then placed wrongly, however the landmarks are picked).
+    /// (the views were then placed wrongly, however the landmarks are picked). A stored one read
+    /// with another camera than the options give is made again.
     func reconstructionWithoutMarkers(
         _ session: ScanSession, reader: ScanReader, layout: CapLayout, progress: (ProcessingProgress) -> Void, isCancelled: () -> Bool
     ) throws -> (ReconstructionRecord, TriangleMesh, Bool) {
         var fingerprint = try Self.fingerprint(session.scanURL)
-        if let (stored, mesh) = try stored(session, layout: layout, withoutMarkers: true, fingerprint: &fingerprint) { return (stored, mesh, false) }
+        if let (stored, mesh) = try stored(session, layout: layout, withoutMarkers: true, fingerprint: &fingerprint),
+            stored.withoutMarkers?.checkedCamera == options.reconstruction.camera
+        {
+            return (stored, mesh, false)
+        }
+        if fingerprint.sha256 == nil { fingerprint.sha256 = try Self.contentHash(session.scanURL) }
         let result: MarkerlessReconstruction
         do {
             result = try MarkerlessReconstructor(options: options.reconstruction).reconstruct(
@@ -36,7 +42,8 @@ extension SessionProcessor {
                 throw ProcessingError.printNotMatched(error.description)
             }
         }
-        let record = ReconstructionRecord(result, print: print, scan: fingerprint, capLayout: layout.name, at: options.clock())
+        var record = ReconstructionRecord(result, print: print, scan: fingerprint, capLayout: layout.name, at: options.clock())
+        record.withoutMarkers?.checkedCamera = options.reconstruction.camera
         let comment = "HeadScan reconstruction without markers, metres, frame of the scan's first placed frame"
         return (record, try save(record, mesh: result.mesh, comment: comment, in: session), true)
     }

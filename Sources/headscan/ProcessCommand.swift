@@ -3,6 +3,7 @@ import Cephalometry
 import Foundation
 import Processing
 import Reconstruction
+import Recording
 import ScanLibrary
 
 /// `headscan process`: a recorded session to its measurement and report.
@@ -50,6 +51,13 @@ struct ProcessCommand: ParsableCommand {
             scanning without stickers (its setting withoutMarkers) is measured this way \
             without the flag.
 
+            Without stickers nothing in the scan corrects a phone's focal length that is off \
+            (stickers of a printed size do), and a few per cent off changes the head's shape, \
+            not only its size: --camera reads the frames with the camera a printed board gave \
+            (headscan calibrate --out), and the report says whether the camera was checked. \
+            With stickers the reconstruction starts from that camera and estimates it again; \
+            the head is then reconstructed again.
+
             Exit status: 0 when measured, 2 when landmarks are neither picked nor found on the \
             head (the message names them and says why), 3 when the cap stood off the skin, 1 \
             for other problems.
@@ -59,6 +67,8 @@ struct ProcessCommand: ParsableCommand {
               headscan process Scans/12_2026-05-01T10-30-00_Scan --json
               headscan process Scans/12_2026-05-01T10-30-00_Scan --measure-over-hair
               headscan process Scans/14_2026-05-02T09-00-00_Scan --without-markers
+              headscan calibrate board.hscan --out camera.json
+              headscan process Scans/14_2026-05-02T09-00-00_Scan --camera camera.json
             """)
 
     @Argument(help: "The session folder.", completion: .directory)
@@ -82,6 +92,13 @@ struct ProcessCommand: ParsableCommand {
     @Flag(help: "Reconstruct a scan of a printed cap without stickers: frames placed by the head's surface and the print.")
     var withoutMarkers = false
 
+    @Option(
+        help: ArgumentHelp(
+            "A camera file to read the frames with instead of the phone's recorded camera.",
+            discussion: "From `headscan calibrate --out` on a board recorded with the same phone.", valueName: "file"),
+        completion: .file(extensions: ["json"]))
+    var camera: String?
+
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -96,6 +113,11 @@ struct ProcessCommand: ParsableCommand {
         options.measuresOverLiftedCap = measureOverHair
         options.withoutMarkers = withoutMarkers
         options.reconstruction.frameStride = stride
+        if let camera {
+            options.reconstruction.camera = try TUMFormat.cameraFile(Array(try Data(contentsOf: fileURL(camera))), path: camera).color
+            // A record made with stickers does not keep the camera it started from.
+            if !withoutMarkers { options.forceReconstruction = true }
+        }
         if let lowestSliceMM { options.measurement.lowestHeight = lowestSliceMM / 1000 }
         if let truth = try folder.truthReference() {
             options.reportReference = truth.reference
@@ -234,7 +256,8 @@ struct ProcessOutput: TextReport {
             lines.append(
                 "placed          without stickers: \(p.framesPlaced) of \(p.framesExamined) frames"
                     + (p.printAgreement.map { "; head frame from the print (\(Int(($0 * 100).rounded())) % of its colours agree)" }
-                        ?? (p.printSeen ? "; too little print to read the head frame" : "; no print seen")))
+                        ?? (p.printSeen ? "; too little print to read the head frame" : "; no print seen"))
+                    + (p.checkedCamera == nil ? "; the phone's factory camera" : "; the camera checked with a board"))
         }
         lines += warnings.map { "warning: \($0)" }
         lines += ["Report: \(report)", "        \(pdf)"]

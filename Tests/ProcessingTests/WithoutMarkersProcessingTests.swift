@@ -34,6 +34,30 @@ struct WithoutMarkersProcessingTests {
         #expect(result.withoutMarkers?.printAgreement == 0.97)
         let stored = try #require(try fixture.library.measurement(in: fixture.session))
         #expect(stored.measurement.warnings.contains { $0.kind == .scannedWithoutStickers && $0.message.contains("8 of the 8 frames examined") })
+        #expect(stored.measurement.warnings.contains { $0.message.contains("focal length is the phone's factory value, not checked") })
+    }
+
+    /// Without stickers only a camera checked with a board corrects the focal length: a record
+    /// read with one is reused only with the same camera, and the scan says it was checked.
+    @Test func aCameraCheckedWithABoardIsKeptWithTheRecordAndSaid() throws {
+        let fixture = try LiftingFixture(placedWithoutMarkers: .printed)
+        defer { fixture.remove() }
+        let checked = CameraIntrinsics(fx: 570.4, fy: 570.4, cx: 320.6, cy: 238.9, width: 640, height: 480)
+        var record = try #require(try fixture.library.document(ReconstructionRecord.self, in: fixture.session))
+        record.withoutMarkers?.checkedCamera = checked
+        try fixture.library.save(record, in: fixture.session)
+        var options = ProcessingOptions()
+        options.withoutMarkers = true
+        options.reconstruction.camera = checked
+        let result = try SessionProcessor(library: fixture.library, options: options).process(fixture.session)
+        #expect(!result.reconstructed)
+        #expect(result.withoutMarkers?.checkedCamera == checked)
+        let said = result.measurement.warnings.filter { $0.kind == .scannedWithoutStickers }.map(\.message)
+        #expect(
+            said.count == 1 && said.allSatisfy { $0.contains("checked with a printed board (focal length 570.4 px)") && !$0.contains("not checked") })
+        // Without the camera, the stored record read with it is not this scan's reconstruction:
+        // it is made again (here refused: the fixture's grey frames cannot be placed).
+        #expect(throws: (any Error).self) { try Self.processedWithoutMarkers(fixture) }
     }
 
     /// The depth's own scale is up to about 1 % off: the circumference's interval says so,
@@ -113,6 +137,10 @@ struct WithoutMarkersProcessingTests {
         record.withoutMarkers = placed
         #expect(throws: ScanLibraryError.self) { try record.validate() }
         placed.framesPlaced = 9
+        placed.checkedCamera = CameraIntrinsics(fx: -570, fy: 570, cx: 320, cy: 240, width: 640, height: 480)
+        record.withoutMarkers = placed
+        #expect(throws: ScanLibraryError.self) { try record.validate() }
+        placed.checkedCamera = nil
         record.withoutMarkers = placed
         try record.validate()
         #expect(placed.orientation?.capRim == 0.012)
