@@ -12,13 +12,17 @@ struct PickLifter {
     let mesh: TriangleMesh
     /// The camera the reconstruction settled on: the frames are read with it.
     let camera: SettledCamera
+    /// The camera the reconstruction read the frames with instead of the recorded one (a
+    /// camera checked with a board), or nil.
+    let frameCamera: CameraIntrinsics?
     private var frames: [Int: (RGBDFrame, RigidTransform)] = [:]
 
-    init(reader: ScanReader, locator: FrameLocator, mesh: TriangleMesh, camera: SettledCamera) {
+    init(reader: ScanReader, locator: FrameLocator, mesh: TriangleMesh, camera: SettledCamera, frameCamera: CameraIntrinsics? = nil) {
         self.reader = reader
         self.locator = locator
         self.mesh = mesh
         self.camera = camera
+        self.frameCamera = frameCamera
     }
 
     /// The estimate of each landmark from its picks.
@@ -79,7 +83,7 @@ struct PickLifter {
         }
         let frame: RGBDFrame
         do {
-            frame = camera.reading(try reader.frame(at: index))
+            frame = camera.reading(try reader.frame(at: index).reading(with: frameCamera))
         } catch {
             throw .unreadableFrame(landmark: landmark, frame: index, reason: "\(error)")
         }

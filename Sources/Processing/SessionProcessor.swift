@@ -150,11 +150,13 @@ public struct SessionProcessor: Sendable {
         if isCancelled() { throw ProcessingError.cancelled }
 
         progress(ProcessingProgress(stage: .landmarks, done: 0, total: 1))
-        let camera = record.statistics.camera(recorded: reader.header.colorIntrinsics)
+        // Picks are lifted through the frames as the reconstruction read them.
+        let checked = record.withoutMarkers?.checkedCamera
+        let camera = record.statistics.camera(recorded: checked ?? reader.header.colorIntrinsics)
         let automatic = Self.automaticLandmarks(record, mesh: mesh, layout: layout, views: record.keyframeViews(camera: camera))
         var lifter = PickLifter(
             reader: reader, locator: try record.locator(layout: layout), mesh: mesh,
-            camera: camera)
+            camera: camera, frameCamera: checked)
         let estimates = try lifter.estimates(annotations) { progress(ProcessingProgress(stage: .landmarks, done: $0, total: $1)) }
         let seen = Set(record.markers.keys.compactMap { Int($0) })
         let withoutMarkers = record.withoutMarkers != nil
@@ -254,8 +256,12 @@ public struct SessionProcessor: Sendable {
         var fingerprint = try Self.fingerprint(session.scanURL)
         if let (stored, mesh) = try stored(session, layout: layout, withoutMarkers: false, fingerprint: &fingerprint) { return (stored, mesh, false) }
         let result: Reconstruction
+        // The stickers' printed size corrects the camera, and the record keeps only that
+        // correction: the frames are read as recorded (a checked camera is for scans without).
+        var markerOptions = options.reconstruction
+        markerOptions.camera = nil
         do {
-            result = try Reconstructor(layout: layout, options: options.reconstruction).reconstruct(
+            result = try Reconstructor(layout: layout, options: markerOptions).reconstruct(
                 frameCount: reader.frameCount, concurrentFrame: { try reader.frame(at: $0) },
                 progress: { progress(ProcessingProgress(stage: ProcessingStage($0.stage), done: $0.done, total: $0.total)) }, isCancelled: isCancelled
             )

@@ -104,7 +104,7 @@ public struct SettledCamera: Sendable, Equatable {
 extension RGBDFrame {
     /// The frame read with `camera` (scaled to the colour and the depth pictures' sizes)
     /// instead of the cameras it recorded; as recorded when nil.
-    func reading(with camera: CameraIntrinsics?) -> RGBDFrame {
+    public func reading(with camera: CameraIntrinsics?) -> RGBDFrame {
         guard let camera else { return self }
         var frame = self
         frame.colorIntrinsics = camera.scaled(toWidth: color.width, height: color.height)

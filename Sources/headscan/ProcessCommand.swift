@@ -55,8 +55,8 @@ struct ProcessCommand: ParsableCommand {
             (stickers of a printed size do), and a few per cent off changes the head's shape, \
             not only its size: --camera reads the frames with the camera a printed board gave \
             (headscan calibrate --out), and the report says whether the camera was checked. \
-            With stickers the reconstruction starts from that camera and estimates it again; \
-            the head is then reconstructed again.
+            A scan placed by its stickers does not use it: the stickers' printed size corrects \
+            the camera.
 
             Exit status: 0 when measured, 2 when landmarks are neither picked nor found on the \
             head (the message names them and says why), 3 when the cap stood off the skin, 1 \
@@ -115,8 +115,6 @@ struct ProcessCommand: ParsableCommand {
         options.reconstruction.frameStride = stride
         if let camera {
             options.reconstruction.camera = try TUMFormat.cameraFile(Array(try Data(contentsOf: fileURL(camera))), path: camera).color
-            // A record made with stickers does not keep the camera it started from.
-            if !withoutMarkers { options.forceReconstruction = true }
         }
         if let lowestSliceMM { options.measurement.lowestHeight = lowestSliceMM / 1000 }
         if let truth = try folder.truthReference() {
@@ -141,6 +139,9 @@ struct ProcessCommand: ParsableCommand {
                 throw ExitCode(3)
             default: throw error
             }
+        }
+        if camera != nil, result.withoutMarkers == nil {
+            writeError("note: --camera was not used: this scan was placed by its stickers, whose printed size corrects the camera\n")
         }
         let output = ProcessOutput(result)
         try outputOptions.emit(output)

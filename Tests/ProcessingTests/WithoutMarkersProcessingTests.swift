@@ -55,6 +55,24 @@ struct WithoutMarkersProcessingTests {
         let said = result.measurement.warnings.filter { $0.kind == .scannedWithoutStickers }.map(\.message)
         #expect(
             said.count == 1 && said.allSatisfy { $0.contains("checked with a printed board (focal length 570.4 px)") && !$0.contains("not checked") })
+        // Picks are lifted through the frames as the reconstruction read them: with the
+        // principal point elsewhere the same pixels lie elsewhere on the head. (The fixture's
+        // frames look straight at their landmarks, where the focal length moves nothing.)
+        try fixture.library.saveAnnotations(fixture.exactPicks(), in: fixture.session)
+        let asRecorded = LiftingFixture.k
+        var aside = asRecorded
+        aside.cx += 8
+        var moved: [Double] = []
+        for k in [asRecorded, aside] {
+            record.withoutMarkers?.checkedCamera = k
+            try fixture.library.save(record, in: fixture.session)
+            options.reconstruction.camera = k
+            let picked = try SessionProcessor(library: fixture.library, options: options).process(fixture.session)
+            #expect(picked.landmarksSource == .picks && !picked.reconstructed)
+            moved.append(Landmark.allCases.map { length(picked.landmarks[$0] - fixture.anatomical[$0]) }.max() ?? 0)
+        }
+        #expect(moved[0] < 0.001, "read with the recorded camera, the exact picks land on the landmarks")
+        #expect(moved[1] > 0.002, "read with another camera, they do not")
         // Without the camera, the stored record read with it is not this scan's reconstruction:
         // it is made again (here refused: the fixture's grey frames cannot be placed).
         #expect(throws: (any Error).self) { try Self.processedWithoutMarkers(fixture) }
