@@ -18,6 +18,9 @@ public enum ProcessingError: Error, Equatable, CustomStringConvertible, Localize
     /// A scan without markers whose cap's print, as the views placed it, does not match the
     /// layout's: the views were placed wrongly.
     case printNotMatched(String)
+    /// A scan without markers whose measurement lies where the head has no surface: the part
+    /// of the head it needs was never placed, and nothing else says where the head was there.
+    case regionNotScanned(String)
     /// Processing was cancelled; nothing was saved.
     case cancelled
 
@@ -35,6 +38,9 @@ public enum ProcessingError: Error, Equatable, CustomStringConvertible, Localize
             "not measured: \(CapFitAdvice.lifted(standOff)); to measure this scan anyway, knowing its values are not the skull's, ask for it (process --measure-over-hair)"
         case .printNotMatched(let reason):
             "not measured: \(reason)"
+        case .regionNotScanned(let where_):
+            "not measured: without stickers a part of the head the measurement needs was never placed (\(where_)); "
+                + "scan again, slowly all round the head, and check in the replay that the back and both sides are covered"
         case .cancelled:
             "processing was cancelled; the session is as it was"
         }

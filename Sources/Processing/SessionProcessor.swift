@@ -177,6 +177,7 @@ public struct SessionProcessor: Sendable {
         slice.measurement.warnings += [standOff.flatMap(CapFitAdvice.liftedWarning), standOff.flatMap(CapFitAdvice.mayBeLiftedWarning)]
             .compactMap { $0 }
         if let placed = record.withoutMarkers {
+            if let refusal = Self.refusalWithoutMarkers(slice.measurement.warnings) { throw refusal }
             slice.measurement.warnings.append(CapFitAdvice.withoutStickersWarning(placed))
         } else {
             slice.measurement.warnings += capWarnings(record, seen: seen, layout: layout, reader: reader)
@@ -288,6 +289,14 @@ public struct SessionProcessor: Sendable {
         }
         if fingerprint.sha256 == nil { fingerprint.sha256 = try Self.contentHash(session.scanURL) }
         return nil
+    }
+
+    /// Without markers a measurement that lies on a hole of the scan is not measured: with
+    /// stickers the hole is a part of the head not seen, and its length interpolated over it is
+    /// warned of; without them the frames around it may have been placed astray too (an ear
+    /// never placed left CVAI 1.48 off on a restless scan), and nothing tells which.
+    static func refusalWithoutMarkers(_ warnings: [MeasurementWarning]) -> ProcessingError? {
+        warnings.first { $0.kind == .sliceLeavesSurface }.map { .regionNotScanned($0.message) }
     }
 
     /// Saves `record` and `mesh` into the session, and gives the mesh as stored: measured as

@@ -1,9 +1,10 @@
 import Cephalometry
 import Foundation
 import Geometry
-import Processing
 import ScanLibrary
 import Testing
+
+@testable import Processing
 
 /// A scan of a printed cap without stickers, processed from its stored reconstruction: the
 /// head frame the print gave, the landmarks searched from it, and what the clinic is told.
@@ -162,5 +163,18 @@ struct WithoutMarkersProcessingTests {
         record.withoutMarkers = placed
         try record.validate()
         #expect(placed.orientation?.capRim == 0.012)
+    }
+
+    /// Without markers a measurement lying on a hole of the scan is refused, naming the hole;
+    /// an outline bridged elsewhere is still measured with its warning, as with stickers.
+    @Test func aMeasurementOnAHoleWithoutStickersIsRefusedWithTheRegion() {
+        let onHole = MeasurementWarning(
+            .sliceLeavesSurface, "diagonal A's back end lies on a hole of the scan, so its length is interpolated; rescan that region")
+        let bridged = MeasurementWarning(.openContour, "the outline at 82.9 mm had holes, bridged over 30.2 mm in 5 place(s)")
+        #expect(SessionProcessor.refusalWithoutMarkers([bridged]) == nil)
+        let refusal = SessionProcessor.refusalWithoutMarkers([bridged, onHole])
+        #expect(refusal == .regionNotScanned(onHole.message))
+        #expect(refusal?.description.contains("diagonal A's back end lies on a hole") == true)
+        #expect(refusal?.description.contains("never placed") == true)
     }
 }
