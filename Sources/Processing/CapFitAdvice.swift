@@ -123,8 +123,8 @@ public enum CapFitAdvice {
     private static func cameraSentence(_ placed: PlacedWithoutMarkers) -> String {
         guard let camera = placed.checkedCamera else {
             return "The camera's focal length is the phone's factory value, not checked: without stickers nothing in the scan "
-                + "corrects it, and a few per cent off changes the head's shape as well as its size. Have the phone checked "
-                + "with a printed board (headscan check-phone) and process with its camera (headscan process --camera)."
+                + "corrects it, and a few per cent off changes the head's shape as well as its size. Have the phone's camera "
+                + "measured with a printed board (headscan calibrate --out) and process with it (headscan process --camera)."
         }
         return String(format: "The frames were read with the camera checked with a printed board (focal length %.1f px).", camera.fx)
     }

@@ -38,8 +38,8 @@ public enum ProcessingError: Error, Equatable, CustomStringConvertible, Localize
             "not measured: \(CapFitAdvice.lifted(standOff)); to measure this scan anyway, knowing its values are not the skull's, ask for it (process --measure-over-hair)"
         case .printNotMatched(let reason):
             "not measured: \(reason)"
-        case .regionNotScanned(let where_):
-            "not measured: without stickers a part of the head the measurement needs was never placed (\(where_)); "
+        case .regionNotScanned(let hole):
+            "not measured: without stickers a part of the head the measurement needs was never placed (\(hole)); "
                 + "scan again, slowly all round the head, and check in the replay that the back and both sides are covered"
         case .cancelled:
             "processing was cancelled; the session is as it was"

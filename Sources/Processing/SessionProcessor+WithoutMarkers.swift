@@ -17,12 +17,7 @@ extension SessionProcessor {
         _ session: ScanSession, reader: ScanReader, layout: CapLayout, progress: (ProcessingProgress) -> Void, isCancelled: () -> Bool
     ) throws -> (ReconstructionRecord, TriangleMesh, Bool) {
         var fingerprint = try Self.fingerprint(session.scanURL)
-        if let (stored, mesh) = try stored(session, layout: layout, withoutMarkers: true, fingerprint: &fingerprint),
-            stored.withoutMarkers?.checkedCamera == options.reconstruction.camera
-        {
-            return (stored, mesh, false)
-        }
-        if fingerprint.sha256 == nil { fingerprint.sha256 = try Self.contentHash(session.scanURL) }
+        if let (stored, mesh) = try stored(session, layout: layout, withoutMarkers: true, fingerprint: &fingerprint) { return (stored, mesh, false) }
         let result: MarkerlessReconstruction
         do {
             result = try MarkerlessReconstructor(options: options.reconstruction).reconstruct(

@@ -275,13 +275,16 @@ public struct SessionProcessor: Sendable {
     }
 
     /// The stored reconstruction and mesh when they were made in this mode from this very
-    /// recording (`fingerprint` then keeps the content hash computed to tell); nil otherwise,
-    /// with the hash computed for the record to be made.
+    /// recording, and without markers read with the options' camera (`fingerprint` then keeps
+    /// the content hash computed to tell); nil otherwise, with the hash computed for the
+    /// record to be made.
     func stored(
         _ session: ScanSession, layout: CapLayout, withoutMarkers: Bool, fingerprint: inout ReconstructionRecord.ScanFingerprint
     ) throws -> (ReconstructionRecord, TriangleMesh)? {
         if !options.forceReconstruction, let stored = try? library.document(ReconstructionRecord.self, in: session),
             stored.capLayout == layout.name, (stored.withoutMarkers != nil) == withoutMarkers,
+            // Without markers, read with the same camera (a checked one, or the recorded one).
+            stored.withoutMarkers?.checkedCamera == (withoutMarkers ? options.reconstruction.camera : nil),
             try isSameScan(stored.scan, &fingerprint, url: session.scanURL),
             let data = try? Data(contentsOf: session.meshURL), let mesh = try? PLY.decode([UInt8](data))
         {
