@@ -111,6 +111,21 @@ struct SimulatorTests {
         #expect(abs(share - share.rounded()) < 1e-9 && share >= 5)
     }
 
+    /// The frames' own limit reads each end as the truth plus the passed frames' mean error
+    /// near it: exact frames reach it in every video, a joint marked consistently off its
+    /// centre (which no reading of the ends can know) does not.
+    @Test("the frames' own limit is every video for exact frames and falls with a pose model's steady offset")
+    func framesOwnLimit() throws {
+        var bench = Self.bench(videos: 4, posture: .standing, view: 0)
+        bench.simulation.noisePixels = 0
+        bench.simulation.corruptedShare = 0
+        let exact = try #require(try bench.run().first)
+        #expect(exact.acceptedVideos == 4 && exact.shapeKnownWithin2Degrees == 1)
+        bench.simulation.biasPixels = 12
+        let offset = try #require(try bench.run().first)
+        #expect(offset.acceptedVideos == 4 && offset.shapeKnownWithin2Degrees < 1)
+    }
+
     @Test("at 60° off the side the picture's angles are far off; with the slant undone the errors shrink, and a warning still says so")
     func steepView() throws {
         let bench = Self.bench(videos: 4, posture: .lying, view: 60)

@@ -58,6 +58,12 @@ public struct ViewFigures: Sendable, Equatable, Codable {
     /// true end at or beyond the reading, less 2°).
     public var boundEnds = 0
     public var boundEndsHeld = 0
+    /// The frames' own limit: the share of accepted videos whose ends an estimator that knew
+    /// the motion's true shape would read both within 2°, by the mean error of the passed
+    /// frames whose true angle lies within a quarter of the motion of each end. What is left
+    /// past it comes from the frames (their noise, the slant, wrong frames let through), not
+    /// from how the ends are read.
+    public var shapeKnownWithin2Degrees = 0.0
 }
 
 /// Collects one view's videos.
@@ -69,6 +75,7 @@ struct ViewTally {
     var ends = 0, endsCovered = 0
     var endWarnings = 0, minUnwarned: [Double] = [], maxUnwarned: [Double] = []
     var bounds = 0, boundsHeld = 0
+    var shapeKnownWithin2 = 0
     var clean = 0, cleanPassed = 0, corrupted = 0, corruptedRejected = 0, harmful = 0, harmfulRejected = 0
     var byKind: [PoseCorruption: (count: Int, rejected: Int)] = [:]
     var seconds: [Double] = []
@@ -104,10 +111,24 @@ struct ViewTally {
             bounds += 1
             if video.trueMaximum >= high.angle - 2 { boundsHeld += 1 }
         }
+        if Self.shapeKnownError(video, analysis, end: -1) <= 2, Self.shapeKnownError(video, analysis, end: 1) <= 2 { shapeKnownWithin2 += 1 }
         for (end, truth) in [(low, video.trueMinimum), (high, video.trueMaximum)] {
             ends += 1
             if abs(end.angle - truth) <= 2 * (end.uncertainty ?? 0) { endsCovered += 1 }
         }
+    }
+
+    /// |error| of the smallest (`end` −1) or largest (+1) angle read by an estimator that
+    /// knows the true motion: the end plus the mean error of the passed frames near it.
+    static func shapeKnownError(_ video: SimulatedVideo, _ analysis: RangeOfMotionAnalysis, end: Double) -> Double {
+        let truth = end < 0 ? video.trueMinimum : video.trueMaximum
+        let depth = 0.25 * (video.trueMaximum - video.trueMinimum)
+        let errors = analysis.frames.compactMap { frame -> Double? in
+            guard frame.passed, let angle = frame.angle, end * (video.trueAngles[frame.index] - truth) >= -depth else { return nil }
+            return angle - video.trueAngles[frame.index]
+        }
+        guard !errors.isEmpty else { return .infinity }
+        return abs(errors.reduce(0, +) / Double(errors.count))
     }
 
     private mutating func countGate(_ frame: FrameResult, _ mark: PoseCorruption?, cleanAngle: Double, harmfulDegrees: Double) {
@@ -152,6 +173,7 @@ struct ViewTally {
         figures.maxAngleWorstUnwarned = maxUnwarned.max() ?? 0
         figures.boundEnds = bounds
         figures.boundEndsHeld = boundsHeld
+        figures.shapeKnownWithin2Degrees = share(shapeKnownWithin2, minErrors.count)
         return figures
     }
 }
