@@ -60,4 +60,31 @@ struct LegSwapShapeTests {
         poses[top] = Self.swapped(poses[top])
         #expect(!LegSwapGate.stillLegSeenInPlace(poses).contains(true))
     }
+
+    /// The same video seen at a slant: the other hip lies `apart` px beside the measured one.
+    static func slanted(apart: Double, seed: UInt64 = 5) -> [LegPose] {
+        poses(seed: seed).map { p in
+            LegPose(
+                hip: p.hip, knee: p.knee, ankle: p.ankle, otherHip: p.otherHip! + SIMD2(apart - 10, 0), otherKnee: p.otherKnee,
+                otherAnkle: p.otherAnkle)
+        }
+    }
+
+    @Test("at a slant a swap shows in the hips' order, and no clean frame is refused for it")
+    func hipsExchanged() {
+        var poses = Self.slanted(apart: 40)
+        let top = Self.topFrame(poses)
+        poses[top] = Self.swapped(poses[top])
+        let verdicts = LegSwapGate.hipsExchanged(poses)
+        #expect(verdicts[top] == true)
+        #expect(verdicts.indices.filter { verdicts[$0] == true } == [top])
+        #expect(verdicts.indices.filter { $0 != top }.allSatisfy { verdicts[$0] == false })
+    }
+
+    @Test("hips that overlap in the picture tell nothing", arguments: [1, 2, 3] as [UInt64])
+    func hipsOverlapping(seed: UInt64) {
+        var poses = Self.slanted(apart: 2, seed: seed)
+        poses[Self.topFrame(poses)] = Self.swapped(poses[Self.topFrame(poses)])
+        #expect(LegSwapGate.hipsExchanged(poses).allSatisfy { $0 == nil })
+    }
 }

@@ -52,8 +52,40 @@ struct LegSwapGate {
             passes[i] = swapped + margin >= keep
         }
         for (i, swapped) in zip(known, Self.stillLegSeenInPlace(known.map { poses[$0] })) where swapped { passes[i] = false }
+        for (i, exchanged) in Self.hipsExchanged(poses).enumerated() where exchanged == true { passes[i] = false }
         return passes
     }
+
+    /// For each pose, whether its hips lie exchanged against their usual places (true), clearly
+    /// in them (false), or cannot tell (nil). A swap of the legs exchanges the hips too, and the
+    /// line from the other hip to the measured one turns round; measured from one hip to the
+    /// other it does not depend on where the camera points. Seen at a slant the hips lie
+    /// 30-50 px apart, and a swap at an end whose legs have nearly the same angle and shape
+    /// still shows here. Only a refusal is taken from it: hips in their places say nothing of
+    /// a pose model that exchanged the knees and ankles alone.
+    static func hipsExchanged(_ poses: [LegPose]) -> [Bool?] {
+        let offsets = poses.map { pose in pose.otherHip.map { pose.hip - $0 } }
+        let known = offsets.indices.filter { offsets[$0] != nil }
+        guard known.count > shapeWindow else { return poses.map { _ in nil } }
+        let xs = RunningMedian.ofNeighbours(known.map { offsets[$0]!.x }, window: shapeWindow)
+        let ys = RunningMedian.ofNeighbours(known.map { offsets[$0]!.y }, window: shapeWindow)
+        let scatter = known.indices.map { k in KneeAngle.length(offsets[known[k]]! - SIMD2(xs[k], ys[k])) }
+        let typical = Statistics.median(scatter)
+        var verdicts = [Bool?](repeating: nil, count: poses.count)
+        for (k, i) in known.enumerated() {
+            let usual = SIMD2(xs[k], ys[k]), d = offsets[i]!
+            // Apart by less than a few scatters the hips' order cannot be read.
+            guard KneeAngle.length(usual) > hipSeparations * typical else { continue }
+            let kept = KneeAngle.length(d - usual), turned = KneeAngle.length(d + usual)
+            let margin = 2 * typical
+            if turned + margin < kept { verdicts[i] = true } else if kept + margin < turned { verdicts[i] = false }
+        }
+        return verdicts
+    }
+
+    /// The hips' usual offset must be this many times their typical scatter about it for their
+    /// order to be read: from the side they overlap.
+    static let hipSeparations = 3.0
 
     /// For each pose (every one with both legs), whether its measured leg shows the other
     /// leg's usual shape clearly better than its other leg does; all false when the other leg
