@@ -6,8 +6,9 @@ import Geometry
 /// better. From the side the two legs overlap, so their order in x cannot tell, but a swap
 /// still shows as the measured knee suddenly taking the other knee's angle and back.
 ///
-/// A clean frame can never fit better swapped while the other leg holds still: by the
-/// triangle inequality exchanging the angles costs at least as much as keeping them.
+/// The medians lag at a turning end, where a clean top frame can fit them better swapped
+/// (a straight knee at 184°, the standing leg at 176°, its neighbours on the slopes at 166°
+/// and 179°): about 2 % of the clean frames were refused so, most of them at an end.
 ///
 /// Angles alone miss a swap at a turning end: at 3 frames per second the neighbours of the
 /// top frame lie on the slopes, inside the peak, and their medians sit between the two legs'
@@ -16,10 +17,14 @@ import Geometry
 /// is compared too: where it holds still (standing on it, lying or sitting with it at rest) its
 /// thigh and shank keep their direction and length in the picture, and a frame whose measured
 /// leg has that shape, clearly more than its other leg has, shows the still leg in the
-/// measured leg's place.
+/// measured leg's place; one whose measured leg is clearly unlike it does not, and the angles
+/// decide only between. Seen at a slant, a swap also shows in the hips' order.
 struct LegSwapGate {
     /// Degrees by which the swapped reading must fit better.
     let margin: Double
+    /// Whether the still leg's shape decides where it can tell and the hips' order refuses
+    /// (false: the shape only adds refusals to the angles', as with the original gates).
+    var byStillLeg = true
     /// Frames in the running medians.
     let window = 5
     /// Neighbours giving the still leg's usual shape.
@@ -42,18 +47,31 @@ struct LegSwapGate {
             return (measured, other)
         }
         let known = both.indices.filter { both[$0] != nil }
-        let measuredReference = RunningMedian.ofNeighbours(known.map { both[$0]!.0 }, window: window)
-        let otherReference = RunningMedian.ofNeighbours(known.map { both[$0]!.1 }, window: window)
+        let angles = anglesFitBetterSwapped(measured: known.map { both[$0]!.0 }, other: known.map { both[$0]!.1 })
+        // Where the other leg holds still its shape decides: the angles' medians lag at a
+        // turning end (a clean top frame fitted them better swapped), and a measured leg
+        // clearly unlike the still leg is not the still leg, whatever they say.
+        let shapes = Self.stillLegSeenInPlace(known.map { poses[$0] })
         var passes = [Bool](repeating: true, count: poses.count)
-        for (k, i) in known.enumerated() {
-            let (m, o) = both[i]!
-            let keep = abs(m - measuredReference[k]) + abs(o - otherReference[k])
-            let swapped = abs(o - measuredReference[k]) + abs(m - otherReference[k])
-            passes[i] = swapped + margin >= keep
+        guard byStillLeg else {
+            for (k, i) in known.enumerated() { passes[i] = !(angles[k] || shapes?[k] == true) }
+            return passes
         }
-        for (i, swapped) in zip(known, Self.stillLegSeenInPlace(known.map { poses[$0] })) where swapped { passes[i] = false }
+        for (k, i) in known.enumerated() { passes[i] = !(shapes?[k] ?? angles[k]) }
         for (i, exchanged) in Self.hipsExchanged(poses).enumerated() where exchanged == true { passes[i] = false }
         return passes
+    }
+
+    /// For each frame's knee angles (measured leg, other leg), whether exchanging them fits the
+    /// running medians of each leg's neighbours better by `margin`.
+    func anglesFitBetterSwapped(measured: [Double], other: [Double]) -> [Bool] {
+        let measuredReference = RunningMedian.ofNeighbours(measured, window: window)
+        let otherReference = RunningMedian.ofNeighbours(other, window: window)
+        return measured.indices.map { k in
+            let keep = abs(measured[k] - measuredReference[k]) + abs(other[k] - otherReference[k])
+            let swapped = abs(other[k] - measuredReference[k]) + abs(measured[k] - otherReference[k])
+            return swapped + margin < keep
+        }
     }
 
     /// For each pose, whether its hips lie exchanged against their usual places (true), clearly
@@ -70,14 +88,17 @@ struct LegSwapGate {
         let xs = RunningMedian.ofNeighbours(known.map { offsets[$0]!.x }, window: shapeWindow)
         let ys = RunningMedian.ofNeighbours(known.map { offsets[$0]!.y }, window: shapeWindow)
         let scatter = known.indices.map { k in KneeAngle.length(offsets[known[k]]! - SIMD2(xs[k], ys[k])) }
+        // Exact keypoints scatter by nothing: 0.03 thigh lengths is the least apart the hips
+        // must lie, and 0.02 the least margin.
+        let thigh = Statistics.median(poses.map(\.thighLength))
         let typical = Statistics.median(scatter)
         var verdicts = [Bool?](repeating: nil, count: poses.count)
         for (k, i) in known.enumerated() {
             let usual = SIMD2(xs[k], ys[k]), d = offsets[i]!
             // Apart by less than a few scatters the hips' order cannot be read.
-            guard KneeAngle.length(usual) > hipSeparations * typical else { continue }
+            guard KneeAngle.length(usual) > max(hipSeparations * typical, 0.03 * thigh) else { continue }
             let kept = KneeAngle.length(d - usual), turned = KneeAngle.length(d + usual)
-            let margin = 2 * typical
+            let margin = max(2 * typical, 0.02 * thigh)
             if turned + margin < kept { verdicts[i] = true } else if kept + margin < turned { verdicts[i] = false }
         }
         return verdicts
@@ -88,11 +109,12 @@ struct LegSwapGate {
     static let hipSeparations = 3.0
 
     /// For each pose (every one with both legs), whether its measured leg shows the other
-    /// leg's usual shape clearly better than its other leg does; all false when the other leg
-    /// is not still.
-    static func stillLegSeenInPlace(_ poses: [LegPose]) -> [Bool] {
+    /// leg's usual shape clearly better than its other leg does (true), clearly worse (false:
+    /// the measured leg is not the still one), or neither (nil); nil for all when the other
+    /// leg is not still.
+    static func stillLegSeenInPlace(_ poses: [LegPose]) -> [Bool?]? {
         let scale = Statistics.median(poses.map(\.thighLength))
-        guard poses.count > shapeWindow, scale > 0 else { return poses.map { _ in false } }
+        guard poses.count > shapeWindow, scale > 0 else { return nil }
         func shape(_ hip: SIMD2<Double>, _ knee: SIMD2<Double>, _ ankle: SIMD2<Double>) -> [Double] {
             let thigh = (knee - hip) / scale, shank = (ankle - knee) / scale
             return [thigh.x, thigh.y, shank.x, shank.y]
@@ -105,8 +127,11 @@ struct LegSwapGate {
         func distance(_ a: [Double], _ b: [Double]) -> Double { zip(a, b).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot() }
         let own = poses.indices.map { distance(other[$0], usual[$0]) }
         let typical = Statistics.median(own)
-        guard typical <= stillness else { return poses.map { _ in false } }
+        guard typical <= stillness else { return nil }
         let margin = max(shapeMargin, 2 * typical)
-        return poses.indices.map { distance(measured[$0], usual[$0]) + margin < own[$0] }
+        return poses.indices.map { i in
+            let seen = distance(measured[i], usual[i])
+            return seen + margin < own[i] ? true : (own[i] + margin < seen ? false : nil)
+        }
     }
 }

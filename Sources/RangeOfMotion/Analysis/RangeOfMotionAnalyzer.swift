@@ -66,7 +66,7 @@ public struct RangeOfMotionAnalyzer: Sendable {
     private func applySwapGate(_ legs: [FrameLegs?], _ reasons: inout [RejectionReason?], flexionSense: Int?) {
         guard let margin = settings.legSwapMargin else { return }
         let candidates = reasons.indices.filter { reasons[$0] == nil }
-        let passes = LegSwapGate(margin: margin).passes(
+        let passes = LegSwapGate(margin: margin, byStillLeg: settings.legSwapByStillLeg).passes(
             candidates.map { legs[$0]!.pose(minimumConfidence: settings.minimumConfidence) }, flexionSense: flexionSense)
         for (i, pass) in zip(candidates, passes) where !pass { reasons[i] = .legsSwapped }
     }

@@ -16,6 +16,7 @@ extension RangeOfMotionSettings {
                 .gate("maximumHyperextension", \.maximumHyperextension),
                 .field("detectHyperextension", \.detectHyperextension),
                 .gate("legSwapMargin", \.legSwapMargin),
+                .field("legSwapByStillLeg", \.legSwapByStillLeg),
                 .gate("segmentLengthTolerance", \.segmentLengthTolerance),
                 .field("segmentLengthWindow", \.segmentLengthWindow),
                 .gate("maximumAngularSpeed", \.maximumAngularSpeed),

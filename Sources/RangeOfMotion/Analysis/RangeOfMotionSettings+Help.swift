@@ -13,6 +13,8 @@ extension RangeOfMotionSettings {
         "maximumHyperextension": "degrees of bend past straight beyond which a frame is rejected",
         "detectHyperextension": "read angles past straight as hyperextension (above 180°)",
         "legSwapMargin": "degrees by which exchanged legs must fit the neighbouring frames better to reject a frame",
+        "legSwapByStillLeg":
+            "where the other leg holds still, its shape decides whether the legs were swapped (the angles only where it cannot tell) and the hips' order seen at a slant refuses a swap (false: the shape only adds refusals, as the original gates did)",
         "segmentLengthTolerance": "share by which thigh and shank may differ from their running median",
         "segmentLengthWindow": "frames in that running median",
         "maximumAngularSpeed":

@@ -33,6 +33,10 @@ public struct RangeOfMotionSettings: Sendable, Equatable, Codable {
     /// Legs swapped over time: a frame is rejected when exchanging the two legs fits the
     /// running medians of both knee angles better by more than this many degrees.
     public var legSwapMargin: Double? = 5
+    /// Where the other leg holds still, its shape decides a swap (the angles only where it
+    /// cannot tell) and the hips' order seen at a slant refuses one; off, the shape only adds
+    /// refusals to the angles', as with the original gates.
+    public var legSwapByStillLeg = true
     /// Thigh or shank image length may differ from the running median of its neighbours by
     /// at most this share (a swapped joint, or the leg turning out of the picture plane).
     public var segmentLengthTolerance: Double? = 0.2
@@ -93,6 +97,7 @@ public struct RangeOfMotionSettings: Sendable, Equatable, Codable {
         settings.correctSlant = false
         settings.extremeMiddleMean = false
         settings.extremeFit = false
+        settings.legSwapByStillLeg = false
         return settings
     }
 
