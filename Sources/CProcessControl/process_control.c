@@ -25,6 +25,22 @@ int hs_die_with_parent(int expected_parent) {
     return 0;
 }
 
+int hs_default_signals(void) {
+    // Ignored signals and the blocked mask survive exec: a helper started by a service that
+    // ignores SIGTERM and SIGINT (to handle them itself) would otherwise be stopped by nothing
+    // but SIGKILL, and one that blocked SIGXCPU would run past its processor limit's warning.
+    const int signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGXCPU, SIGXFSZ};
+    sigset_t set;
+    sigemptyset(&set);
+    int failed = 0;
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        if (signal(signals[i], SIG_DFL) == SIG_ERR) failed = 1;
+        sigaddset(&set, signals[i]);
+    }
+    if (sigprocmask(SIG_UNBLOCK, &set, NULL) != 0) failed = 1;
+    return failed ? -1 : 0;
+}
+
 void hs_keep_freed_memory(void) {
 #if defined(__GLIBC__)
     mallopt(M_MMAP_THRESHOLD, 64 << 20);

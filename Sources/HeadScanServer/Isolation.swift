@@ -170,6 +170,9 @@ public enum HelperLimits {
         {
             exit(3)
         }
+        // The service ignores SIGTERM and SIGINT to shut down in order; a helper must not
+        // inherit that, or nothing but SIGKILL would stop it.
+        _ = hs_default_signals()
         // Memory freed after one frame is kept for the next frame (and the next upload)
         // instead of going back to the kernel and faulting in again: that was half of the
         // time a pooled helper spent checking a recording.

@@ -7,6 +7,11 @@
 /// refused.
 int hs_die_with_parent(int expected_parent);
 
+/// Gives the stopping signals (TERM, INT, HUP, QUIT) and the resource limits' signals (XCPU,
+/// XFSZ) their default action and unblocks them: a process inherits ignored signals and its
+/// blocked mask across exec. Returns 0, or -1 when the kernel refused one.
+int hs_default_signals(void);
+
 /// Keeps memory the process frees for its next allocations (glibc: large blocks are not
 /// returned to the kernel at once); a no-op elsewhere. For a helper that handles one large
 /// file after another.

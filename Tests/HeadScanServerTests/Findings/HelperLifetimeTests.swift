@@ -91,5 +91,40 @@ import Glibc
         #expect(state == nil || state == "Z", "the helper is gone within 5 s of its service")
         if let state, state != "Z" { kill(pid, SIGKILL) }
     }
+
+    /// A service ignores SIGTERM and SIGINT to shut down in order, and a process inherits ignored
+    /// signals across exec: its helpers could then be stopped by nothing but SIGKILL.
+    @Test func aHelperStopsOnSIGTERMThoughItsServiceIgnoresIt() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(mkfifo(folder.appendingPathComponent("0").path, 0o600) == 0)
+        let service = Process()
+        service.executableURL = URL(fileURLWithPath: "/bin/sh")
+        service.arguments = [
+            "-c",
+            "trap '' TERM INT; HEADSCAN_HELPER_PARENT=$$ SWIFT_BACKTRACE=enable=no \"$0\" inspect-upload --folder \"$1\" --name scan.hscan & echo $!; wait",
+            IsolationTests.realHelper.executable.path, folder.path,
+        ]
+        let output = try ChildPipe()
+        try service.run(input: nil, output: output, errors: nil)
+        defer {
+            kill(service.processIdentifier, SIGKILL)
+            _ = service.waitForEnd()
+        }
+        var line = Data()
+        while let byte = try output.reading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line.append(byte) }
+        let pid = try #require(Int32(String(decoding: line, as: UTF8.self)))
+        Thread.sleep(forTimeInterval: 0.5)
+        let waiting = Self.state(pid)
+        #expect(waiting != nil && waiting != "Z", "the helper waits on its input")
+        kill(pid, SIGTERM)
+        var state = Self.state(pid)
+        for _ in 0..<100 where state != nil && state != "Z" {
+            Thread.sleep(forTimeInterval: 0.05)
+            state = Self.state(pid)
+        }
+        #expect(state == nil || state == "Z", "the helper ends within 5 s of SIGTERM")
+        if let state, state != "Z" { kill(pid, SIGKILL) }
+    }
     #endif
 }
