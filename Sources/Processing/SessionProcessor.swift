@@ -298,7 +298,7 @@ public struct SessionProcessor: Sendable {
     /// stickers the hole is a part of the head not seen, and its length interpolated over it is
     /// warned of; without them the frames around it may have been placed astray too (an ear
     /// never placed left CVAI 1.48 off on a restless scan), and nothing tells which.
-    static func refusalWithoutMarkers(_ warnings: [MeasurementWarning]) -> ProcessingError? {
+    public static func refusalWithoutMarkers(_ warnings: [MeasurementWarning]) -> ProcessingError? {
         warnings.first { $0.kind == .sliceLeavesSurface }.map { .regionNotScanned($0.message) }
     }
 

@@ -2,6 +2,7 @@ import Cephalometry
 import Foundation
 import Geometry
 import Imaging
+import Processing
 import Reconstruction
 import Recording
 import Simulation
@@ -87,6 +88,9 @@ public struct MarkerlessTrial: Codable, Sendable {
     /// Refused because its views did not lie on the finished surface (its figures are those of
     /// the surface it would have given).
     public var refusedAstray = false
+    /// Refused as processing refuses it: measured with the true landmarks, a diagonal or extent
+    /// ends where the scan has no surface (its figures stand as measured; `refusal` says why).
+    public var refusedForHole = false
 
     public var cvaiError: Double? { cvai.map { abs($0 - trueCVAI) } }
     public var cvaiAutomaticError: Double? { cvaiAutomatic.map { abs($0 - trueCVAI) } }
@@ -183,6 +187,11 @@ public struct MarkerlessTrial: Codable, Sendable {
         let measured = try? Cephalometer.measure(mesh, landmarks: simulator.landmarks).measurement
         trial.cvai = measured?.cvai
         trial.measureWarnings = measured?.warnings.map(\.description) ?? []
+        // Processing does not measure over a hole of a scan without stickers; nor does the bench.
+        if let hole = measured.flatMap({ SessionProcessor.refusalWithoutMarkers($0.warnings) }) {
+            trial.refusal = "\(hole)"
+            trial.refusedForHole = true
+        }
         if result.matchedColour { trial.measureByPrint(result.mesh, headFromWorld: headFromWorld, truth: simulator.landmarks) }
         guard let grid = ClosestPointGrid(simulator.mesh, cellSize: 0.005) else { return trial }
         trial.surfaceMeanMM = vaultDistance(mesh, grid)
@@ -243,7 +252,12 @@ public struct MarkerlessTrial: Codable, Sendable {
                 inHead.rightTragion - landmarks.rightTragion,
             ].map { [$0.x * 1000, $0.y * 1000, $0.z * 1000] }
             landmarkErrorMaxMM = errors.max()
-            cvaiAutomatic = try? Cephalometer.measure(world, landmarks: found.landmarks).measurement.cvai
+            let automatic = try? Cephalometer.measure(world, landmarks: found.landmarks).measurement
+            if let hole = automatic.flatMap({ SessionProcessor.refusalWithoutMarkers($0.warnings) }) {
+                landmarkRefusal = "\(hole)"
+            } else {
+                cvaiAutomatic = automatic?.cvai
+            }
         } catch {
             landmarkRefusal = "\(error)"
         }
@@ -346,6 +360,10 @@ public struct MarkerlessBenchResult: Encodable {
         /// with the automatic landmarks over one head's scans, and over how many heads.
         public var automaticSpreadWorst: Double?
         public var headsRepeated = 0
+        /// Scans refused as processing refuses a measurement over a hole, and how far off CVAI
+        /// with the true landmarks would have been on each.
+        public var refusedForHole = 0
+        public var holeCVAIErrors: [Double] = []
         public var printRefusals: [String] = []
         public var landmarkRefusals: [String] = []
     }
@@ -393,6 +411,9 @@ public struct MarkerlessBenchResult: Encodable {
             placedShare: MarkerlessTrial.median(placed),
             secondsMedian: MarkerlessTrial.median(group.compactMap(\.seconds)), refusals: group.compactMap(\.refusal),
             refusedAstray: group.filter(\.refusedAstray).count, astrayDrifts: group.filter(\.refusedAstray).compactMap(\.turnMaxDegrees))
+        let holes = group.filter(\.refusedForHole)
+        g.refusedForHole = holes.count
+        g.holeCVAIErrors = holes.compactMap(\.cvaiError)
         let aligned = done.filter { $0.printTurnDegrees != nil }
         g.printAligned = aligned.count
         g.printTurnMedianDegrees = MarkerlessTrial.median(aligned.compactMap(\.printTurnDegrees))

@@ -201,10 +201,15 @@ extension MarkerlessBenchResult: TextReport {
                 f(g.secondsMedian),
             ])
         }
-        let astray = groups.filter { $0.refusedAstray > 0 }.map { g in
-            "refused as placed astray (\(g.cap), \(g.scenario)): \(g.refusedAstray), drifted "
-                + g.astrayDrifts.map { String(format: "%.0f°", $0) }.joined(separator: ", ")
-        }
+        let astray =
+            groups.filter { $0.refusedAstray > 0 }.map { g in
+                "refused as placed astray (\(g.cap), \(g.scenario)): \(g.refusedAstray), drifted "
+                    + g.astrayDrifts.map { String(format: "%.0f°", $0) }.joined(separator: ", ")
+            }
+            + groups.filter { $0.refusedForHole > 0 }.map { g in
+                "refused for a part never placed (\(g.cap), \(g.scenario)): \(g.refusedForHole), measured CVAI would be off by "
+                    + g.holeCVAIErrors.map { String(format: "%.2f", $0) }.joined(separator: ", ")
+            }
         var byPrint = TextTable([
             .left("printed cap", 12), .left("scenario", 10), .right("head frame", 11), .right("turn °, median/worst", 21),
             .right("shift mm", 9), .right("landmarks", 10), .right("mm, median/worst", 17), .right("CVAI err median", 16),
