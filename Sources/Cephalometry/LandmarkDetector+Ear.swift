@@ -43,8 +43,16 @@ extension LandmarkDetector {
         // its outline: the pocket then runs from below the concha to the crus, and its middle
         // lies on the tragus, millimetres below the notch. What stands out inside the pocket
         // apart from the ear says so.
+        // A tragus barely above the skin leaves nothing above the threshold to show; then the
+        // pocket is the whole concha behind it, far larger than a notch.
         let apart = CellMask(map) { i, j, _ in box.contains(i, j) && !whole.contains(CellMask.Cell(i: i, j: j)) && (rise(i, j) ?? 0) > earThreshold }
-        if apart.components().contains(where: { notch.count(inside: $0.map { map.position($0.i, $0.j) }) >= minimumTragusCells }) {
+        let pocketCells = box.i.flatMap { i in box.j.map { j in (i, j) } }.filter { i, j in
+            !whole.contains(CellMask.Cell(i: i, j: j)) && rise(i, j) != nil
+        }
+        let pocketArea = Double(notch.count(inside: pocketCells.map { map.position($0.0, $0.1) })) * cell * cell
+        if apart.components().contains(where: { notch.count(inside: $0.map { map.position($0.i, $0.j) }) >= minimumTragusCells })
+            || pocketArea > maximumNotchArea
+        {
             throw .unusableMesh(
                 "the \(name) ear's tragus stands too little out of the cheek to find the notch above it; pick the \(name) tragion")
         }

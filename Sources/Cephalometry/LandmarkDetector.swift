@@ -25,6 +25,12 @@ public enum LandmarkDetector {
     /// A raised part inside the notch's pocket of at least this many cells (1 mm²) is a tragus
     /// the outline lost.
     static let minimumTragusCells = 4
+    /// The most a notch's pocket may hold, behind its mouth and in front of the ear's outline
+    /// (square metres). The notch above the tragus is a few millimetres tall and deep (6 by 6
+    /// at most in an adult's ear: a pocket of under 20 mm²); twice that is the concha seen
+    /// behind a tragus the outline lost. On drawn heads a notch read right held 11-22 mm², one
+    /// read on the concha of a tragus 1.2-1.8 mm above the skin 71-81 mm².
+    static let maximumNotchArea = 40e-6
     /// The notch's mouth spans this much (metres): tragus to crus of an infant's ear and more.
     static let notchSpan = 0.0025...0.016
     /// A pocket shallower than this is no notch (metres).
