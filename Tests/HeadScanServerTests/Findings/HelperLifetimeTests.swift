@@ -61,17 +61,16 @@ import Glibc
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("0.kept").path))
     }
 
-    @Test func aHelperDiesWithTheServiceThatStartedIt() throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        // The staged recording is a pipe nobody writes: the helper waits on it, as on a slow disk.
+    /// A service (a shell, `prelude` first) that starts a helper waiting on a staged pipe nobody
+    /// writes, as on a slow disk; the helper's pid.
+    static func serviceWithWaitingHelper(in folder: URL, prelude: String = "") throws -> (Process, Int32) {
         #expect(mkfifo(folder.appendingPathComponent("0").path, 0o600) == 0)
-        let helper = IsolationTests.realHelper.executable.path
         let service = Process()
         service.executableURL = URL(fileURLWithPath: "/bin/sh")
         service.arguments = [
-            "-c", "HEADSCAN_HELPER_PARENT=$$ SWIFT_BACKTRACE=enable=no \"$0\" inspect-upload --folder \"$1\" --name scan.hscan & echo $!; wait",
-            helper, folder.path,
+            "-c",
+            prelude + "HEADSCAN_HELPER_PARENT=$$ SWIFT_BACKTRACE=enable=no \"$0\" inspect-upload --folder \"$1\" --name scan.hscan & echo $!; wait",
+            IsolationTests.realHelper.executable.path, folder.path,
         ]
         let output = try ChildPipe()
         try service.run(input: nil, output: output, errors: nil)
@@ -79,17 +78,32 @@ import Glibc
         while let byte = try output.reading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line.append(byte) }
         let pid = try #require(Int32(String(decoding: line, as: UTF8.self)))
         Thread.sleep(forTimeInterval: 0.5)
-        let waiting = Self.state(pid)
+        let waiting = state(pid)
         #expect(waiting != nil && waiting != "Z", "the helper waits on its input while the service runs")
-        kill(service.processIdentifier, SIGKILL)
-        _ = service.waitForEnd()
-        var state = Self.state(pid)
+        return (service, pid)
+    }
+
+    /// Whether `pid` is gone (or a zombie) within 5 s; one still running is killed.
+    static func ends(_ pid: Int32) -> Bool {
+        var state = state(pid)
         for _ in 0..<100 where state != nil && state != "Z" {
             Thread.sleep(forTimeInterval: 0.05)
             state = Self.state(pid)
         }
-        #expect(state == nil || state == "Z", "the helper is gone within 5 s of its service")
-        if let state, state != "Z" { kill(pid, SIGKILL) }
+        if let state, state != "Z" {
+            kill(pid, SIGKILL)
+            return false
+        }
+        return true
+    }
+
+    @Test func aHelperDiesWithTheServiceThatStartedIt() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (service, pid) = try Self.serviceWithWaitingHelper(in: folder)
+        kill(service.processIdentifier, SIGKILL)
+        _ = service.waitForEnd()
+        #expect(Self.ends(pid), "the helper is gone within 5 s of its service")
     }
 
     /// A service ignores SIGTERM and SIGINT to shut down in order, and a process inherits ignored
@@ -97,34 +111,13 @@ import Glibc
     @Test func aHelperStopsOnSIGTERMThoughItsServiceIgnoresIt() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(mkfifo(folder.appendingPathComponent("0").path, 0o600) == 0)
-        let service = Process()
-        service.executableURL = URL(fileURLWithPath: "/bin/sh")
-        service.arguments = [
-            "-c",
-            "trap '' TERM INT; HEADSCAN_HELPER_PARENT=$$ SWIFT_BACKTRACE=enable=no \"$0\" inspect-upload --folder \"$1\" --name scan.hscan & echo $!; wait",
-            IsolationTests.realHelper.executable.path, folder.path,
-        ]
-        let output = try ChildPipe()
-        try service.run(input: nil, output: output, errors: nil)
+        let (service, pid) = try Self.serviceWithWaitingHelper(in: folder, prelude: "trap '' TERM INT; ")
         defer {
             kill(service.processIdentifier, SIGKILL)
             _ = service.waitForEnd()
         }
-        var line = Data()
-        while let byte = try output.reading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line.append(byte) }
-        let pid = try #require(Int32(String(decoding: line, as: UTF8.self)))
-        Thread.sleep(forTimeInterval: 0.5)
-        let waiting = Self.state(pid)
-        #expect(waiting != nil && waiting != "Z", "the helper waits on its input")
         kill(pid, SIGTERM)
-        var state = Self.state(pid)
-        for _ in 0..<100 where state != nil && state != "Z" {
-            Thread.sleep(forTimeInterval: 0.05)
-            state = Self.state(pid)
-        }
-        #expect(state == nil || state == "Z", "the helper ends within 5 s of SIGTERM")
-        if let state, state != "Z" { kill(pid, SIGKILL) }
+        #expect(Self.ends(pid), "the helper ends within 5 s of SIGTERM")
     }
     #endif
 }
