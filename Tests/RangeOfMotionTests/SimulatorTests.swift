@@ -35,6 +35,27 @@ struct SimulatorTests {
         #expect(m.flexion(at: m.cycleSeconds + 0.1) == -m.extensionDegrees)
     }
 
+    /// A harmonic swing leaves an end as a cosine does; a minimum-jerk stroke lingers there
+    /// (10u³ − 15u⁴ + 6u⁵ of the way after a share u of the stroke); a bend share other than a
+    /// half bends and straightens at different speeds.
+    @Test("the strokes ease as harmonic swings or minimum-jerk strokes, bending and straightening at their own speeds")
+    func strokeShapes() {
+        var m = KneeMotion()
+        m.extensionDegrees = 0
+        m.flexionDegrees = 100
+        m.cycleSeconds = 5
+        m.holdSeconds = 0.5
+        m.bendShare = 0.25
+        let bend = 0.25 * 4, straighten = 0.75 * 4
+        #expect(abs(m.flexion(at: 0.5 + 0.2 * bend) - 100 * (1 - cos(0.2 * .pi)) / 2) < 1e-9)
+        #expect(m.flexion(at: 0.5 + bend + 0.1) == 100)
+        #expect(abs(m.flexion(at: 1 + bend + straighten / 2) - 50) < 1e-9)
+        m.jerkShare = 1
+        let u = 0.2
+        #expect(abs(m.flexion(at: 0.5 + u * bend) - 100 * u * u * u * (10 - 15 * u + 6 * u * u)) < 1e-9)
+        #expect(m.flexion(at: 0.5 + u * bend) < 0.7 * 100 * (1 - cos(u * .pi)) / 2)
+    }
+
     /// The image angles of a noiseless, unspoiled video seen from `view` degrees.
     private func imageAngles(view: Double) -> (image: [Double], truth: [Double]) {
         var s = LegSimulation()

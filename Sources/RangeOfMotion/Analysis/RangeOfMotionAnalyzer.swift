@@ -116,7 +116,7 @@ public struct RangeOfMotionAnalyzer: Sendable {
                 index: f.index, time: f.time, angle: f.smoothedAngle!, frameAngle: f.smoothedAngle!, heldFrames: 1,
                 pose: legs[f.index]!.pose(minimumConfidence: settings.minimumConfidence))
             guard settings.extremeBand > 0 else { return result }
-            if settings.extremeFit, let fitted = fitted(passed, sign: sign, held: held(passed, at: f).angle) {
+            if settings.extremeFit, let fitted = fitted(passed, sign: sign) {
                 result.angle = fitted.peak
                 result.uncertainty = fitted.uncertainty
                 result.heldFrames = fitted.frames
@@ -131,9 +131,9 @@ public struct RangeOfMotionAnalyzer: Sendable {
     }
 
     /// The end fitted over time, the angles turned by `sign` so that it is a largest one.
-    private func fitted(_ passed: [FrameResult], sign: Double, held: Double) -> ExtremeFit.Result? {
+    private func fitted(_ passed: [FrameResult], sign: Double) -> ExtremeFit.Result? {
         let samples = passed.map { ExtremeFit.Sample(time: $0.time, angle: sign * $0.angle!, smoothed: sign * $0.smoothedAngle!) }
-        return ExtremeFit(band: settings.extremeBand).fit(samples, held: sign * held).map {
+        return ExtremeFit(band: settings.extremeBand).fit(samples).map {
             ExtremeFit.Result(peak: sign * $0.peak, uncertainty: $0.uncertainty, frames: $0.frames)
         }
     }

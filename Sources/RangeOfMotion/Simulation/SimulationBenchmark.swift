@@ -21,6 +21,11 @@ public struct SimulationBenchmark: Sendable {
     public var focalSpread = 0.85...1.15
     /// Each video's pelvis turn about the vertical, degrees.
     public var pelvisTurnRange = -8.0...8
+    /// How each video's strokes ease between the ends, from a harmonic swing (0) to a
+    /// minimum-jerk stroke (1), and the share of the moving time spent bending: an estimator
+    /// of the ends that assumed one shape of motion would be right on that shape alone.
+    public var jerkShareRange = 0.0...1
+    public var bendShareRange = 0.4...0.6
     /// The simulation every video starts from; each video then draws its own patient,
     /// motion and camera placement.
     public var simulation = LegSimulation()
@@ -129,6 +134,8 @@ public struct SimulationBenchmark: Sendable {
         s.camera.intrinsics.fy *= zoom
         // Patients do not keep the pelvis square to the moving leg.
         s.leg.pelvisTurnDegrees = random.uniform(pelvisTurnRange)
+        s.leg.motion.jerkShare = random.uniform(jerkShareRange)
+        s.leg.motion.bendShare = random.uniform(bendShareRange)
         return s
     }
 

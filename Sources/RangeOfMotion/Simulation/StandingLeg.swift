@@ -28,6 +28,13 @@ public struct KneeMotion: Sendable, Equatable, Codable {
     public var holdSeconds = 0.8
     /// Seconds into the cycle at the video's start.
     public var phaseSeconds = 0.0
+    /// How each stroke eases between the ends: 0 a harmonic swing (a half cosine, the way
+    /// rhythmic limb movements go), 1 a minimum-jerk stroke (Flash & Hogan 1985: a reach
+    /// from rest to rest, whose acceleration too is nil at the ends, so that the knee lingers
+    /// there even without a hold), in between a mixture.
+    public var jerkShare = 0.0
+    /// The share of the moving time spent bending; 0.5 bends as fast as it straightens.
+    public var bendShare = 0.5
     /// Hip flexion at full knee flexion, degrees: the thigh drifts forward a little.
     public var hipFlexionDegrees = 5.0
     /// The leg turned outward from the sagittal plane, degrees.
@@ -38,15 +45,23 @@ public struct KneeMotion: Sendable, Equatable, Codable {
     /// Knee flexion at `time`, degrees (negative: hyperextended).
     public func flexion(at time: Double) -> Double {
         let low = -extensionDegrees, high = flexionDegrees
-        let move = max(0.01, cycleSeconds / 2 - holdSeconds)
+        let moving = max(0.02, cycleSeconds - 2 * holdSeconds)
+        let bend = moving * min(0.9, max(0.1, bendShare)), straighten = moving - bend
         var t = (time + phaseSeconds).truncatingRemainder(dividingBy: cycleSeconds)
         if t < 0 { t += cycleSeconds }
-        func ease(_ u: Double) -> Double { (1 - cos(.pi * min(1, max(0, u)))) / 2 }
-        let half = cycleSeconds / 2
         if t < holdSeconds { return low }
-        if t < half { return low + (high - low) * ease((t - holdSeconds) / move) }
-        if t < half + holdSeconds { return high }
-        return high + (low - high) * ease((t - half - holdSeconds) / move)
+        t -= holdSeconds
+        if t < bend { return low + (high - low) * ease(t / bend) }
+        t -= bend
+        if t < holdSeconds { return high }
+        return high + (low - high) * ease((t - holdSeconds) / straighten)
+    }
+
+    private func ease(_ u: Double) -> Double {
+        let u = min(1, max(0, u))
+        let swing = (1 - cos(.pi * u)) / 2
+        let stroke = u * u * u * (10 - 15 * u + 6 * u * u)
+        return (1 - jerkShare) * swing + jerkShare * stroke
     }
 }
 

@@ -12,7 +12,9 @@ struct RomBenchCommand: ParsableCommand {
             physiotherapists use: standing with the heel drawn up behind, lying on the back \
             sliding the heel towards the buttock, and sitting with the shank swinging under the \
             chair. Each video bends a leg in 3D through its own known range (flexion 60…150°, \
-            extension -5…10°), left and right knees alternately, every other pair mirrored as a \
+            extension -5…10°) in strokes of its own shape, from a harmonic swing to a \
+            minimum-jerk stroke that lingers at the ends, bending faster or slower than it \
+            straightens; left and right knees alternately, every other pair mirrored as a \
             front camera's video is. A pinhole camera films from the patient's side and turned \
             30° and 60° toward the front (portrait for standing, landscape otherwise); each \
             phone's focal length is 0.85…1.15 times the assumed one and each patient's pelvis \
