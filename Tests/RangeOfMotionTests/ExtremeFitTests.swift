@@ -46,6 +46,24 @@ struct ExtremeFitTests {
         #expect(abs(top.peak - 178) < 0.5, "peak \(top.peak)")
     }
 
+    /// Tops at 0.1, 10.1 and 20.1 s of a 20 s video: the first and last visits are cut off by
+    /// the video, and the gates left the middle one its four frames nearest the top, too few for a
+    /// fit alone.
+    @Test("a turning end whose one whole visit lost its frames is fitted with the visits the video cut off")
+    func wholeVisitTooFew() throws {
+        let angles = Self.cosine(period: 10, phase: -0.1)
+        let kept = angles.indices.filter { k in
+            let t = Double(k) / 3
+            return abs(t - 10.1) > 2.5 || [9.67, 10.0, 10.33, 10.67].contains { abs($0 - t) < 0.05 }
+        }
+        let smoothed = RunningMedian.centred(kept.map { angles[$0] }, window: 3)
+        let samples = kept.enumerated().map {
+            ExtremeFit.Sample(time: Double($0.element) / 3, angle: angles[$0.element], smoothed: smoothed[$0.offset])
+        }
+        let top = try #require(ExtremeFit(band: 5).fit(samples))
+        #expect(abs(top.peak - 178) < 1, "peak \(top.peak)")
+    }
+
     @Test("with noise the turning end is still within 2° and its uncertainty covers the error", arguments: [11, 12, 13, 14] as [UInt64])
     func noisyTurningPeak(seed: UInt64) throws {
         let angles = Self.cosine(period: 5, phase: 0.07 * Double(seed), noise: 1.5, seed: seed)

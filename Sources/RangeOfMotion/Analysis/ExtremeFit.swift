@@ -64,10 +64,17 @@ struct ExtremeFit {
         let reaching = Self.visits(samples, within: depth, of: top).filter { visit in
             (visit.map { max($0.angle, $0.smoothed) }.max() ?? -.infinity) >= top - band
         }
-        // A visit cut off by the video's start or end may have its top outside the video.
+        // A visit cut off by the video's start or end may have its top outside the video, so
+        // the whole visits are fitted alone when they can be. Where the gates left them too
+        // few frames, the cut ones join them: the band's mean they would fall back to lies
+        // inside a turning end by design.
         let whole = reaching.filter { $0.first?.time != samples.first?.time && $0.last?.time != samples.last?.time }
-        let near = whole.isEmpty ? reaching : whole
-        guard let rough = try? Self.solve(near, reaching: Self.topRanges(near, in: samples)) else { return nil }
+        let choices = whole.isEmpty || whole.count == reaching.count ? [reaching] : [whole, reaching]
+        guard
+            let (near, rough) = choices.lazy.compactMap({ near in
+                (try? Self.solve(near, reaching: Self.topRanges(near, in: samples))).map { (near, $0) }
+            }).first
+        else { return nil }
         let (visits, first) = Self.refitByTime(samples, visits: near, fit: rough, depth: depth)
         let kept = Self.withoutOutliers(visits, fit: first)
         guard kept.map(\.count).reduce(0, +) < visits.map(\.count).reduce(0, +) else { return first.result }
@@ -84,8 +91,9 @@ struct ExtremeFit {
         let interval = shortestInterval(samples.map(\.time))
         return visits.map { visit in
             guard let first = visit.first?.time, let last = visit.last?.time else { return 0...0 }
-            let before = samples.last { $0.time < first }?.time ?? first
-            let after = samples.first { $0.time > last }?.time ?? last
+            // The video's start or end cuts a visit off as refused frames do.
+            let before = samples.last { $0.time < first }?.time ?? (first - visitGapSeconds)
+            let after = samples.first { $0.time > last }?.time ?? (last + visitGapSeconds)
             let from = first - before > 1.5 * interval ? max(before, first - visitGapSeconds) : first
             let to = after - last > 1.5 * interval ? min(after, last + visitGapSeconds) : last
             return from...to
