@@ -134,14 +134,7 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "The parent's hand cups the infant's nape, fingers up the back of the head; it stays with the parent while the head turns.")
     var parentHand = false
 
-    @Option(help: "Scan this head surface (PLY, metres) instead of a drawn head; needs --head-landmarks.", completion: .file(extensions: ["ply"]))
-    var headMesh: String?
-
-    @Option(help: "The landmarks of --head-mesh in its frame (JSON, metres, as for headscan measure).", completion: .file(extensions: ["json"]))
-    var headLandmarks: String?
-
-    @Option(help: "Scale --head-mesh to this circumference in millimetres (e.g. 420 for a six-month-old); default: as given.")
-    var headCircumferenceMm: Double?
+    @OptionGroup var meshOptions: HeadMeshOptions
 
     @OptionGroup var colorOptions: ColorOptions
 
@@ -160,9 +153,7 @@ struct SimulateCommand: ParsableCommand {
         guard capStretchMm >= 0, capStretchMm <= 10 else { throw ValidationError("--cap-stretch-mm must be in 0...10") }
         guard (out == nil) != (library == nil) else { throw ValidationError("give either --out FILE or --library DIR") }
         if library != nil, truth != nil { throw ValidationError("--library keeps the truth in the session (truth.json); drop --truth") }
-        guard (headMesh == nil) == (headLandmarks == nil) else { throw ValidationError("--head-mesh and --head-landmarks go together") }
-        if headMesh == nil, headCircumferenceMm != nil { throw ValidationError("--head-circumference-mm scales a --head-mesh; give one") }
-        if headMesh != nil, hairMm > 0 { throw ValidationError("--hair-mm is simulated on drawn heads only; drop it with --head-mesh") }
+        if meshOptions.headMesh != nil, hairMm > 0 { throw ValidationError("--hair-mm is simulated on drawn heads only; drop it with --head-mesh") }
         if printedCap, capSlideDeg > 0 || capStretchMm > 0 {
             throw ValidationError("a --printed-cap is drawn on the head and does not slide or stretch; drop --cap-slide-deg and --cap-stretch-mm")
         }
@@ -176,7 +167,7 @@ struct SimulateCommand: ParsableCommand {
             return
         }
         if let bareHairMm, !(0.5...15).contains(bareHairMm) { throw ValidationError("--bare-hair-mm must be in 0.5...15") }
-        if headMesh != nil { throw ValidationError("--bare-head is simulated on drawn heads only; drop it with --head-mesh") }
+        if meshOptions.headMesh != nil { throw ValidationError("--bare-head is simulated on drawn heads only; drop it with --head-mesh") }
         let capOptions = [
             ("--hair-mm", hairMm > 0), ("--cap-rides-up", capRidesUp), ("--lost-share", lostShare > 0), ("--damaged-share", damagedShare > 0),
             ("--cap-slide-deg", capSlideDeg > 0), ("--cap-stretch-mm", capStretchMm > 0), ("--printed-cap", printedCap),
@@ -186,37 +177,12 @@ struct SimulateCommand: ParsableCommand {
         }
     }
 
-    /// The head of --head-mesh and --head-landmarks, when given.
-    private func meshHead() throws -> MeshHead? {
-        guard let headMesh, let headLandmarks else { return nil }
-        let mesh: TriangleMesh
-        do {
-            mesh = try PLY.decode(try Self.read(headMesh, what: "head mesh", limit: 512 << 20))
-        } catch let error as PLY.Error {
-            throw ToolError("cannot read the head mesh \(headMesh): \(error); give a PLY triangle mesh in metres")
-        }
-        let landmarks: HeadLandmarks
-        do {
-            landmarks = try HeadLandmarks.decode(json: Data(try Self.read(headLandmarks, what: "head landmarks", limit: 1 << 20)))
-        } catch let error as CephalometryError {
-            throw ToolError("cannot read the head landmarks \(headLandmarks): \(error)")
-        }
-        return try MeshHead(mesh: mesh, landmarks: landmarks, circumferenceMM: headCircumferenceMm)
-    }
-
-    private static func read(_ path: String, what: String, limit: Int) throws -> [UInt8] {
-        let url = fileURL(path)
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        guard size <= limit else { throw ToolError("the \(what) \(path) has \(size) bytes; at most \(limit) are read") }
-        do { return [UInt8](try Data(contentsOf: url)) } catch { throw ToolError("cannot read the \(what) \(path): \(error.localizedDescription)") }
-    }
-
     func run() throws {
         let head = HeadParameters(lengthMM: lengthMM, cranialIndex: cranialIndex, cvai: cvai, flatSide: flatSide)
         var configuration = Simulator.Configuration(
             scenario: scenario, seed: seed, seconds: seconds, head: head,
             layout: try cap.layout() ?? .standard, droppedMarkers: drop, unreadableFrames: unreadableFrames)
-        configuration.meshHead = try meshHead()
+        configuration.meshHead = try meshOptions.load()
         configuration.recordedFocalError = camera.focalError / 100
         configuration.sensor.depthScale = Float(1 + camera.depthScaleError / 100)
         configuration.sensor.depthShiftPixels = camera.depthShiftPixels.flatMap { $0 == .zero ? nil : $0 }
@@ -280,7 +246,9 @@ struct SimulateCommand: ParsableCommand {
 
     /// The drawn head's target CVAI and flat side, or the given head's file name and scale.
     private func headMetadata(_ simulator: Simulator) -> [String: String] {
-        guard let given = simulator.configuration.meshHead, let headMesh else { return ["cvai": "\(cvai)", "flatSide": flatSide.rawValue] }
+        guard let given = simulator.configuration.meshHead, let headMesh = meshOptions.headMesh else {
+            return ["cvai": "\(cvai)", "flatSide": flatSide.rawValue]
+        }
         return [
             "headMesh": URL(fileURLWithPath: headMesh).lastPathComponent, "headMeshScale": String(format: "%.4f", given.scale),
             "leftOffMarkers": "\(simulator.cap.folded.count)",

@@ -21,6 +21,26 @@ struct CommandLineJSONTests {
         #expect(bytes > 0 && bytes < raw)
     }
 
+    /// `simulate` and `bench markerless` share the options of a given head surface, and each
+    /// refuses them half given, before reading a file.
+    @Test func aGivenHeadSurfaceIsRefusedHalfGivenByBothCommands() throws {
+        let cases: [([String], String)] = [
+            (["simulate", "--out", "x.hscan", "--head-circumference-mm", "420"], "scales a --head-mesh"),
+            (["bench", "markerless", "--head-circumference-mm", "420"], "scales a --head-mesh"),
+            (["bench", "markerless", "--head-mesh", "h.ply"], "go together"),
+            (["bench", "markerless", "--head-mesh", "h.ply", "--head-landmarks", "h.json", "--heads", "2"], "drop --heads"),
+            (["bench", "markerless", "--head-mesh", "h.ply", "--head-landmarks", "h.json", "--caps", "bare-dark"], "drawn heads only"),
+        ]
+        for (arguments, message) in cases {
+            do {
+                _ = try headscan(arguments)
+                Issue.record("headscan \(arguments.joined(separator: " ")) succeeded")
+            } catch let failure as CommandFailed {
+                #expect(failure.status == 64 && failure.standardError.contains(message), "\(failure)")
+            }
+        }
+    }
+
     @Test func measureGivesTheSimulatedHeadsTrueValuesAtTheTopLevel() throws {
         let folder = try TemporaryFolder()
         _ = try headscan([

@@ -103,12 +103,15 @@ public struct MarkerlessTrial: Codable, Sendable {
     /// codec), as a scan read from its file does: JPEG's blocks and halved colour blur the
     /// print's edges that the colour matching reads.
     /// `bareHair`: no cap at all, the head's own hair (`printed` is then ignored); `crying`: the
-    /// infant's jaw opens now and then; `parentHand`: the parent's hand cups the nape.
+    /// infant's jaw opens now and then; `parentHand`: the parent's hand cups the nape;
+    /// `meshHead`: a head surface given as a mesh scanned instead of `head`.
     public static func run(
         scenario: Scenario, seed: UInt64, head: HeadParameters, seconds: Double, printed: Bool = false, bareHair: BareHair? = nil,
-        crying: Bool = false, parentHand: Bool = false, usesColour: Bool = true, recorded: Bool = true, options: ReconstructionOptions = .init()
+        crying: Bool = false, parentHand: Bool = false, usesColour: Bool = true, recorded: Bool = true, options: ReconstructionOptions = .init(),
+        meshHead: MeshHead? = nil
     ) throws -> MarkerlessTrial {
         var configuration = Simulator.Configuration(scenario: scenario, seed: seed, seconds: seconds, head: head)
+        configuration.meshHead = meshHead
         configuration.capFit = bareHair.map(CapFit.bare) ?? CapFit(lostShare: 1, printed: printed)
         configuration.crying = crying
         configuration.parentHand = parentHand

@@ -41,6 +41,11 @@ struct MarkerlessBenchCommand: ParsableCommand {
             them; with --repeats, the largest spread of that CVAI over one head's scans \
             (`headscan process --without-markers` measures such a scan the same way).
 
+            --head-mesh scans a head surface given as a mesh with its landmarks, as \
+            `headscan simulate --head-mesh` does (Benchmarks/real-heads brings public real \
+            heads), --repeats times per cap and scenario; CVAI's truth is then the mesh's own \
+            with its landmarks.
+
             Examples:
               swift run -c release headscan bench markerless --heads 3 --seconds 20
               swift run -c release headscan bench markerless --heads 10 --seed 101 --json
@@ -48,10 +53,15 @@ struct MarkerlessBenchCommand: ParsableCommand {
               swift run -c release headscan bench markerless --caps printed --heads 10 --repeats 5
               swift run -c release headscan bench markerless --caps bare-light,bare-dark --bare-hair-mm 1-6
               swift run -c release headscan bench markerless --caps printed --crying --parent-hand
+              swift run -c release headscan bench markerless --caps printed --repeats 3 \\
+                --head-mesh head.ply --head-landmarks head.landmarks.json --head-circumference-mm 420
             """)
 
-    @Option(help: "Different heads per scenario.")
-    var heads = 3
+    @Option(help: "Different heads per scenario (default: 3; with --head-mesh the one head given).")
+    var heads: Int?
+
+    @OptionGroup(title: "A given head surface instead of drawn heads (scanned --repeats times per cap and scenario)")
+    var meshOptions: HeadMeshOptions
 
     @Option(help: "Scans of each head per scenario, each with its own motion and noise (the spread per head is then reported).")
     var repeats = 1
@@ -89,7 +99,13 @@ struct MarkerlessBenchCommand: ParsableCommand {
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
-        guard heads >= 1 else { throw ValidationError("--heads must be at least 1") }
+        guard (heads ?? 1) >= 1 else { throw ValidationError("--heads must be at least 1") }
+        if meshOptions.headMesh != nil {
+            if heads != nil { throw ValidationError("--head-mesh is the one head scanned; drop --heads (--repeats scans it more often)") }
+            if try coverings().contains(where: { $0.shade != nil }) {
+                throw ValidationError("a bare head's hair is simulated on drawn heads only; with --head-mesh choose --caps plain,printed")
+            }
+        }
         guard (1...20).contains(repeats) else { throw ValidationError("--repeats must be in 1...20") }
         guard seconds >= 5, seconds <= 120 else { throw ValidationError("--seconds must be in 5...120") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
@@ -100,7 +116,8 @@ struct MarkerlessBenchCommand: ParsableCommand {
 
     func run() throws {
         var random = SplitMix64(seed: seed)
-        let drawn = (0..<heads).map { _ in LandmarkTrial.drawHead(&random) }
+        let meshHead = try meshOptions.load()
+        let drawn = (0..<(meshHead == nil ? heads ?? 3 : 1)).map { _ in LandmarkTrial.drawHead(&random) }
         let hair = try hairRange()
         // One head keeps one thickness of hair, light or dark, ideal or restless.
         var hairRandom = SplitMix64(seed: seed ^ 0x6861_6972)
@@ -130,7 +147,7 @@ struct MarkerlessBenchCommand: ParsableCommand {
                             printed: c.covering == .printed,
                             bareHair: c.covering.shade.map { BareHair(shade: $0, thicknessMillimetres: thickness[c.index]) }, crying: crying,
                             parentHand: parentHand,
-                            usesColour: usesColour, recorded: recorded, options: options)
+                            usesColour: usesColour, recorded: recorded, options: options, meshHead: meshHead)
                     })
             }
         }
