@@ -15,8 +15,8 @@ REPEATS=${1:-3}
 SECONDS_SCAN=${2:-20}
 CIRCUMFERENCE=${3:-420}
 ROOT=$(cd ../.. && pwd)
-(cd "$ROOT" && swift build --scratch-path .build-recon-rel -c release --product headscan >/dev/null)
-H="$ROOT/.build-recon-rel/release/headscan"
+(cd "$ROOT" && swift build -c release --product headscan >/dev/null)
+H="$ROOT/.build/release/headscan"
 for landmarks in out/*.landmarks.json; do
   head=$(basename "$landmarks" .landmarks.json)
   "$H" bench markerless --caps printed --repeats "$REPEATS" --seconds "$SECONDS_SCAN" \

@@ -44,6 +44,33 @@ struct LandmarkDetectorTests {
         for (name, error) in e { #expect(error < (name == "nasion" ? 0.0015 : 0.0007), "\(name) off by \(error * 1000) mm") }
     }
 
+    /// Searched alone, each landmark of a head whose left ear was never scanned (its skin within
+    /// 30 mm of the tragion cut away) is found or refused on its own: the whole search refuses
+    /// the head, the face and the right ear are found where they are, the left ear refused.
+    @Test func eachLandmarkAloneWhereTheWholeSearchRefuses() throws {
+        let head = try HeadModel(HeadParameters())
+        let whole = HeadMesh.make(head)
+        let ear = head.landmarks.leftTragion
+        let kept = whole.faces.filter { face in
+            let centre = (whole.vertices[Int(face.x)] + whole.vertices[Int(face.y)] + whole.vertices[Int(face.z)]) / 3
+            return length(centre - ear) > 0.03
+        }
+        let mesh = TriangleMesh(vertices: whole.vertices, faces: kept).transformed(by: Self.meshFromHead)
+        let rough = Self.orientation(error: 4)
+        #expect(throws: CephalometryError.self) { try LandmarkDetector.detect(mesh, orientation: rough) }
+        let alone = LandmarkDetector.eachAlone(mesh, orientation: rough)
+        func error(_ landmark: Landmark) throws -> Double {
+            length(Self.meshFromHead.inverse.apply(try alone[landmark]?.get() ?? .zero) - head.landmarks[landmark])
+        }
+        #expect(try error(.nasion) < 0.002 && error(.noseTip) < 0.001)
+        #expect(try error(.rightTragion) < 0.001)
+        guard case .failure(let refusal) = alone[.leftTragion] else {
+            Issue.record("a left tragion was read where the left ear was never scanned")
+            return
+        }
+        #expect("\(refusal)".contains("left"))
+    }
+
     /// A real ear's depth: a concha sunk 4.5 mm behind a tragus 2.4 mm out (1.8 mm above the
     /// skin). The tragus drops out of the ear's outline, and the pocket's middle would lie on
     /// it, 3.8 mm below the notch: the search refuses instead, naming the ear.

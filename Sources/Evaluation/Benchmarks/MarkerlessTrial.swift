@@ -81,6 +81,11 @@ public struct MarkerlessTrial: Codable, Sendable {
     public var landmarkOffsetsMM: [[Double]]?
     public var cvaiAutomatic: Double?
     public var landmarkRefusal: String?
+    /// Where the whole search refused: each landmark searched alone from the same head frame
+    /// (`LandmarkDetector.eachAlone`), the distance of those found from the true ones (mm) and
+    /// why the others were not found, keyed by the landmark's name.
+    public var aloneErrorsMM: [String: Double]?
+    public var aloneRefusals: [String: String]?
     /// The print's reading and the landmark search, seconds.
     public var printSeconds: Double?
     /// Why no surface came out, in the words a therapist would read.
@@ -241,9 +246,9 @@ public struct MarkerlessTrial: Codable, Sendable {
         printTurnDegrees = error.rotation.angle * 180 / Double.pi
         printShiftMM = Self.probes.map { length(error.apply($0) - $0) }.max().map { $0 * 1000 }
         printAgreement = alignment.agreement
+        let orientation = HeadOrientation(headFromMesh: alignment.headFromMesh, capRim: alignment.capRim)
         do {
-            let found = try LandmarkDetector.detect(
-                world, orientation: HeadOrientation(headFromMesh: alignment.headFromMesh, capRim: alignment.capRim))
+            let found = try LandmarkDetector.detect(world, orientation: orientation)
             let inHead = found.landmarks.transformed(by: truth)
             let errors = [
                 length(inHead.nasion - landmarks.nasion), length(inHead.noseTip - landmarks.noseTip),
@@ -263,7 +268,23 @@ public struct MarkerlessTrial: Codable, Sendable {
             }
         } catch {
             landmarkRefusal = "\(error)"
+            measureAlone(world, orientation: orientation, headFromWorld: truth, truth: landmarks)
         }
+    }
+
+    /// Each landmark searched alone, for a head the whole search refused.
+    private mutating func measureAlone(
+        _ world: TriangleMesh, orientation: HeadOrientation, headFromWorld truth: RigidTransform, truth landmarks: HeadLandmarks
+    ) {
+        var errors: [String: Double] = [:], refusals: [String: String] = [:]
+        for (landmark, result) in LandmarkDetector.eachAlone(world, orientation: orientation) {
+            switch result {
+            case .success(let point): errors[landmark.rawValue] = length(truth.apply(point) - landmarks[landmark]) * 1000
+            case .failure(let error): refusals[landmark.rawValue] = "\(error)"
+            }
+        }
+        aloneErrorsMM = errors
+        aloneRefusals = refusals
     }
 
     /// Points 70 mm around the head's centre, where a fit's move is read.
