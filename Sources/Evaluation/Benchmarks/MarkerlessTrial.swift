@@ -85,6 +85,8 @@ public struct MarkerlessTrial: Codable, Sendable {
     /// (`LandmarkDetector.eachAlone`), the distance of those found from the true ones (mm) and
     /// why the others were not found, keyed by the landmark's name.
     public var aloneErrorsMM: [String: Double]?
+    /// The same as offsets in the head frame (x to the right ear, y forward, z up), mm.
+    public var aloneOffsetsMM: [String: [Double]]?
     public var aloneRefusals: [String: String]?
     /// The print's reading and the landmark search, seconds.
     public var printSeconds: Double?
@@ -276,14 +278,18 @@ public struct MarkerlessTrial: Codable, Sendable {
     private mutating func measureAlone(
         _ world: TriangleMesh, orientation: HeadOrientation, headFromWorld truth: RigidTransform, truth landmarks: HeadLandmarks
     ) {
-        var errors: [String: Double] = [:], refusals: [String: String] = [:]
+        var errors: [String: Double] = [:], offsets: [String: [Double]] = [:], refusals: [String: String] = [:]
         for (landmark, result) in LandmarkDetector.eachAlone(world, orientation: orientation) {
             switch result {
-            case .success(let point): errors[landmark.rawValue] = length(truth.apply(point) - landmarks[landmark]) * 1000
+            case .success(let point):
+                let offset = (truth.apply(point) - landmarks[landmark]) * 1000
+                errors[landmark.rawValue] = length(offset)
+                offsets[landmark.rawValue] = [offset.x, offset.y, offset.z]
             case .failure(let error): refusals[landmark.rawValue] = "\(error)"
             }
         }
         aloneErrorsMM = errors
+        aloneOffsetsMM = offsets
         aloneRefusals = refusals
     }
 
