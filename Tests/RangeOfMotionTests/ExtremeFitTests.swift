@@ -96,9 +96,7 @@ struct ExtremeFitTests {
         var errors: [Double] = []
         for seed in UInt64(201)...400 {
             let angles = Self.parabolas(period: 4 + Double(seed % 6) / 2, phase: 0.037 * Double(seed), noise: 1.5, seed: seed)
-            let smoothed = RunningMedian.centred(angles, window: 3)
-            let samples = angles.indices.map { ExtremeFit.Sample(time: Double($0) / 3, angle: angles[$0], smoothed: smoothed[$0]) }
-            let top = try #require(ExtremeFit(band: 5).fit(samples))
+            let top = try #require(Self.fittedMaximum(angles))
             errors.append(top.peak - 178)
         }
         let mean = errors.reduce(0, +) / Double(errors.count)
@@ -120,9 +118,7 @@ struct ExtremeFitTests {
             motion.phaseSeconds = random.uniform(0...6.5)
             motion.jerkShare = random.uniform(0...1)
             let angles = (0..<60).map { 180 - motion.flexion(at: Double($0) / 3) + random.gaussian(sigma: 1.5) }
-            let smoothed = RunningMedian.centred(angles, window: 3)
-            let samples = angles.indices.map { ExtremeFit.Sample(time: Double($0) / 3, angle: angles[$0], smoothed: smoothed[$0]) }
-            let top = try #require(ExtremeFit(band: 5).fit(samples))
+            let top = try #require(Self.fittedMaximum(angles))
             errors.append(top.peak - 178)
         }
         let mean = errors.reduce(0, +) / Double(errors.count)
