@@ -98,6 +98,55 @@ struct PostureAndSlantTests {
         }
     }
 
+    /// A plane found without error moves no angle; a straight leg's angle hardly moves with
+    /// the plane, a bent one's does, the more the further the plane could be off; and a
+    /// slanted plane's angles move with the phone's focal length too.
+    @Test("the plane's own error moves a bent knee's angle, not a straight one's")
+    func planeErrorMovesBentKnees() throws {
+        let focal = 1000.0, centre = SIMD2(960.0, 540.0)
+        func plane(yaw: Double, error: Double) -> SlantCorrection {
+            let n = SIMD3(sin(yaw * .pi / 180), 0, cos(yaw * .pi / 180))
+            return SlantCorrection(
+                normal: n, focal: focal, centre: centre, viewDegrees: yaw, uncertaintyDegrees: error * 2.0.squareRoot(),
+                yaw: yaw, pitch: 0, yawError: error, pitchError: error, found: true)
+        }
+        func error(_ p: SlantCorrection, bent: Bool) -> Double {
+            let hip = SIMD2(900.0, 300.0), knee = SIMD2(960.0, 600.0)
+            let ankle = bent ? SIMD2(1200.0, 700.0) : knee + (knee - hip)
+            return p.angleError { map in KneeAngle.interior(hip: map(hip), knee: map(knee), ankle: map(ankle)) }
+        }
+        #expect(error(plane(yaw: 40, error: 0), bent: true) == 0)
+        #expect(error(plane(yaw: 40, error: 3), bent: false) < 0.05)
+        let small = error(plane(yaw: 40, error: 1), bent: true), large = error(plane(yaw: 40, error: 3), bent: true)
+        #expect(small > 0.2 && large > 2.5 * small, "\(small)° and \(large)°")
+        var refocused = plane(yaw: 40, error: 0)
+        refocused.refocused = [0.9, 1.1].map { factor in
+            SlantCorrection(
+                normal: refocused.normal, focal: focal * factor, centre: centre, viewDegrees: 40, uncertaintyDegrees: 0,
+                yaw: 40, pitch: 0, yawError: 0, pitchError: 0, found: true)
+        }
+        #expect(error(refocused, bent: true) > 0.1)
+    }
+
+    /// At 60° off the side a bent knee's end rests on the plane, whose error no number of
+    /// frames averages away: its uncertainty holds more than its frames' scatter, while the
+    /// straight end, which the plane hardly moves, keeps about its scatter alone.
+    @Test("seen at a slant the bent end's uncertainty holds the plane's error as well as the frames' scatter")
+    func slantedBentEndHoldsThePlane() throws {
+        let video = LegSimulator(Self.simulation(posture: .lying, view: 60, flexion: 140, noise: 3, spoiled: 0)).video(seed: 5)
+        let a = try RangeOfMotionAnalyzer().analyze(video.poses, side: video.side)
+        func scatterAlone(sign: Double) throws -> Double {
+            let samples = a.frames.filter(\.passed).map {
+                ExtremeFit.Sample(time: $0.time, angle: sign * $0.angle!, smoothed: sign * $0.smoothedAngle!)
+            }
+            return try #require(ExtremeFit(band: a.settings.extremeBand).fit(samples)).uncertainty
+        }
+        let bent = try #require(a.minimum?.uncertainty), straight = try #require(a.maximum?.uncertainty)
+        let bentPlane = (bent * bent - pow(try scatterAlone(sign: -1), 2)).squareRoot()
+        let straightPlane = (straight * straight - pow(try scatterAlone(sign: 1), 2)).squareRoot()
+        #expect(bentPlane > 0.5 && straightPlane < 0.5 * bentPlane, "plane's part: bent ±\(bentPlane)°, straight ±\(straightPlane)°")
+    }
+
     @Test("from the side the slant correction stays out of the way")
     func sideViewLeftAlone() throws {
         for posture in KneePosture.allCases {
@@ -208,7 +257,8 @@ struct SlantSideTests {
         let hips = video.poses.frames.map { withOtherHip ? $0[other.hip]?.position : nil }
         return SlantCorrection.estimate(
             frames: frames, otherHips: hips, width: video.poses.width, height: video.poses.height,
-            fieldOfView: RangeOfMotionSettings().fieldOfView)
+            fieldOfView: RangeOfMotionSettings().fieldOfView
+        ).flatMap { $0.found ? $0 : nil }
     }
 
     private static func degrees(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {

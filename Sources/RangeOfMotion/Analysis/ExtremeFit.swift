@@ -203,7 +203,50 @@ extension ExtremeFit {
             }
             return fit
         }
-        return choose(fits, count: count)
+        return choose(fits.map { withFreeTops($0, visits) }, count: count)
+    }
+
+    /// The fit with its peak's standard error taken with the top times (and a hold) as free
+    /// as the peak and the curvature: the linear fit holds them fixed at the times found, and
+    /// at a turning end between frames the top's time and the peak trade against each other
+    /// (a top a little later reads a little higher), so the fixed-time error is too small.
+    /// From the covariance σ²(JᵀJ)⁻¹ of all the unknowns at the fit; where the top times or
+    /// the hold leave a column empty (a visit wholly inside the hold) they are left out.
+    static func withFreeTops(_ fit: Solution, _ visits: [[Sample]]) -> Solution {
+        guard fit.curvature > 0 else { return fit }
+        var columns: [[Double]] = [[], []]
+        for (visit, top) in zip(visits, fit.tops) {
+            for s in visit {
+                columns[0].append(1)
+                columns[1].append(-drop(s.time, top: top, hold: fit.hold))
+            }
+        }
+        func column(_ slope: (Sample, Int) -> Double) -> [Double] {
+            zip(visits.indices, visits).flatMap { k, visit in visit.map { slope($0, k) } }
+        }
+        // d/d top and d/d hold of −c·max(0, |t − top| − hold)².
+        func beyond(_ s: Sample, _ k: Int) -> Double { max(0, abs(s.time - fit.tops[k]) - fit.hold) }
+        for k in visits.indices {
+            columns.append(column { s, j in j == k ? 2 * fit.curvature * beyond(s, j) * (s.time > fit.tops[j] ? 1 : -1) : 0 })
+        }
+        if fit.hold > 0 { columns.append(column { s, j in 2 * fit.curvature * beyond(s, j) }) }
+        let used = columns.enumerated().filter { i, c in i < 2 || c.contains { abs($0) > 1e-9 } }.map(\.element)
+        let n = used.count, rows = used[0].count
+        guard rows > n else { return fit }
+        var normal = [Double](repeating: 0, count: n * n)
+        for i in 0..<n {
+            for j in 0...i {
+                var sum = 0.0
+                for r in 0..<rows { sum += used[i][r] * used[j][r] }
+                normal[i * n + j] = sum
+                normal[j * n + i] = sum
+            }
+        }
+        guard let inverse = Cholesky.inverse(normal, n), inverse[0] > 0 else { return fit }
+        var freed = fit
+        let error = (fit.variance * inverse[0]).squareRoot()
+        freed.result.uncertainty = max(fit.result.uncertainty, error)
+        return freed
     }
 
     /// The holds and top times tried: steps of an eighth of the shortest frame interval, at

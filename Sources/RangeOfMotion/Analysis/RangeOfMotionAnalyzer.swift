@@ -27,7 +27,8 @@ public struct RangeOfMotionAnalyzer: Sendable {
         applyLengthGate(legs, &reasons)
         // The slant is found from the frames that pass in the picture; the gates then judge
         // every frame again with the slant undone.
-        let slant = settings.correctSlant ? slantCorrection(legs, reasons, poses) : nil
+        let plane = settings.correctSlant ? slantCorrection(legs, reasons, poses) : nil
+        let slant = plane.flatMap { $0.found ? $0 : nil }
         let measured = slant.map { c in legs.map { $0?.mapped(c.apply) } } ?? legs
         if slant != nil {
             reasons = posture
@@ -43,7 +44,7 @@ public struct RangeOfMotionAnalyzer: Sendable {
         let quality = QualitySummary(
             framesTotal: frames.count, framesPassed: frames.filter(\.passed).count,
             requiredShare: settings.minimumPassedShare, rejections: Self.count(reasons))
-        let extremes = extremes(frames, legs: legs)
+        let extremes = extremes(frames, legs: legs, plane: plane, flexionSense: reading)
         var analysis = RangeOfMotionAnalysis(
             side: side, width: poses.width, height: poses.height, settings: settings, frames: frames, quality: quality,
             minimum: extremes?.minimum, maximum: extremes?.maximum, flexionSense: sense,
@@ -105,8 +106,13 @@ public struct RangeOfMotionAnalyzer: Sendable {
     static let fewestHeldFrames = 4
 
     /// The first frames with the smallest and the largest smoothed angle, each with the
-    /// angle of the end there: fitted over time, or held within the band.
-    private func extremes(_ frames: [FrameResult], legs: [FrameLegs?]) -> (minimum: ExtremeFrame, maximum: ExtremeFrame)? {
+    /// angle of the end there: fitted over time, or held within the band. A fitted end's
+    /// uncertainty is its frames' scatter and the plane's: every frame of the end is read on
+    /// the one plane, so an error of it moves them all alike, which no number of frames
+    /// averages away.
+    private func extremes(
+        _ frames: [FrameResult], legs: [FrameLegs?], plane: SlantCorrection?, flexionSense: Int?
+    ) -> (minimum: ExtremeFrame, maximum: ExtremeFrame)? {
         let passed = frames.filter(\.passed)
         guard let low = passed.min(by: { $0.smoothedAngle! < $1.smoothedAngle! }),
             let high = passed.max(by: { $0.smoothedAngle! < $1.smoothedAngle! })
@@ -118,7 +124,8 @@ public struct RangeOfMotionAnalyzer: Sendable {
             guard settings.extremeBand > 0 else { return result }
             if settings.extremeFit, let fitted = fitted(passed, sign: sign) {
                 result.angle = fitted.peak
-                result.uncertainty = fitted.uncertainty
+                let slanted = plane.map { slantError(legs[f.index]!, on: $0, flexionSense: flexionSense) } ?? 0
+                result.uncertainty = (fitted.uncertainty * fitted.uncertainty + slanted * slanted).squareRoot()
                 result.heldFrames = fitted.frames
             } else {
                 (result.angle, result.heldFrames) = held(passed, at: f)
@@ -128,6 +135,14 @@ public struct RangeOfMotionAnalyzer: Sendable {
         // `max(by:)` returns the last of equal maxima; the report names the first.
         let firstHigh = passed.first { $0.smoothedAngle! == high.smoothedAngle! }!
         return (extreme(low, sign: -1), extreme(firstHigh, sign: 1))
+    }
+
+    /// How far the plane's own error could move the angle of `legs`, degrees.
+    private func slantError(_ legs: FrameLegs, on plane: SlantCorrection, flexionSense: Int?) -> Double {
+        plane.angleError { map in
+            KneeAngle.onFlexionSide(
+                hip: map(legs.hip.position), knee: map(legs.knee.position), ankle: map(legs.ankle.position), flexionSense: flexionSense)
+        }
     }
 
     /// The end fitted over time, the angles turned by `sign` so that it is a largest one.

@@ -20,6 +20,17 @@ struct SlantCorrection {
     /// How far off square the camera looked at the plane, degrees, and the standard error.
     let viewDegrees: Double
     let uncertaintyDegrees: Double
+    /// The plane's turn about the picture's vertical and horizontal, degrees, and the standard
+    /// error of each, for how far the angles read on it could move.
+    let yaw: Double, pitch: Double
+    let yawError: Double, pitchError: Double
+    /// Whether the lengths and hips show a slant clearly (else the plane is the square view,
+    /// kept for how far a slant too small to show could move the angles).
+    let found: Bool
+    /// The plane found again with the focal length a standard deviation shorter and longer
+    /// (`focalSpread`), when a slant was found: how far the angles move with the phone's own
+    /// field of view.
+    var refocused: [SlantCorrection] = []
 
     /// Fewer frames than this give no estimate.
     static let minimumFrames = 10
@@ -43,39 +54,70 @@ struct SlantCorrection {
         guard frames.count >= minimumFrames else { return nil }
         let focal = max(width, height) / 2 / tan(fieldOfView / 2 * .pi / 180)
         let centre = SIMD2(width / 2, height / 2)
-        let rays = frames.map { $0.map { SIMD3(($0.x - centre.x) / focal, ($0.y - centre.y) / focal, 1) } }
-        let cost = PlaneCost(rays: rays)
-        let observations = rays.count * 2
-        let square = cost(yaw: 0, pitch: 0)
-        // The misfit per segment when filmed square on sets the scale of the prior that
-        // prefers the smaller slant among planes the lengths cannot tell apart.
-        let noise = square / Double(observations - 4)
-        // The other hip lies behind the measured one along the plane's normal, so the line
-        // through the hips in the picture passes through the normal's vanishing point.
-        let hips = zip(frames, otherHips).compactMap { joints, other in other.map { (joints[0], $0) } }
-        let knees = zip(frames, otherHips).compactMap { joints, other in other.map { _ in joints[1] } }
-        let hipLine = HipLine(hips: hips, knees: knees, focal: focal, centre: centre)
-        func hipMisfit(_ yaw: Double, _ pitch: Double) -> Double {
-            hipLine.map { $0.chiSquare(HipEvidence(normal: PlaneCost.normal(yaw: yaw, pitch: pitch), line: $0)) } ?? 0
-        }
-        func objective(_ yaw: Double, _ pitch: Double) -> Double {
-            cost(yaw: yaw, pitch: pitch) + noise * ((yaw * yaw + pitch * pitch) / (priorDegrees * priorDegrees) + hipMisfit(yaw, pitch))
-        }
+        let problem = PlaneProblem(frames: frames, otherHips: otherHips, focal: focal, centre: centre)
         // A bent knee seen turned by +a and by -a differs only in perspective, so the lengths
         // alone often fit both about equally: the best plane is found on each side, and the
         // side of the measured hip the other one lies on tells them apart.
-        let sides = bestPlanes(objective)
-        let evidence = sides.map { side in hipLine.map { HipEvidence(normal: PlaneCost.normal(yaw: side.yaw, pitch: side.pitch), line: $0) } }
+        let sides = bestPlanes(problem.objective)
+        let evidence = sides.map { side in
+            problem.hipLine.map { HipEvidence(normal: PlaneCost.normal(yaw: side.yaw, pitch: side.pitch), line: $0) }
+        }
         let best = chooseSide(sides, evidence: evidence)
         // Kept only when it explains the lengths and the hips clearly better than filming
         // square on: an F test on the two added unknowns.
-        let slanted = cost(yaw: best.yaw, pitch: best.pitch)
-        let f = ((square - slanted) / (slanted / Double(observations - 4)) + hipMisfit(0, 0) - hipMisfit(best.yaw, best.pitch)) / 2
-        guard f > significance else { return nil }
-        let normal = PlaneCost.normal(yaw: best.yaw, pitch: best.pitch)
+        let slanted = problem.cost(yaw: best.yaw, pitch: best.pitch)
+        let f =
+            ((problem.square - slanted) / (slanted / Double(problem.observations - 4)) + problem.hipMisfit(0, 0)
+                - problem.hipMisfit(best.yaw, best.pitch)) / 2
+        let found = f > significance
+        var plane = problem.correction(yaw: found ? best.yaw : 0, pitch: found ? best.pitch : 0, found: found)
+        // The phone's field of view is assumed, not known: the plane found again, from the
+        // best one, with the focal length that much shorter and longer.
+        if found {
+            plane.refocused = [1 - focalSpread, 1 + focalSpread].map { factor in
+                let other = PlaneProblem(frames: frames, otherHips: otherHips, focal: focal * factor, centre: centre)
+                let again = refine(best, side: best.yaw >= 0 ? 0 : 1, other.objective)
+                return other.correction(yaw: again.yaw, pitch: again.pitch, found: true)
+            }
+        }
+        return plane
+    }
+
+    /// The standard deviation of phones' focal lengths about the one the field of view gives,
+    /// as a share: their main cameras span about 23-30 mm equivalent, ±15 % about the 26 mm of
+    /// the assumed 69°, which as a uniform spread is a standard deviation of 0.15/√3.
+    static let focalSpread = 0.15 / 3.0.squareRoot()
+
+    /// The same camera's view of the plane turned by `yaw` and `pitch` degrees.
+    func turned(yaw dy: Double, pitch dp: Double) -> SlantCorrection {
+        let normal = PlaneCost.normal(yaw: yaw + dy, pitch: pitch + dp)
         return SlantCorrection(
             normal: normal, focal: focal, centre: centre, viewDegrees: acos(min(1, normal.z)) * 180 / .pi,
-            uncertaintyDegrees: cost.uncertainty(yaw: best.yaw, pitch: best.pitch, observations: observations))
+            uncertaintyDegrees: uncertaintyDegrees, yaw: yaw + dy, pitch: pitch + dp, yawError: yawError,
+            pitchError: pitchError, found: found)
+    }
+
+    /// The largest turn of the plane, in each direction, that the error propagation tries:
+    /// past it the lengths said nothing, and the angle's spread is no longer the plane's.
+    static let largestTurn = 15.0
+
+    /// The standard error that the plane's own errors give an angle read on it: `angle` is
+    /// read with the joints mapped onto the plane turned by one standard error either way,
+    /// in yaw and in pitch, and onto the planes found with the focal length a standard
+    /// deviation off, and the half-differences are added in quadrature. A slant moves
+    /// a bent knee's angle far more than a straight one's, and a square view's angles only to
+    /// second order, which the differences keep and a derivative at the plane would not.
+    func angleError(_ angle: ((SIMD2<Double>) -> SIMD2<Double>) -> Double?) -> Double {
+        let dy = min(yawError, Self.largestTurn), dp = min(pitchError, Self.largestTurn)
+        func spread(_ a: SlantCorrection, _ b: SlantCorrection) -> Double {
+            guard let x = angle(a.apply), let y = angle(b.apply), let here = angle(apply) else { return 0 }
+            // Either side's move from here, the larger: at a square view both move one way.
+            return max(abs(x - here), abs(y - here), abs(x - y) / 2)
+        }
+        let yawPart = spread(turned(yaw: dy, pitch: 0), turned(yaw: -dy, pitch: 0))
+        let pitchPart = spread(turned(yaw: 0, pitch: dp), turned(yaw: 0, pitch: -dp))
+        let focalPart = refocused.count == 2 ? spread(refocused[0], refocused[1]) : 0
+        return (yawPart * yawPart + pitchPart * pitchPart + focalPart * focalPart).squareRoot()
     }
 
     typealias Plane = (yaw: Double, pitch: Double, value: Double)
@@ -90,20 +132,23 @@ struct SlantCorrection {
                 if value < sides[side].value { sides[side] = (yaw, pitch, value) }
             }
         }
-        return sides.indices.map { side in
-            var best = sides[side]
-            for step in [0.75, 0.2, 0.05] {
-                let around = best
-                for yaw in stride(from: around.yaw - 4 * step, through: around.yaw + 4 * step, by: step)
-                where abs(yaw) <= yawLimit && (side == 0 ? yaw >= 0 : yaw <= 0) {
-                    for pitch in stride(from: around.pitch - 4 * step, through: around.pitch + 4 * step, by: step) where abs(pitch) <= pitchLimit {
-                        let value = objective(yaw, pitch)
-                        if value < best.value { best = (yaw, pitch, value) }
-                    }
+        return sides.indices.map { side in refine(sides[side], side: side, objective) }
+    }
+
+    /// The plane of smallest objective near `start`, on its side (0: yaw ≥ 0), by ever finer grids.
+    private static func refine(_ start: Plane, side: Int, _ objective: (Double, Double) -> Double) -> Plane {
+        var best = (start.yaw, start.pitch, objective(start.yaw, start.pitch))
+        for step in [0.75, 0.2, 0.05] {
+            let around = best
+            for yaw in stride(from: around.0 - 4 * step, through: around.0 + 4 * step, by: step)
+            where abs(yaw) <= yawLimit && (side == 0 ? yaw >= 0 : yaw <= 0) {
+                for pitch in stride(from: around.1 - 4 * step, through: around.1 + 4 * step, by: step) where abs(pitch) <= pitchLimit {
+                    let value = objective(yaw, pitch)
+                    if value < best.2 { best = (yaw, pitch, value) }
                 }
             }
-            return best
         }
+        return best
     }
 
     /// The side whose plane puts the other hip where the picture shows it, when the hips
@@ -124,6 +169,58 @@ struct SlantCorrection {
         let right = PlaneCost.normalised(SIMD3(1, 0, 0) - normal.x * normal)
         let down = PlaneCost.cross(normal, right)
         return centre + focal * SIMD2(PlaneCost.dot(point, right), PlaneCost.dot(point, down))
+    }
+}
+
+/// What the plane search minimises for one focal length: the segments' length misfit, a
+/// prior toward the square view scaled by the misfit filmed square on, and the other hip's
+/// misfit.
+private struct PlaneProblem {
+    let cost: PlaneCost
+    let hipLine: HipLine?
+    let focal: Double
+    let centre: SIMD2<Double>
+    /// Two lengths per frame.
+    let observations: Int
+    /// The cost filmed square on.
+    let square: Double
+    /// The misfit per segment filmed square on.
+    let noise: Double
+
+    init(frames: [[SIMD2<Double>]], otherHips: [SIMD2<Double>?], focal: Double, centre: SIMD2<Double>) {
+        self.focal = focal
+        self.centre = centre
+        let rays = frames.map { $0.map { SIMD3(($0.x - centre.x) / focal, ($0.y - centre.y) / focal, 1) } }
+        cost = PlaneCost(rays: rays)
+        observations = rays.count * 2
+        square = cost(yaw: 0, pitch: 0)
+        // The misfit per segment when filmed square on sets the scale of the prior that
+        // prefers the smaller slant among planes the lengths cannot tell apart.
+        noise = square / Double(observations - 4)
+        // The other hip lies behind the measured one along the plane's normal, so the line
+        // through the hips in the picture passes through the normal's vanishing point.
+        let hips = zip(frames, otherHips).compactMap { joints, other in other.map { (joints[0], $0) } }
+        let knees = zip(frames, otherHips).compactMap { joints, other in other.map { _ in joints[1] } }
+        hipLine = HipLine(hips: hips, knees: knees, focal: focal, centre: centre)
+    }
+
+    func hipMisfit(_ yaw: Double, _ pitch: Double) -> Double {
+        hipLine.map { $0.chiSquare(HipEvidence(normal: PlaneCost.normal(yaw: yaw, pitch: pitch), line: $0)) } ?? 0
+    }
+
+    func objective(_ yaw: Double, _ pitch: Double) -> Double {
+        let prior = (yaw * yaw + pitch * pitch) / (SlantCorrection.priorDegrees * SlantCorrection.priorDegrees)
+        return cost(yaw: yaw, pitch: pitch) + noise * (prior + hipMisfit(yaw, pitch))
+    }
+
+    /// The correction onto the plane turned by `yaw` and `pitch`, with its errors.
+    func correction(yaw: Double, pitch: Double, found: Bool) -> SlantCorrection {
+        let normal = PlaneCost.normal(yaw: yaw, pitch: pitch)
+        let errors = cost.errors(yaw: yaw, pitch: pitch, observations: observations)
+        return SlantCorrection(
+            normal: normal, focal: focal, centre: centre, viewDegrees: acos(min(1, normal.z)) * 180 / .pi,
+            uncertaintyDegrees: min(90, (errors.yaw * errors.yaw + errors.pitch * errors.pitch).squareRoot()),
+            yaw: yaw, pitch: pitch, yawError: errors.yaw, pitchError: errors.pitch, found: found)
     }
 }
 
@@ -264,16 +361,19 @@ private struct PlaneCost {
         return Self.misfit(thighs) + Self.misfit(shanks)
     }
 
-    /// The standard error of the plane's angle, degrees, from the cost's curvature and the
-    /// misfit left at the minimum.
-    func uncertainty(yaw: Double, pitch: Double, observations: Int) -> Double {
+    /// The standard errors of the plane's yaw and pitch, degrees, from the cost's curvature
+    /// and the misfit left at the minimum; 90 where the cost does not curve up.
+    func errors(yaw: Double, pitch: Double, observations: Int) -> (yaw: Double, pitch: Double) {
         let h = 0.5, c0 = self(yaw: yaw, pitch: pitch)
         let cyy = (self(yaw: yaw + h, pitch: pitch) - 2 * c0 + self(yaw: yaw - h, pitch: pitch)) / (h * h)
         let cpp = (self(yaw: yaw, pitch: pitch + h) - 2 * c0 + self(yaw: yaw, pitch: pitch - h)) / (h * h)
         let variance = c0 / Double(max(1, observations - 4))
-        guard cyy > 0, cpp > 0, variance.isFinite else { return 90 }
         // Cost = Σ r², so its Hessian is 2 JᵀJ and the covariance variance · 2 H⁻¹.
-        return min(90, (2 * variance / cyy + 2 * variance / cpp).squareRoot())
+        func error(_ curvature: Double) -> Double {
+            guard curvature > 0, variance.isFinite else { return 90 }
+            return min(90, (2 * variance / curvature).squareRoot())
+        }
+        return (error(cyy), error(cpp))
     }
 
     private static func misfit(_ lengths: [Double]) -> Double {
