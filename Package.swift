@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The numeric targets are optimised in debug builds too: `swift test` builds for debugging, and
+/// its tests reconstruct, simulate and fit whole scans, many times slower unoptimised. No code
+/// here uses `assert`, which -O would drop; overflow and bounds are checked as before.
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "HeadScan",
     platforms: [.iOS(.v17), .macOS(.v14)],
@@ -70,7 +75,7 @@ let package = Package(
         // Child processes started so that none inherits another's pipes, and asked of the kernel
         // whether they ended.
         .target(name: "ChildProcesses", dependencies: ["CProcessControl"]),
-        .target(name: "Geometry"),
+        .target(name: "Geometry", swiftSettings: optimisedInDebug),
         // The JSON form the three products' settings share: partial files, misspelt names refused.
         .target(name: "SettingsSchema"),
         .target(
@@ -80,32 +85,36 @@ let package = Package(
                 .target(name: "CImageShims", condition: .when(platforms: [.linux]))
             ],
             // Float rounding calls libm, which Glibc links only with Foundation present.
+            swiftSettings: optimisedInDebug,
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(
             name: "Markers", dependencies: ["Geometry", "Imaging"],
-            exclude: ["Dictionaries/generate_dictionaries.py"]),
+            exclude: ["Dictionaries/generate_dictionaries.py"], swiftSettings: optimisedInDebug),
         .target(
             name: "Recording",
-            dependencies: ["Geometry", "Imaging", "Markers", .target(name: "CZlibCRC", condition: .when(platforms: [.linux]))]),
-        .target(name: "Simulation", dependencies: ["Geometry", "Imaging", "Markers", "Recording", "Feedback", "Scanning", "Cephalometry"]),
-        .target(name: "Feedback", dependencies: ["Imaging", "Markers", "SettingsSchema"]),
-        .target(name: "Scanning", dependencies: ["Feedback", "Geometry", "Markers", "Reconstruction", "Recording"]),
+            dependencies: ["Geometry", "Imaging", "Markers", .target(name: "CZlibCRC", condition: .when(platforms: [.linux]))],
+            swiftSettings: optimisedInDebug),
+        .target(
+            name: "Simulation", dependencies: ["Geometry", "Imaging", "Markers", "Recording", "Feedback", "Scanning", "Cephalometry"],
+            swiftSettings: optimisedInDebug),
+        .target(name: "Feedback", dependencies: ["Imaging", "Markers", "SettingsSchema"], swiftSettings: optimisedInDebug),
+        .target(name: "Scanning", dependencies: ["Feedback", "Geometry", "Markers", "Reconstruction", "Recording"], swiftSettings: optimisedInDebug),
         .target(
             name: "Processing",
             dependencies: [
                 "Cephalometry", "Feedback", "Geometry", "Markers", "Reconstruction", "Recording", "Report", "ReportKit", "ScanLibrary",
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]),
-        .target(name: "Cephalometry", dependencies: ["Geometry", "Imaging", "Recording"]),
-        .target(name: "Reconstruction", dependencies: ["Geometry", "Imaging", "Markers", "Recording"]),
-        .target(name: "RangeOfMotion", dependencies: ["Geometry", "SettingsSchema"]),
+            ], swiftSettings: optimisedInDebug),
+        .target(name: "Cephalometry", dependencies: ["Geometry", "Imaging", "Recording"], swiftSettings: optimisedInDebug),
+        .target(name: "Reconstruction", dependencies: ["Geometry", "Imaging", "Markers", "Recording"], swiftSettings: optimisedInDebug),
+        .target(name: "RangeOfMotion", dependencies: ["Geometry", "SettingsSchema"], swiftSettings: optimisedInDebug),
         // The reports' kit: drawings written as SVG, HeadScan's own PDF writer, the HTML pieces
         // both reports share. The head report and the knee report stand beside each other on it.
         .target(name: "ReportKit"),
         .target(name: "Report", dependencies: ["ReportKit", "Cephalometry", "Feedback"]),
         .target(name: "KneeReport", dependencies: ["ReportKit", "RangeOfMotion"]),
         .target(name: "ScanLibrary", dependencies: ["Recording", "Feedback", "Cephalometry"]),
-        .target(name: "HeadGestures", dependencies: ["Geometry", "SettingsSchema"]),
+        .target(name: "HeadGestures", dependencies: ["Geometry", "SettingsSchema"], swiftSettings: optimisedInDebug),
         // How well the methods do on simulated scans: benchmark trials, truth alignment and the
         // demo's simulated operator and calliper. The command line's benchmarks and demo call
         // it; the shipped tool links no test support.
@@ -114,7 +123,7 @@ let package = Package(
             dependencies: [
                 "Simulation", "Reconstruction", "Cephalometry", "Processing", "ScanLibrary", "Feedback", "Scanning", "Recording",
                 "Markers", "Geometry", "Imaging",
-            ]),
+            ], swiftSettings: optimisedInDebug),
         // What every screen model shares: the texts in German and English, the clock.
         .target(name: "AppSupport", dependencies: ["Feedback"], resources: [.copy("Strings")]),
         // The knee measurement's screens (Jointify) and the head-gesture demo's (NodKit), apart
