@@ -14,6 +14,20 @@ struct StatisticsTests {
         #expect(Statistics.median([Double]()).isNaN)
     }
 
+    /// Selection gives the sort's median to the bit, on odd and even counts, runs of equal
+    /// values and sorted or reversed input (where a careless pivot degrades or loops).
+    @Test func theSelectedMedianIsTheSortedOne() {
+        var random = SplitMix64(seed: 41)
+        for trial in 0..<400 {
+            let count = 1 + trial % 97
+            var values = (0..<count).map { _ in trial % 3 == 0 ? Double(Int(random.uniform(0...5))) : random.gaussian(sigma: 10) }
+            if trial % 7 == 0 { values.sort() }
+            if trial % 11 == 0 { values.sort(by: >) }
+            #expect(Statistics.selectedMedian(values) == Statistics.median(values), "trial \(trial): \(values)")
+        }
+        #expect(Statistics.selectedMedian([]).isNaN)
+    }
+
     @Test func theUpperMedianIsAValueOfTheData() {
         #expect(Statistics.upperMedian([4.0, 1, 3, 2]) == 3)
         #expect(Statistics.upperMedian([Float(2), 9, 4]) == 4)

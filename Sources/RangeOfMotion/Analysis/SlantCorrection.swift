@@ -283,14 +283,14 @@ private struct HipLine {
             hipPoints.append(h / hipDepth)
             thighs.append(PlaneCost.length(k / kneeDepth - h / hipDepth))
         }
-        let behind = Self.spacingPerThigh * Statistics.median(thighs) * normal
+        let behind = Self.spacingPerThigh * Statistics.selectedMedian(thighs) * normal
         let offsets = zip(hips, hipPoints).map { pair, point in
             let other = point + behind
             let seen = centre + focal * SIMD2(other.x, other.y) / other.z
             let d = seen - pair.0
             return (d * d).sum().squareRoot()
         }
-        return Statistics.median(offsets)
+        return Statistics.selectedMedian(offsets)
     }
 }
 
@@ -315,8 +315,8 @@ private struct HipEvidence {
         let z = max(normal.z, 1e-6)
         let parts = Self.parts(line.hips, toward: line.centre + line.focal * SIMD2(normal.x, normal.y) / z)
         along = parts.map(\.x)
-        offset = Statistics.median(along)
-        across = Statistics.median(parts.map(\.y))
+        offset = Statistics.selectedMedian(along)
+        across = Statistics.selectedMedian(parts.map(\.y))
         expectedOffset = line.expectedOffset(normal: normal)
     }
 
@@ -377,7 +377,7 @@ private struct PlaneCost {
     }
 
     private static func misfit(_ lengths: [Double]) -> Double {
-        let median = Statistics.median(lengths)
+        let median = Statistics.selectedMedian(lengths)
         guard median > 0 else { return .infinity }
         return lengths.reduce(0) { sum, l in
             let r = l / median - 1
