@@ -203,7 +203,7 @@ extension ExtremeFit {
             }
             return fit
         }
-        return choose(fits.map { withFreeTops($0, visits) }, count: count)
+        return choose(fits, count: count, visits: visits)
     }
 
     /// The fit with its peak's standard error taken with the top times (and a hold) as free
@@ -305,8 +305,10 @@ extension ExtremeFit {
     /// uncertainty. Frames that fit both exactly (two frames at the end, one on either side)
     /// are read at the longest hold that fits: without noise to go by, at the frames
     /// themselves, not a parabola through a sharp stop.
-    private static func choose(_ fits: [Solution], count: Int) -> Solution {
-        guard let turning = fits.first, let held = fits.min(by: { $0.squares < $1.squares }) else { return fits[0] }
+    private static func choose(_ fits: [Solution], count: Int, visits: [[Sample]]) -> Solution {
+        guard let first = fits.first, let best = fits.min(by: { $0.squares < $1.squares }) else { return fits[0] }
+        // Only the two weighed are freed: a long video's many visits make each a large system.
+        let turning = withFreeTops(first, visits), held = withFreeTops(best, visits)
         let exact = 1e-6 * Double(count)
         if turning.squares <= exact { return fits.last { $0.squares <= exact } ?? turning }
         let variance = held.squares / Double(max(1, count - held.tops.count - 3))
