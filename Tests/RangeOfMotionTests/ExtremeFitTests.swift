@@ -127,6 +127,17 @@ struct ExtremeFitTests {
         #expect(covered >= 180 && covered <= 198, "covered \(covered) of 200")
     }
 
+    /// Ten minutes of turning ends: the frames' scatter about the fit shrinks with their
+    /// number, the fit's shape error (a cosine's top is flatter than a parabola's) does not,
+    /// and the uncertainty keeps it.
+    @Test("a long video's end uncertainty keeps the fit's shape error")
+    func longVideoKeepsTheShapeError() throws {
+        let angles = Self.cosine(period: 5, seconds: 600, noise: 1.5, seed: 7)
+        let top = try #require(Self.fittedMaximum(angles))
+        #expect(top.uncertainty >= ExtremeFit.turningShapeError, "±\(top.uncertainty)°")
+        #expect(abs(top.peak - 178) <= 2 * top.uncertainty, "\(top.peak)° ± \(top.uncertainty)°")
+    }
+
     /// Over many noisy held ends the fit reads the held angle without leaning inside it. The
     /// frames within 5° of the extreme, averaged, take in the first and last frames of each
     /// climb onto the hold, and read the end 0.2-0.3° inside on average.
