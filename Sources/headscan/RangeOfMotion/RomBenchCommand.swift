@@ -40,7 +40,10 @@ struct RomBenchCommand: ParsableCommand {
             share of videos with both ends within 2° stands the frames' own limit: the share \
             an estimator that knew the motion's true shape would reach from the same passed \
             frames (the mean error of those within a quarter of the motion of each end), so \
-            what the frames allow and what the reading of the ends loses can be told apart.
+            what the frames allow and what the reading of the ends loses can be told apart. \
+            Each end is given with its uncertainty (the frames' scatter, the fit's shape, the \
+            plane's error and the phone's unknown field of view); "within 2 uncertainties" is \
+            the share of ends whose error it holds twice over, about 95 % when it is honest.
 
             Examples:
               swift run -c release headscan rom bench --json
