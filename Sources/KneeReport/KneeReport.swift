@@ -73,7 +73,7 @@ public struct KneeReport: Sendable {
         history = inputs.earlier.map { r in
             [Self.format(r.date), r.analysis.side.rawValue, r.neutralZero ?? "refused", QualitySummary.percentText(r.analysis.quality.passedShare)]
         }
-        notes = Self.notes(smoothingWindow: a.settings.smoothingWindow, bound: a.neutralZero?.isBound ?? false)
+        notes = Self.notes(a)
     }
 
     /// An angle as the report prints it: one decimal and the degree sign.
@@ -121,16 +121,36 @@ public struct KneeReport: Sendable {
         ]
     }
 
-    private static func notes(smoothingWindow: Int, bound: Bool) -> [String] {
+    /// How to read the report, as the analysis read this video: the ends fitted over time or
+    /// taken from the smoothed frames, the slant undone or not, and what ± means when shown.
+    private static func notes(_ a: RangeOfMotionAnalysis) -> [String] {
+        let settings = a.settings
+        let fitted = settings.extremeFit && settings.extremeBand > 0
         var notes = [
             "Neutral-zero method: 0 is the straight leg. The form reads extension-0-flexion: 5-0-140 is 5° past straight and 140° bent. A knee that stops 10° short of straight and bends to 120° reads 0-10-120.",
             "The knee angle is read in the video between hip, knee and ankle (180° = straight); flexion is 180° minus the smallest angle, extension the largest angle minus 180°.",
-            smoothingWindow > 1
-                ? "Smallest and largest angle come from the angle smoothed over \(smoothingWindow) neighbouring frames (running median); frames that failed a quality check are left out."
-                : "Smallest and largest angle come from single frames; frames that failed a quality check are left out.",
-            "The angle in a picture equals the knee's only when the camera looks at the leg from the side; filmed at a slant a slight bend looks slighter and a deep bend deeper, so flexion reads too large.",
         ]
-        if bound {
+        if fitted {
+            notes.append(
+                "Smallest and largest angle are each read from a fit of the angle over time around every time the knee reached that end, whether the patient held it or turned straight back; frames that failed a quality check are left out."
+            )
+        } else {
+            notes.append(
+                settings.smoothingWindow > 1
+                    ? "Smallest and largest angle come from the angle smoothed over \(settings.smoothingWindow) neighbouring frames (running median); frames that failed a quality check are left out."
+                    : "Smallest and largest angle come from single frames; frames that failed a quality check are left out.")
+        }
+        if [a.minimum, a.maximum].contains(where: { $0?.uncertainty != nil }) {
+            notes.append(
+                "± after an end is its standard error: the frames' scatter, the fit's shape and how sure the camera's slant is. The true end lies within twice it in about 19 of 20 measurements filmed from the side or up to 30° off it, less often further off."
+            )
+        }
+        notes.append(
+            settings.correctSlant
+                ? "A camera not exactly at the leg's side is undone before the angles are read: the thigh and shank keep their lengths, which shows the plane the leg moves in. Film from the side where you can: the further off it, the less sure the bent end."
+                : "The angle in a picture equals the knee's only when the camera looks at the leg from the side; filmed at a slant a slight bend looks slighter and a deep bend deeper, so flexion reads too large."
+        )
+        if a.neutralZero?.isBound ?? false {
             notes.insert(
                 "≥ marks an end of the movement the camera did not see, where the leg left the picture: the knee went at least that far. A middle number marked ≤ (a knee short of straight) is at most that.",
                 at: 1)

@@ -38,6 +38,22 @@ struct ReportAndSummaryTests {
         }
     }
 
+    /// The notes describe how this video was read: ends fitted over time with what ± means
+    /// and the slant undone, or, with the original gates, the smoothed frames' ends and the
+    /// picture's angles as they are.
+    @Test("the report's notes say how the ends were read and what ± means")
+    func notesFollowTheMethod() throws {
+        let fitted = report(analysis).notes
+        #expect(fitted.contains { $0.hasPrefix("Smallest and largest angle are each read from a fit of the angle over time") })
+        #expect(fitted.contains { $0.hasPrefix("± after an end is its standard error") })
+        #expect(fitted.contains { $0.hasPrefix("A camera not exactly at the leg's side is undone") })
+        #expect(!fitted.contains { $0.contains("running median") || $0.contains("so flexion reads too large") })
+        let original = report(try Poses.analyze(Poses.sequence(Poses.bending(from: -5, to: 130)), .originalGates)).notes
+        #expect(original.contains { $0.contains("smoothed over 3 neighbouring frames (running median)") })
+        #expect(original.contains { $0.hasSuffix("so flexion reads too large.") })
+        #expect(!original.contains { $0.hasPrefix("±") || $0.contains("fit of the angle over time") })
+    }
+
     @Test("an end the leg left the picture at is reported as a bound, in the HTML and the PDF")
     func unseenEnd() throws {
         let flexions = Poses.bending()
