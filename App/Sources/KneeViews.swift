@@ -249,6 +249,7 @@ private struct KneeResultView: View {
                 }
                 Section {
                     Text(result.frames)
+                    if let note = result.uncertaintyNote { Text(note).font(.footnote).foregroundStyle(.secondary) }
                     ForEach(result.warnings, id: \.self) { Label($0, systemImage: "exclamationmark.triangle").foregroundStyle(.orange) }
                 }
                 Section {

@@ -125,6 +125,7 @@ public enum StringKey: String, Sendable, CaseIterable {
     case kneeResultFlexionAtLeast
     case kneeResultForm
     case kneeResultFrames
+    case kneeResultUncertainty
     case kneeResultMostBent
     case kneeResultMostBentUnseen
     case kneeResultStraightest

@@ -52,6 +52,8 @@ public struct KneeResult: Sendable, Equatable {
     public var straightestFrame: ExtremeFrame
     /// "48 of 60 frames used".
     public var frames: String
+    /// What ± means, when an end shows one.
+    public var uncertaintyNote: String?
     public var warnings: [String]
     /// The whole analysis, for the report.
     public var analysis: RangeOfMotionAnalysis
@@ -103,6 +105,12 @@ extension Strings {
                 decimal(high.time)),
             straightestFrame: high,
             frames: self(.kneeResultFrames, String(a.quality.framesPassed), String(a.quality.framesTotal)),
+            uncertaintyNote: shownUncertainty(a) ? self(.kneeResultUncertainty) : nil,
             warnings: a.warnings.map(kneeWarning), analysis: a, date: date)
+    }
+
+    /// Whether either end is shown with a ±: a seen end with an uncertainty.
+    private func shownUncertainty(_ a: RangeOfMotionAnalysis) -> Bool {
+        (!a.mostBentUnseen && a.minimum?.uncertainty != nil) || (!a.straightestUnseen && a.maximum?.uncertainty != nil)
     }
 }

@@ -43,4 +43,22 @@ struct KneeBoundDisplayTests {
         #expect(
             !seen.headline.contains("≥") && !seen.headline.contains("≤") && seen.flexion.hasPrefix("Flexion ") && !seen.flexion.contains("at least"))
     }
+
+    /// A ± on the screen says what it is; where neither end shows one (both bounds, or the
+    /// original gates, which give none), nothing is said.
+    @Test("the result says what ± means when an end shows one, in the user's language")
+    func uncertaintyExplained() throws {
+        let seen = try analysis(mostBent: false, straightest: false)
+        let en = try #require(strings(.en).kneeResult(seen, date: Date(timeIntervalSince1970: 0)))
+        #expect(en.uncertaintyNote?.hasPrefix("± is an end's standard error") == true)
+        let de = try #require(strings(.de).kneeResult(seen, date: Date(timeIntervalSince1970: 0)))
+        #expect(de.uncertaintyNote?.hasPrefix("± ist der Standardfehler") == true)
+        let bounds = try #require(strings(.en).kneeResult(try analysis(mostBent: true, straightest: true), date: Date(timeIntervalSince1970: 0)))
+        #expect(bounds.uncertaintyNote == nil)
+        var s = LegSimulation()
+        s.leg.side = .right
+        let original = try RangeOfMotionAnalyzer(settings: .originalGates).analyze(LegSimulator(s).video(seed: 11).poses, side: .right)
+        let plain = try #require(strings(.en).kneeResult(original, date: Date(timeIntervalSince1970: 0)))
+        #expect(plain.uncertaintyNote == nil && !plain.mostBent.contains("±"))
+    }
 }
