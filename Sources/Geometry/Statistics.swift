@@ -18,48 +18,17 @@ public enum Statistics {
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
     }
 
-    /// The median as `median` gives it, found by selection instead of a sort: linear time on
-    /// average, for a median taken thousands of times over the same few hundred values (the
-    /// knee's plane search). The values must not be NaN.
+    /// The median as `median` gives it, found by selection (`orderStatistic`) instead of a
+    /// sort: linear time on average, for a median taken thousands of times over the same few
+    /// hundred values (the knee's plane search). The values must not be NaN.
     public static func selectedMedian(_ values: [Double]) -> Double {
         var a = values
         let n = a.count
         guard n > 0 else { return .nan }
-        let upper = select(&a, rank: n / 2)
+        let upper = orderStatistic(&a, rank: n / 2)
         guard n % 2 == 0 else { return upper }
         // Selection leaves every value before the rank no larger than it.
-        var lower = a[0]
-        for i in 1..<(n / 2) where a[i] > lower { lower = a[i] }
-        return (lower + upper) / 2
-    }
-
-    /// The value of rank `k` (0-based) in `a`, which is reordered so that the values before
-    /// position `k` are no larger and those after no smaller (Hoare's selection, the pivot the
-    /// median of three).
-    static func select(_ a: inout [Double], rank k: Int) -> Double {
-        var lo = 0, hi = a.count - 1
-        while lo < hi {
-            let x = a[lo], y = a[lo + (hi - lo) / 2], z = a[hi]
-            let pivot = max(min(x, y), min(max(x, y), z))
-            var i = lo, j = hi
-            while i <= j {
-                while a[i] < pivot { i += 1 }
-                while a[j] > pivot { j -= 1 }
-                if i <= j {
-                    a.swapAt(i, j)
-                    i += 1
-                    j -= 1
-                }
-            }
-            if k <= j {
-                hi = j
-            } else if k >= i {
-                lo = i
-            } else {
-                break
-            }
-        }
-        return a[k]
+        return ((a[0..<(n / 2)].max() ?? upper) + upper) / 2
     }
 
     /// The element at `count / 2` of the sorted values; nil when empty.
