@@ -81,7 +81,13 @@ public enum Cephalometer {
         func contour(at z: Double) -> SliceContour? {
             SliceContour.outer(of: slicer.chains(at: z), around: .zero, maximumGap: options.maximumGap)
         }
-        func perimeter(at z: Double) -> Double { contour(at: z)?.polygon.perimeter ?? 0 }
+        // Each height the search looked at, and its outline's length (nil: no closed outline).
+        var searched: [(height: Double, length: Double?)] = []
+        func perimeter(at z: Double) -> Double {
+            let length = contour(at: z)?.polygon.perimeter
+            searched.append((z, length))
+            return length ?? 0
+        }
 
         guard
             let peak = peak(
@@ -103,6 +109,16 @@ public enum Cephalometer {
                 MeasurementWarning(
                     .openContour,
                     "the outline at \(mm(height)) mm had holes, bridged over \(mm(outline.bridgedLength)) mm in \(outline.bridges.count) place(s); rescan that region if values look wrong"
+                ))
+        }
+        // A band of heights without a closed outline, next to outlines nearly as long as the
+        // longest found, may hide the slice that should have been measured (a band never
+        // scanned all round moved CVAI by 2 points).
+        if let band = Self.hidingBand(searched, longest: peak.value) {
+            warnings.append(
+                MeasurementWarning(
+                    .sliceLeavesSurface,
+                    "no closed outline from \(mm(band.lowerBound)) to \(mm(band.upperBound)) mm above the reference plane, next to outlines almost as long as the longest found (at \(mm(height)) mm), so the longest may lie in that hole; rescan round the head at that height"
                 ))
         }
         // On a whole head the outline one step higher is only slightly shorter; where there is
@@ -148,6 +164,33 @@ public enum Cephalometer {
         return MeasuredSlice(
             measurement: measured, frame: frame, height: height, contour: outline,
             diagonalA: diagonalA, diagonalB: diagonalB)
+    }
+
+    /// An outline this near the longest one's length (as a share) next to a band without
+    /// closed outlines may have a longer one inside it: the outline's length changes slowly
+    /// with height near its greatest (on an ellipsoid 2.5 % over 20 mm), and a cut-off crown,
+    /// far above it, is much shorter.
+    static let hidingShare = 0.95
+
+    /// The first band of searched heights without a closed outline (at least two steps of
+    /// the search) whose nearest closed outline below or above is at least `hidingShare` of
+    /// `longest`; nil when there is none.
+    static func hidingBand(_ searched: [(height: Double, length: Double?)], longest: Double) -> ClosedRange<Double>? {
+        let sorted = searched.sorted { $0.height < $1.height }
+        var index = 0
+        while index < sorted.count {
+            guard sorted[index].length == nil else {
+                index += 1
+                continue
+            }
+            let start = index
+            while index < sorted.count, sorted[index].length == nil { index += 1 }
+            let edges = [start > 0 ? sorted[start - 1].length : nil, index < sorted.count ? sorted[index].length : nil].compactMap { $0 }
+            if index - start >= 2, edges.contains(where: { $0 >= hidingShare * longest }) {
+                return sorted[start].height...sorted[index - 1].height
+            }
+        }
+        return nil
     }
 
     /// The height between `start` and `end` where `f` is largest: scanned in `step`s, then

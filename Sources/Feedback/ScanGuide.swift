@@ -483,6 +483,10 @@ public struct ScanGuide: Sendable {
             // A head in the picture that could not be placed: the camera moved too fast, or to
             // a part never seen; back where the scan has been, the tracking finds it again.
             if let head = evidence.head, head.box != nil, head.placed == false { return .goBack }
+            // Without markers the depth tells whether a head is in the picture at all: when it
+            // is not, the phone points away from the infant, and a missing part cannot be
+            // scanned from there.
+            if let head = evidence.head, head.box == nil { return .noHead }
             // With no marker and no remembered direction, point at the part of the head still
             // missing, or else say the head is gone.
             if settings.regionGuidance, let region = leastCoveredRegion() { return .regionMissing(region) }

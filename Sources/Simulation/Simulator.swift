@@ -260,8 +260,10 @@ public final class Simulator {
         let index = nextIndex
         nextIndex += 1
         let t = Double(index) / Self.frameRate
-        let worldFromCamera = operatorPath.pose(at: t, dt: 1 / Self.frameRate, steering: steering)
-        return (index, t, worldFromCamera, infant.worldFromHead(at: t))
+        let worldFromHead = infant.worldFromHead(at: t)
+        let worldFromCamera = operatorPath.pose(
+            at: t, dt: 1 / Self.frameRate, steering: steering, headAim: worldFromHead.apply(OperatorPath.aimPoint))
+        return (index, t, worldFromCamera, worldFromHead)
     }
 
     /// Markers in front of the camera, facing it, wholly inside the picture and, when a depth

@@ -70,6 +70,33 @@ struct TrustTests {
         #expect(m.warnings.contains { $0.kind == .sliceLeavesSurface }, "\(m.warnings)")
     }
 
+    @Test("a band never scanned all round next to the widest slice is flagged: the longest outline may lie in it")
+    func bandWithoutOutline() throws {
+        // The whole left side missing from 22 to 38 mm up, across the widest slice (30 mm):
+        // wider than any bridge, so no closed outline there.
+        let mesh = removing(head.mesh()) { c in c.x < -0.02 && abs(c.z - head.equator) < 0.008 }
+        let m = try Cephalometer.measure(mesh, landmarks: head.landmarks).measurement
+        let warning = try #require(m.warnings.first { $0.kind == .sliceLeavesSurface }, "\(m.warnings)")
+        #expect(warning.message.contains("no closed outline from"))
+        // A hole as wide far up the crown, where the outline is much shorter, hides nothing.
+        let crown = removing(head.mesh()) { c in c.x < -0.02 && abs(c.z - 0.08) < 0.005 }
+        let top = try Cephalometer.measure(crown, landmarks: head.landmarks).measurement
+        #expect(!top.warnings.contains { $0.kind == .sliceLeavesSurface }, "\(top.warnings)")
+        #expect(abs(top.cvai - head.expected.cvai) < 0.05)
+    }
+
+    @Test("the hiding band is the run of unclosed heights beside a nearly longest outline")
+    func hidingBandRule() {
+        let searched: [(height: Double, length: Double?)] = [
+            (0.020, nil), (0.021, nil), (0.022, 0.40), (0.023, 0.41), (0.050, 0.30), (0.051, nil), (0.052, nil), (0.053, 0.28),
+        ]
+        #expect(Cephalometer.hidingBand(searched, longest: 0.41) == 0.020...0.021)
+        // One height alone is an outline touching a hole's rim, not a band.
+        #expect(Cephalometer.hidingBand([(0.020, 0.41), (0.021, nil), (0.022, 0.41)], longest: 0.41) == nil)
+        // Beside outlines far shorter than the longest: nothing hidden.
+        #expect(Cephalometer.hidingBand(Array(searched.dropFirst(2)), longest: 0.41) == nil)
+    }
+
     @Test("unusable input gives errors that say what to fix")
     func badInput() {
         let mesh = head.mesh(rings: 20)

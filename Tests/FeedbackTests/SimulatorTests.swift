@@ -116,3 +116,60 @@ enum ClosedLoop {
         #expect(follower.completed != nil)
     }
 }
+
+/// The simulated therapist's answers to the guide without markers, heard through the guide
+/// itself.
+@Suite struct OperatorAnswerTests {
+    static func view(placed: Bool?, head: Bool = true) -> HeadView {
+        let box = head ? PixelBox(minX: 220, minY: 140, maxX: 420, maxY: 340) : nil
+        return HeadView(box: box, distance: head ? 0.3 : nil, missingDepth: 0.05, placed: placed, camera: placed == true ? SIMD3(0, 0.34, 0.1) : nil)
+    }
+
+    /// The steering after each of `views`, one frame apart, following a guide without markers.
+    static func steering(_ views: [HeadView]) throws -> [Steering] {
+        var settings = FeedbackSettings()
+        settings.withoutMarkers = true
+        var guide = try ScanGuide(settings: settings)
+        let therapist = SimulatedOperator()
+        return views.enumerated().map { i, view in
+            therapist.hear(guide.update(FrameObservation(timestamp: Double(i) / 30, width: 640, height: 480, markers: [], head: view)))
+            return therapist.steering
+        }
+    }
+
+    @Test func toldTheHeadWasLostTheyWalkBackUntilItIsPlacedAgain() throws {
+        let views =
+            Array(repeating: Self.view(placed: true), count: 6) + Array(repeating: Self.view(placed: false), count: 20)
+            + Array(repeating: Self.view(placed: true), count: 10)
+        let steering = try Self.steering(views)
+        #expect(steering[25] == .goBack)
+        #expect(steering.last != .goBack)
+    }
+
+    @Test func theyWalkBackForThreeSecondsAtMost() throws {
+        let views = Array(repeating: Self.view(placed: true), count: 6) + Array(repeating: Self.view(placed: false), count: 150)
+        let steering = try Self.steering(views)
+        let first = try #require(steering.firstIndex(of: .goBack))
+        let stopped = try #require(steering[first...].firstIndex { $0 != .goBack })
+        #expect(abs(Double(stopped - first) / 30 - SimulatedOperator.longestWalkBack) <= 2.0 / 30)
+    }
+
+    @Test func toldThereIsNoHeadTheyLookForItAndWalkNoFurther() throws {
+        let views = Array(repeating: Self.view(placed: true), count: 6) + Array(repeating: Self.view(placed: nil, head: false), count: 20)
+        let steering = try Self.steering(views)
+        #expect(steering.last == .findHead)
+        #expect(!steering.contains(.goBack))
+    }
+
+    @Test func anOperatorWhoIgnoresTheGuideCarriesOn() throws {
+        var settings = FeedbackSettings()
+        settings.withoutMarkers = true
+        var guide = try ScanGuide(settings: settings)
+        let therapist = SimulatedOperator(follows: false)
+        for i in 0..<30 {
+            therapist.hear(
+                guide.update(FrameObservation(timestamp: Double(i) / 30, width: 640, height: 480, markers: [], head: Self.view(placed: i < 6))))
+        }
+        #expect(therapist.steering == Steering.none)
+    }
+}

@@ -181,6 +181,19 @@ struct SurfaceGuideTests {
         #expect(events.last { $0 == .hapticStart || $0 == .hapticStop } == .hapticStop)
     }
 
+    @Test func aPictureWithoutAHeadSaysSoRatherThanAPartMissing() throws {
+        // Region guidance is on: with markers, a frame without any is told the part still
+        // missing; without markers the depth shows that no head is in the picture at all.
+        var guide = try ScanGuide(settings: Self.surfaceSettings { $0.language = .en })
+        #expect(guide.settings.regionGuidance)
+        var events: [FeedbackEvent] = []
+        for i in 0..<6 { events += guide.update(Self.observe(Double(i) / 30, Self.view(Self.camera(azimuth: 90, elevation: 20)))).events }
+        for i in 6..<14 { events += guide.update(Self.observe(Double(i) / 30, Self.view(nil, placed: nil, box: nil))).events }
+        #expect(guide.published == Position(.off, .none))
+        #expect(events.contains(.speak(.noHead, .instruction)))
+        #expect(!events.contains { if case .speak(.regionMissing, _) = $0 { true } else { false } })
+    }
+
     @Test func tooCloseAndOffAreDebouncedAndSpokenAsWithMarkers() throws {
         var guide = try ScanGuide(settings: Self.surfaceSettings())
         var close = Self.view(nil, placed: false)

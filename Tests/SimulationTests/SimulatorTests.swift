@@ -173,6 +173,30 @@ struct ClosedLoopTests {
         #expect(closer.last! < free.last! - 0.1)
     }
 
+    /// The camera's azimuth about the head (radians, unwrapped) over 40 frames of `steering`.
+    private func azimuths(_ steering: Steering) throws -> [Double] {
+        let sim = try simulator(seconds: 20)
+        var result: [Double] = []
+        for _ in 0..<40 {
+            guard let truth = sim.advance(steering: steering) else { break }
+            let p = matrix(truth.meshFromCamera).translation
+            let a = atan2(p.y, p.x)
+            result.append(result.last.map { $0 + remainder(a - $0, 2 * .pi) } ?? a)
+        }
+        return result
+    }
+
+    @Test func walkingBackTurnsTheCameraBackRoundTheHead() throws {
+        let planned = try azimuths(.none), back = try azimuths(.goBack), looking = try azimuths(.findHead)
+        let degree = Double.pi / 180
+        // The plan goes round 400° in 20 s; walking back goes 15° a second the other way.
+        #expect(planned.last! - planned.first! > 20 * degree)
+        #expect(back.last! - back.first! < -15 * degree)
+        #expect(back.last! - back.first! > -25 * degree)
+        // Looking for the head, the walk round stops.
+        #expect(abs(looking.last! - looking.first!) < 5 * degree)
+    }
+
     @Test func goingToTheBackTurnsTheCameraBehindTheHead() throws {
         let sim = try simulator(seconds: 2)
         var last: FrameTruth?

@@ -102,6 +102,8 @@ public enum LoopTrace {
         case .moveCloser: "closer"
         case .movePhone(let x, let y): String(format: "phone %+.0f %+.0f", x, y)
         case .goTo(let region): "go \(region.rawValue)"
+        case .goBack: "walk back"
+        case .findHead: "find the head"
         }
     }
 }

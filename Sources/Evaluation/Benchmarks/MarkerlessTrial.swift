@@ -1,10 +1,12 @@
 import Cephalometry
+import Feedback
 import Foundation
 import Geometry
 import Imaging
 import Processing
 import Reconstruction
 import Recording
+import Scanning
 import Simulation
 
 /// One simulated scan without stickers (the plain cap: every sticker gone), reconstructed by
@@ -21,6 +23,11 @@ public struct MarkerlessTrial: Codable, Sendable {
     public var crying = false
     /// Whether the parent's hand cupped the infant's nape.
     public var parentHand = false
+    /// Whether the simulated therapist did what the guide without markers said (as the app
+    /// asks), or walked the planned path regardless; and for how many frames they walked back
+    /// on being told the head was lost.
+    public var operatorFollows = false
+    public var framesWalkingBack = 0
     public var scenario: String
     public var seed: UInt64
     public var trueCVAI: Double
@@ -111,11 +118,12 @@ public struct MarkerlessTrial: Codable, Sendable {
     /// print's edges that the colour matching reads.
     /// `bareHair`: no cap at all, the head's own hair (`printed` is then ignored); `crying`: the
     /// infant's jaw opens now and then; `parentHand`: the parent's hand cups the nape;
-    /// `meshHead`: a head surface given as a mesh scanned instead of `head`.
+    /// `meshHead`: a head surface given as a mesh scanned instead of `head`. `operatorFollows`:
+    /// the therapist hears the guide without markers on every frame and does what it says.
     public static func run(
         scenario: Scenario, seed: UInt64, head: HeadParameters, seconds: Double, printed: Bool = false, bareHair: BareHair? = nil,
         crying: Bool = false, parentHand: Bool = false, usesColour: Bool = true, recorded: Bool = true, options: ReconstructionOptions = .init(),
-        meshHead: MeshHead? = nil
+        meshHead: MeshHead? = nil, operatorFollows: Bool = false
     ) throws -> MarkerlessTrial {
         var configuration = Simulator.Configuration(scenario: scenario, seed: seed, seconds: seconds, head: head)
         configuration.meshHead = meshHead
@@ -128,6 +136,9 @@ public struct MarkerlessTrial: Codable, Sendable {
         trial.bareHairMM = bareHair?.thicknessMillimetres
         trial.crying = crying
         trial.parentHand = parentHand
+        trial.operatorFollows = operatorFollows
+        let therapist = SimulatedOperator(follows: operatorFollows)
+        let guide = try operatorFollows ? Self.surfaceGuide(telling: therapist) : nil
         // The simulator renders in order; the reconstruction asks for frames in order too.
         var truths: [Int: FrameTruth] = [:]
         var produced = -1
@@ -137,8 +148,13 @@ public struct MarkerlessTrial: Codable, Sendable {
         let frame: (Int) -> RGBDFrame? = { index in
             let start = clock.now
             defer { rendering += clock.now - start }
-            while produced < index, let next = simulator.nextFrame() {
+            while produced < index, let next = simulator.nextFrame(steering: therapist.steering) {
                 produced = next.truth.index
+                // The guide hears every frame the phone records, as it does live.
+                if let guide {
+                    _ = try? guide.process(next.frame)
+                    if therapist.steering == .goBack { trial.framesWalkingBack += 1 }
+                }
                 if produced == index {
                     truths[index] = next.truth
                     return recorded ? Self.recorded(next.frame) : next.frame
@@ -213,6 +229,13 @@ public struct MarkerlessTrial: Codable, Sendable {
             trial.fitMillimetres = probes.map { length(fit.apply($0) - $0) }.max().map { $0 * 1000 }
         }
         return trial
+    }
+
+    /// The guide without markers as the app runs it, telling `therapist`.
+    static func surfaceGuide(telling therapist: SimulatedOperator) throws -> ScanPipeline {
+        var settings = FeedbackSettings()
+        settings.withoutMarkers = true
+        return ScanPipeline(guide: try FrameGuide(layout: .standard, settings: settings, sinks: [therapist]))
     }
 
     /// `frame` as `reconstruct --without-markers` reads it from its scan file: the colour

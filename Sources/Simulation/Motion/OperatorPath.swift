@@ -36,6 +36,19 @@ struct OperatorPath {
     /// Where steering asked to go, and how far the operator has turned toward it (0...1).
     private var regionTarget: (azimuth: Double, elevation: Double)?
     private var regionBlend = 0.0
+    /// How far the planned walk goes round the head over the scan, degrees.
+    static let plannedTurnDegrees = 400.0
+    /// How far round the head the operator has walked back on being told to, radians: the
+    /// walk goes on from there, it does not jump ahead to where the plan had got to.
+    private var walkedBack = 0.0
+    /// How fast an operator walks back round the head when told to, radians per second
+    /// ("slowly": the planned walk itself goes round at 400° over the scan, 20° a second in
+    /// a 20 s scan).
+    static let walkBackSpeed = 15.0 * Double.pi / 180
+    /// How far the operator has moved the phone with the infant's head on looking for it
+    /// (world, metres), and how fast they close in on it (a time constant, seconds).
+    private var headFollow = SIMD3<Double>.zero
+    static let findHeadSeconds = 0.4
     /// The camera axes at the last pose, to turn "phone left" into a world direction.
     private var lastPose = RigidTransform.identity
 
@@ -54,12 +67,19 @@ struct OperatorPath {
         offCentreEpisodes = Episodes(count: scenario == .offCenter ? 2 * episodes : 0, duration: 2.5, total: duration, ramp: 1, rng: &rng)
     }
 
-    /// The phone's pose at time `t` after following `steering` for `dt` seconds.
-    mutating func pose(at t: Double, dt: Double, steering: Steering) -> RigidTransform {
+    /// The phone's pose at time `t` after following `steering` for `dt` seconds; `headAim` is
+    /// where the operator would aim on looking at the infant (the vault's middle as it is now).
+    mutating func pose(at t: Double, dt: Double, steering: Steering, headAim: SIMD3<Double>? = nil) -> RigidTransform {
         follow(steering, dt: dt)
+        if case .findHead = steering, let headAim {
+            headFollow += (headAim - Self.aimPoint - headFollow) * min(1, dt / Self.findHeadSeconds)
+        } else {
+            headFollow *= exp(-dt / 1.5)
+        }
         isTooClose = closeEpisodes.strength(at: t).value > 0
         if !isTooClose { closeCorrection = 0 }
         var (azimuth, elevation) = plannedDirection(at: t)
+        azimuth -= walkedBack
         if let target = regionTarget {
             azimuth += regionBlend * angleBetween(azimuth, target.azimuth)
             elevation += regionBlend * (target.elevation - elevation)
@@ -67,8 +87,8 @@ struct OperatorPath {
         let distance = max(0.08, plannedDistance(at: t) + distanceCorrection)
         let direction = SIMD3(cos(elevation) * cos(azimuth), cos(elevation) * sin(azimuth), sin(elevation))
         let jitter = SIMD3(aimNoise.0.value(at: t), aimNoise.1.value(at: t), aimNoise.2.value(at: t)) * 0.012
-        var aim = Self.aimPoint + jitter + shift
-        let eye = Self.aimPoint + direction * distance + shift
+        var aim = Self.aimPoint + jitter + shift + headFollow
+        let eye = Self.aimPoint + direction * distance + shift + headFollow
         let straight = RigidTransform.camera(at: eye, lookingAt: aim, up: SIMD3(0, 0, 1))
         let offCentre = offCentreEpisodes.strength(at: t)
         if offCentre.value > 0 {
@@ -96,12 +116,17 @@ struct OperatorPath {
             azimuth = (90 + 95 * sin(2 * Double.pi * s)) * deg
             elevation = min(elevation, 30 * deg)
         } else {
-            azimuth = (90 + 400 * s) * deg
+            azimuth = (90 + Self.plannedTurnDegrees * s) * deg
             // The last part of the scan passes over the crown.
             let top = min(1, max(0, (s - 0.8) / 0.1))
             elevation += (65 * deg - elevation) * top * top * (3 - 2 * top)
         }
         return (azimuth, elevation)
+    }
+
+    /// How fast the planned walk goes round the head, radians per second.
+    private var plannedTurnSpeed: Double {
+        scenario == .partial ? 0 : Self.plannedTurnDegrees * Double.pi / 180 / max(duration, 1e-9)
     }
 
     private func plannedDistance(at t: Double) -> Double {
@@ -135,6 +160,12 @@ struct OperatorPath {
             regionTarget = Self.direction(of: region)
             regionBlend = min(1, regionBlend + dt)
             turningToRegion = true
+        case .goBack:
+            // Back against the plan's own walk round, which goes on meanwhile.
+            walkedBack += (Self.walkBackSpeed + plannedTurnSpeed) * dt
+        case .findHead:
+            // Looking for the head, the operator stops walking round (aimed in `pose`).
+            walkedBack += plannedTurnSpeed * dt
         case .none:
             // Without instructions the operator drifts back to the plan: they can see the
             // infant, just not the screen.

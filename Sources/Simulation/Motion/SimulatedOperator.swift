@@ -12,6 +12,10 @@ public final class SimulatedOperator: PipelineSink {
     /// What the operator does until the next frame.
     public private(set) var steering = Steering.none
     private var region: (HeadRegion, Double)?
+    /// Since when the operator has been walking back on being told the head was lost, or
+    /// looking for the head on being told it left the picture.
+    private var walkingBackSince: Double?
+    private var lookingSince: Double?
 
     /// An operator who follows the feedback, or ignores it.
     public init(follows: Bool = true) { self.follows = follows }
@@ -21,19 +25,43 @@ public final class SimulatedOperator: PipelineSink {
     /// Reacts to one update of the guide.
     public func hear(_ update: GuidanceUpdate) {
         guard follows else { return }
-        steering = Self.response(to: update, region: &region)
+        steering = Self.response(to: update, region: &region, walkingBackSince: &walkingBackSince, lookingSince: &lookingSince)
     }
+
+    /// How long an operator told to go back walks back before carrying on as planned, seconds:
+    /// at `OperatorPath.walkBackSpeed` 45° round the head, about as far as the planned walk
+    /// goes on in the two seconds a head is typically lost for.
+    public static let longestWalkBack = 3.0
+    /// How long an operator told there is no head in the picture looks for it before carrying
+    /// on, seconds.
+    public static let longestLook = 3.0
 
     /// What an operator who follows the feedback does after `update`: too close → step back,
     /// a direction → move the phone that way, region guidance → go round there while the head
-    /// is in view (it is about coverage, not position) for three seconds after it was said.
-    static func response(to update: GuidanceUpdate, region: inout (HeadRegion, Double)?) -> Steering {
+    /// is in view (it is about coverage, not position) for three seconds after it was said,
+    /// "go back" → walk slowly back the way they came until the vibration stops (the head is
+    /// placed again), or for `longestWalkBack` seconds; "no head in the picture" → stop, look
+    /// at the infant and point the phone at the head until the guide says otherwise, or for
+    /// `longestLook` seconds.
+    static func response(
+        to update: GuidanceUpdate, region: inout (HeadRegion, Double)?, walkingBackSince: inout Double?, lookingSince: inout Double?
+    ) -> Steering {
         for case .speak(.regionMissing(let r), _) in update.events { region = (r, update.time) }
+        for case .speak(.goBack, _) in update.events where walkingBackSince == nil { walkingBackSince = update.time }
+        for case .speak(.noHead, _) in update.events where lookingSince == nil { lookingSince = update.time }
+        if update.published.kind != .off || update.published.direction != .none { lookingSince = nil }
+        if update.published.kind == .ideal { walkingBackSince = nil }
+        if let since = walkingBackSince, update.time - since >= longestWalkBack { walkingBackSince = nil }
+        if let since = lookingSince, update.time - since >= longestLook { lookingSince = nil }
         switch update.published.kind {
         case .tooClose: return .moveBack
         case .off where update.published.direction != .none:
             let d = update.published.direction
             return .movePhone(x: Double(d.horizontal), y: Double(d.vertical))
+        case .off where walkingBackSince != nil:
+            return .goBack
+        case .off where lookingSince != nil:
+            return .findHead
         case .ideal:
             if let (r, since) = region, update.time - since < 3 { return .goTo(r) }
             return .none

@@ -14,4 +14,9 @@ public enum Steering: Sendable, Equatable {
     case movePhone(x: Double, y: Double)
     /// Go round to look at a region of the head.
     case goTo(HeadRegion)
+    /// Walk slowly back the way the phone came, to a part of the head already scanned.
+    case goBack
+    /// Stop walking round, look at the infant and point the phone at the head again (the
+    /// therapist cannot see the screen, but can see the infant).
+    case findHead
 }

@@ -46,6 +46,8 @@ struct MarkerlessBenchCommand: ParsableCommand {
             heads), --repeats times per cap and scenario; CVAI's truth is then the mesh's own \
             with its landmarks.
 
+            The simulated therapist walks a planned path round the head whatever the guide             says; --operator-follows has them do what the guide without markers tells them, as             the app asks: step back when too close, move the phone toward the head when it left             the picture, and when the head is in the picture but was lost ("slowly go back to a             part already scanned") walk back the way they came until it is found again (at most             3 s), then carry on from there. The guide hears every frame, as it does live.
+
             Examples:
               swift run -c release headscan bench markerless --heads 3 --seconds 20
               swift run -c release headscan bench markerless --heads 10 --seed 101 --json
@@ -53,6 +55,7 @@ struct MarkerlessBenchCommand: ParsableCommand {
               swift run -c release headscan bench markerless --caps printed --heads 10 --repeats 5
               swift run -c release headscan bench markerless --caps bare-light,bare-dark --bare-hair-mm 1-6
               swift run -c release headscan bench markerless --caps printed --crying --parent-hand
+              swift run -c release headscan bench markerless --caps printed --heads 10 --operator-follows
               swift run -c release headscan bench markerless --caps printed --repeats 3 \\
                 --head-mesh head.ply --head-landmarks head.landmarks.json --head-circumference-mm 420
             """)
@@ -83,6 +86,9 @@ struct MarkerlessBenchCommand: ParsableCommand {
 
     @Flag(help: "The parent's hand cups each infant's nape, fingers up the back of the head, staying with the parent as the head turns.")
     var parentHand = false
+
+    @Flag(help: "The simulated therapist does what the guide without markers says (walks back when the head was lost).")
+    var operatorFollows = false
 
     @Flag(help: "Register the frames by their depth alone, not their colour too.")
     var noColour = false
@@ -135,7 +141,7 @@ struct MarkerlessBenchCommand: ParsableCommand {
         }()
         let slots = TrialSlots<MarkerlessTrial>(count: cases.count)
         let (jobs, seed, seconds, usesColour, recorded) = (self.jobs, self.seed, self.seconds, !noColour, !rawFrames)
-        let (crying, parentHand) = (self.crying, self.parentHand)
+        let (crying, parentHand, operatorFollows) = (self.crying, self.parentHand, self.operatorFollows)
         DispatchQueue.concurrentPerform(iterations: min(jobs, cases.count)) { worker in
             for k in stride(from: worker, to: cases.count, by: jobs) {
                 let c = cases[k]
@@ -147,7 +153,8 @@ struct MarkerlessBenchCommand: ParsableCommand {
                             printed: c.covering == .printed,
                             bareHair: c.covering.shade.map { BareHair(shade: $0, thicknessMillimetres: thickness[c.index]) }, crying: crying,
                             parentHand: parentHand,
-                            usesColour: usesColour, recorded: recorded, options: options, meshHead: meshHead)
+                            usesColour: usesColour, recorded: recorded, options: options, meshHead: meshHead,
+                            operatorFollows: operatorFollows)
                     })
             }
         }
