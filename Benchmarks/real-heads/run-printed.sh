@@ -8,12 +8,17 @@
 #   REPEATS          scans per head and scenario (default 3)
 #   SECONDS          length of each scan (default 20)
 #   CIRCUMFERENCE_MM the size the adult heads are scaled to (default 420, a six-month-old)
+# FOLLOWS=1 has the simulated therapist do what the guide without markers says
+# (bench markerless --operator-follows); the JSON then goes to out/printed-follows-HEAD.json.
 # Run fetch.sh first. Writes out/printed-HEAD.json (bench markerless --json) and prints a table.
 set -euo pipefail
 cd "$(dirname "$0")"
 REPEATS=${1:-3}
 SECONDS_SCAN=${2:-20}
 CIRCUMFERENCE=${3:-420}
+FOLLOW_FLAG=()
+PREFIX=printed
+if [ "${FOLLOWS:-0}" = 1 ]; then FOLLOW_FLAG=(--operator-follows); PREFIX=printed-follows; fi
 ROOT=$(cd ../.. && pwd)
 (cd "$ROOT" && swift build -c release --product headscan >/dev/null)
 H="$ROOT/.build/release/headscan"
@@ -21,14 +26,15 @@ for landmarks in out/*.landmarks.json; do
   head=$(basename "$landmarks" .landmarks.json)
   "$H" bench markerless --caps printed --repeats "$REPEATS" --seconds "$SECONDS_SCAN" \
     --head-mesh "out/$head.ply" --head-landmarks "$landmarks" --head-circumference-mm "$CIRCUMFERENCE" --json \
-    > "out/printed-$head.json"
+    "${FOLLOW_FLAG[@]}" > "out/$PREFIX-$head.json"
 done
-python3 - out/printed-*.json <<'PY'
+python3 - "$PREFIX" out/$PREFIX-*.json <<'PY'
 import json, sys
 print("| head (true CVAI) | scenario | measured | CVAI error, true landmarks | surface mean | landmark search |")
 print("|---|---|---|---|---|---|")
-for path in sys.argv[1:]:
-    head = path.split("printed-")[1][:-5]
+prefix = sys.argv[1] + "-"
+for path in sys.argv[2:]:
+    head = path.split("/")[-1][len(prefix):-5]
     trials = json.load(open(path))["trials"]
     for scenario in ("ideal", "restless"):
         ts = [t for t in trials if t["scenario"] == scenario]
