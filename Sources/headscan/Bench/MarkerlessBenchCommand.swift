@@ -46,7 +46,14 @@ struct MarkerlessBenchCommand: ParsableCommand {
             heads), --repeats times per cap and scenario; CVAI's truth is then the mesh's own \
             with its landmarks.
 
-            The simulated therapist walks a planned path round the head whatever the guide             says; --operator-follows has them do what the guide without markers tells them, as             the app asks: step back when too close, move the phone toward the head when it left             the picture, and when the head is in the picture but was lost ("slowly go back to a             part already scanned") walk back the way they came until it is found again (at most             3 s), then carry on from there. The guide hears every frame, as it does live.
+            The simulated therapist walks a planned path round the head whatever the guide \
+            says; --operator-follows has them do what the guide without markers tells them, as \
+            the app asks: step back when too close, move the phone toward the head when it left \
+            the picture, stop and point the phone at the head when told there is none in the \
+            picture (at most 3 s), and when the head is in the picture but was lost ("slowly go \
+            back to a part already scanned") walk back the way they came until it is found \
+            again (at most 3 s), then carry on from there. The guide hears every frame, as it \
+            does live.
 
             Examples:
               swift run -c release headscan bench markerless --heads 3 --seconds 20
